@@ -11,6 +11,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 )
 
 func main() {
@@ -18,11 +19,11 @@ func main() {
 	root := cmd.NewRootCmd(streams)
 	c, err := root.ExecuteC()
 	klog.Flush()
-	code, msg := cmd.CodeFor(err)
-	if code == cmd.ExitError && c != nil && !c.SilenceUsage {
+	code, msg := exitcode.CodeFor(err)
+	if code == exitcode.Error && c != nil && !c.SilenceUsage {
 		// Commands silence usage once their flags are validated: an error before that point
 		// (unknown flag, bad value, wrong arguments) is a usage error and usage was printed.
-		code = cmd.ExitUsage
+		code = exitcode.Usage
 	}
 	if msg != "" {
 		fmt.Fprintln(os.Stderr, "error: "+strings.TrimSpace(msg))

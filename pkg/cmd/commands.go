@@ -3,10 +3,16 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 )
 
-// addCommands registers the diagnostic verbs. Each verb lives in its own package under pkg/cmd.
-func addCommands(root *cobra.Command, g *Globals, streams genericiooptions.IOStreams) {
-	_ = g
-	_ = streams
+// addCommands registers the diagnostic verbs. Each verb lives in its own package under
+// pkg/cmd and gets the shared flags g and the streams.
+func addCommands(root *cobra.Command, g *globals.Flags, streams genericiooptions.IOStreams) {
+	for _, c := range []*cobra.Command{
+		// one line per verb: queues.NewCmd(g, streams), ...
+	} {
+		root.AddCommand(c)
+	}
 }

@@ -11,24 +11,9 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/version"
 )
-
-// Globals are the flags every command shares: cli-runtime's kubeconfig flags and -A.
-type Globals struct {
-	ConfigFlags   *genericclioptions.ConfigFlags
-	AllNamespaces bool
-}
-
-// Namespace returns the namespace to work in: -n, else the kubeconfig context's, else "default".
-// With -A it returns "" (all namespaces).
-func (g *Globals) Namespace() (string, error) {
-	if g.AllNamespaces {
-		return "", nil
-	}
-	ns, _, err := g.ConfigFlags.ToRawKubeConfigLoader().Namespace()
-	return ns, err
-}
 
 const rootLong = `kubectl ctrldiag tells whether Kubernetes controllers keep up, and if not, why and what
 to change. It finds controller pods, scrapes their Prometheus /metrics through the API
@@ -37,7 +22,7 @@ metrics, measures cache sync lag, and prints tables and concrete recommendations
 
 // NewRootCmd builds the whole command tree writing to streams.
 func NewRootCmd(streams genericiooptions.IOStreams) *cobra.Command {
-	g := &Globals{ConfigFlags: genericclioptions.NewConfigFlags(true)}
+	g := &globals.Flags{ConfigFlags: genericclioptions.NewConfigFlags(true)}
 	// --token is the metrics endpoint's bearer token in this plugin (see `queues -h`), so the
 	// API-server bearer-token flag of ConfigFlags is not registered; the kubeconfig carries it.
 	g.ConfigFlags.BearerToken = nil

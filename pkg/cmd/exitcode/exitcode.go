@@ -1,4 +1,6 @@
-package cmd
+// Package exitcode defines the process exit codes of kubectl-ctrldiag and the error type that
+// carries one from a command to main.
+package exitcode
 
 import (
 	"errors"
@@ -7,13 +9,13 @@ import (
 
 // Exit codes of kubectl-ctrldiag, documented in README and in `--help` of each command.
 const (
-	ExitOK       = 0 // success: the result was printed
-	ExitError    = 1 // the command could not do its job (bad kubeconfig, API server unreachable, ...)
-	ExitUsage    = 2 // unknown command or flag, invalid flag value
-	ExitFindings = 3 // --fail-on matched: findings at or above the chosen severity
+	OK       = 0 // success: the result was printed
+	Error    = 1 // the command could not do its job (bad kubeconfig, API server unreachable, ...)
+	Usage    = 2 // unknown command or flag, invalid flag value
+	Findings = 3 // --fail-on matched: findings at or above the chosen severity
 )
 
-// ExitError carries a non-default exit code. A nil Err means the result was already printed
+// Error carries a non-default exit code. A nil Err means the result was already printed
 // and only the exit code remains to be set (e.g. --fail-on).
 type ExitCodeError struct {
 	Code int
@@ -31,14 +33,14 @@ func (e *ExitCodeError) Unwrap() error { return e.Err }
 
 // UsageError marks an error in the command line (flag values, arguments).
 func UsageError(format string, args ...any) error {
-	return &ExitCodeError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+	return &ExitCodeError{Code: Usage, Err: fmt.Errorf(format, args...)}
 }
 
 // CodeFor maps an error returned by a command to the process exit code and the message to
 // print (empty when there is nothing to say).
 func CodeFor(err error) (int, string) {
 	if err == nil {
-		return ExitOK, ""
+		return OK, ""
 	}
 	var ec *ExitCodeError
 	if errors.As(err, &ec) {
@@ -47,5 +49,5 @@ func CodeFor(err error) (int, string) {
 		}
 		return ec.Code, ec.Err.Error()
 	}
-	return ExitError, err.Error()
+	return Error, err.Error()
 }

@@ -1,0 +1,21 @@
+// Package globals holds the flags that every kubectl-ctrldiag command shares, so that verb
+// packages under pkg/cmd can read them without importing the root command.
+package globals
+
+import "k8s.io/cli-runtime/pkg/genericclioptions"
+
+// Flags are cli-runtime's kubeconfig flags (--kubeconfig, --context, -n, ...) plus -A.
+type Flags struct {
+	ConfigFlags   *genericclioptions.ConfigFlags
+	AllNamespaces bool
+}
+
+// Namespace returns the namespace to work in: -n, else the kubeconfig context's, else
+// "default". With -A it returns "" (all namespaces).
+func (f *Flags) Namespace() (string, error) {
+	if f.AllNamespaces {
+		return "", nil
+	}
+	ns, _, err := f.ConfigFlags.ToRawKubeConfigLoader().Namespace()
+	return ns, err
+}
