@@ -30,6 +30,11 @@ if [ -d "$run" ]; then
 fi
 
 bin=$("$here/build.sh")
+for port in 2379 2380 6443 10250 10257 10259; do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || (exec 3<>"/dev/tcp/$NODE_IP/$port") 2>/dev/null; then
+    die "port $port is in use: another cluster or program holds it (make cluster-down in its clone, or stop it)"
+  fi
+done
 mkdir -p "$run"/{pki,logs,pids,etcd}
 started=$(date +%s)
 
@@ -40,6 +45,10 @@ if [ -z "$mode" ]; then
 fi
 case "$mode" in
   netns)
+    # A namespace left by a cluster whose state folder is gone (another clone, a crash) is ours
+    # by name: replace it.
+    ip link del "$VETH_HOST" 2>/dev/null || true
+    ip netns del "$NETNS" 2>/dev/null || true
     ip netns add "$NETNS"
     ip link add "$VETH_HOST" type veth peer name "$VETH_NS"
     ip link set "$VETH_NS" netns "$NETNS"
