@@ -30,11 +30,9 @@ if [ -d "$run" ]; then
 fi
 
 bin=$("$here/build.sh")
-for port in 2379 2380 6443 10250 10257 10259; do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || (exec 3<>"/dev/tcp/$NODE_IP/$port") 2>/dev/null; then
-    die "port $port is in use: another cluster or program holds it (make cluster-down in its clone, or stop it)"
-  fi
-done
+# Fixed ports: say which one is taken instead of failing later in a component's log.
+busy=$(ss -Hltn 2>/dev/null | awk '{print $4}' | grep -E ':(2379|2380|6443|10250|10257|10259)$' || true)
+[ -z "$busy" ] || die "in use: $(echo $busy): another cluster or program listens there (make cluster-down in its clone, or stop it)"
 mkdir -p "$run"/{pki,logs,pids,etcd}
 started=$(date +%s)
 
