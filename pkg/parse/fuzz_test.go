@@ -1,0 +1,22 @@
+package parse
+
+import (
+	"bytes"
+	"testing"
+)
+
+// FuzzParse checks that no input makes Parse panic, filtered or not.
+func FuzzParse(f *testing.F) {
+	for _, page := range fixtures(f) {
+		if len(page) < 100000 {
+			f.Add(page[:min(len(page), 4096)])
+		}
+	}
+	f.Add([]byte("# TYPE workqueue_depth gauge\nworkqueue_depth{name=\"a\",priority=\"\"} 1\n"))
+	f.Add([]byte("# TYPE workqueue_work_duration_seconds histogram\nworkqueue_work_duration_seconds_bucket{le=\"+Inf\"} 1\n"))
+	f.Add([]byte("{\"a.b\"} 1\n# HELP \"x\" y\n"))
+	f.Fuzz(func(t *testing.T, page []byte) {
+		_, _ = Parse("fuzz", bytes.NewReader(page), keepModel)
+		_, _ = Parse("fuzz", bytes.NewReader(page), nil)
+	})
+}
