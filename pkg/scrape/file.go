@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 )
 
 // FileSource replays saved pages of one target: one path for a single sample, or several
@@ -19,8 +18,13 @@ type FileSource struct {
 
 var _ Recorded = (*FileSource)(nil)
 
-// Name is the paths as given, comma-separated.
-func (f *FileSource) Name() string { return strings.Join(f.Paths, ",") }
+// Name is the first path: the pages of one FileSource are samples of one target.
+func (f *FileSource) Name() string {
+	if len(f.Paths) == 0 || f.Paths[0] == "-" {
+		return "stdin"
+	}
+	return f.Paths[0]
+}
 
 // Pages is the number of saved pages.
 func (f *FileSource) Pages() int { return len(f.Paths) }
