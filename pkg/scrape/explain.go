@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"syscall"
 )
 
 // explainStatus turns a non-200 answer into an error that says what to do.
@@ -43,6 +44,10 @@ func explainTransport(err error) error {
 		return fmt.Errorf("%v: pass the signing CA with --metrics-ca-file, or --insecure-skip-tls-verify-metrics for a self-signed test endpoint", err)
 	case errors.As(err, &hostname), errors.As(err, &invalid):
 		return fmt.Errorf("%v: the certificate does not match; use --metrics-ca-file with the right CA or --insecure-skip-tls-verify-metrics", err)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Errorf("%v: nothing listens there: check the host and port of the URL", err)
+	case strings.Contains(err.Error(), "no such host"):
+		return fmt.Errorf("%v: the host name does not resolve: check the URL", err)
 	case strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
 		return fmt.Errorf("%v: the endpoint speaks plain HTTP; use an http:// URL", err)
 	}

@@ -185,6 +185,16 @@ func TestURLSourceHTTPS(t *testing.T) {
 	}
 }
 
+func TestConnectionRefused(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	_, err := fetchAll(t, newSource(t, url+"/metrics", nil, HTTPConfig{}), 5*time.Second)
+	if err == nil || !strings.Contains(err.Error(), "nothing listens there") {
+		t.Fatalf("error = %v", err)
+	}
+}
+
 func TestNewURLSourceRejects(t *testing.T) {
 	for _, raw := range []string{"ftp://x/metrics", "localhost:8080/metrics", "http://", "https://user:" + secret + "@/x"} {
 		_, err := NewURLSource(raw, http.DefaultClient, HTTPConfig{})
