@@ -5,13 +5,14 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/queues"
 )
 
 // addCommands registers the diagnostic verbs. Each verb lives in its own package under
 // pkg/cmd and gets the shared flags g and the streams.
 func addCommands(root *cobra.Command, g *globals.Flags, streams genericiooptions.IOStreams) {
 	for _, c := range []*cobra.Command{
-		// one line per verb: queues.NewCmd(g, streams), ...
+		queues.NewCmd(g, streams),
 	} {
 		root.AddCommand(c)
 	}
