@@ -135,9 +135,12 @@ start kube-scheduler "$bin/kube-scheduler" \
   --bind-address="$node_ip" --secure-port=10259 --leader-elect=true
 
 # --- kwok: the fake kubelet of node ctrldiag-node ------------------------------------------------
+# The node lease keeps the node Ready: status heartbeats alone come less often than the node
+# lifecycle controller's grace period, which would then mark every pod not ready.
 start kwok "$bin/kwok" --kubeconfig="$run/kwok.kubeconfig" --config="$here/kwok-stages.yaml" \
   --manage-all-nodes=true --node-ip="$node_ip" --node-port=10250 \
   --server-address="$node_ip:10250" --cidr="$pod_cidr" --enable-crds=PortForward \
+  --node-lease-duration-seconds=40 \
   --tls-cert-file="$pki/kwok.crt" --tls-private-key-file="$pki/kwok.key"
 
 wait_for "node $NODE_NAME Ready" 60 sh -c \

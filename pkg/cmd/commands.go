@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/queues"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/targets"
 )
 
 // addCommands registers the diagnostic verbs. Each verb lives in its own package under
@@ -13,6 +14,7 @@ import (
 func addCommands(root *cobra.Command, g *globals.Flags, streams genericiooptions.IOStreams) {
 	for _, c := range []*cobra.Command{
 		queues.NewCmd(g, streams),
+		targets.NewCmd(g, streams),
 	} {
 		root.AddCommand(c)
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sort"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -32,6 +33,8 @@ type Options struct {
 	Scheme string
 	// PageSize is the limit of each list call (default 500).
 	PageSize int64
+	// SkipServices leaves out kubebuilder metrics Services (e.g. when services may not be listed).
+	SkipServices bool
 }
 
 // Skipped is a pod that looked like a target but cannot be scraped now.
@@ -93,9 +96,11 @@ func scanNamespace(ctx context.Context, client kubernetes.Interface, opts Option
 	if err != nil {
 		return Result{}, err
 	}
-	services, err := listMetricsServices(ctx, client, opts.Namespace, opts.PageSize)
-	if err != nil {
-		return Result{}, err
+	var services []corev1.Service
+	if !opts.SkipServices {
+		if services, err = listMetricsServices(ctx, client, opts.Namespace, opts.PageSize); err != nil {
+			return Result{}, err
+		}
 	}
 	var res Result
 	seen := map[string]bool{}

@@ -24,7 +24,10 @@ import (
 // (KUBECTL_PORT_FORWARD_WEBSOCKETS=false skips websockets, as it does for kubectl).
 type PortForward struct {
 	Cluster *Cluster
-	Metrics MetricsClient
+	// Client talks to the forward's local end (TLS settings of the metrics endpoint); Token is
+	// the endpoint's bearer token, sent only there.
+	Client *http.Client
+	Token  string
 }
 
 // Get opens the forward, fetches the page, and returns a response whose body closes the forward.
@@ -66,7 +69,7 @@ func (p *PortForward) Get(ctx context.Context, t target.Target, header http.Head
 		scheme = "https"
 	}
 	local := fmt.Sprintf("%s://127.0.0.1:%d/%s", scheme, ports[0].Local, strings.TrimPrefix(t.Path, "/"))
-	resp, err := p.Metrics.Get(ctx, local, header)
+	resp, err := p.get(ctx, local, header)
 	if err != nil {
 		closeForward()
 		if msg := errOut.firstLine(); msg != "" {
@@ -78,6 +81,21 @@ func (p *PortForward) Get(ctx context.Context, t target.Target, header http.Head
 	}
 	resp.Body = &hookedBody{ReadCloser: resp.Body, onClose: closeForward}
 	return resp, nil
+}
+
+// get performs the GET on the local end with the endpoint's token.
+func (p *PortForward) get(ctx context.Context, rawURL string, header http.Header) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	if p.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+p.Token)
+	}
+	return p.Client.Do(req)
 }
 
 // dialer builds kubectl's dialer: SPDY over websockets first, plain SPDY as fallback.
@@ -137,4 +155,3 @@ func (b *lockedBuffer) firstLine() string {
 	line, _, _ := strings.Cut(strings.TrimSpace(b.buf.String()), "\n")
 	return line
 }
-

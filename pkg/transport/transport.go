@@ -38,17 +38,3 @@ func NewCluster(config *rest.Config) (*Cluster, error) {
 	}
 	return &Cluster{Config: cfg, Client: c}, nil
 }
-
-// ForVia returns the transport for a via of a target (proxy, port-forward, or direct for the
-// API server).
-func (c *Cluster) ForVia(via target.Via, metrics MetricsClient) (Transport, error) {
-	switch via {
-	case target.ViaProxy:
-		return &Proxy{Cluster: c}, nil
-	case target.ViaPortForward:
-		return &PortForward{Cluster: c, Metrics: metrics}, nil
-	case target.ViaDirect:
-		return &APIServer{Cluster: c}, nil
-	}
-	return nil, fmt.Errorf("no transport for via %q", via)
-}

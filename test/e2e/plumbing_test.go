@@ -103,8 +103,8 @@ func TestProcessBehindPodIsReachable(t *testing.T) {
 func TestKubeControllerManagerPod(t *testing.T) {
 	const pod = "kube-controller-manager-ctrldiag-node"
 	out := mustKubectl(t, "-n", "kube-system", "get", "pod", "-l", "component=kube-controller-manager,tier=control-plane",
-		"-o", `jsonpath={range .items[*]}{.metadata.name} {.spec.hostNetwork} {.status.podIP} {.status.phase}{"\n"}{end}`)
-	if strings.TrimSpace(out) != pod+" true 198.18.0.1 Running" {
+		"-o", `jsonpath={range .items[*]}{.metadata.name} {.spec.hostNetwork} {.status.podIP} {.status.phase} {.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}`)
+	if strings.TrimSpace(out) != pod+" true 198.18.0.1 Running True" {
 		t.Fatalf("kube-system pods with component=kube-controller-manager: %q", out)
 	}
 	queue := regexp.MustCompile(`(?m)^workqueue_depth\{name="([^"]+)"\}`)

@@ -7,7 +7,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 )
 
 const long = `Show one row per workqueue of every target: how deep it is, how fast items arrive and
@@ -68,13 +67,12 @@ const example = `  # The queues of a controller-runtime manager's metrics endpoi
 func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := NewOptions(g, streams)
 	cmd := &cobra.Command{
-		Use:     "queues [flags]",
+		Use:     "queues [TARGET...] [flags]",
 		Short:   "Show every workqueue's depth, rates, latency and status, worst first",
 		Long:    long,
 		Example: example,
-		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(); err != nil {
+			if err := o.Complete(args); err != nil {
 				return err
 			}
 			if err := o.Validate(); err != nil {
@@ -84,17 +82,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 			return o.Run(cmd.Context())
 		},
 	}
-	f := cmd.Flags()
-	f.StringArrayVar(&o.URLs, "url", nil, "Metrics endpoint to read (http or https; repeatable)")
-	f.StringArrayVar(&o.Files, "from-file", nil, `Saved metrics page to read ("-" for stdin; BEFORE,AFTER for two samples of one target; repeatable)`)
-	f.StringVar(&o.Token, "token", "", "Bearer token for --url metrics endpoints (never printed)")
-	f.StringVar(&o.TokenFile, "token-file", "", "File holding the bearer token for --url metrics endpoints")
-	f.StringVar(&o.CAFile, "metrics-ca-file", "", "CA certificate file to verify https --url endpoints")
-	f.BoolVar(&o.Insecure, "insecure-skip-tls-verify-metrics", false, "Do not verify the certificate of https --url endpoints (self-signed test endpoints)")
-	f.DurationVar(&o.Interval, "interval", o.Interval, "Time between the two samples used for rates; 0 takes one sample (lifetime quantiles, no rates)")
-	f.DurationVar(&o.Timeout, "timeout", o.Timeout, "Time limit for reading and parsing one page of one target")
-	f.Int64Var(&o.MaxBodyBytes, "max-body-bytes", scrape.DefaultMaxBodyBytes, "Largest page accepted, after decompression")
-	f.IntVar(&o.Concurrency, "concurrency", o.Concurrency, "How many targets are read at once")
-	f.StringVarP(&o.Output, "output", "o", "", "Output format: wide, json or yaml (default: table)")
+	o.Sources.AddFlags(cmd.Flags(), true)
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: wide, json or yaml (default: table)")
 	return cmd
 }

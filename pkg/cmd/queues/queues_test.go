@@ -144,7 +144,9 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "nothing to read"},
+		{[]string{"--via", "carrier-pigeon"}, "--via must be auto, proxy or port-forward"},
+		{[]string{"pod/a/b"}, "use pod/NAME"},
+		{[]string{"--token", "x", "--token-from-sa", "a/b"}, "exclusive"},
 		{[]string{"--from-file", "a,b,c"}, "BEFORE,AFTER"},
 		{[]string{"--from-file", "-", "--from-file", "-"}, "only once"},
 		{[]string{"--url", "localhost:8080"}, "not an http:// or https:// URL"},

@@ -1,0 +1,174 @@
+// Package sourceflags holds the flags that say what to scrape and how, shared by queues, report
+// and targets: cluster discovery (TARGET arguments, -l, --include-apiserver, --port/--path/
+// --scheme, --via), direct sources (--url, --from-file), metrics credentials and TLS, and the
+// bounds of the work. It turns them into a collect.Config.
+package sourceflags
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+)
+
+// Flags are the values of the source flags.
+type Flags struct {
+	URLs               []string
+	Files              []string
+	Token              string
+	TokenFile          string
+	TokenFromSA        string
+	UseKubeconfigToken bool
+	CAFile             string
+	Insecure           bool
+	Selector           string
+	IncludeAPIServer   bool
+	Port               int32
+	Path               string
+	Scheme             string
+	Via                string
+	Interval           time.Duration
+	Timeout            time.Duration
+	MaxBodyBytes       int64
+	Concurrency        int
+}
+
+// Defaults for every command; report turns IncludeAPIServer on.
+func Defaults() Flags {
+	return Flags{Interval: 5 * time.Second, Timeout: 10 * time.Second, MaxBodyBytes: scrape.DefaultMaxBodyBytes,
+		Concurrency: 8, Via: string(target.ViaAuto)}
+}
+
+// AddFlags registers the flags. sampling adds --interval (not for targets, which reads nothing).
+func (f *Flags) AddFlags(fs *pflag.FlagSet, sampling bool) {
+	fs.StringArrayVar(&f.URLs, "url", nil, "Metrics endpoint to read directly (http or https; repeatable)")
+	fs.StringArrayVar(&f.Files, "from-file", nil, `Saved metrics page to read ("-" for stdin; BEFORE,AFTER for two samples of one target; repeatable)`)
+	fs.StringVarP(&f.Selector, "selector", "l", "", "Label selector for the pods to look at (e.g. app=my-operator)")
+	fs.BoolVar(&f.IncludeAPIServer, "include-apiserver", f.IncludeAPIServer, "Also read the API server's own /metrics")
+	fs.Int32Var(&f.Port, "port", 0, "Metrics port on the pods (default: found from annotations, port names and known components)")
+	fs.StringVar(&f.Path, "path", "", "Metrics path (default /metrics, or the prometheus.io/path annotation)")
+	fs.StringVar(&f.Scheme, "scheme", "", "http or https (default: found from annotations and port names)")
+	fs.StringVar(&f.Via, "via", f.Via, "How to reach pods: auto, proxy (the API server's proxy) or port-forward")
+	fs.StringVar(&f.Token, "token", "", "Bearer token for metrics endpoints (never printed; sent only to the endpoint, so pods are reached by port-forward)")
+	fs.StringVar(&f.TokenFile, "token-file", "", "File holding the bearer token for metrics endpoints")
+	fs.StringVar(&f.TokenFromSA, "token-from-sa", "", "Mint a short-lived metrics token for service account NAMESPACE/NAME (TokenRequest)")
+	fs.BoolVar(&f.UseKubeconfigToken, "use-kubeconfig-token", false, "Send the kubeconfig user's bearer token to metrics endpoints")
+	fs.StringVar(&f.CAFile, "metrics-ca-file", "", "CA certificate file to verify https metrics endpoints")
+	fs.BoolVar(&f.Insecure, "insecure-skip-tls-verify-metrics", false, "Do not verify the certificates of https metrics endpoints (self-signed endpoints; see SECURITY.md)")
+	if sampling {
+		fs.DurationVar(&f.Interval, "interval", f.Interval, "Time between the two samples used for rates; 0 takes one sample (lifetime quantiles, no rates)")
+		fs.Int64Var(&f.MaxBodyBytes, "max-body-bytes", f.MaxBodyBytes, "Largest page accepted, after decompression")
+	}
+	fs.DurationVar(&f.Timeout, "timeout", f.Timeout, "Time limit for reading one page of one target")
+	fs.IntVar(&f.Concurrency, "concurrency", f.Concurrency, "How many targets are read at once")
+}
+
+// Config validates the flags and builds the collect configuration. args are the TARGET
+// arguments; stdin is read for --from-file -.
+func (f *Flags) Config(g *globals.Flags, args []string, stdin io.Reader) (collect.Config, error) {
+	if err := f.validate(args); err != nil {
+		return collect.Config{}, err
+	}
+	token := f.Token
+	if f.TokenFile != "" {
+		b, err := os.ReadFile(f.TokenFile)
+		if err != nil {
+			return collect.Config{}, exitcode.UsageError("cannot read --token-file: %v", err)
+		}
+		if token = strings.TrimSpace(string(b)); token == "" {
+			return collect.Config{}, exitcode.UsageError("--token-file %s is empty", f.TokenFile)
+		}
+	}
+	ns, err := g.Namespace()
+	if err != nil {
+		return collect.Config{}, err
+	}
+	direct := len(f.URLs) > 0 || len(f.Files) > 0
+	cfg := collect.Config{
+		URLs: f.URLs, Files: f.Files, Stdin: stdin,
+		HTTP: scrape.HTTPConfig{Token: token, CAFile: f.CAFile, InsecureSkipVerify: f.Insecure, MaxBodyBytes: f.MaxBodyBytes},
+		// The cluster is read unless only saved pages or URLs were asked for.
+		Cluster: !direct || len(args) > 0,
+		Discover: discover.Options{Namespace: ns, Selector: f.Selector, Explicit: args, IncludeAPIServer: f.IncludeAPIServer,
+			Port: f.Port, Path: f.Path, Scheme: f.Scheme},
+		Via: target.Via(f.Via), TokenFromSA: f.TokenFromSA, UseKubeconfigToken: f.UseKubeconfigToken,
+	}
+	return cfg, nil
+}
+
+func (f *Flags) validate(args []string) error {
+	switch {
+	case f.Interval < 0:
+		return exitcode.UsageError("--interval must be 0 (one sample) or positive, got %s", f.Interval)
+	case f.Timeout <= 0:
+		return exitcode.UsageError("--timeout must be positive, got %s", f.Timeout)
+	case f.MaxBodyBytes <= 0:
+		return exitcode.UsageError("--max-body-bytes must be positive, got %d", f.MaxBodyBytes)
+	case f.Concurrency <= 0:
+		return exitcode.UsageError("--concurrency must be positive, got %d", f.Concurrency)
+	case f.Token != "" && f.TokenFile != "", f.Token != "" && f.TokenFromSA != "", f.TokenFile != "" && f.TokenFromSA != "",
+		f.UseKubeconfigToken && (f.Token != "" || f.TokenFile != "" || f.TokenFromSA != ""):
+		return exitcode.UsageError("--token, --token-file, --token-from-sa and --use-kubeconfig-token are exclusive: give one")
+	case f.Port < 0 || f.Port > 65535:
+		return exitcode.UsageError("--port %d is not a port number", f.Port)
+	case f.Scheme != "" && f.Scheme != "http" && f.Scheme != "https":
+		return exitcode.UsageError("--scheme must be http or https, got %q", f.Scheme)
+	}
+	switch target.Via(f.Via) {
+	case target.ViaAuto, target.ViaProxy, target.ViaPortForward:
+	default:
+		return exitcode.UsageError("--via must be auto, proxy or port-forward, got %q", f.Via)
+	}
+	stdin := 0
+	for _, file := range f.Files {
+		paths := strings.Split(file, ",")
+		if len(paths) > 2 || file == "" || strings.HasPrefix(file, ",") || strings.HasSuffix(file, ",") {
+			return exitcode.UsageError("--from-file %q: give one path, or two as BEFORE,AFTER", file)
+		}
+		for _, p := range paths {
+			if p == "-" {
+				stdin++
+			}
+		}
+	}
+	if stdin > 1 {
+		return exitcode.UsageError(`--from-file: standard input ("-") can be read only once`)
+	}
+	for _, u := range f.URLs {
+		if _, err := scrape.NewURLSource(u, nil, scrape.HTTPConfig{}); err != nil {
+			return exitcode.UsageError("%v", err)
+		}
+	}
+	for _, a := range args {
+		if _, _, err := discover.ParseExplicit(a); err != nil {
+			return exitcode.UsageError("%v", err)
+		}
+	}
+	return nil
+}
+
+// Kube returns the function collect.Build calls to connect to the cluster.
+func Kube(g *globals.Flags) func() (*collect.Kube, error) {
+	return func() (*collect.Kube, error) {
+		cfg, err := g.ConfigFlags.ToRESTConfig()
+		if err != nil {
+			return nil, fmt.Errorf("kubeconfig: %w", err)
+		}
+		client, err := kubernetes.NewForConfig(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("kubeconfig: %w", err)
+		}
+		return &collect.Kube{Config: cfg, Client: client}, nil
+	}
+}

@@ -1,0 +1,117 @@
+// Package targets implements `kubectl ctrldiag targets`: what discovery finds, how each target
+// would be reached and why it was picked, without scraping anything.
+package targets
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printers"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+)
+
+const long = `Show the metrics endpoints that queues and report would scrape, how each would be
+reached (the API server's proxy, a port-forward, or the API server itself) and why it was
+picked, without scraping anything.
+
+Discovery, in a namespace (-n) or all of them (-A): pods named as TARGET (pod/NAME, NAME,
+deploy/NAME for all its pods, svc/NAME for the pods behind it); otherwise pods annotated
+prometheus.io/scrape=true (prometheus.io/port, /path, /scheme), container ports named
+metrics, http-metrics, https or https-metrics, kube-controller-manager and kube-scheduler
+pods of kubeadm clusters (HTTPS 10257, 10259), and pods behind kubebuilder's
+*-metrics-service (label control-plane=controller-manager). --include-apiserver adds the API
+server's own /metrics. Pods that are not running and ready are listed as skipped.
+
+How (--via auto): through the API server's proxy (needs get pods/proxy), unless a metrics
+token is set (the proxy drops credentials) or the pod IP cannot be proxied; then by
+port-forward (needs create pods/portforward). Permissions are checked with
+SelfSubjectAccessReview; a target whose way is forbidden is listed as unreadable, naming the
+missing permission.`
+
+const example = `  # What would be scraped in kube-system, and how
+  kubectl ctrldiag targets -n kube-system --include-apiserver
+
+  # Everywhere, with why each way was chosen
+  kubectl ctrldiag targets -A -o wide`
+
+// Options holds the flag values of the targets command.
+type Options struct {
+	Sources sourceflags.Flags
+	Output  string
+	args    []string
+	config  collect.Config
+	globals *globals.Flags
+	genericiooptions.IOStreams
+}
+
+// NewCmd returns the targets command.
+func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &Options{globals: g, IOStreams: streams, Sources: sourceflags.Defaults()}
+	cmd := &cobra.Command{
+		Use:     "targets [TARGET...] [flags]",
+		Short:   "Show which metrics endpoints would be scraped, how, and why",
+		Long:    long,
+		Example: example,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.args = args
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			cmd.SilenceUsage = true
+			return o.Run(cmd.Context())
+		},
+	}
+	o.Sources.AddFlags(cmd.Flags(), false)
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: wide, json or yaml (default: table)")
+	return cmd
+}
+
+// Validate checks the flags.
+func (o *Options) Validate() error {
+	if err := printers.ValidateFormat(o.Output, "", "wide", "json", "yaml"); err != nil {
+		return exitcode.UsageError("%v", err)
+	}
+	if len(o.Sources.URLs) > 0 || len(o.Sources.Files) > 0 {
+		return exitcode.UsageError("targets shows what is found in the cluster: --url and --from-file need no discovery")
+	}
+	cfg, err := o.Sources.Config(o.globals, o.args, o.In)
+	if err != nil {
+		return err
+	}
+	o.config = cfg
+	return nil
+}
+
+// Run discovers and prints.
+func (o *Options) Run(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	plan, err := collect.Build(ctx, o.config, sourceflags.Kube(o.globals))
+	if err != nil {
+		return err
+	}
+	var skipped []render.SkippedPod
+	for _, s := range plan.Skipped {
+		skipped = append(skipped, render.SkippedPod{Namespace: s.Namespace, Pod: s.Pod, Reason: s.Reason})
+	}
+	var failed []render.TargetError
+	for _, f := range plan.Failed {
+		failed = append(failed, render.TargetError{Target: f.Target.ID(), Error: f.Err.Error()})
+	}
+	list := render.NewTargetList(plan.Targets, skipped, failed)
+	if printers.Structured(o.Output) {
+		return printers.Write(o.Out, o.Output, list)
+	}
+	if len(list.Items)+len(skipped)+len(failed) == 0 {
+		_, err := o.ErrOut.Write([]byte("No metrics endpoints found.\n"))
+		return err
+	}
+	return render.TargetTable(o.Out, list, o.Output == "wide")
+}

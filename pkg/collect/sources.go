@@ -1,0 +1,136 @@
+package collect
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/access"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/token"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/transport"
+)
+
+// clusterSources picks each target's transport, checks the permissions each way needs once per
+// namespace, and builds the sources. A target whose way is forbidden becomes a Failure.
+func (p *Plan) clusterSources(ctx context.Context, cfg Config, k *Kube) error {
+	if err := resolveToken(ctx, &cfg, k); err != nil {
+		return err
+	}
+	cluster, err := transport.NewCluster(k.Config)
+	if err != nil {
+		return err
+	}
+	client, err := scrape.NewHTTPClient(cfg.HTTP)
+	if err != nil {
+		return err
+	}
+	withToken := cfg.HTTP.Token != ""
+	for i := range p.Targets {
+		p.Targets[i].Via, p.Targets[i].ViaReason = transport.Choose(p.Targets[i], cfg.Via, withToken)
+	}
+	denied, err := deniedWays(ctx, k, p.Targets)
+	if err != nil {
+		return err
+	}
+	proxy := &transport.Proxy{Cluster: cluster}
+	forward := &transport.PortForward{Cluster: cluster, Client: client, Token: cfg.HTTP.Token}
+	readable := p.Targets[:0]
+	for _, t := range p.Targets {
+		if perm, ok := denied[way{t.Via, t.Namespace}]; ok && t.Via == target.ViaProxy && (cfg.Via == target.ViaAuto || cfg.Via == "") {
+			if _, pfDenied := denied[way{target.ViaPortForward, t.Namespace}]; !pfDenied {
+				t.Via, t.ViaReason = target.ViaPortForward, "you may not "+perm.String()+"; port-forward is allowed"
+			}
+		}
+		if perm, ok := denied[way{t.Via, t.Namespace}]; ok {
+			p.Failed = append(p.Failed, Failure{Target: t, Err: &access.Error{Missing: []access.Permission{perm}}})
+			continue
+		}
+		readable = append(readable, t)
+		src := &scrape.ClusterSource{Target: t, WithToken: withToken, MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
+			Warn: p.Warn}
+		switch t.Via {
+		case target.ViaProxy:
+			src.Transport = proxy
+			if cfg.Via == target.ViaAuto || cfg.Via == "" {
+				if _, forbidden := denied[way{target.ViaPortForward, t.Namespace}]; !forbidden {
+					src.Fallback = forward
+				}
+			}
+		case target.ViaPortForward:
+			src.Transport = forward
+		default:
+			src.Transport = &transport.APIServer{Cluster: cluster}
+		}
+		p.Sources = append(p.Sources, src)
+	}
+	p.Targets = readable
+	return nil
+}
+
+type way struct {
+	via target.Via
+	ns  string
+}
+
+// deniedWays asks, once per (way, namespace), for the permission that way needs; a proxy
+// target also asks about port-forward, its fallback. It returns the missing permissions.
+func deniedWays(ctx context.Context, k *Kube, ts []target.Target) (map[way]access.Permission, error) {
+	need := map[way]access.Permission{}
+	for _, t := range ts {
+		switch t.Via {
+		case target.ViaProxy:
+			need[way{target.ViaProxy, t.Namespace}] = access.ProxyPods(t.Namespace)
+			need[way{target.ViaPortForward, t.Namespace}] = access.PortForwardPods(t.Namespace)
+		case target.ViaPortForward:
+			need[way{target.ViaPortForward, t.Namespace}] = access.PortForwardPods(t.Namespace)
+		case target.ViaDirect:
+			need[way{target.ViaDirect, ""}] = access.APIServerMetrics()
+		}
+	}
+	keys := make([]way, 0, len(need))
+	for w := range need {
+		keys = append(keys, w)
+	}
+	sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
+	perms := make([]access.Permission, len(keys))
+	for i, w := range keys {
+		perms[i] = need[w]
+	}
+	missing, err := access.Missing(ctx, k.Client, perms)
+	if err != nil {
+		return nil, err
+	}
+	denied := map[way]access.Permission{}
+	for _, m := range missing {
+		for w, p := range need {
+			if p == m {
+				denied[w] = m
+			}
+		}
+	}
+	return denied, nil
+}
+
+// resolveToken fills cfg.HTTP.Token from --token-from-sa or the kubeconfig when asked.
+func resolveToken(ctx context.Context, cfg *Config, k *Kube) error {
+	switch {
+	case cfg.TokenFromSA != "":
+		ns, name, err := token.ParseServiceAccount(cfg.TokenFromSA)
+		if err != nil {
+			return err
+		}
+		tok, err := token.FromServiceAccount(ctx, k.Client, ns, name)
+		if err != nil {
+			return err
+		}
+		cfg.HTTP.Token = tok
+	case cfg.UseKubeconfigToken:
+		if k.Config.BearerToken == "" {
+			return fmt.Errorf("--use-kubeconfig-token: the kubeconfig's user has no bearer token (client certificates cannot be sent to a metrics endpoint): use --token-from-sa NAMESPACE/SERVICEACCOUNT")
+		}
+		cfg.HTTP.Token = k.Config.BearerToken
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+)
+
+// TargetList is the versioned schema of `targets -o json|yaml`.
+type TargetList struct {
+	APIVersion string          `json:"apiVersion"`
+	Kind       string          `json:"kind"`
+	Items      []target.Target `json:"items"`
+	Skipped    []SkippedPod    `json:"skipped,omitempty"`
+	Failed     []TargetError   `json:"failed,omitempty"`
+}
+
+// SkippedPod is a pod that looked like a target but cannot be scraped now.
+type SkippedPod struct {
+	Namespace string `json:"namespace"`
+	Pod       string `json:"pod"`
+	Reason    string `json:"reason"`
+}
+
+// NewTargetList builds the list.
+func NewTargetList(items []target.Target, skipped []SkippedPod, failed []TargetError) TargetList {
+	if items == nil {
+		items = []target.Target{}
+	}
+	return TargetList{APIVersion: APIVersion, Kind: "TargetList", Items: items, Skipped: skipped, Failed: failed}
+}
+
+// TargetTable writes the targets as kubectl-style columns; wide adds the workload, pod IP and
+// why each way was chosen. Skipped pods and unreadable targets follow as their own rows.
+func TargetTable(w io.Writer, l TargetList, wide bool) error {
+	tw := tabwriter.NewWriter(w, 6, 4, 3, ' ', 0)
+	header := []string{"NAMESPACE", "NAME", "PORT", "SCHEME", "PATH", "VIA", "FOUND BY"}
+	if wide {
+		header = append(header, "WORKLOAD", "POD IP", "WHY THIS WAY")
+	}
+	row(tw, header)
+	for _, t := range l.Items {
+		r := []string{dash(t.Namespace), t.Name, port(t), t.Scheme, t.Path, string(t.Via), t.Reason}
+		if wide {
+			r = append(r, dash(t.Workload), dash(t.PodIP), dash(t.ViaReason))
+		}
+		row(tw, r)
+	}
+	for _, s := range l.Skipped {
+		r := []string{s.Namespace, s.Pod, "-", "-", "-", "skipped", s.Reason}
+		if wide {
+			r = append(r, "-", "-", "-")
+		}
+		row(tw, r)
+	}
+	for _, f := range l.Failed {
+		r := []string{"-", f.Target, "-", "-", "-", "unreadable", f.Error}
+		if wide {
+			r = append(r, "-", "-", "-")
+		}
+		row(tw, r)
+	}
+	return tw.Flush()
+}
+
+func port(t target.Target) string {
+	if t.Port == 0 {
+		return "-"
+	}
+	if t.PortName != "" {
+		return fmt.Sprintf("%d (%s)", t.Port, t.PortName)
+	}
+	return fmt.Sprint(t.Port)
+}

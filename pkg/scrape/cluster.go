@@ -1,0 +1,124 @@
+package scrape
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/transport"
+)
+
+// ClusterSource reads a target in a cluster through a transport (the API server's proxy, a
+// port-forward, or the API server itself). When the proxy was picked automatically and the
+// API server cannot reach the pod, it falls back to Fallback (a port-forward) and says so
+// through Warn.
+type ClusterSource struct {
+	Target    target.Target
+	Transport transport.Transport
+	Fallback  transport.Transport
+	// WithToken says whether a metrics token is configured (it changes the advice on 401).
+	WithToken    bool
+	MaxBodyBytes int64
+	Warn         func(string)
+}
+
+// Name is the target's ID.
+func (s *ClusterSource) Name() string { return s.Target.ID() }
+
+// Fetch requests the page.
+func (s *ClusterSource) Fetch(ctx context.Context) (*Page, error) {
+	page, err := s.fetch(ctx, s.Transport, s.Target.Via)
+	var unreachable *unreachableError
+	if err != nil && s.Fallback != nil && asUnreachable(err, &unreachable) {
+		if s.Warn != nil {
+			s.Warn(fmt.Sprintf("%s: the API server's proxy could not reach the pod (%s); using port-forward", s.Name(), unreachable.msg))
+		}
+		s.Transport, s.Fallback = s.Fallback, nil
+		s.Target.Via = target.ViaPortForward
+		return s.fetch(ctx, s.Transport, s.Target.Via)
+	}
+	return page, err
+}
+
+func (s *ClusterSource) fetch(ctx context.Context, tr transport.Transport, via target.Via) (*Page, error) {
+	h := http.Header{}
+	h.Set("Accept", AcceptHeader)
+	h.Set("Accept-Encoding", "gzip")
+	h.Set("User-Agent", "kubectl-ctrldiag")
+	start := time.Now()
+	resp, err := tr.Get(ctx, s.Target, h)
+	if err != nil {
+		return nil, fmt.Errorf("via %s: %w", via, explainTransport(err))
+	}
+	if resp.StatusCode != http.StatusOK {
+		defer resp.Body.Close()
+		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		return nil, s.explain(resp, via, snippet)
+	}
+	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "text/html") || strings.HasPrefix(ct, "application/json") {
+		resp.Body.Close()
+		return nil, fmt.Errorf("via %s: the endpoint answered with %s, not Prometheus metrics: check --port and --path", via, ct)
+	}
+	body, err := capped(resp.Body, s.MaxBodyBytes)
+	if err != nil {
+		return nil, err
+	}
+	return &Page{Body: body, Time: start}, nil
+}
+
+// explain turns a non-200 answer into advice. Through the proxy an answer may come from the
+// API server itself (a Status object: RBAC, pod not found, pod unreachable) or from the
+// endpoint, which the API server called without credentials.
+func (s *ClusterSource) explain(resp *http.Response, via target.Via, body []byte) error {
+	if st, ok := apiStatus(resp, body); ok {
+		switch {
+		case resp.StatusCode == http.StatusForbidden:
+			return fmt.Errorf("via %s: the API server refused: %s", via, st)
+		case via == target.ViaProxy && (resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusBadGateway ||
+			resp.StatusCode == http.StatusInternalServerError):
+			return &unreachableError{msg: st}
+		}
+		return fmt.Errorf("via %s: %d from the API server: %s", via, resp.StatusCode, st)
+	}
+	if via == target.ViaProxy && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
+		return fmt.Errorf("via proxy: %d %s from the endpoint: it demands credentials, and the API server's proxy never forwards them; "+
+			"rerun with --token-from-sa NAMESPACE/SERVICEACCOUNT (a service account bound to a ClusterRole that may get /metrics) "+
+			"or --token, which scrape through a port-forward", resp.StatusCode, http.StatusText(resp.StatusCode))
+	}
+	return fmt.Errorf("via %s: %w", via, explainStatus(resp.StatusCode, s.WithToken && via != target.ViaProxy, string(body)))
+}
+
+// apiStatus recognises a Kubernetes Status object and returns its message.
+func apiStatus(resp *http.Response, body []byte) (string, bool) {
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		return "", false
+	}
+	var st struct {
+		Kind    string `json:"kind"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(body, &st) != nil || st.Kind != "Status" {
+		return "", false
+	}
+	return st.Message, true
+}
+
+// unreachableError: the API server could not connect to the pod.
+type unreachableError struct{ msg string }
+
+func (e *unreachableError) Error() string {
+	return "via proxy: the API server could not reach the pod: " + e.msg
+}
+
+func asUnreachable(err error, target **unreachableError) bool {
+	u, ok := err.(*unreachableError)
+	if ok {
+		*target = u
+	}
+	return ok
+}
