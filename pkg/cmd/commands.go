@@ -5,6 +5,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/operator"
 )
 
 // addCommands registers the diagnostic verbs. Each verb lives in its own package under
@@ -12,6 +13,7 @@ import (
 func addCommands(root *cobra.Command, g *globals.Flags, streams genericiooptions.IOStreams) {
 	for _, c := range []*cobra.Command{
 		// one line per verb: queues.NewCmd(g, streams), ...
+		operator.NewCmd(g, streams),
 	} {
 		root.AddCommand(c)
 	}
