@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the local control plane's binaries (etcd, kube-apiserver, kube-controller-manager, kwok)
+# Builds the local control plane's binaries (etcd, kube-apiserver, kube-controller-manager,
+# kube-scheduler, kwok)
 # from pinned Go module versions into .cache/cluster/bin-<key>, where <key> hashes every pin.
 # A second run with the same pins does nothing. Prints the bin folder on stdout.
 set -euo pipefail
@@ -12,7 +13,7 @@ here="$root/hack/cluster"
 key=$( { cat "$here/tools/go.mod" "$here/tools/go.sum" "$here/etcd/go.mod" "$here/etcd/go.sum";
          echo "kwok=$KWOK_VERSION k8s=$K8S_VERSION"; go env GOVERSION; } | sha256sum | cut -c1-16)
 bin="$root/.cache/cluster/bin-$key"
-if [ -x "$bin/kube-apiserver" ] && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/etcd" ] && [ -x "$bin/kwok" ]; then
+if [ -x "$bin/kube-apiserver" ] && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kube-scheduler" ] && [ -x "$bin/etcd" ] && [ -x "$bin/kwok" ]; then
   echo "$bin"
   exit 0
 fi
@@ -33,7 +34,7 @@ log "etcd $ETCD_VERSION"
 (cd "$here/etcd" && go build -trimpath -ldflags "-s -w" -o "$tmp/etcd" .)
 log "kwok $KWOK_VERSION"
 GOBIN="$tmp" go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
-for c in kube-apiserver kube-controller-manager; do
+for c in kube-apiserver kube-controller-manager kube-scheduler; do
   log "$c $K8S_VERSION (several minutes on a cold cache)"
   (cd "$here/tools" && go build -trimpath -ldflags "-s -w $ver" -o "$tmp/$c" "k8s.io/kubernetes/cmd/$c")
 done

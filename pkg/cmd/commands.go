@@ -6,13 +6,14 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/operator"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/queues"
 )
 
 // addCommands registers the diagnostic verbs. Each verb lives in its own package under
 // pkg/cmd and gets the shared flags g and the streams.
 func addCommands(root *cobra.Command, g *globals.Flags, streams genericiooptions.IOStreams) {
 	for _, c := range []*cobra.Command{
-		// one line per verb: queues.NewCmd(g, streams), ...
+		queues.NewCmd(g, streams),
 		operator.NewCmd(g, streams),
 	} {
 		root.AddCommand(c)

@@ -1,0 +1,52 @@
+# kubectl-ctrldiag. `make demo` runs the main job on a local control plane; `make test` runs
+# every test (it brings that control plane up and down itself). See README.md.
+
+SHELL := bash
+GO ?= go
+BIN := bin/kubectl-ctrldiag
+PKG := github.com/ctrldiag/kubectl-ctrldiag
+VERSION ?= $(shell cat VERSION 2>/dev/null || git describe --tags --always --dirty 2>/dev/null || echo v0.0.0-dev)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+BUILD_DATE ?= $(shell date -u -d @$$(git log -1 --format=%ct 2>/dev/null || date +%s) +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS := -s -w -X $(PKG)/pkg/version.version=$(VERSION) -X $(PKG)/pkg/version.commit=$(COMMIT) \
+	-X $(PKG)/pkg/version.buildDate=$(BUILD_DATE)
+
+.PHONY: all build test unit e2e lint cluster cluster-down demo clean
+
+all: build
+
+## build: the plugin binary, bin/kubectl-ctrldiag
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-ctrldiag
+
+## test: lint, unit tests, then the e2e suite against the local control plane
+test: lint unit e2e
+
+## unit: the unit tests (no cluster)
+unit:
+	$(GO) test -count=1 ./...
+
+## e2e: the e2e suite; starts the local cluster if needed and stops it again if it started it
+e2e:
+	hack/e2e.sh
+
+## lint: gofmt and go vet (including the e2e build tag)
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) vet -tags e2e ./test/...
+
+## cluster: build (once) and start the local control plane; prints how to use it
+cluster:
+	hack/cluster/up.sh
+
+## cluster-down: stop the local control plane and remove its state and network namespace
+cluster-down:
+	hack/cluster/down.sh
+
+## demo: the main job on the embedded default: local cluster + kubectl ctrldiag against it
+demo: build
+	hack/demo.sh
+
+clean:
+	rm -rf bin dist

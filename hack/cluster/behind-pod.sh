@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs a local process behind a pod of the local cluster, for demos and by hand:
+#   behind-pod.sh NAMESPACE NAME PORT[/PORTNAME] [...] -- COMMAND [ARGS...]
+# "{IP}" in COMMAND and ARGS becomes the pod's IP, which the process must listen on. The pod
+# (label app=NAME) becomes Ready on the kwok node with that IP; a kwok PortForward sends
+# `kubectl port-forward` to the process. The process runs in the cluster's network namespace
+# (as root) with KUBECONFIG pointing at the admin kubeconfig, logs to
+# .cache/cluster/run/logs/pod-NAMESPACE-NAME.log, and is stopped by down.sh (its pid is kept).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+run="$root/.cache/cluster/run"
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+[ $# -ge 4 ] || die "usage: behind-pod.sh NAMESPACE NAME PORT[/PORTNAME]... -- COMMAND [ARGS...]"
+ns=$1 name=$2; shift 2
+ports=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do ports+=("$1"); shift; done
+[ "${1:-}" = -- ] || die "missing -- before the command"
+shift
+[ -f "$run/env.sh" ] || die "the local cluster is not up: run make cluster"
+. "$run/env.sh"
+
+ip=$("$here/pod-ip.sh")
+cport='' fwd=''
+for p in "${ports[@]}"; do
+  num=${p%%/*} pname=''
+  [ "$p" != "$num" ] && pname=${p#*/}
+  cport+="{\"containerPort\":$num${pname:+,\"name\":\"$pname\"}},"
+  fwd+="{\"ports\":[$num],\"target\":{\"address\":\"$ip\",\"port\":$num}},"
+done
+args=()
+for a in "$@"; do args+=("${a//\{IP\}/$ip}"); done
+
+kubectl create namespace "$ns" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+kubectl apply -f - >/dev/null <<JSON
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"$name","namespace":"$ns","labels":{"app":"$name"},
+ "annotations":{"ctrldiag.dev/pod-ip":"$ip"}},
+ "spec":{"nodeName":"$NODE_NAME","terminationGracePeriodSeconds":0,
+  "containers":[{"name":"main","image":"ctrldiag.dev/behind-pod:local","ports":[${cport%,}]}]}}
+JSON
+kubectl apply -f - >/dev/null <<JSON
+{"apiVersion":"kwok.x-k8s.io/v1alpha1","kind":"PortForward","metadata":{"name":"$name","namespace":"$ns"},
+ "spec":{"forwards":[${fwd%,}]}}
+JSON
+
+log_file="$run/logs/pod-$ns-$name.log"
+if [ -n "${CTRLDIAG_NETNS:-}" ]; then
+  nohup ip netns exec "$CTRLDIAG_NETNS" "${args[@]}" >"$log_file" 2>&1 </dev/null &
+else
+  nohup "${args[@]}" >"$log_file" 2>&1 </dev/null &
+fi
+echo $! > "$run/pids/pod-$ns-$name"
+wait_for "pod $ns/$name Ready" 60 sh -c \
+  "kubectl -n $ns get pod $name -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True"
+first=${ports[0]%%/*}
+wait_for "the process to listen on $ip:$first" 60 bash -c "exec 3<>/dev/tcp/$ip/$first"
+log "pod $ns/$name ($ip) stands for pid $(cat "$run/pids/pod-$ns-$name"); log: $log_file"

@@ -1,0 +1,29 @@
+package exitcode
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+func TestCodeFor(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		err      error
+		wantCode int
+		wantMsg  string
+	}{
+		{"nil", nil, OK, ""},
+		{"plain error", errors.New("boom"), Error, "boom"},
+		{"usage", UsageError("bad %s", "flag"), Usage, "bad flag"},
+		{"wrapped usage", fmt.Errorf("x: %w", UsageError("y")), Usage, "y"},
+		{"code only", &ExitCodeError{Code: Findings}, Findings, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, msg := CodeFor(tc.err)
+			if code != tc.wantCode || msg != tc.wantMsg {
+				t.Errorf("CodeFor(%v) = %d, %q; want %d, %q", tc.err, code, msg, tc.wantCode, tc.wantMsg)
+			}
+		})
+	}
+}

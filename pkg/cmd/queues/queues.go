@@ -1,0 +1,100 @@
+// Package queues implements `kubectl ctrldiag queues`: one row per workqueue of every target,
+// with its depth, rates, latency quantiles and a status, worst first.
+package queues
+
+import (
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+)
+
+const long = `Show one row per workqueue of every target: how deep it is, how fast items arrive and
+are retried, how long they wait and are worked on, and whether it keeps up. Rows are sorted
+worst first.
+
+Sources (this version reads explicit sources; cluster discovery comes later):
+  --url URL         a metrics endpoint over http or https (repeatable). --token/--token-file
+                    send a bearer token (never printed); --metrics-ca-file verifies the
+                    certificate, --insecure-skip-tls-verify-metrics skips verification.
+  --from-file PATH  a saved page (repeatable; "-" reads stdin; .gz pages are fine).
+                    --from-file BEFORE,AFTER gives two saved pages of the same target, taken in
+                    that order: rates and window quantiles come from them. Their time apart is
+                    read from a "# ctrldiag-sample-time: RFC3339" first line when both have it,
+                    else --interval is assumed. Save such a page with:
+                      (echo "# ctrldiag-sample-time: $(date -u +%FT%TZ)"; kubectl get --raw /metrics) > a.prom
+
+Sampling: live targets are read twice, --interval apart (default 5s); rates and quantiles
+are over that window. --interval 0 reads once: no rates, quantiles since process start; the
+output says which ("window: lifetime" or e.g. "window: 5s"). A single saved page is always
+"lifetime".
+
+Columns: DEPTH ready items (summed over priorities; items waiting out a delay are not
+counted). ADDS/s, RETRIES/s (retries count every delayed or rate-limited requeue, not only
+errors). QUEUE p99 time items wait for a worker; WORK p99 time a worker spends on an item.
+UNFINISHED seconds of work in flight; LONGEST age of the oldest in-flight item. -o wide adds
+WORKERS (active/max, controller-runtime), ERRORS/s (reconcile errors), p50s, LEADER, REASON.
+
+STATUS, worst first:
+  ERROR     the target could not be read or parsed (reason on stderr / in "errors")
+  STUCK     an item has been in work for 1m or more, or nothing finished in the window while
+            items waited and the oldest in-flight item is older than the window
+  FAILING   more than 10% of reconciles failed (at least 10 reconciles)
+  BACKLOG   depth 100 or more, or depth rose to 10 or more over the window
+  SLOW      queue p99 1s or more (workers saturated), or work p99 10s or more
+  RETRYING  retries are 50% or more of adds (at least 10 adds)
+  GONE      the queue was in the first sample but not the second (restart, lost leadership)
+  OK        none of the above
+
+Exit codes: 0 results printed (also when some targets failed: they are listed as ERROR rows,
+in "errors" of -o json|yaml, and on stderr); 1 every target failed (stderr names each);
+2 invalid flags or arguments.`
+
+const example = `  # The queues of a controller-runtime manager's metrics endpoint, rates over 5 seconds
+  kubectl ctrldiag queues --url http://localhost:8080/metrics
+
+  # A kubebuilder v4 HTTPS endpoint with a ServiceAccount token
+  kubectl ctrldiag queues --url https://localhost:8443/metrics \
+    --token "$(kubectl create token metrics-reader -n system)" --insecure-skip-tls-verify-metrics
+
+  # Two saved pages of kube-controller-manager, 10 seconds apart, as JSON
+  kubectl ctrldiag queues --from-file kcm-1.prom,kcm-2.prom --interval 10s -o json
+
+  # One page from stdin: lifetime quantiles
+  kubectl get --raw /metrics | kubectl ctrldiag queues --from-file - -o wide`
+
+// NewCmd returns the queues command.
+func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := NewOptions(g, streams)
+	cmd := &cobra.Command{
+		Use:     "queues [flags]",
+		Short:   "Show every workqueue's depth, rates, latency and status, worst first",
+		Long:    long,
+		Example: example,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			cmd.SilenceUsage = true
+			return o.Run(cmd.Context())
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&o.URLs, "url", nil, "Metrics endpoint to read (http or https; repeatable)")
+	f.StringArrayVar(&o.Files, "from-file", nil, `Saved metrics page to read ("-" for stdin; BEFORE,AFTER for two samples of one target; repeatable)`)
+	f.StringVar(&o.Token, "token", "", "Bearer token for --url metrics endpoints (never printed)")
+	f.StringVar(&o.TokenFile, "token-file", "", "File holding the bearer token for --url metrics endpoints")
+	f.StringVar(&o.CAFile, "metrics-ca-file", "", "CA certificate file to verify https --url endpoints")
+	f.BoolVar(&o.Insecure, "insecure-skip-tls-verify-metrics", false, "Do not verify the certificate of https --url endpoints (self-signed test endpoints)")
+	f.DurationVar(&o.Interval, "interval", o.Interval, "Time between the two samples used for rates; 0 takes one sample (lifetime quantiles, no rates)")
+	f.DurationVar(&o.Timeout, "timeout", o.Timeout, "Time limit for reading and parsing one page of one target")
+	f.Int64Var(&o.MaxBodyBytes, "max-body-bytes", scrape.DefaultMaxBodyBytes, "Largest page accepted, after decompression")
+	f.IntVar(&o.Concurrency, "concurrency", o.Concurrency, "How many targets are read at once")
+	f.StringVarP(&o.Output, "output", "o", "", "Output format: wide, json or yaml (default: table)")
+	return cmd
+}

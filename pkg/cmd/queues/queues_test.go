@@ -1,0 +1,191 @@
+package queues
+
+import (
+	"encoding/json"
+	"flag"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+const pages = "../../../testdata/pages/"
+
+// run executes `queues args...` with test streams and returns stdout, stderr and the error.
+func run(t *testing.T, stdin string, args ...string) (string, string, error) {
+	t.Helper()
+	streams, in, out, errOut := genericiooptions.NewTestIOStreams()
+	in.WriteString(stdin)
+	g := &globals.Flags{ConfigFlags: genericclioptions.NewConfigFlags(false)}
+	cmd := NewCmd(g, streams)
+	if args == nil {
+		args = []string{} // nil would make cobra read os.Args
+	}
+	cmd.SetArgs(args)
+	cmd.SetOut(out)
+	cmd.SetErr(errOut)
+	err := cmd.Execute()
+	return out.String(), errOut.String(), err
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join(goldenDir, name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run go test -update after checking it):\n%s", path, got)
+	}
+}
+
+// goldenDir is testdata/ of this package as an absolute path (TestGolden changes directory).
+var goldenDir, _ = filepath.Abs("testdata")
+
+// TestGolden renders real captured pages in every output format. It runs in the pages'
+// directory so that target names are the bare file names.
+func TestGolden(t *testing.T) {
+	t.Chdir(pages)
+	const pages = ""
+	crPair := pages + "controller-runtime-1.prom," + pages + "controller-runtime-2.prom"
+	kcmPair := pages + "kube-controller-manager-1.prom.gz," + pages + "kube-controller-manager-2.prom.gz"
+	missing := pages + "does-not-exist.prom"
+	tests := []struct {
+		golden string
+		args   []string
+	}{
+		{"controller-runtime-pair.txt", []string{"--from-file", crPair}},
+		{"controller-runtime-pair-wide.txt", []string{"--from-file", crPair, "-o", "wide"}},
+		{"controller-runtime-pair.json", []string{"--from-file", crPair, "-o", "json"}},
+		{"controller-runtime-pair.yaml", []string{"--from-file", crPair, "-o", "yaml"}},
+		{"controller-runtime-lifetime.txt", []string{"--from-file", pages + "controller-runtime-2.prom"}},
+		{"kube-controller-manager-pair.txt", []string{"--from-file", kcmPair, "--interval", "10s"}},
+		{"kube-apiserver-lifetime-wide.txt", []string{"--from-file", pages + "kube-apiserver-2.prom.gz", "-o", "wide"}},
+		{"partial-failure.txt", []string{"--from-file", pages + "controller-runtime-2.prom", "--from-file", missing}},
+		{"partial-failure.json", []string{"--from-file", pages + "controller-runtime-2.prom", "--from-file", missing, "-o", "json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			out, _, err := run(t, "", tt.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tt.golden, out)
+		})
+	}
+}
+
+func TestJSONSchema(t *testing.T) {
+	out, _, err := run(t, "", "--from-file", pages+"controller-runtime-1.prom,"+pages+"controller-runtime-2.prom", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list map[string]any
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	if list["apiVersion"] != "ctrldiag.dev/v1alpha1" || list["kind"] != "QueueList" || list["window"] != "3s" {
+		t.Errorf("header = %v %v %v", list["apiVersion"], list["kind"], list["window"])
+	}
+	item := list["items"].([]any)[0].(map[string]any)
+	for _, k := range []string{"target", "controller", "queue", "depth", "addsPerSecond", "retriesPerSecond", "queueP50Seconds",
+		"queueP99Seconds", "workP50Seconds", "workP99Seconds", "unfinishedWorkSeconds", "longestRunningSeconds", "status"} {
+		if _, ok := item[k]; !ok {
+			t.Errorf("item lacks %q", k)
+		}
+	}
+}
+
+func TestStdinAndErrors(t *testing.T) {
+	page, err := os.ReadFile(pages + "controller-runtime-1.prom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := run(t, string(page), "--from-file", "-", "-o", "yaml")
+	if err != nil || !strings.Contains(out, "window: lifetime") || !strings.Contains(out, "target: stdin") {
+		t.Fatalf("stdin: %v\n%s", err, out)
+	}
+
+	// Every source failed: exit code 1 (a plain error), stderr names each target.
+	_, _, err = run(t, "", "--from-file", pages+"nope-1.prom", "--from-file", pages+"nope-2.prom", "--interval", "0")
+	code, msg := exitcode.CodeFor(err)
+	if code != exitcode.Error || !strings.Contains(msg, "nope-1.prom") || !strings.Contains(msg, "nope-2.prom") {
+		t.Fatalf("all failed: code %d, %q", code, msg)
+	}
+
+	// Malformed page: an error naming the file and line.
+	bad := filepath.Join(t.TempDir(), "bad.prom")
+	os.WriteFile(bad, []byte("workqueue_depth{name=\"a\" 1\n"), 0o600)
+	_, _, err = run(t, "", "--from-file", bad)
+	if err == nil || !strings.Contains(err.Error(), "bad.prom: line 1") {
+		t.Fatalf("malformed page error = %v", err)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, "nothing to read"},
+		{[]string{"--from-file", "a,b,c"}, "BEFORE,AFTER"},
+		{[]string{"--from-file", "-", "--from-file", "-"}, "only once"},
+		{[]string{"--url", "localhost:8080"}, "not an http:// or https:// URL"},
+		{[]string{"--url", "http://x", "-o", "csv"}, "unknown output format"},
+		{[]string{"--url", "http://x", "--interval", "-1s"}, "--interval"},
+		{[]string{"--url", "http://x", "--token", "a", "--token-file", "b"}, "exclusive"},
+	}
+	for _, tt := range tests {
+		_, _, err := run(t, "", tt.args...)
+		code, msg := exitcode.CodeFor(err)
+		if code != exitcode.Usage || !strings.Contains(msg, tt.want) {
+			t.Errorf("%v: code %d, %q; want usage error with %q", tt.args, code, msg, tt.want)
+		}
+	}
+}
+
+// TestURL reads a live endpoint twice and one that fails: partial results, exit 0.
+func TestURL(t *testing.T) {
+	page, err := os.ReadFile(pages + "controller-runtime-2.prom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/metrics" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(page)
+	}))
+	defer srv.Close()
+	out, errOut, err := run(t, "", "--url", srv.URL+"/metrics", "--url", srv.URL+"/wrong", "--interval", "200ms", "--token", "tok-123")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "gadget") || !strings.Contains(out, "ERROR") || !strings.Contains(errOut, "404 Not Found") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out, errOut)
+	}
+	if strings.Contains(out+errOut, "tok-123") {
+		t.Error("token printed")
+	}
+	if !strings.Contains(errOut, "plain http") {
+		t.Errorf("no warning about a token over plain http: %s", errOut)
+	}
+}

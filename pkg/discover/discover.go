@@ -1,0 +1,129 @@
+// Package discover finds the metrics endpoints of controllers in a cluster: explicit targets
+// (pod/NAME, svc/NAME, deploy/NAME), pods that announce metrics (prometheus.io annotations,
+// container ports named for metrics, known control-plane components), kubebuilder's metrics
+// Services, and the API server itself. It lists each resource kind once, in pages, and never
+// issues a request per pod.
+package discover
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+)
+
+// Options say where to look and what to override.
+type Options struct {
+	// Namespace to look in; "" means all namespaces.
+	Namespace string
+	// Selector is a label selector applied (server-side) to the pods listed.
+	Selector string
+	// Explicit targets as given on the command line: pod/NAME, svc/NAME, deploy/NAME or NAME.
+	// When set, only these are scraped (plus the API server when IncludeAPIServer).
+	Explicit []string
+	// IncludeAPIServer adds the API server's own /metrics.
+	IncludeAPIServer bool
+	// Port, Path and Scheme override what discovery would pick (0 / "" keep it).
+	Port   int32
+	Path   string
+	Scheme string
+	// PageSize is the limit of each list call (default 500).
+	PageSize int64
+}
+
+// Skipped is a pod that looked like a target but cannot be scraped now.
+type Skipped struct {
+	Namespace string `json:"namespace"`
+	Pod       string `json:"pod"`
+	Reason    string `json:"reason"`
+}
+
+// Result is what discovery found.
+type Result struct {
+	Targets []target.Target `json:"targets"`
+	Skipped []Skipped       `json:"skipped,omitempty"`
+}
+
+// Discover finds the targets opts describe.
+func Discover(ctx context.Context, client kubernetes.Interface, opts Options) (Result, error) {
+	if opts.PageSize == 0 {
+		opts.PageSize = 500
+	}
+	var res Result
+	var err error
+	if len(opts.Explicit) > 0 {
+		res, err = explicitTargets(ctx, client, opts)
+	} else {
+		res, err = scanNamespace(ctx, client, opts)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	if opts.IncludeAPIServer {
+		res.Targets = append(res.Targets, target.Target{
+			Kind: target.KindAPIServer, Name: "kube-apiserver", Path: "/metrics", Scheme: "https",
+			Ready: true, Reason: "the API server's own metrics", Via: target.ViaDirect,
+			ViaReason: "the API server is reached with the kubeconfig's credentials",
+		})
+	}
+	sortTargets(res.Targets)
+	return res, nil
+}
+
+func sortTargets(ts []target.Target) {
+	sort.SliceStable(ts, func(i, j int) bool {
+		a, b := ts[i], ts[j]
+		if a.Namespace != b.Namespace {
+			return a.Namespace < b.Namespace
+		}
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.Port < b.Port
+	})
+}
+
+// scanNamespace applies the heuristics to every pod (and kubebuilder metrics Service) in the
+// namespace or, with Namespace "", the whole cluster.
+func scanNamespace(ctx context.Context, client kubernetes.Interface, opts Options) (Result, error) {
+	pods, err := listPods(ctx, client, opts.Namespace, opts.Selector, opts.PageSize)
+	if err != nil {
+		return Result{}, err
+	}
+	services, err := listMetricsServices(ctx, client, opts.Namespace, opts.PageSize)
+	if err != nil {
+		return Result{}, err
+	}
+	var res Result
+	seen := map[string]bool{}
+	add := func(ts []target.Target) {
+		for _, t := range ts {
+			if !seen[t.ID()] {
+				seen[t.ID()] = true
+				res.Targets = append(res.Targets, t)
+			}
+		}
+	}
+	for i := range pods {
+		ts, skip := podTargets(&pods[i], opts)
+		if skip != "" && len(ts) > 0 {
+			res.Skipped = append(res.Skipped, Skipped{Namespace: pods[i].Namespace, Pod: pods[i].Name, Reason: skip})
+			continue
+		}
+		add(ts)
+	}
+	for i := range services {
+		ts, skipped := serviceTargets(&services[i], pods, opts)
+		add(ts)
+		res.Skipped = append(res.Skipped, skipped...)
+	}
+	return res, nil
+}
+
+// errNotFound formats the error for a named object that does not exist.
+func errNotFound(kind, ns, name string) error {
+	return fmt.Errorf("%s %q not found in namespace %q", kind, name, ns)
+}

@@ -1,0 +1,247 @@
+package health
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+)
+
+// Metric family names the model reads.
+const (
+	wqDepth      = "workqueue_depth"
+	wqAdds       = "workqueue_adds_total"
+	wqRetries    = "workqueue_retries_total"
+	wqQueueDur   = "workqueue_queue_duration_seconds"
+	wqWorkDur    = "workqueue_work_duration_seconds"
+	wqUnfinished = "workqueue_unfinished_work_seconds"
+	wqLongest    = "workqueue_longest_running_processor_seconds"
+
+	crReconcileTotal  = "controller_runtime_reconcile_total"
+	crReconcileErrors = "controller_runtime_reconcile_errors_total"
+	crTerminalErrors  = "controller_runtime_terminal_reconcile_errors_total"
+	crPanics          = "controller_runtime_reconcile_panics_total"
+	crReconcileTime   = "controller_runtime_reconcile_time_seconds"
+	crActiveWorkers   = "controller_runtime_active_workers"
+	crMaxConcurrent   = "controller_runtime_max_concurrent_reconciles"
+
+	restRequests    = "rest_client_requests_total"
+	restRateLimiter = "rest_client_rate_limiter_duration_seconds"
+	leaderStatus    = "leader_election_master_status"
+
+	informerQueued  = "informer_queued_items"
+	informerLatency = "informer_processing_latency_seconds"
+	informerRV      = "informer_store_resource_version"
+	watchCacheRV    = "apiserver_watch_cache_resource_version"
+
+	processRSS   = "process_resident_memory_bytes"
+	processCPU   = "process_cpu_seconds_total"
+	heapInuse    = "go_memstats_heap_inuse_bytes"
+	heapAlloc    = "go_memstats_heap_alloc_bytes"
+	cacheSyncLag = "cache_sync_lag"
+)
+
+var wanted = map[string]bool{
+	wqDepth: true, wqAdds: true, wqRetries: true, wqQueueDur: true, wqWorkDur: true,
+	wqUnfinished: true, wqLongest: true,
+	crReconcileTotal: true, crReconcileErrors: true, crTerminalErrors: true, crPanics: true,
+	crReconcileTime: true, crActiveWorkers: true, crMaxConcurrent: true,
+	restRequests: true, restRateLimiter: true, leaderStatus: true,
+	informerQueued: true, informerLatency: true, informerRV: true, watchCacheRV: true,
+	processRSS: true, processCPU: true, heapInuse: true, heapAlloc: true,
+}
+
+// Wanted reports whether the model reads the metric family of this name. Use it to filter
+// pages before parsing; families it rejects are never needed.
+func Wanted(family string) bool {
+	return wanted[family] || strings.Contains(family, cacheSyncLag)
+}
+
+// FromFamilies builds the snapshot of one page taken at t. Families the model does not know
+// are ignored; series without the labels a family needs are skipped.
+func FromFamilies(fams map[string]*dto.MetricFamily, t time.Time) *Snapshot {
+	s := &Snapshot{
+		Time:        t,
+		Queues:      map[string]*Queue{},
+		Controllers: map[string]*Controller{},
+		Client:      Client{RequestsByCode: map[string]float64{}},
+		Informers:   map[InformerKey]*Informer{},
+		WatchCache:  map[GroupResource]float64{},
+		Leader:      map[string]float64{},
+		Process:     Process{ResidentMemoryBytes: math.NaN(), HeapBytes: math.NaN(), CPUSeconds: math.NaN()},
+	}
+	for name, f := range fams {
+		if strings.Contains(name, cacheSyncLag) {
+			s.CacheSyncLag = append(s.CacheSyncLag, f)
+		}
+		for _, m := range f.GetMetric() {
+			s.addSeries(name, m)
+		}
+	}
+	if math.IsNaN(s.Process.HeapBytes) {
+		s.Process.HeapBytes = single(fams[heapAlloc])
+	}
+	return s
+}
+
+// addSeries files one series of family name into the snapshot.
+func (s *Snapshot) addSeries(name string, m *dto.Metric) {
+	l := labels(m)
+	v := value(m)
+	switch name {
+	case wqDepth, wqAdds, wqRetries, wqUnfinished, wqLongest, wqQueueDur, wqWorkDur:
+		if l["name"] == "" {
+			return // an unnamed queue exports nothing useful
+		}
+		q := s.queue(l["name"], l["controller"])
+		switch name {
+		case wqDepth:
+			q.Depth = sum(q.Depth, v)
+		case wqAdds:
+			q.Adds = sum(q.Adds, v)
+		case wqRetries:
+			q.Retries = sum(q.Retries, v)
+		case wqUnfinished:
+			q.Unfinished = sum(q.Unfinished, v)
+		case wqLongest:
+			q.Longest = maxOf(q.Longest, v)
+		case wqQueueDur:
+			q.QueueDuration = addHistogram(q.QueueDuration, m)
+		case wqWorkDur:
+			q.WorkDuration = addHistogram(q.WorkDuration, m)
+		}
+	case crReconcileTotal, crReconcileErrors, crTerminalErrors, crPanics, crReconcileTime, crActiveWorkers, crMaxConcurrent:
+		if l["controller"] == "" {
+			return
+		}
+		c := s.controller(l["controller"])
+		switch name {
+		case crReconcileTotal:
+			c.ReconcileTotal[l["result"]] += v
+		case crReconcileErrors:
+			c.ReconcileErrors = sum(c.ReconcileErrors, v)
+		case crTerminalErrors:
+			c.TerminalErrors = sum(c.TerminalErrors, v)
+		case crPanics:
+			c.Panics = sum(c.Panics, v)
+		case crActiveWorkers:
+			c.ActiveWorkers = sum(c.ActiveWorkers, v)
+		case crMaxConcurrent:
+			c.MaxConcurrent = sum(c.MaxConcurrent, v)
+		case crReconcileTime:
+			c.ReconcileTime = addHistogram(c.ReconcileTime, m)
+		}
+	case restRequests:
+		s.Client.RequestsByCode[l["code"]] += v
+	case restRateLimiter:
+		s.Client.RateLimiterDuration = addHistogram(s.Client.RateLimiterDuration, m)
+	case leaderStatus:
+		s.Leader[l["name"]] = v
+	case informerQueued, informerLatency, informerRV:
+		i := s.informer(InformerKey{Name: l["name"], Group: l["group"], Version: l["version"], Resource: l["resource"]})
+		switch name {
+		case informerQueued:
+			i.QueuedItems = sum(i.QueuedItems, v)
+		case informerRV:
+			i.ResourceVersion = maxOf(i.ResourceVersion, v)
+		case informerLatency:
+			i.ProcessingLatency = addHistogram(i.ProcessingLatency, m)
+		}
+	case watchCacheRV:
+		s.WatchCache[GroupResource{Group: l["group"], Resource: l["resource"]}] = v
+	case processRSS:
+		s.Process.ResidentMemoryBytes = v
+	case processCPU:
+		s.Process.CPUSeconds = v
+	case heapInuse:
+		s.Process.HeapBytes = v
+	}
+}
+
+func (s *Snapshot) queue(name, controller string) *Queue {
+	q := s.Queues[name]
+	if q == nil {
+		n := math.NaN()
+		q = &Queue{Name: name, Depth: n, Adds: n, Retries: n, Unfinished: n, Longest: n}
+		s.Queues[name] = q
+	}
+	if q.Controller == "" {
+		q.Controller = controller
+	}
+	return q
+}
+
+func (s *Snapshot) controller(name string) *Controller {
+	c := s.Controllers[name]
+	if c == nil {
+		n := math.NaN()
+		c = &Controller{Name: name, ReconcileTotal: map[string]float64{}, ReconcileErrors: n,
+			TerminalErrors: n, Panics: n, ActiveWorkers: n, MaxConcurrent: n}
+		s.Controllers[name] = c
+	}
+	return c
+}
+
+func (s *Snapshot) informer(k InformerKey) *Informer {
+	i := s.Informers[k]
+	if i == nil {
+		i = &Informer{QueuedItems: math.NaN(), ResourceVersion: math.NaN()}
+		s.Informers[k] = i
+	}
+	return i
+}
+
+func labels(m *dto.Metric) map[string]string {
+	l := make(map[string]string, len(m.GetLabel()))
+	for _, p := range m.GetLabel() {
+		l[p.GetName()] = p.GetValue()
+	}
+	return l
+}
+
+// value is the sample value of a gauge, counter or untyped series.
+func value(m *dto.Metric) float64 {
+	switch {
+	case m.Gauge != nil:
+		return m.GetGauge().GetValue()
+	case m.Counter != nil:
+		return m.GetCounter().GetValue()
+	case m.Untyped != nil:
+		return m.GetUntyped().GetValue()
+	}
+	return math.NaN()
+}
+
+func single(f *dto.MetricFamily) float64 {
+	if f == nil || len(f.GetMetric()) == 0 {
+		return math.NaN()
+	}
+	return value(f.GetMetric()[0])
+}
+
+func addHistogram(h *Histogram, m *dto.Metric) *Histogram {
+	if m.Histogram == nil {
+		return h
+	}
+	if h == nil {
+		h = &Histogram{}
+	}
+	h.add(m.GetHistogram())
+	return h
+}
+
+// sum adds v to acc, treating a NaN acc as "nothing yet".
+func sum(acc, v float64) float64 {
+	if math.IsNaN(acc) {
+		return v
+	}
+	return acc + v
+}
+
+func maxOf(acc, v float64) float64 {
+	if math.IsNaN(acc) || v > acc {
+		return v
+	}
+	return acc
+}

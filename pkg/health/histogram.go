@@ -1,0 +1,152 @@
+package health
+
+import (
+	"math"
+	"sort"
+
+	dto "github.com/prometheus/client_model/go"
+)
+
+// Histogram is a classic cumulative histogram: bucket counts are cumulative and sorted by
+// upper bound; the last bucket is +Inf when the source exposed it.
+type Histogram struct {
+	Buckets []Bucket
+	Count   float64
+	Sum     float64
+}
+
+// Bucket is one cumulative histogram bucket.
+type Bucket struct {
+	UpperBound float64
+	Count      float64
+}
+
+// add merges the series h into the histogram, summing counts of equal upper bounds.
+func (h *Histogram) add(m *dto.Histogram) {
+	h.Count += float64(m.GetSampleCount())
+	if m.SampleCountFloat != nil {
+		h.Count += m.GetSampleCountFloat()
+	}
+	h.Sum += m.GetSampleSum()
+	hasInf := false
+	for _, b := range m.GetBucket() {
+		hasInf = hasInf || math.IsInf(b.GetUpperBound(), +1)
+		c := float64(b.GetCumulativeCount())
+		if b.CumulativeCountFloat != nil {
+			c += b.GetCumulativeCountFloat()
+		}
+		h.addBucket(b.GetUpperBound(), c)
+	}
+	// A series without the +Inf bucket still has one: its sample count.
+	if !hasInf {
+		h.addBucket(math.Inf(+1), float64(m.GetSampleCount()))
+	}
+}
+
+func (h *Histogram) addBucket(ub, count float64) {
+	i := sort.Search(len(h.Buckets), func(i int) bool { return h.Buckets[i].UpperBound >= ub })
+	if i < len(h.Buckets) && h.Buckets[i].UpperBound == ub {
+		h.Buckets[i].Count += count
+		return
+	}
+	h.Buckets = append(h.Buckets, Bucket{})
+	copy(h.Buckets[i+1:], h.Buckets[i:])
+	h.Buckets[i] = Bucket{UpperBound: ub, Count: count}
+}
+
+// Since returns the observations made between prev and h, bucket by bucket, the way PromQL's
+// increase() treats each bucket series: a bucket whose count went down was reset and its
+// current count is the increase. A nil prev (the histogram is new) gives h itself; a nil h
+// gives nil.
+func (h *Histogram) Since(prev *Histogram) *Histogram {
+	if h == nil {
+		return nil
+	}
+	if prev == nil {
+		c := *h
+		c.Buckets = append([]Bucket(nil), h.Buckets...)
+		return &c
+	}
+	before := make(map[float64]float64, len(prev.Buckets))
+	for _, b := range prev.Buckets {
+		before[b.UpperBound] = b.Count
+	}
+	d := &Histogram{Count: increase(prev.Count, h.Count), Sum: increase(prev.Sum, h.Sum)}
+	for _, b := range h.Buckets {
+		d.Buckets = append(d.Buckets, Bucket{UpperBound: b.UpperBound, Count: increase(before[b.UpperBound], b.Count)})
+	}
+	return d
+}
+
+// Quantile returns the q-quantile (0 <= q <= 1) of the observations in h, as PromQL's
+// histogram_quantile computes it from classic buckets: linear interpolation inside the
+// bucket holding the rank; the lowest bucket starts at 0 when its upper bound is positive
+// (else its upper bound is returned); a rank in the +Inf bucket returns the highest finite
+// upper bound; bucket counts that decrease are raised to keep them monotonic. It returns NaN
+// when h is nil, has no +Inf bucket, fewer than two buckets, or no observations.
+func (h *Histogram) Quantile(q float64) float64 {
+	if h == nil || math.IsNaN(q) {
+		return math.NaN()
+	}
+	if q < 0 {
+		return math.Inf(-1)
+	}
+	if q > 1 {
+		return math.Inf(+1)
+	}
+	buckets := append([]Bucket(nil), h.Buckets...)
+	sort.Slice(buckets, func(i, j int) bool { return buckets[i].UpperBound < buckets[j].UpperBound })
+	if len(buckets) == 0 || !math.IsInf(buckets[len(buckets)-1].UpperBound, +1) {
+		return math.NaN()
+	}
+	ensureMonotonic(buckets)
+	if len(buckets) < 2 {
+		return math.NaN()
+	}
+	observations := buckets[len(buckets)-1].Count
+	if observations == 0 || math.IsNaN(observations) {
+		return math.NaN()
+	}
+	rank := q * observations
+	b := sort.Search(len(buckets)-1, func(i int) bool { return buckets[i].Count >= rank })
+	if b == len(buckets)-1 {
+		return buckets[len(buckets)-2].UpperBound
+	}
+	if b == 0 && buckets[0].UpperBound <= 0 {
+		return buckets[0].UpperBound
+	}
+	var start float64
+	end, count := buckets[b].UpperBound, buckets[b].Count
+	if b > 0 {
+		start = buckets[b-1].UpperBound
+		count -= buckets[b-1].Count
+		rank -= buckets[b-1].Count
+	}
+	return start + (end-start)*(rank/count)
+}
+
+// ensureMonotonic raises any bucket count lower than the one before it, as PromQL does for
+// buckets scraped at slightly different times.
+func ensureMonotonic(buckets []Bucket) {
+	max := math.Inf(-1)
+	for i := range buckets {
+		switch {
+		case buckets[i].Count > max:
+			max = buckets[i].Count
+		case buckets[i].Count < max:
+			buckets[i].Count = max
+		}
+	}
+}
+
+// increase is the growth of a counter from prev to cur; a counter that went down was reset
+// and cur is its increase since the reset (PromQL's rule). NaN stays NaN.
+func increase(prev, cur float64) float64 {
+	if math.IsNaN(prev) {
+		return cur
+	}
+	if cur < prev {
+		return cur
+	}
+	return cur - prev
+}

@@ -1,0 +1,216 @@
+package health
+
+import (
+	"compress/gzip"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
+)
+
+func load(t *testing.T, name string) *Snapshot {
+	t.Helper()
+	f, err := os.Open("../../testdata/pages/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(name, ".gz") {
+		if r, err = gzip.NewReader(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := parse.Parse(name, r, Wanted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return FromFamilies(p.Families, p.SampleTime)
+}
+
+func loadText(t *testing.T, page string) *Snapshot {
+	t.Helper()
+	p, err := parse.Parse("inline", strings.NewReader(page), Wanted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return FromFamilies(p.Families, p.SampleTime)
+}
+
+func find(t *testing.T, s []QueueStats, queue string) QueueStats {
+	t.Helper()
+	for _, q := range s {
+		if q.Queue == queue {
+			return q
+		}
+	}
+	t.Fatalf("queue %q not in %d stats", queue, len(s))
+	return QueueStats{}
+}
+
+func TestSnapshotFromFixtures(t *testing.T) {
+	tests := []struct {
+		page        string
+		minQueues   int
+		queue       string
+		controller  string
+		depth       float64
+		controllers int
+		watchCache  bool
+		informers   bool
+	}{
+		{page: "kube-controller-manager-1.prom.gz", minQueues: 20, queue: "garbage_collector_graph_changes", controller: "", informers: true},
+		{page: "controller-runtime-1.prom", minQueues: 3, queue: "widget", controller: "widget", depth: 0, controllers: 2},
+		{page: "controller-runtime-2.prom", minQueues: 3, queue: "gadget", controller: "gadget", depth: 120, controllers: 2},
+		{page: "kube-apiserver-1.prom.gz", minQueues: 5, queue: "APIServiceRegistrationController", watchCache: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.page, func(t *testing.T) {
+			s := load(t, tt.page)
+			if len(s.Queues) < tt.minQueues {
+				t.Fatalf("%d queues, want at least %d", len(s.Queues), tt.minQueues)
+			}
+			q := s.Queues[tt.queue]
+			if q == nil {
+				t.Fatalf("queue %q missing", tt.queue)
+			}
+			if q.Controller != tt.controller {
+				t.Errorf("controller = %q, want %q", q.Controller, tt.controller)
+			}
+			if q.QueueDuration == nil || q.WorkDuration == nil || math.IsNaN(q.Adds) || math.IsNaN(q.Longest) {
+				t.Errorf("queue %q lacks series: %+v", tt.queue, q)
+			}
+			if tt.controllers > 0 && (len(s.Controllers) != tt.controllers || tt.depth != q.Depth) {
+				t.Errorf("controllers = %d, depth = %v; want %d, %v", len(s.Controllers), q.Depth, tt.controllers, tt.depth)
+			}
+			if tt.watchCache != (len(s.WatchCache) > 0) {
+				t.Errorf("watch cache entries = %d", len(s.WatchCache))
+			}
+			if tt.informers != (len(s.Informers) > 0) {
+				t.Errorf("informers = %d", len(s.Informers))
+			}
+			if math.IsNaN(s.Process.ResidentMemoryBytes) || math.IsNaN(s.Process.HeapBytes) {
+				t.Errorf("process figures missing: %+v", s.Process)
+			}
+		})
+	}
+}
+
+func TestDepthSumsPriorities(t *testing.T) {
+	s := loadText(t, `workqueue_depth{controller="a",name="a",priority="0"} 3
+workqueue_depth{controller="a",name="a",priority="-100"} 4
+workqueue_depth{name="b"} 2
+`)
+	if s.Queues["a"].Depth != 7 || s.Queues["b"].Depth != 2 || s.Queues["a"].Controller != "a" {
+		t.Fatalf("depths: a=%v b=%v", s.Queues["a"].Depth, s.Queues["b"].Depth)
+	}
+}
+
+func TestQueuesControllerRuntimePair(t *testing.T) {
+	prev, cur := load(t, "controller-runtime-1.prom"), load(t, "controller-runtime-2.prom")
+	window := cur.Time.Sub(prev.Time)
+	stats := Queues("cr", prev, cur, window, DefaultThresholds())
+	if stats[0].Queue != "widget" || stats[1].Queue != "gadget" || stats[1].Status != StatusBacklog || stats[1].Depth != 120 {
+		t.Errorf("order = %s %s, %s %s; want widget FAILING, gadget BACKLOG (one worker, held by a stuck item)",
+			stats[0].Queue, stats[0].Status, stats[1].Queue, stats[1].Status)
+	}
+	w := find(t, stats, "widget")
+	if w.Status != StatusFailing || !(w.AddsPerSecond > 0) || !(w.ReconcileErrorsPerSecond > 0) || w.MaxWorkers != 4 {
+		t.Errorf("widget = %+v", w)
+	}
+	p := find(t, stats, "plain_worker")
+	if !(p.CompletionsPerSecond > 0) || math.IsNaN(p.WorkP99) {
+		t.Errorf("plain_worker = %+v", p)
+	}
+}
+
+func TestQueuesLifetime(t *testing.T) {
+	stats := Queues("kcm", nil, load(t, "kube-controller-manager-2.prom.gz"), 5*time.Second, DefaultThresholds())
+	for _, s := range stats {
+		if s.Window != 0 || !math.IsNaN(s.AddsPerSecond) {
+			t.Fatalf("lifetime stats must have no window and no rates: %+v", s)
+		}
+	}
+	if s := find(t, stats, "garbage_collector_graph_changes"); math.IsNaN(s.WorkP99) {
+		t.Errorf("lifetime work p99 missing: %+v", s)
+	}
+}
+
+func TestQueuesEdgeCases(t *testing.T) {
+	first := loadText(t, `# TYPE workqueue_work_duration_seconds histogram
+workqueue_adds_total{name="a"} 100
+workqueue_retries_total{name="a"} 10
+workqueue_depth{name="a"} 1
+workqueue_depth{name="old"} 4
+workqueue_work_duration_seconds_bucket{name="a",le="1"} 90
+workqueue_work_duration_seconds_bucket{name="a",le="+Inf"} 100
+workqueue_work_duration_seconds_count{name="a"} 100
+workqueue_work_duration_seconds_sum{name="a"} 50
+`)
+	second := loadText(t, `# TYPE workqueue_work_duration_seconds histogram
+workqueue_adds_total{name="a"} 20
+workqueue_retries_total{name="a"} 15
+workqueue_depth{name="a"} 0
+workqueue_adds_total{name="new"} 30
+workqueue_depth{name="new"} NaN
+workqueue_work_duration_seconds_bucket{name="a",le="1"} 10
+workqueue_work_duration_seconds_bucket{name="a",le="+Inf"} 20
+workqueue_work_duration_seconds_count{name="a"} 20
+workqueue_work_duration_seconds_sum{name="a"} 10
+workqueue_work_duration_seconds_bucket{name="new",le="+Inf"} 0
+workqueue_work_duration_seconds_count{name="new"} 0
+workqueue_work_duration_seconds_sum{name="new"} 0
+`)
+	stats := Queues("t", first, second, 10*time.Second, DefaultThresholds())
+	a := find(t, stats, "a")
+	if a.AddsPerSecond != 2 || a.RetriesPerSecond != 0.5 || a.CompletionsPerSecond != 2 {
+		t.Errorf("reset not handled: adds/s %v retries/s %v completions/s %v", a.AddsPerSecond, a.RetriesPerSecond, a.CompletionsPerSecond)
+	}
+	if a.WorkP50 != 1 { // rank 10 of 20 falls at the top of the (0,1] bucket
+		t.Errorf("work p50 over reset window = %v, want 1", a.WorkP50)
+	}
+	n := find(t, stats, "new")
+	if n.AddsPerSecond != 3 || !math.IsNaN(n.WorkP99) || !math.IsNaN(n.Depth) || n.Status != StatusOK {
+		t.Errorf("new queue = %+v", n)
+	}
+	if o := find(t, stats, "old"); o.Status != StatusGone || o.DepthBefore != 4 {
+		t.Errorf("vanished queue = %+v", o)
+	}
+}
+
+func TestJudge(t *testing.T) {
+	th := DefaultThresholds()
+	n := math.NaN()
+	base := QueueStats{Depth: 0, DepthBefore: n, QueueP99: n, WorkP99: n, Longest: 0, ErrorRatio: n, RetryRatio: n}
+	tests := []struct {
+		name string
+		edit func(*QueueStats)
+		want Status
+	}{
+		{"healthy", func(*QueueStats) {}, StatusOK},
+		{"long item", func(s *QueueStats) { s.Longest = 120 }, StatusStuck},
+		{"nothing finishes", func(s *QueueStats) {
+			s.Window, s.CompletionsPerSecond, s.Depth, s.Longest = 5*time.Second, 0, 3, 6
+		}, StatusStuck},
+		{"errors", func(s *QueueStats) { s.reconciles, s.ErrorRatio = 100, 0.2 }, StatusFailing},
+		{"few errors ignored", func(s *QueueStats) { s.reconciles, s.ErrorRatio = 5, 0.4 }, StatusOK},
+		{"deep", func(s *QueueStats) { s.Depth = 150 }, StatusBacklog},
+		{"rising", func(s *QueueStats) { s.Depth, s.DepthBefore = 20, 5 }, StatusBacklog},
+		{"waiting", func(s *QueueStats) { s.QueueP99 = 2 }, StatusSlow},
+		{"slow work", func(s *QueueStats) { s.WorkP99 = 30 }, StatusSlow},
+		{"retries", func(s *QueueStats) { s.adds, s.RetryRatio = 100, 0.8 }, StatusRetrying},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := base
+			tt.edit(&s)
+			if got, reason := judge(s, th); got != tt.want || (got != StatusOK && reason == "") {
+				t.Errorf("judge = %s (%q), want %s", got, reason, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,220 @@
+package health
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+)
+
+// QueueStats are the figures of one queue over a window (two samples) or over the process
+// lifetime (one sample). Values that cannot be known are NaN.
+type QueueStats struct {
+	Target     string
+	Queue      string
+	Controller string
+	// Window is the time between the two samples, 0 for lifetime figures.
+	Window      time.Duration
+	Depth       float64
+	DepthBefore float64 // depth in the first sample, NaN with one sample
+	// Rates per second over the window; NaN with one sample.
+	AddsPerSecond            float64
+	RetriesPerSecond         float64
+	CompletionsPerSecond     float64 // from the work duration count
+	ReconcileErrorsPerSecond float64
+	// Quantiles in seconds over the window, or lifetime with one sample.
+	QueueP50, QueueP99 float64
+	WorkP50, WorkP99   float64
+	Unfinished         float64
+	Longest            float64
+	ActiveWorkers      float64
+	MaxWorkers         float64
+	// ErrorRatio is reconcile errors / reconciles and RetryRatio retries / adds, over the
+	// window or the lifetime; NaN when unknown.
+	ErrorRatio float64
+	RetryRatio float64
+	// Leader is leader_election_master_status of the target when there is exactly one lease
+	// (1 leader, 0 backup), else NaN.
+	Leader float64
+	Status Status
+	// Reason says why the status is what it is, in words, with the numbers.
+	Reason string
+
+	adds, reconciles float64 // event counts behind the ratios
+}
+
+// Queues compares the snapshots of one target and returns one QueueStats per queue, sorted
+// worst first. prev is nil for lifetime figures; window is the time between prev and cur.
+func Queues(target string, prev, cur *Snapshot, window time.Duration, th Thresholds) []QueueStats {
+	if prev == nil {
+		window = 0
+	}
+	leader := math.NaN()
+	if len(cur.Leader) == 1 {
+		for _, v := range cur.Leader {
+			leader = v
+		}
+	}
+	var out []QueueStats
+	for name, q := range cur.Queues {
+		var before *Queue
+		if prev != nil {
+			// A queue missing from the first sample started within the window: its counters
+			// grew from zero, so it compares against an empty queue.
+			before = prev.Queues[name]
+			if before == nil {
+				before = &Queue{Name: name, Depth: math.NaN()}
+			}
+		}
+		st := queueStats(target, q, before, cur.Controllers[controllerOf(q)], controllerIn(prev, controllerOf(q)), window)
+		st.Leader = leader
+		st.Status, st.Reason = judge(st, th)
+		out = append(out, st)
+	}
+	if prev != nil {
+		for name, q := range prev.Queues {
+			if cur.Queues[name] == nil {
+				out = append(out, gone(target, q, window, leader))
+			}
+		}
+	}
+	Sort(out)
+	return out
+}
+
+// Sort orders stats worst first, then by depth, target and queue.
+func Sort(s []QueueStats) {
+	sort.SliceStable(s, func(i, j int) bool {
+		a, b := s[i], s[j]
+		if a.Status.Rank() != b.Status.Rank() {
+			return a.Status.Rank() < b.Status.Rank()
+		}
+		if da, db := nanZero(a.Depth), nanZero(b.Depth); da != db {
+			return da > db
+		}
+		if a.Target != b.Target {
+			return a.Target < b.Target
+		}
+		return a.Queue < b.Queue
+	})
+}
+
+func queueStats(target string, q, before *Queue, c, cBefore *Controller, window time.Duration) QueueStats {
+	n := math.NaN()
+	st := QueueStats{Target: target, Queue: q.Name, Controller: controllerOf(q), Window: window,
+		Depth: q.Depth, DepthBefore: n, AddsPerSecond: n, RetriesPerSecond: n,
+		CompletionsPerSecond: n, ReconcileErrorsPerSecond: n,
+		Unfinished: q.Unfinished, Longest: q.Longest, ActiveWorkers: n, MaxWorkers: n}
+	if c != nil {
+		st.ActiveWorkers, st.MaxWorkers = c.ActiveWorkers, c.MaxConcurrent
+	}
+	queueDur, workDur := q.QueueDuration, q.WorkDuration
+	st.adds, st.reconciles = q.Adds, c.Reconciles()
+	retries, errs := q.Retries, errorsOf(c)
+	if before != nil && window > 0 {
+		secs := window.Seconds()
+		st.DepthBefore = before.Depth
+		st.AddsPerSecond = increase(before.Adds, q.Adds) / secs
+		st.RetriesPerSecond = increase(before.Retries, q.Retries) / secs
+		st.CompletionsPerSecond = increase(countOf(before.WorkDuration), countOf(q.WorkDuration)) / secs
+		if c != nil {
+			st.ReconcileErrorsPerSecond = increase(errorsOf(cBefore), c.ReconcileErrors) / secs
+		}
+		queueDur, workDur = q.QueueDuration.Since(before.QueueDuration), q.WorkDuration.Since(before.WorkDuration)
+		st.adds, retries = increase(before.Adds, q.Adds), increase(before.Retries, q.Retries)
+		if c != nil {
+			st.reconciles = increase(cBefore.Reconciles(), c.Reconciles())
+			errs = increase(errorsOf(cBefore), c.ReconcileErrors)
+		}
+	}
+	st.RetryRatio, st.ErrorRatio = ratio(retries, st.adds), ratio(errs, st.reconciles)
+	st.QueueP50, st.QueueP99 = queueDur.Quantile(0.5), queueDur.Quantile(0.99)
+	st.WorkP50, st.WorkP99 = workDur.Quantile(0.5), workDur.Quantile(0.99)
+	return st
+}
+
+func gone(target string, q *Queue, window time.Duration, leader float64) QueueStats {
+	n := math.NaN()
+	return QueueStats{Target: target, Queue: q.Name, Controller: controllerOf(q), Window: window,
+		Depth: n, DepthBefore: q.Depth, AddsPerSecond: n, RetriesPerSecond: n, CompletionsPerSecond: n,
+		ReconcileErrorsPerSecond: n, QueueP50: n, QueueP99: n, WorkP50: n, WorkP99: n,
+		Unfinished: n, Longest: n, ActiveWorkers: n, MaxWorkers: n, Leader: leader,
+		Status: StatusGone, Reason: "the queue was in the first sample but not in the second: the process restarted or lost leadership"}
+}
+
+// judge decides the status of a queue, checking the worst cases first.
+func judge(st QueueStats, th Thresholds) (Status, string) {
+	if st.Longest >= th.StuckAfter.Seconds() {
+		return StatusStuck, fmt.Sprintf("an item has been processed for %s (threshold %s)", seconds(st.Longest), th.StuckAfter)
+	}
+	if st.Window > 0 && st.CompletionsPerSecond == 0 && st.Depth > 0 && st.Longest >= st.Window.Seconds() {
+		return StatusStuck, fmt.Sprintf("no item finished in %s while %.0f waited; the oldest in-flight item is %s old", st.Window, st.Depth, seconds(st.Longest))
+	}
+	if st.reconciles >= th.MinEvents && st.ErrorRatio > th.ErrorRatio {
+		return StatusFailing, fmt.Sprintf("%.0f%% of %.0f reconciles failed (threshold %.0f%%)", 100*st.ErrorRatio, st.reconciles, 100*th.ErrorRatio)
+	}
+	if st.Depth >= th.BacklogDepth {
+		return StatusBacklog, fmt.Sprintf("%.0f items wait (threshold %.0f)", st.Depth, th.BacklogDepth)
+	}
+	if st.Depth >= th.RisingDepth && st.Depth > st.DepthBefore {
+		return StatusBacklog, fmt.Sprintf("depth rose from %.0f to %.0f in %s", st.DepthBefore, st.Depth, st.Window)
+	}
+	if st.QueueP99 >= th.SlowQueue.Seconds() {
+		return StatusSlow, fmt.Sprintf("queue p99 %s: items wait for a free worker (threshold %s)", seconds(st.QueueP99), th.SlowQueue)
+	}
+	if st.WorkP99 >= th.SlowWork.Seconds() {
+		return StatusSlow, fmt.Sprintf("work p99 %s (threshold %s)", seconds(st.WorkP99), th.SlowWork)
+	}
+	if st.adds >= th.MinEvents && st.RetryRatio >= th.RetryRatio {
+		return StatusRetrying, fmt.Sprintf("%.0f retries per 100 adds (threshold %.0f); retries count every delayed requeue, not only errors", 100*st.RetryRatio, 100*th.RetryRatio)
+	}
+	return StatusOK, ""
+}
+
+// seconds formats a number of seconds for a reason text.
+func seconds(s float64) string {
+	return time.Duration(s * float64(time.Second)).Round(time.Millisecond).String()
+}
+
+func controllerOf(q *Queue) string {
+	if q.Controller != "" {
+		return q.Controller
+	}
+	return q.Name // controller-runtime names the queue after the controller
+}
+
+func controllerIn(s *Snapshot, name string) *Controller {
+	if s == nil {
+		return nil
+	}
+	return s.Controllers[name]
+}
+
+func countOf(h *Histogram) float64 {
+	if h == nil {
+		return math.NaN()
+	}
+	return h.Count
+}
+
+func errorsOf(c *Controller) float64 {
+	if c == nil {
+		return math.NaN()
+	}
+	return c.ReconcileErrors
+}
+
+func nanZero(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
+}
+
+// ratio is part/whole, NaN when whole is not positive.
+func ratio(part, whole float64) float64 {
+	if !(whole > 0) {
+		return math.NaN()
+	}
+	return part / whole
+}

@@ -1,0 +1,94 @@
+package health
+
+import (
+	"math"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+)
+
+// Snapshot is what one metrics page of one target says about its controllers. Values a page
+// does not have are NaN (gauges, counters) or nil (histograms).
+type Snapshot struct {
+	// Time is when the page was taken (zero when unknown).
+	Time        time.Time
+	Queues      map[string]*Queue      // by workqueue name
+	Controllers map[string]*Controller // by controller-runtime controller name
+	Client      Client
+	Informers   map[InformerKey]*Informer
+	// WatchCache is apiserver_watch_cache_resource_version by group and resource (API server only).
+	WatchCache map[GroupResource]float64
+	// Leader is leader_election_master_status by lease name: 1 leader, 0 backup.
+	Leader  map[string]float64
+	Process Process
+	// CacheSyncLag holds every family whose name contains "cache_sync_lag", as parsed.
+	CacheSyncLag []*dto.MetricFamily
+}
+
+// Queue is one client-go workqueue.
+type Queue struct {
+	Name string
+	// Controller is the controller-runtime controller label, "" on component-base queues.
+	Controller    string
+	Depth         float64 // ready items, summed over priorities
+	Adds          float64 // counter
+	Retries       float64 // counter: every AddAfter/AddRateLimited, not only errors
+	QueueDuration *Histogram
+	WorkDuration  *Histogram
+	Unfinished    float64 // seconds of work in flight, summed over items
+	Longest       float64 // seconds the oldest in-flight item has been processed
+}
+
+// Controller is one controller-runtime controller.
+type Controller struct {
+	Name            string
+	ReconcileTotal  map[string]float64 // counter by result: success, error, requeue, requeue_after
+	ReconcileErrors float64            // counter, includes terminal errors
+	TerminalErrors  float64            // counter
+	Panics          float64            // counter
+	ReconcileTime   *Histogram
+	ActiveWorkers   float64
+	MaxConcurrent   float64
+}
+
+// Reconciles is the total of reconcile_total over all results (NaN when absent).
+func (c *Controller) Reconciles() float64 {
+	if c == nil || len(c.ReconcileTotal) == 0 {
+		return math.NaN()
+	}
+	var t float64
+	for _, v := range c.ReconcileTotal {
+		t += v
+	}
+	return t
+}
+
+// Client is the client-go REST client of the process.
+type Client struct {
+	RequestsByCode      map[string]float64 // rest_client_requests_total summed by code
+	RateLimiterDuration *Histogram         // client-side throttling
+}
+
+// InformerKey names a client-go informer (Kubernetes >= 1.36 named informers).
+type InformerKey struct {
+	Name, Group, Version, Resource string
+}
+
+// Informer holds the informer_* metrics of one named informer.
+type Informer struct {
+	QueuedItems       float64
+	ResourceVersion   float64 // 15 least significant digits
+	ProcessingLatency *Histogram
+}
+
+// GroupResource names a resource type of the API server's watch cache.
+type GroupResource struct {
+	Group, Resource string
+}
+
+// Process is the resource use of the target process.
+type Process struct {
+	ResidentMemoryBytes float64
+	HeapBytes           float64 // go_memstats_heap_inuse_bytes, else heap_alloc
+	CPUSeconds          float64 // counter
+}

@@ -1,0 +1,154 @@
+package parse
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"strings"
+	"time"
+)
+
+// SampleTimeComment starts a comment line that records when a saved page was taken, e.g.
+// "# ctrldiag-sample-time: 2026-11-22T03:05:00Z" (RFC 3339). expfmt ignores it.
+const SampleTimeComment = "# ctrldiag-sample-time:"
+
+// Keep reports whether the metric family with this name is wanted. A nil Keep keeps all.
+type Keep func(family string) bool
+
+// filter is an io.Reader over the lines of a page that Keep accepts. It remembers the line
+// number, in the original page, of every line it passes on, so that errors can name it.
+type filter struct {
+	in       *bufio.Reader
+	keep     Keep
+	pending  []byte  // kept line not yet returned to the reader
+	line     int     // lines read from the original page
+	origLine []int32 // origLine[i] is the original number of the i-th kept line
+	long     []byte  // accumulates a line longer than the bufio buffer
+	sample   time.Time
+	err      error // error of the underlying reader (not io.EOF)
+}
+
+func newFilter(r io.Reader, keep Keep) *filter {
+	return &filter{in: bufio.NewReaderSize(r, 64<<10), keep: keep}
+}
+
+func (f *filter) Read(p []byte) (int, error) {
+	for len(f.pending) == 0 {
+		line, err := f.readLine()
+		if len(line) > 0 {
+			f.line++
+			if f.wanted(line) {
+				f.origLine = append(f.origLine, int32(f.line))
+				f.pending = line
+				if line[len(line)-1] != '\n' {
+					// The last line without a newline: keep it as the parser would see it.
+					f.pending = append(line[:len(line):len(line)], '\n')
+				}
+			}
+		}
+		if err != nil {
+			if err != io.EOF {
+				f.err = err
+			}
+			if len(f.pending) == 0 {
+				return 0, err
+			}
+			break
+		}
+	}
+	n := copy(p, f.pending)
+	f.pending = f.pending[n:]
+	return n, nil
+}
+
+// readLine returns the next line including its newline. The slice is valid until the next
+// call.
+func (f *filter) readLine() ([]byte, error) {
+	f.long = f.long[:0]
+	for {
+		b, err := f.in.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			f.long = append(f.long, b...)
+			continue
+		}
+		if len(f.long) > 0 {
+			f.long = append(f.long, b...)
+			return f.long, err
+		}
+		return b, err
+	}
+}
+
+// wanted decides whether one line of the page goes to the parser.
+func (f *filter) wanted(line []byte) bool {
+	line = bytes.TrimLeft(line, " \t")
+	if len(line) == 0 || line[0] == '\n' {
+		return false
+	}
+	if line[0] == '#' {
+		if bytes.HasPrefix(line, []byte(SampleTimeComment)) {
+			f.sampleTime(line[len(SampleTimeComment):])
+			return false
+		}
+		rest := bytes.TrimLeft(line[1:], " \t")
+		var kw string
+		switch {
+		case bytes.HasPrefix(rest, []byte("HELP")):
+			kw = "HELP"
+		case bytes.HasPrefix(rest, []byte("TYPE")):
+			kw = "TYPE"
+		default:
+			return false // other comments mean nothing to the parser
+		}
+		rest = rest[len(kw):]
+		if len(rest) == 0 || (rest[0] != ' ' && rest[0] != '\t') {
+			return f.keep == nil // "# HELPER ..." is a plain comment; keep odd lines only unfiltered
+		}
+		name := metricName(bytes.TrimLeft(rest, " \t"))
+		return f.keep == nil || f.keep(name)
+	}
+	if f.keep == nil {
+		return true
+	}
+	name := metricName(line)
+	if name == "" {
+		return false
+	}
+	return f.keep(name) || f.keep(familyOf(name))
+}
+
+func (f *filter) sampleTime(v []byte) {
+	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(string(v)))
+	if err == nil && f.sample.IsZero() {
+		f.sample = t
+	}
+}
+
+// metricName returns the metric name at the start of s: the text before '{', a blank or the
+// end of line, or a quoted UTF-8 name ("name" or {"name", ...}).
+func metricName(s []byte) string {
+	if len(s) > 1 && s[0] == '{' {
+		s = bytes.TrimLeft(s[1:], " \t")
+	}
+	if len(s) > 0 && s[0] == '"' {
+		if end := bytes.IndexByte(s[1:], '"'); end >= 0 {
+			return string(s[1 : 1+end])
+		}
+		return ""
+	}
+	end := bytes.IndexAny(s, "{ \t\n\r")
+	if end < 0 {
+		end = len(s)
+	}
+	return string(s[:end])
+}
+
+// familyOf strips the sample suffixes that histograms and summaries add to their family name.
+func familyOf(name string) string {
+	for _, suffix := range []string{"_bucket", "_count", "_sum", "_gcount", "_gsum"} {
+		if strings.HasSuffix(name, suffix) {
+			return strings.TrimSuffix(name, suffix)
+		}
+	}
+	return name
+}

@@ -1,0 +1,58 @@
+package parse
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// Page is the parsed content of one metrics page.
+type Page struct {
+	// Families holds the kept metric families by name.
+	Families map[string]*dto.MetricFamily
+	// SampleTime is the time a "# ctrldiag-sample-time:" comment gives, zero without one.
+	SampleTime time.Time
+}
+
+// Parse reads a text exposition page from r, keeping the families keep accepts (all when
+// keep is nil). source names the page in errors. Parse never panics: a crash of the parser
+// becomes an error naming the source and the line when it is known.
+func Parse(source string, r io.Reader, keep Keep) (page *Page, err error) {
+	f := newFilter(r, keep)
+	defer func() {
+		if p := recover(); p != nil {
+			page = nil
+			err = fmt.Errorf("%s: the metrics parser failed near line %d: %v; the page is not valid Prometheus text format", source, f.line, p)
+		}
+	}()
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, perr := parser.TextToMetricFamilies(f)
+	if f.err != nil {
+		// The body failed (too large, timed out, connection lost): that is the real cause.
+		return nil, fmt.Errorf("%s: %w", source, f.err)
+	}
+	if perr != nil {
+		var pe expfmt.ParseError
+		if errors.As(perr, &pe) {
+			return nil, fmt.Errorf("%s: line %d: %s; the page is not valid Prometheus text format", source, f.original(pe.Line), pe.Msg)
+		}
+		return nil, fmt.Errorf("%s: %w", source, perr)
+	}
+	return &Page{Families: fams, SampleTime: f.sample}, nil
+}
+
+// original maps a line number of the filtered stream to the line number of the page.
+func (f *filter) original(filtered int) int {
+	switch {
+	case filtered >= 1 && filtered <= len(f.origLine):
+		return int(f.origLine[filtered-1])
+	case filtered > len(f.origLine):
+		return f.line // past the last kept line: the end of the page
+	}
+	return filtered
+}

@@ -1,0 +1,74 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Seconds formats a duration given in seconds for a table: 350µs, 12ms, 1.2s, 3m4s; "-"
+// when unknown.
+func Seconds(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	s := *v
+	switch {
+	case s == 0:
+		return "0s"
+	case s < 1e-6:
+		return fmt.Sprintf("%.0fns", s*1e9)
+	case s < 1e-3:
+		return fmt.Sprintf("%.0fµs", s*1e6)
+	case s < 0.01:
+		return trim(fmt.Sprintf("%.1f", s*1e3)) + "ms"
+	case s < 1:
+		return fmt.Sprintf("%.0fms", s*1e3)
+	case s < 60:
+		return trim(fmt.Sprintf("%.1f", s)) + "s"
+	}
+	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
+}
+
+// Rate formats a per-second rate: 0, 0.05, 3.2, 120; "-" when unknown.
+func Rate(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	r := *v
+	switch {
+	case r == 0:
+		return "0"
+	case r < 0.01:
+		return "<0.01"
+	case r < 10:
+		return trim(fmt.Sprintf("%.2f", r))
+	case r < 100:
+		return trim(fmt.Sprintf("%.1f", r))
+	}
+	return fmt.Sprintf("%.0f", r)
+}
+
+// Count formats a gauge of items; "-" when unknown.
+func Count(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*v, 'f', -1, 64)
+}
+
+// Workers formats active/max workers; "-" when unknown.
+func Workers(active, max *float64) string {
+	if active == nil && max == nil {
+		return "-"
+	}
+	return Count(active) + "/" + Count(max)
+}
+
+func trim(s string) string {
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}

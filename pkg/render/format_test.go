@@ -1,0 +1,46 @@
+package render
+
+import (
+	"math"
+	"testing"
+)
+
+func f(v float64) *float64 { return &v }
+
+func TestSeconds(t *testing.T) {
+	for _, tt := range []struct {
+		in   *float64
+		want string
+	}{
+		{nil, "-"}, {f(0), "0s"}, {f(5e-9), "5ns"}, {f(350e-6), "350µs"}, {f(0.0025), "2.5ms"},
+		{f(0.012), "12ms"}, {f(1.2), "1.2s"}, {f(12), "12s"}, {f(184), "3m4s"}, {f(7322), "2h2m2s"},
+	} {
+		if got := Seconds(tt.in); got != tt.want {
+			t.Errorf("Seconds(%v) = %q, want %q", *orNaN(tt.in), got, tt.want)
+		}
+	}
+}
+
+func TestRateCountWorkers(t *testing.T) {
+	for _, tt := range []struct {
+		in   *float64
+		want string
+	}{{nil, "-"}, {f(0), "0"}, {f(0.001), "<0.01"}, {f(0.5), "0.5"}, {f(3.25), "3.25"}, {f(42.42), "42.4"}, {f(1234.5), "1234"}} {
+		if got := Rate(tt.in); got != tt.want {
+			t.Errorf("Rate = %q, want %q", got, tt.want)
+		}
+	}
+	if Count(f(120)) != "120" || Count(nil) != "-" || Workers(f(1), f(4)) != "1/4" || Workers(nil, nil) != "-" {
+		t.Error("Count/Workers")
+	}
+	if num(math.NaN()) != nil || num(math.Inf(1)) != nil || *num(2) != 2 {
+		t.Error("num must drop NaN and Inf")
+	}
+}
+
+func orNaN(v *float64) *float64 {
+	if v == nil {
+		return f(math.NaN())
+	}
+	return v
+}

@@ -1,0 +1,76 @@
+package render
+
+import (
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// QueueTable writes l as kubectl-style plain columns: upper-case headers, no borders, three
+// spaces between columns (the same text/tabwriter settings as kubectl get). wide adds
+// WORKERS, ERRORS/s, the p50s, LEADER and REASON. Failed targets are ERROR rows.
+func QueueTable(w io.Writer, l QueueList, wide bool) error {
+	tw := tabwriter.NewWriter(w, 6, 4, 3, ' ', 0)
+	header := []string{"TARGET", "QUEUE", "DEPTH", "ADDS/s", "RETRIES/s", "QUEUE p99", "WORK p99", "UNFINISHED", "LONGEST", "STATUS"}
+	if wide {
+		header = append(header, "WORKERS", "ERRORS/s", "QUEUE p50", "WORK p50", "LEADER", "REASON")
+	}
+	row(tw, header)
+	for _, e := range l.Errors {
+		// A target with no figures at all is one ERROR row; a partial one (its second sample
+		// failed) keeps its rows and the error is shown on stderr by the caller.
+		if hasItems(l, e.Target) {
+			continue
+		}
+		r := []string{e.Target, "-", "-", "-", "-", "-", "-", "-", "-", "ERROR"}
+		if wide {
+			r = append(r, "-", "-", "-", "-", "-", e.Error)
+		}
+		row(tw, r)
+	}
+	for _, it := range l.Items {
+		r := []string{it.Target, it.Queue, Count(it.Depth), Rate(it.AddsPerSecond), Rate(it.RetriesPerSecond),
+			Seconds(it.QueueP99Seconds), Seconds(it.WorkP99Seconds), Seconds(it.UnfinishedWorkSeconds),
+			Seconds(it.LongestRunningSeconds), it.Status}
+		if wide {
+			r = append(r, Workers(it.ActiveWorkers, it.MaxWorkers), Rate(it.ReconcileErrorsPerSecond),
+				Seconds(it.QueueP50Seconds), Seconds(it.WorkP50Seconds), leader(it.Leader), dash(it.Reason))
+		}
+		row(tw, r)
+	}
+	return tw.Flush()
+}
+
+func row(w io.Writer, cells []string) {
+	for i, c := range cells {
+		// A tab or newline inside a cell would break the columns.
+		cells[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(c)
+	}
+	_, _ = io.WriteString(w, strings.Join(cells, "\t")+"\n")
+}
+
+func hasItems(l QueueList, target string) bool {
+	for _, it := range l.Items {
+		if it.Target == target {
+			return true
+		}
+	}
+	return false
+}
+
+func leader(b *bool) string {
+	switch {
+	case b == nil:
+		return "-"
+	case *b:
+		return "yes"
+	}
+	return "no"
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,149 @@
+// Package sample takes one or two samples of every target --interval apart, in parallel and
+// bounded, and parses them. A target that fails yields an error for that target only.
+package sample
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+)
+
+// Options say how to sample.
+type Options struct {
+	// Interval between the two samples of a target; 0 takes one sample. For saved pages
+	// without sample-time comments it is the assumed time between them.
+	Interval time.Duration
+	// Timeout bounds each fetch-and-parse of one page.
+	Timeout time.Duration
+	// Concurrency bounds how many targets are read at once (default 8).
+	Concurrency int
+	// Keep selects the metric families to parse (nil: all).
+	Keep parse.Keep
+}
+
+// Sample is one parsed page of a target.
+type Sample struct {
+	Families map[string]*dto.MetricFamily
+	Time     time.Time
+}
+
+// Result is what sampling one target gave: one or two samples, and the error that stopped
+// it. With one sample and an error the error hit the second sample.
+type Result struct {
+	Target  string
+	Samples []Sample
+	// Window is the time between the two samples (0 with one).
+	Window time.Duration
+	Err    error
+}
+
+// Collect samples every source and returns one Result per source, in the order given.
+func Collect(ctx context.Context, sources []scrape.Source, o Options) []Result {
+	if o.Concurrency <= 0 {
+		o.Concurrency = 8
+	}
+	out := make([]Result, len(sources))
+	sem := make(chan struct{}, o.Concurrency)
+	var wg sync.WaitGroup
+	for i, src := range sources {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = collectOne(ctx, src, o, sem)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func collectOne(ctx context.Context, src scrape.Source, o Options, sem chan struct{}) Result {
+	r := Result{Target: src.Name()}
+	want := 1
+	rec, recorded := src.(scrape.Recorded)
+	switch {
+	case recorded && rec.Pages() > 1 && o.Interval == 0:
+		// One sample asked for: use the latest saved page.
+		for i := 0; i < rec.Pages()-1; i++ {
+			if _, err := take(ctx, src, o, sem); err != nil {
+				r.Err = err
+				return r
+			}
+		}
+	case recorded:
+		want = min(rec.Pages(), 2)
+	case o.Interval > 0:
+		want = 2
+	}
+	for n := 0; n < want; n++ {
+		if n == 1 && !recorded {
+			wait := time.Until(r.Samples[0].Time.Add(o.Interval))
+			select {
+			case <-ctx.Done():
+				r.Err = fmt.Errorf("second sample: %w", ctx.Err())
+				return r
+			case <-time.After(wait):
+			}
+		}
+		s, err := take(ctx, src, o, sem)
+		if err != nil {
+			if n == 1 {
+				err = fmt.Errorf("second sample (rates and window quantiles unavailable, lifetime figures shown): %w", err)
+			}
+			r.Err = err
+			return r
+		}
+		r.Samples = append(r.Samples, s)
+	}
+	if len(r.Samples) == 2 {
+		r.Window = r.Samples[1].Time.Sub(r.Samples[0].Time)
+		if recorded && (r.Samples[0].Time.IsZero() || r.Samples[1].Time.IsZero()) {
+			r.Window = o.Interval
+		}
+		if r.Window <= 0 {
+			r.Err = fmt.Errorf("the saved pages are not in time order (sample-time comments %s, %s): give the earlier one first",
+				r.Samples[0].Time.Format(time.RFC3339), r.Samples[1].Time.Format(time.RFC3339))
+			r.Samples = r.Samples[1:]
+			r.Window = 0
+		}
+	}
+	return r
+}
+
+// take fetches and parses one page within the per-page timeout.
+func take(ctx context.Context, src scrape.Source, o Options, sem chan struct{}) (Sample, error) {
+	select {
+	case sem <- struct{}{}:
+	case <-ctx.Done():
+		return Sample{}, ctx.Err()
+	}
+	defer func() { <-sem }()
+	if o.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
+		defer cancel()
+	}
+	page, err := src.Fetch(ctx)
+	if err != nil {
+		return Sample{}, err
+	}
+	defer page.Body.Close()
+	name := page.Name
+	if name == "" {
+		name = "page"
+	}
+	p, err := parse.Parse(name, page.Body, o.Keep)
+	if err != nil {
+		return Sample{}, err
+	}
+	t := page.Time
+	if !p.SampleTime.IsZero() {
+		t = p.SampleTime
+	}
+	return Sample{Families: p.Families, Time: t}, nil
+}

@@ -1,0 +1,75 @@
+package sample
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+)
+
+// live is a live source that serves a counter growing by 10 a fetch, or fails on call fail.
+type live struct {
+	calls atomic.Int32
+	fail  int32
+}
+
+func (l *live) Name() string { return "live" }
+
+func (l *live) Fetch(context.Context) (*scrape.Page, error) {
+	n := l.calls.Add(1)
+	if n == l.fail {
+		return nil, errors.New("connection refused")
+	}
+	body := "workqueue_adds_total{name=\"a\"} " + strings.Repeat("1", int(n)) + "0\n"
+	return &scrape.Page{Body: io.NopCloser(strings.NewReader(body)), Time: time.Now()}, nil
+}
+
+func TestCollect(t *testing.T) {
+	tests := []struct {
+		name     string
+		src      scrape.Source
+		interval time.Duration
+		samples  int
+		window   time.Duration
+		err      string
+	}{
+		{name: "live, two samples", src: &live{}, interval: 50 * time.Millisecond, samples: 2},
+		{name: "live, one sample", src: &live{}, samples: 1},
+		{name: "live, second fails", src: &live{fail: 2}, interval: 10 * time.Millisecond, samples: 1, err: "second sample"},
+		{name: "live, first fails", src: &live{fail: 1}, interval: 10 * time.Millisecond, samples: 0, err: "connection refused"},
+		{name: "saved pair with times", src: &scrape.FileSource{Paths: []string{
+			"../../testdata/pages/controller-runtime-1.prom", "../../testdata/pages/controller-runtime-2.prom"}},
+			interval: time.Hour, samples: 2, window: 3031858559},
+		{name: "saved pair without times uses --interval", src: &scrape.FileSource{Paths: []string{
+			"../../testdata/pages/kube-controller-manager-1.prom.gz", "../../testdata/pages/kube-controller-manager-2.prom.gz"}},
+			interval: 10 * time.Second, samples: 2, window: 10 * time.Second},
+		{name: "saved pair, interval 0 keeps the latest", src: &scrape.FileSource{Paths: []string{
+			"../../testdata/pages/controller-runtime-1.prom", "../../testdata/pages/controller-runtime-2.prom"}},
+			samples: 1},
+		{name: "saved pair in the wrong order", src: &scrape.FileSource{Paths: []string{
+			"../../testdata/pages/controller-runtime-2.prom", "../../testdata/pages/controller-runtime-1.prom"}},
+			interval: time.Second, samples: 1, err: "not in time order"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Collect(context.Background(), []scrape.Source{tt.src}, Options{Interval: tt.interval, Timeout: 5 * time.Second})[0]
+			if len(r.Samples) != tt.samples {
+				t.Fatalf("%d samples, want %d (err %v)", len(r.Samples), tt.samples, r.Err)
+			}
+			if (tt.err == "") != (r.Err == nil) || (r.Err != nil && !strings.Contains(r.Err.Error(), tt.err)) {
+				t.Fatalf("err = %v, want %q", r.Err, tt.err)
+			}
+			if tt.window != 0 && r.Window != tt.window {
+				t.Errorf("window = %v, want %v", r.Window, tt.window)
+			}
+			if _, ok := tt.src.(*live); ok && tt.samples == 2 && r.Window < tt.interval {
+				t.Errorf("live window %v shorter than the interval", r.Window)
+			}
+		})
+	}
+}

@@ -1,0 +1,55 @@
+package scrape
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"syscall"
+)
+
+// explainStatus turns a non-200 answer into an error that says what to do.
+func explainStatus(code int, withToken bool, body string) error {
+	status := fmt.Sprintf("%d %s", code, http.StatusText(code))
+	switch {
+	case code == http.StatusUnauthorized && withToken:
+		return fmt.Errorf("%s: the endpoint rejected the bearer token: check that --token/--token-file holds a valid, unexpired token", status)
+	case code == http.StatusUnauthorized:
+		return fmt.Errorf("%s: the endpoint needs a bearer token: pass --token or --token-file (e.g. `kubectl create token SA -n NS`)", status)
+	case code == http.StatusForbidden:
+		return fmt.Errorf("%s: the token is valid but may not read metrics: bind its user to a ClusterRole allowing get on the non-resource URL /metrics (kubebuilder's metrics-reader)", status)
+	case code == http.StatusNotFound:
+		return fmt.Errorf("%s: nothing serves metrics at this path: check the URL's port and path (usually /metrics)", status)
+	case code >= 500:
+		msg := strings.TrimSpace(strings.ToValidUTF8(body, "?"))
+		if msg != "" {
+			msg = ": " + strings.Join(strings.Fields(msg), " ")
+		}
+		return fmt.Errorf("%s: the endpoint failed to produce its metrics; try again or look at the target's logs%s", status, msg)
+	}
+	return fmt.Errorf("%s: unexpected answer from the metrics endpoint", status)
+}
+
+// explainTransport adds the likely fix to connection and TLS errors.
+func explainTransport(err error) error {
+	var unknown x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("no complete answer within the timeout (--timeout): the endpoint is slow or hangs")
+	case errors.As(err, &unknown):
+		return fmt.Errorf("%v: pass the signing CA with --metrics-ca-file, or --insecure-skip-tls-verify-metrics for a self-signed test endpoint", err)
+	case errors.As(err, &hostname), errors.As(err, &invalid):
+		return fmt.Errorf("%v: the certificate does not match; use --metrics-ca-file with the right CA or --insecure-skip-tls-verify-metrics", err)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Errorf("%v: nothing listens there: check the host and port of the URL", err)
+	case strings.Contains(err.Error(), "no such host"):
+		return fmt.Errorf("%v: the host name does not resolve: check the URL", err)
+	case strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		return fmt.Errorf("%v: the endpoint speaks plain HTTP; use an http:// URL", err)
+	}
+	return err
+}

@@ -1,0 +1,141 @@
+package scrape
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+// AcceptHeader asks for the Prometheus text format 0.0.4, which every exporter serves.
+const AcceptHeader = "text/plain;version=0.0.4;q=1,*/*;q=0.1"
+
+// HTTPConfig is how URL sources connect.
+type HTTPConfig struct {
+	// Token is a bearer token for the metrics endpoint. It is sent, never printed.
+	Token string
+	// CAFile verifies the endpoint's certificate; InsecureSkipVerify skips verification.
+	CAFile             string
+	InsecureSkipVerify bool
+	MaxBodyBytes       int64
+}
+
+// NewHTTPClient returns the client URL sources share.
+func NewHTTPClient(cfg HTTPConfig) (*http.Client, error) {
+	tlsCfg := &tls.Config{InsecureSkipVerify: cfg.InsecureSkipVerify} //nolint:gosec // explicit user opt-in
+	if cfg.CAFile != "" {
+		pem, err := os.ReadFile(cfg.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read --metrics-ca-file: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("--metrics-ca-file %s holds no PEM certificate", cfg.CAFile)
+		}
+		tlsCfg.RootCAs = pool
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = tlsCfg
+	tr.DisableCompression = true // gzip is asked for and decoded by capped, under the size cap
+	return &http.Client{
+		Transport: tr,
+		// A redirect must not carry the token to another host: follow only same-host ones.
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 5 || req.URL.Host != via[0].URL.Host {
+				return http.ErrUseLastResponse
+			}
+			return nil
+		},
+	}, nil
+}
+
+// URLSource reads a metrics endpoint over HTTP or HTTPS.
+type URLSource struct {
+	URL    *url.URL
+	Client *http.Client
+	Config HTTPConfig
+}
+
+// NewURLSource checks raw and returns its source.
+func NewURLSource(raw string, client *http.Client, cfg HTTPConfig) (*URLSource, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("--url %q is not an http:// or https:// URL with a host", redactURL(raw))
+	}
+	return &URLSource{URL: u, Client: client, Config: cfg}, nil
+}
+
+// Name is the URL without user information.
+func (s *URLSource) Name() string { return s.URL.Redacted() }
+
+// Fetch requests the page. The body is capped and gunzipped; ctx bounds the whole read.
+func (s *URLSource) Fetch(ctx context.Context) (*Page, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.URL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", AcceptHeader)
+	req.Header.Set("Accept-Encoding", "gzip")
+	req.Header.Set("User-Agent", "kubectl-ctrldiag")
+	if s.Config.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+s.Config.Token)
+	}
+	start := time.Now()
+	resp, err := s.Client.Do(req)
+	if err != nil {
+		return nil, s.redact(explainTransport(err))
+	}
+	if resp.StatusCode != http.StatusOK {
+		defer resp.Body.Close()
+		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
+		return nil, s.redact(explainStatus(resp.StatusCode, s.Config.Token != "", string(snippet)))
+	}
+	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "text/html") || strings.HasPrefix(ct, "application/json") {
+		resp.Body.Close()
+		return nil, fmt.Errorf("the endpoint answered with %s, not Prometheus metrics: check the URL's path (usually /metrics)", ct)
+	}
+	body, err := capped(resp.Body, s.Config.MaxBodyBytes)
+	if err != nil {
+		return nil, err
+	}
+	return &Page{Body: &redactingBody{ReadCloser: body, s: s}, Time: start}, nil
+}
+
+// redact removes the token from an error message, whatever produced it.
+func (s *URLSource) redact(err error) error {
+	if err == nil || s.Config.Token == "" || !strings.Contains(err.Error(), s.Config.Token) {
+		return err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), s.Config.Token, "[REDACTED]"))
+}
+
+// redactingBody redacts read errors (e.g. a broken connection) the same way.
+type redactingBody struct {
+	io.ReadCloser
+	s *URLSource
+}
+
+func (b *redactingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		var tl *TooLargeError
+		if !errors.As(err, &tl) {
+			err = b.s.redact(explainTransport(err))
+		}
+	}
+	return n, err
+}
+
+func redactURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Redacted()
+	}
+	return "(unparsable URL)"
+}

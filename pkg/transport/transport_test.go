@@ -1,0 +1,48 @@
+package transport
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+)
+
+func TestProxyPath(t *testing.T) {
+	for _, tc := range []struct {
+		t    target.Target
+		want string
+	}{
+		{target.Target{Kind: target.KindPod, Namespace: "ops", Name: "op-1", Port: 8080, Scheme: "http", Path: "/metrics"},
+			"/api/v1/namespaces/ops/pods/op-1:8080/proxy/metrics"},
+		{target.Target{Kind: target.KindPod, Namespace: "kube-system", Name: "kcm", Port: 10257, Scheme: "https", Path: "metrics"},
+			"/api/v1/namespaces/kube-system/pods/https:kcm:10257/proxy/metrics"},
+	} {
+		if got := ProxyPath(tc.t); got != tc.want {
+			t.Errorf("ProxyPath(%+v) = %s, want %s", tc.t, got, tc.want)
+		}
+	}
+}
+
+func TestChoose(t *testing.T) {
+	pod := target.Target{Kind: target.KindPod, PodIP: "198.18.1.5"}
+	for _, tc := range []struct {
+		name      string
+		t         target.Target
+		want      target.Via
+		withToken bool
+		got       target.Via
+		reason    string
+	}{
+		{"auto picks the proxy", pod, target.ViaAuto, false, target.ViaProxy, "pods/proxy"},
+		{"a token needs port-forward", pod, target.ViaAuto, true, target.ViaPortForward, "drops credentials"},
+		{"loopback pod IP", target.Target{Kind: target.KindPod, PodIP: "127.0.0.1"}, target.ViaAuto, false, target.ViaPortForward, "refuses to proxy"},
+		{"no pod IP", target.Target{Kind: target.KindPod}, target.ViaAuto, false, target.ViaPortForward, "no IP"},
+		{"forced", pod, target.ViaPortForward, false, target.ViaPortForward, "--via port-forward"},
+		{"apiserver", target.Target{Kind: target.KindAPIServer}, target.ViaPortForward, true, target.ViaDirect, "kubeconfig"},
+	} {
+		got, reason := Choose(tc.t, tc.want, tc.withToken)
+		if got != tc.got || !strings.Contains(reason, tc.reason) {
+			t.Errorf("%s: %s (%s), want %s (%s)", tc.name, got, reason, tc.got, tc.reason)
+		}
+	}
+}

@@ -1,0 +1,180 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// podPort is a container port of a pod that a local process stands behind.
+type podPort struct {
+	Name string
+	Port int32
+}
+
+// podSpec describes a pod whose containers are played by a local process.
+type podSpec struct {
+	Namespace, Name     string
+	Labels, Annotations map[string]string
+	Ports               []podPort
+	// Command returns the process to start; listen maps each pod port to the address the
+	// process must listen on (the pod IP and that port in the cluster's network namespace).
+	Command func(listen map[int32]string) []string
+}
+
+// behindPod is a running process that stands behind a Ready pod: the API server's proxy reaches
+// it at the pod IP, and kwok's PortForward rule sends `kubectl port-forward` to it.
+type behindPod struct {
+	Namespace, Name, IP string
+	Listen              map[int32]string
+	cmd                 *exec.Cmd
+	logPath             string
+}
+
+// startBehindPod starts spec's process in the cluster's network namespace, creates its pod and
+// PortForward rule, and waits until the pod is Ready and the process accepts connections. The
+// process is stopped (by pid) and the pod deleted when the test ends.
+func startBehindPod(t *testing.T, spec podSpec) *behindPod {
+	t.Helper()
+	out, err := exec.Command(filepath.Join(env.root, "hack/cluster/pod-ip.sh")).Output()
+	if err != nil {
+		t.Fatalf("hack/cluster/pod-ip.sh: %v", err)
+	}
+	p := &behindPod{Namespace: spec.Namespace, Name: spec.Name, IP: strings.TrimSpace(string(out)),
+		Listen: map[int32]string{}}
+	for _, port := range spec.Ports {
+		p.Listen[port.Port] = net.JoinHostPort(p.IP, fmt.Sprint(port.Port))
+	}
+
+	argv := spec.Command(p.Listen)
+	if env.netns != "" {
+		argv = append([]string{"ip", "netns", "exec", env.netns}, argv...)
+	}
+	p.logPath = filepath.Join(t.TempDir(), spec.Name+".log")
+	logFile, err := os.Create(p.logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.cmd = exec.Command(argv[0], argv[1:]...)
+	p.cmd.Env = commandEnv(env.kubeconfig, "POD_IP="+p.IP)
+	p.cmd.Stdout, p.cmd.Stderr = logFile, logFile
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("start %v: %v", argv, err)
+	}
+	t.Cleanup(func() {
+		p.Stop(t)
+		logFile.Close()
+		if t.Failed() {
+			b, _ := os.ReadFile(p.logPath)
+			t.Logf("--- log of the process behind pod %s/%s:\n%s", p.Namespace, p.Name, tail(string(b), 40))
+		}
+	})
+
+	apply(t, p.manifest(spec))
+	t.Cleanup(func() {
+		cmd := exec.Command("kubectl", "-n", p.Namespace, "delete", "pod,portforward", p.Name,
+			"--ignore-not-found", "--wait=false", "--grace-period=0", "--force")
+		cmd.Env = commandEnv(env.kubeconfig)
+		_ = cmd.Run()
+	})
+	eventually(t, 60*time.Second, "pod "+p.Name+" Ready", func() error {
+		r := kubectl(t, "-n", p.Namespace, "get", "pod", p.Name, "-o",
+			`jsonpath={.status.podIP} {.status.conditions[?(@.type=="Ready")].status}`)
+		if want := p.IP + " True"; strings.TrimSpace(r.Stdout) != want {
+			return fmt.Errorf("pod shows %q, want %q %s", r.Stdout, want, r.Stderr)
+		}
+		return nil
+	})
+	for _, addr := range p.Listen {
+		eventually(t, 30*time.Second, "the process to listen on "+addr, func() error {
+			if p.cmd.ProcessState != nil {
+				return fmt.Errorf("the process exited: %s", p.cmd.ProcessState)
+			}
+			c, err := net.DialTimeout("tcp", addr, time.Second)
+			if err == nil {
+				c.Close()
+			}
+			return err
+		})
+	}
+	return p
+}
+
+// Stop ends the process: SIGTERM, then SIGKILL after 10 seconds. It returns the exit error.
+func (p *behindPod) Stop(t *testing.T) error {
+	if p.cmd.Process == nil || p.cmd.ProcessState != nil {
+		return nil
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(10 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-done
+		return fmt.Errorf("process behind pod %s did not stop within 10s of SIGTERM", p.Name)
+	}
+}
+
+// manifest is the pod (with the IP annotation kwok's pod-ready stage reads) and its PortForward.
+func (p *behindPod) manifest(spec podSpec) string {
+	annotations := map[string]string{"ctrldiag.dev/pod-ip": p.IP}
+	for k, v := range spec.Annotations {
+		annotations[k] = v
+	}
+	var ports []map[string]any
+	var forwards []map[string]any
+	for _, port := range spec.Ports {
+		cp := map[string]any{"containerPort": port.Port}
+		if port.Name != "" {
+			cp["name"] = port.Name
+		}
+		ports = append(ports, cp)
+		host, hostPort, _ := net.SplitHostPort(p.Listen[port.Port])
+		var target int
+		fmt.Sscan(hostPort, &target)
+		forwards = append(forwards, map[string]any{
+			"ports":  []int32{port.Port},
+			"target": map[string]any{"address": host, "port": target},
+		})
+	}
+	pod := map[string]any{
+		"apiVersion": "v1", "kind": "Pod",
+		"metadata": map[string]any{"name": p.Name, "namespace": p.Namespace,
+			"labels": spec.Labels, "annotations": annotations},
+		"spec": map[string]any{
+			"nodeName":                      "ctrldiag-node",
+			"terminationGracePeriodSeconds": 0,
+			"containers": []map[string]any{{
+				"name": "main", "image": "ctrldiag.dev/behind-pod:test", "ports": ports,
+			}},
+		},
+	}
+	forward := map[string]any{
+		"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "PortForward",
+		"metadata": map[string]any{"name": p.Name, "namespace": p.Namespace},
+		"spec":     map[string]any{"forwards": forwards},
+	}
+	a, _ := json.Marshal(pod)
+	b, _ := json.Marshal(forward)
+	return string(a) + "\n" + string(b) + "\n"
+}
+
+func tail(s string, lines int) string {
+	l := strings.Split(s, "\n")
+	if len(l) > lines {
+		l = l[len(l)-lines:]
+	}
+	return strings.Join(l, "\n")
+}

@@ -1,0 +1,97 @@
+// Command servepage is a test process that stands behind a pod in the e2e suite: it serves a
+// saved Prometheus page (captured from a real controller) at /metrics, over HTTP or over HTTPS
+// with a self-signed certificate, optionally demanding a bearer token.
+package main
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"flag"
+	"fmt"
+	"log"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+func main() {
+	listen := flag.String("listen", "127.0.0.1:8080", "address to listen on")
+	file := flag.String("file", "", "the page to serve at /metrics")
+	useTLS := flag.Bool("tls", false, "serve HTTPS with a self-signed certificate")
+	token := flag.String("token", "", "when set, /metrics demands this bearer token (401 without one, 403 with another)")
+	flag.Parse()
+
+	page, err := os.ReadFile(*file)
+	if err != nil {
+		log.Fatalf("servepage: %v", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
+		if *token != "" {
+			switch r.Header.Get("Authorization") {
+			case "":
+				http.Error(w, "Unauthorized", http.StatusUnauthorized)
+				return
+			case "Bearer " + *token:
+			default:
+				http.Error(w, "Authorization denied", http.StatusForbidden)
+				return
+			}
+		}
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		_, _ = w.Write(page)
+	})
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		log.Fatalf("servepage: %v", err)
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+		<-sig
+		_ = srv.Close()
+	}()
+	if *useTLS {
+		cert, err := selfSigned()
+		if err != nil {
+			log.Fatalf("servepage: %v", err)
+		}
+		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+		ln = tls.NewListener(ln, srv.TLSConfig)
+	}
+	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
+		log.Fatalf("servepage: %v", err)
+	}
+}
+
+func selfSigned() (tls.Certificate, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "servepage"},
+		DNSNames:     []string{"localhost"},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(24 * time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, nil
+}
