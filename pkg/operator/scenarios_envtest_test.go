@@ -63,8 +63,15 @@ func TestScenarioSignatures(t *testing.T) {
 			checkFamilies(w)
 		}},
 		{"slow", 8 * time.Second, 12 * time.Second, func(w window) {
-			if p := w.workP99(); p < 2 {
-				t.Errorf("slow: work p99 %.3fs, want >= 2s", p)
+			if p := w.workP99(); p < 1 {
+				t.Errorf("slow: work p99 %.3fs, want >= 1s", p)
+			}
+			if m := w.hist("workqueue_work_duration_seconds", w.q()).mean(); m < 2.5 {
+				t.Errorf("slow: mean work %.3fs, want about 3s", m)
+			}
+			act, max := w.b.sum("controller_runtime_active_workers", w.c()), w.b.sum("controller_runtime_max_concurrent_reconciles", w.c())
+			if act >= max {
+				t.Errorf("slow: active workers %v of %v, want fewer than max", act, max)
 			}
 			if e := w.rate("controller_runtime_reconcile_errors_total", w.c()); e != 0 {
 				t.Errorf("slow: errors/s %v, want 0", e)

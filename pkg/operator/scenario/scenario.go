@@ -70,10 +70,10 @@ var all = []Scenario{
 	},
 	{
 		Name:      "slow",
-		Signature: "every reconcile sleeps 3s; workqueue_work_duration_seconds p99 ~3s while active_workers < max_concurrent_reconciles most of the time",
-		Objects:   6,
-		Spec:      same(v1alpha1.WorkloadSpec{ReconcileDelay: dur(3 * time.Second), Children: 1}),
-		Touch:     Touch{Every: 5 * time.Second, PerTick: 1},
+		Signature: "every reconcile sleeps 3s, one touch every 6s; workqueue_work_duration_seconds p99 in the 1-10s bucket while active_workers < max_concurrent_reconciles and depth returns to 0",
+		Objects:   3,
+		Spec:      same(v1alpha1.WorkloadSpec{ReconcileDelay: dur(3 * time.Second)}),
+		Touch:     Touch{Every: 6 * time.Second, PerTick: 1},
 	},
 	{
 		Name:      "saturated",
@@ -117,7 +117,7 @@ var all = []Scenario{
 	},
 	{
 		Name:      "stale",
-		Signature: "slow cache (40ms index, 2ms transform per event) with 40 writes/s; informer_queued_items and informer_processing_latency_seconds rise, informer_store_resource_version lags apiserver_watch_cache_resource_version, event-handler lag grows",
+		Signature: "slow cache (40ms index, 2ms transform per event) with 40 writes/s; informer_queued_items grows into the hundreds, informer_processing_latency_seconds in seconds, informer_store_resource_version lags apiserver_watch_cache_resource_version, event-handler lag tens of seconds; reads wait on the store lock, so reconciles slow down too",
 		Objects:   100,
 		Spec:      same(v1alpha1.WorkloadSpec{}),
 		Touch:     Touch{Every: 50 * time.Millisecond, PerTick: 2},
