@@ -67,14 +67,10 @@ type instance struct {
 	done                    chan error
 }
 
-// start runs the operator with scenario sc in a fresh namespace and waits for its
-// controller's metrics.
-func start(t *testing.T, sc string, mutate func(*operator.Config)) *instance {
+// start runs the operator with scenario sc in a fresh namespace named after name; names must
+// differ between the runs of one test process.
+func start(t *testing.T, name, sc string, mutate func(*operator.Config)) *instance {
 	t.Helper()
-	name := sc
-	if name == "" {
-		name = "none"
-	}
 	in := &instance{ns: "sc-" + name, controller: "ctrldiag-demo-" + name, leaseID: "lease-" + name,
 		metrics: freeAddr(t), health: freeAddr(t), scheme: "http"}
 	_, err := kube.CoreV1().Namespaces().Create(context.Background(),

@@ -149,7 +149,7 @@ func TestScenarioSignatures(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			in := start(t, tc.name, nil)
+			in := start(t, tc.name, tc.name, nil)
 			in.waitForController(t, "")
 			time.Sleep(tc.warm)
 			a := in.sample(t)

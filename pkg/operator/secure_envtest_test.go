@@ -20,7 +20,7 @@ import (
 // for a token not allowed to get /metrics, 200 for one bound to a metrics-reader role. It
 // also checks /healthz and /readyz.
 func TestSecureMetrics(t *testing.T) {
-	in := start(t, "", func(c *operator.Config) { c.MetricsSecure = true })
+	in := start(t, "secure", "healthy", func(c *operator.Config) { c.MetricsSecure = true })
 	ctx := context.Background()
 	for _, sa := range []string{"reader", "stranger"} {
 		if _, err := kube.CoreV1().ServiceAccounts(in.ns).Create(ctx,
