@@ -5,6 +5,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/operator"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/queues"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/targets"
 )
@@ -15,6 +16,7 @@ func addCommands(root *cobra.Command, g *globals.Flags, streams genericiooptions
 	for _, c := range []*cobra.Command{
 		queues.NewCmd(g, streams),
 		targets.NewCmd(g, streams),
+		operator.NewCmd(g, streams),
 	} {
 		root.AddCommand(c)
 	}

@@ -1,0 +1,72 @@
+package operator
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+)
+
+func execute(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	streams, _, out, _ := genericiooptions.NewTestIOStreams()
+	g := &globals.Flags{ConfigFlags: genericclioptions.NewConfigFlags(true)}
+	cmd := NewCmd(g, streams)
+	g.ConfigFlags.AddFlags(cmd.PersistentFlags())
+	cmd.SetArgs(args)
+	cmd.SetOut(out)
+	cmd.SetErr(out)
+	err := cmd.Execute()
+	return out.String(), err
+}
+
+func TestInstallDryRunJSON(t *testing.T) {
+	out, err := execute(t, "install", "--dry-run=client", "-o", "json", "-n", "demo", "--image", "img:1", "--scenario", "stuck")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Kind  string
+		Items []struct {
+			Kind     string
+			Metadata struct{ Name, Namespace string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	kinds := []string{}
+	for _, it := range list.Items {
+		kinds = append(kinds, it.Kind)
+		if it.Kind == "Deployment" && it.Metadata.Namespace != "demo" {
+			t.Errorf("deployment namespace %q, want demo", it.Metadata.Namespace)
+		}
+	}
+	want := "CustomResourceDefinition,Namespace,ServiceAccount,Role,RoleBinding,ClusterRole,ClusterRoleBinding,ClusterRole,ClusterRoleBinding,ClusterRole,Deployment,Service"
+	if got := strings.Join(kinds, ","); list.Kind != "List" || got != want {
+		t.Errorf("kinds = %s, want %s", got, want)
+	}
+	if !strings.Contains(out, "--scenario=stuck") || !strings.Contains(out, `"img:1"`) {
+		t.Error("scenario or image not passed to the Deployment")
+	}
+}
+
+func TestBadFlagsAreUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"install", "--dry-run=server"},
+		{"install", "--scenario", "nope", "--dry-run=client"},
+		{"install", "--memory-limit", "lots", "--dry-run=client"},
+		{"run", "--scenario", "nope", "-n", "x"},
+		{"run", "--workers", "0", "-n", "x"},
+	} {
+		_, err := execute(t, args...)
+		if code, _ := exitcode.CodeFor(err); code != exitcode.Usage {
+			t.Errorf("%v: exit code %d (%v), want usage error", args, code, err)
+		}
+	}
+}

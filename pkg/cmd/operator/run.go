@@ -1,0 +1,113 @@
+package operator
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/klog/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/scenario"
+)
+
+// RunOptions holds the flag values of `operator run`.
+type RunOptions struct {
+	g      *globals.Flags
+	Config operator.Config
+	genericiooptions.IOStreams
+}
+
+func newRunCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &RunOptions{g: g, Config: operator.DefaultConfig(), IOStreams: streams}
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run the reference operator against the current kubeconfig until SIGINT/SIGTERM",
+		Long: `Run the reference operator in the foreground against the current kubeconfig, in the namespace
+of -n (else the context's). It installs its CRD when missing, serves /metrics, /healthz and
+/readyz, and with --scenario NAME creates and keeps changing that scenario's Workloads.
+SIGINT or SIGTERM stops taking work, lets in-flight reconciles finish and exits 0.
+
+Scenarios:
+` + scenarioHelp(),
+		Example: `  kubectl ctrldiag operator run -n demo --scenario saturated
+  kubectl ctrldiag operator run -n demo --metrics-secure --metrics-bind-address :8443`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Complete(cmd); err != nil {
+				return err
+			}
+			if err := o.Config.Validate(); err != nil {
+				return exitcode.UsageError("%v", err)
+			}
+			cmd.SilenceUsage = true
+			return o.Run(cmd.Context())
+		},
+	}
+	c := &o.Config
+	f := cmd.Flags()
+	f.StringVar(&c.MetricsBindAddress, "metrics-bind-address", c.MetricsBindAddress, `Address of the /metrics endpoint, e.g. ":8080" (HTTP) or ":8443" with --metrics-secure; "0" disables it`)
+	f.BoolVar(&c.MetricsSecure, "metrics-secure", c.MetricsSecure, "Serve /metrics over HTTPS and admit only bearer tokens allowed to get /metrics (TokenReview + SubjectAccessReview, as kubebuilder's scaffold)")
+	f.StringVar(&c.MetricsCertDir, "metrics-cert-dir", c.MetricsCertDir, "Directory with tls.crt and tls.key for --metrics-secure (default: a self-signed certificate)")
+	f.BoolVar(&c.EnableHTTP2, "enable-http2", c.EnableHTTP2, "Allow HTTP/2 on the HTTPS metrics server (off by default, as in kubebuilder)")
+	f.StringVar(&c.HealthProbeAddress, "health-probe-bind-address", c.HealthProbeAddress, `Address of /healthz and /readyz (ready once the informer caches synced); "0" disables them`)
+	f.BoolVar(&c.LeaderElect, "leader-elect", c.LeaderElect, "Elect a leader with a Lease in the namespace, so that leader_election_master_status is exported")
+	f.StringVar(&c.LeaderElectionID, "leader-election-id", c.LeaderElectionID, "Name of the leader election Lease")
+	f.IntVar(&c.Workers, "workers", c.Workers, "Concurrent reconciles (MaxConcurrentReconciles)")
+	f.StringVar(&c.Scenario, "scenario", c.Scenario, "Fault scenario to create load for: "+strings.Join(scenario.Names(), ", ")+" (default: none)")
+	f.Float32Var(&c.QPS, "qps", c.QPS, "Client-side rate limit of the operator's API client, requests per second (a scenario such as throttled lowers it unless set)")
+	f.IntVar(&c.Burst, "burst", c.Burst, "Client-side burst of the operator's API client")
+	f.DurationVar(&c.GracefulShutdown, "graceful-shutdown-timeout", c.GracefulShutdown, "How long in-flight reconciles may take to finish after SIGTERM")
+	f.BoolVar(&c.InstallCRD, "install-crd", c.InstallCRD, "Install the Workload CRD with server-side apply when it is missing")
+	_ = cmd.RegisterFlagCompletionFunc("scenario", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return scenario.Names(), cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+// Complete fills the namespace and notes which client limits the user set.
+func (o *RunOptions) Complete(cmd *cobra.Command) error {
+	if o.g.AllNamespaces {
+		return exitcode.UsageError("operator run works in one namespace: use -n NAMESPACE instead of -A")
+	}
+	ns, err := o.g.Namespace()
+	if err != nil {
+		return fmt.Errorf("read the namespace from the kubeconfig: %w", err)
+	}
+	o.Config.Namespace = ns
+	o.Config.ClientLimitsSet = cmd.Flags().Changed("qps") || cmd.Flags().Changed("burst")
+	return nil
+}
+
+// Run starts the operator and blocks until SIGINT/SIGTERM or a fatal error.
+func (o *RunOptions) Run(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	restCfg, err := o.g.ConfigFlags.ToRESTConfig()
+	if err != nil {
+		return fmt.Errorf("load the kubeconfig (set --kubeconfig or KUBECONFIG): %w", err)
+	}
+	logger := klog.NewKlogr()
+	ctrl.SetLogger(logger)
+	ctx, stop := signal.NotifyContext(log.IntoContext(ctx, logger), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return operator.Run(ctx, restCfg, o.Config)
+}
+
+func scenarioHelp() string {
+	var b strings.Builder
+	for _, s := range scenario.All() {
+		fmt.Fprintf(&b, "  %-10s %s\n", s.Name, s.Signature)
+	}
+	return b.String()
+}

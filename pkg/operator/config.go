@@ -1,0 +1,68 @@
+package operator
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/scenario"
+)
+
+// Config is the validated configuration of one operator run.
+type Config struct {
+	Namespace          string
+	MetricsBindAddress string // "0" disables the metrics server
+	MetricsSecure      bool
+	MetricsCertDir     string // tls.crt and tls.key; empty = self-signed certificate
+	HealthProbeAddress string // "0" disables the probes
+	LeaderElect        bool
+	LeaderElectionID   string
+	Workers            int
+	Scenario           string // "" = no load
+	QPS                float32
+	Burst              int
+	ClientLimitsSet    bool // --qps or --burst given: a scenario does not override them
+	GracefulShutdown   time.Duration
+	InstallCRD         bool
+	ControllerName     string
+	SkipNameValidation bool // several runs in one process (tests)
+	EnableHTTP2        bool
+}
+
+// DefaultConfig returns the defaults of `operator run`.
+func DefaultConfig() Config {
+	return Config{
+		MetricsBindAddress: ":8080",
+		HealthProbeAddress: ":8081",
+		LeaderElect:        true,
+		LeaderElectionID:   "ctrldiag-demo.demo.ctrldiag.dev",
+		Workers:            2,
+		QPS:                20,
+		Burst:              30,
+		GracefulShutdown:   30 * time.Second,
+		InstallCRD:         true,
+	}
+}
+
+// Validate checks the configuration and says which value is wrong.
+func (c Config) Validate() error {
+	var errs []error
+	if c.Namespace == "" {
+		errs = append(errs, errors.New("no namespace: pass -n NAMESPACE"))
+	}
+	if c.Workers < 1 {
+		errs = append(errs, fmt.Errorf("--workers must be at least 1, got %d", c.Workers))
+	}
+	if c.QPS <= 0 || c.Burst < 1 {
+		errs = append(errs, fmt.Errorf("--qps must be > 0 and --burst >= 1, got %g and %d", c.QPS, c.Burst))
+	}
+	if c.Scenario != "" {
+		if _, err := scenario.Get(c.Scenario); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if c.GracefulShutdown < 0 {
+		errs = append(errs, errors.New("graceful shutdown timeout must not be negative"))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,5 @@
+// Package controller is the reconcile logic of the reference operator: one controller-runtime
+// controller that reconciles Workloads, keeps their child ConfigMaps and status, and behaves
+// (slow, failing, stuck, requeueing) the way each Workload's spec asks. It also exports the
+// event-to-handler lag histogram.
+package controller

@@ -1,0 +1,153 @@
+package controller
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/api/v1alpha1"
+)
+
+func newClient(t *testing.T, objs ...client.Object) client.Client {
+	t.Helper()
+	s := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := v1alpha1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	return fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).
+		WithStatusSubresource(&v1alpha1.Workload{}).Build()
+}
+
+func workload(spec v1alpha1.WorkloadSpec) *v1alpha1.Workload {
+	return &v1alpha1.Workload{ObjectMeta: metav1.ObjectMeta{Name: "w", Namespace: "ns", Generation: 3}, Spec: spec}
+}
+
+var req = reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "ns", Name: "w"}}
+
+func TestReconcileCreatesChildrenAndStatus(t *testing.T) {
+	c := newClient(t, workload(v1alpha1.WorkloadSpec{Children: 3, PayloadBytes: 10,
+		RequeueAfter: metav1.Duration{Duration: time.Minute}}))
+	r := &Reconciler{Client: c}
+	res, err := r.Reconcile(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RequeueAfter != time.Minute {
+		t.Errorf("RequeueAfter = %v, want 1m", res.RequeueAfter)
+	}
+	var cms corev1.ConfigMapList
+	if err := c.List(context.Background(), &cms, client.MatchingLabels{LabelWorkload: "w"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(cms.Items) != 3 {
+		t.Fatalf("children = %d, want 3", len(cms.Items))
+	}
+	for _, cm := range cms.Items {
+		if len(cm.Data[payloadKey]) != 10 || len(cm.OwnerReferences) != 1 || cm.Labels[LabelManaged] != "true" {
+			t.Errorf("child %s: payload %d bytes, owners %v, labels %v", cm.Name, len(cm.Data[payloadKey]), cm.OwnerReferences, cm.Labels)
+		}
+	}
+	var got v1alpha1.Workload
+	if err := c.Get(context.Background(), req.NamespacedName, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Status.ObservedGeneration != 3 || got.Status.Children != 3 || got.Status.LastReconcileTime == nil ||
+		!meta.IsStatusConditionTrue(got.Status.Conditions, v1alpha1.ConditionReady) {
+		t.Errorf("status = %+v", got.Status)
+	}
+
+	// fewer children: the surplus goes
+	got.Spec.Children = 1
+	if err := c.Update(context.Background(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Reconcile(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.List(context.Background(), &cms, client.MatchingLabels{LabelWorkload: "w"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(cms.Items) != 1 || cms.Items[0].Name != ChildName("w", 0) {
+		t.Errorf("children after scale down = %v", cms.Items)
+	}
+}
+
+func TestReconcileInjectedFailure(t *testing.T) {
+	r := &Reconciler{Client: newClient(t, workload(v1alpha1.WorkloadSpec{FailureRate: 1}))}
+	for i := 1; i <= 2; i++ {
+		_, err := r.Reconcile(context.Background(), req)
+		if err == nil || !strings.Contains(err.Error(), "injected failure") {
+			t.Fatalf("attempt %d: err = %v, want injected failure", i, err)
+		}
+	}
+}
+
+func TestReconcileStuckReturnsOnCancel(t *testing.T) {
+	r := &Reconciler{Client: newClient(t, workload(v1alpha1.WorkloadSpec{Stuck: true}))}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := r.Reconcile(ctx, req); done <- err }()
+	select {
+	case err := <-done:
+		t.Fatalf("stuck reconcile returned early: %v", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("stuck reconcile returned nil after cancel, want the context error")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("stuck reconcile did not return after cancel")
+	}
+}
+
+func TestReconcileDelay(t *testing.T) {
+	r := &Reconciler{Client: newClient(t, workload(v1alpha1.WorkloadSpec{ReconcileDelay: metav1.Duration{Duration: 100 * time.Millisecond}}))}
+	start := time.Now()
+	if _, err := r.Reconcile(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 100*time.Millisecond {
+		t.Errorf("reconcile took %v, want >= 100ms", d)
+	}
+}
+
+func TestReconcileMissingObject(t *testing.T) {
+	r := &Reconciler{Client: newClient(t)}
+	if res, err := r.Reconcile(context.Background(), req); err != nil || res != (reconcile.Result{}) {
+		t.Errorf("missing object: %v, %v", res, err)
+	}
+}
+
+func TestStatusNotRewrittenWhenUnchanged(t *testing.T) {
+	c := newClient(t, workload(v1alpha1.WorkloadSpec{}))
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := &Reconciler{Client: c, Now: func() time.Time { return now }}
+	for i := 0; i < 2; i++ {
+		if _, err := r.Reconcile(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(time.Second)
+	}
+	var got v1alpha1.Workload
+	_ = c.Get(context.Background(), req.NamespacedName, &got)
+	if !got.Status.LastReconcileTime.Time.Equal(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("lastReconcileTime = %v, want the first reconcile's time", got.Status.LastReconcileTime)
+	}
+}

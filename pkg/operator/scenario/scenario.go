@@ -1,0 +1,156 @@
+package scenario
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/api/v1alpha1"
+)
+
+// Scenario is one named, reproducible load.
+type Scenario struct {
+	Name string
+	// Signature is what the scenario shows on /metrics, for help text and README.
+	Signature string
+	// Objects is how many Workloads the scenario keeps.
+	Objects int
+	// Spec returns the spec of the i-th Workload.
+	Spec func(i int) v1alpha1.WorkloadSpec
+	// Touch is how the driver keeps changing the objects.
+	Touch Touch
+	// Client overrides the operator's client rate limit when QPS > 0 (unless the user set
+	// --qps/--burst).
+	Client ClientLimits
+	// Cache slows the operator's informers down.
+	Cache CacheDelays
+}
+
+// Touch describes the driver's writes: every Every, the next PerTick objects (round robin,
+// skipping the first Skip) get a new changed-at annotation; with FlipChildren their
+// spec.children also alternates between its value and one more, which creates and deletes
+// child ConfigMaps. Every == 0 means no writes after creation.
+type Touch struct {
+	Every        time.Duration
+	PerTick      int
+	Skip         int
+	FlipChildren bool
+}
+
+// ClientLimits are the client-side rate limits of the operator's API client.
+type ClientLimits struct {
+	QPS   float32
+	Burst int
+}
+
+// CacheDelays slow down the informer pipeline: Transform sleeps in the cache transform
+// function (run when the reflector queues an event), Index sleeps in an index function (run
+// when the informer pops the event and updates its store).
+type CacheDelays struct {
+	Transform time.Duration
+	Index     time.Duration
+}
+
+func same(s v1alpha1.WorkloadSpec) func(int) v1alpha1.WorkloadSpec {
+	return func(int) v1alpha1.WorkloadSpec { return s }
+}
+
+func dur(d time.Duration) metav1.Duration { return metav1.Duration{Duration: d} }
+
+var all = []Scenario{
+	{
+		Name:      "healthy",
+		Signature: "few objects, fast reconciles; workqueue_depth returns to 0, no errors, work p99 in milliseconds",
+		Objects:   5,
+		Spec:      same(v1alpha1.WorkloadSpec{Children: 1}),
+		Touch:     Touch{Every: 5 * time.Second, PerTick: 1},
+	},
+	{
+		Name:      "slow",
+		Signature: "every reconcile sleeps 3s, one touch every 6s; workqueue_work_duration_seconds p99 in the 1-10s bucket while active_workers < max_concurrent_reconciles and depth returns to 0",
+		Objects:   3,
+		Spec:      same(v1alpha1.WorkloadSpec{ReconcileDelay: dur(3 * time.Second)}),
+		Touch:     Touch{Every: 6 * time.Second, PerTick: 1},
+	},
+	{
+		Name:      "saturated",
+		Signature: "150 objects touched 10/s, each reconcile takes 1s; workqueue_depth stays > 0 and grows, active_workers == max_concurrent_reconciles, queue_duration rises",
+		Objects:   150,
+		Spec:      same(v1alpha1.WorkloadSpec{ReconcileDelay: dur(time.Second)}),
+		Touch:     Touch{Every: 100 * time.Millisecond, PerTick: 1},
+	},
+	{
+		Name:      "stuck",
+		Signature: "one reconcile never returns; workqueue_longest_running_processor_seconds and unfinished_work_seconds grow steadily, one worker stays busy",
+		Objects:   4,
+		Spec: func(i int) v1alpha1.WorkloadSpec {
+			if i == 0 {
+				return v1alpha1.WorkloadSpec{Stuck: true}
+			}
+			return v1alpha1.WorkloadSpec{Children: 1}
+		},
+		Touch: Touch{Every: 2 * time.Second, PerTick: 1, Skip: 1},
+	},
+	{
+		Name:      "errors",
+		Signature: "failureRate 1: every reconcile fails; controller_runtime_reconcile_errors_total, reconcile_total{result=error} and workqueue_retries_total rise",
+		Objects:   10,
+		Spec:      same(v1alpha1.WorkloadSpec{FailureRate: 1}),
+		Touch:     Touch{Every: 2 * time.Second, PerTick: 2},
+	},
+	{
+		Name:      "hotloop",
+		Signature: "requeueAfter 50ms with no real work; high workqueue_adds_total and reconcile_total{result=requeue_after}, retries rise, work duration near zero, no errors",
+		Objects:   5,
+		Spec:      same(v1alpha1.WorkloadSpec{RequeueAfter: dur(50 * time.Millisecond)}),
+	},
+	{
+		Name:      "throttled",
+		Signature: "client QPS 1, burst 1, with ~4 writes/s needed; rest_client_rate_limiter_duration_seconds grows to seconds, work duration follows",
+		Objects:   20,
+		Spec:      same(v1alpha1.WorkloadSpec{Children: 3}),
+		Touch:     Touch{Every: time.Second, PerTick: 2, FlipChildren: true},
+		Client:    ClientLimits{QPS: 1, Burst: 1},
+	},
+	{
+		Name:      "stale",
+		Signature: "slow cache (40ms index, 2ms transform per event) with 40 writes/s; informer_queued_items grows into the hundreds, informer_processing_latency_seconds in seconds, informer_store_resource_version lags apiserver_watch_cache_resource_version, event-handler lag tens of seconds; reads wait on the store lock, so reconciles slow down too",
+		Objects:   100,
+		Spec:      same(v1alpha1.WorkloadSpec{}),
+		Touch:     Touch{Every: 50 * time.Millisecond, PerTick: 2},
+		Cache:     CacheDelays{Transform: 2 * time.Millisecond, Index: 40 * time.Millisecond},
+	},
+	{
+		Name:      "memory",
+		Signature: "200 objects with a 200 kB child ConfigMap each (~40 MB in the cache); process_resident_memory_bytes and go_memstats_heap_inuse_bytes grow",
+		Objects:   200,
+		Spec:      same(v1alpha1.WorkloadSpec{Children: 1, PayloadBytes: 200_000}),
+		Touch:     Touch{Every: 10 * time.Second, PerTick: 1},
+	},
+}
+
+// Names lists the scenario names in a stable order.
+func Names() []string {
+	n := make([]string, 0, len(all))
+	for _, s := range all {
+		n = append(n, s.Name)
+	}
+	sort.Strings(n)
+	return n
+}
+
+// All returns every scenario.
+func All() []Scenario { return append([]Scenario(nil), all...) }
+
+// Get returns the scenario called name.
+func Get(name string) (Scenario, error) {
+	for _, s := range all {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	return Scenario{}, fmt.Errorf("unknown scenario %q: use one of %s", name, strings.Join(Names(), ", "))
+}
