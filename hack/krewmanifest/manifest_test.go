@@ -104,6 +104,11 @@ func TestTemplateRendersCommittedManifest(t *testing.T) {
 	}
 }
 
+// releaseCheck is set (KREW_RELEASE_CHECK=1) when the archives in dist/ are the release:
+// then dist/ must exist and the committed manifest must describe exactly these archives,
+// instead of the comparison being skipped when dist/ was built from another commit.
+var releaseCheck = os.Getenv("KREW_RELEASE_CHECK") == "1"
+
 // TestDistMatchesCommittedManifest checks the archives of dist/ against the committed
 // manifest: when dist/ was built from the release the manifest names, the sha256s must
 // match and rendering must reproduce the file exactly; in every case each archive must
@@ -111,6 +116,9 @@ func TestTemplateRendersCommittedManifest(t *testing.T) {
 func TestDistMatchesCommittedManifest(t *testing.T) {
 	dist := distDir()
 	if _, err := os.Stat(filepath.Join(dist, "BUILDINFO")); err != nil {
+		if releaseCheck {
+			t.Fatalf("KREW_RELEASE_CHECK=1 but there are no archives in %s (run make dist)", dist)
+		}
 		t.Skipf("no archives in %s (run make dist to check them)", dist)
 	}
 	distRel, err := ReadRelease(dist)
@@ -147,6 +155,10 @@ func TestDistMatchesCommittedManifest(t *testing.T) {
 
 	t.Run("sha256", func(t *testing.T) {
 		if distRel.Version != rel.Version || distRel.Commit != rel.Commit {
+			if releaseCheck {
+				t.Fatalf("%s holds %s at commit %s but %s describes %s at commit %s: run make krew-manifest and commit %[4]s",
+					dist, distRel.Version, distRel.Commit, renderedFile, rel.Version, rel.Commit)
+			}
 			t.Skipf("%s holds %s at commit %s, %s describes %s at commit %s: nothing to compare (make dist krew-manifest renders the manifest for the build)",
 				dist, distRel.Version, distRel.Commit, renderedFile, rel.Version, rel.Commit)
 		}

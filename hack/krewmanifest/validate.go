@@ -71,10 +71,10 @@ func Validate(name string, p Plugin) error {
 	if strings.TrimSpace(p.Spec.Description) == "" {
 		add("spec.description is empty")
 	}
-	for field, text := range map[string]string{"spec.description": p.Spec.Description, "spec.caveats": p.Spec.Caveats} {
-		for i, line := range strings.Split(text, "\n") {
+	for _, f := range []struct{ field, text string }{{"spec.description", p.Spec.Description}, {"spec.caveats", p.Spec.Caveats}} {
+		for i, line := range strings.Split(f.text, "\n") {
 			if w := len([]rune(line)); w > MaxLineWidth {
-				add("%s line %d is %d columns wide, wrap it at %d", field, i+1, w, MaxLineWidth)
+				add("%s line %d is %d columns wide, wrap it at %d", f.field, i+1, w, MaxLineWidth)
 			}
 		}
 	}
