@@ -29,6 +29,7 @@
 # archives written by hack/archive (sorted entries, fixed mtime, uid/gid 0, ustar, no gzip
 # name or time).
 set -euo pipefail
+export LC_ALL=C # byte order for globs and sorting
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -100,11 +101,10 @@ for p in $platforms; do
     "$exe=$out" "LICENSE=$root/LICENSE"
 done
 
-(
-  cd "$dist"
-  if command -v sha256sum >/dev/null; then sum=(sha256sum); else sum=(shasum -a 256); fi
-  LC_ALL=C ls -1 -- *.tar.gz | LC_ALL=C sort | xargs "${sum[@]}" > checksums.txt
-)
+if command -v sha256sum >/dev/null; then sum=(sha256sum); else sum=(shasum -a 256); fi
+archives=()
+for a in "$dist"/*.tar.gz; do archives+=("${a##*/}"); done
+(cd "$dist" && "${sum[@]}" -- "${archives[@]}" > checksums.txt)
 cat > "$dist/BUILDINFO" <<INFO
 version=$version
 commit=$commit
@@ -112,4 +112,4 @@ sourceDateEpoch=$epoch
 buildDate=$build_date
 go=$(go env GOVERSION)
 INFO
-echo "dist: wrote $(cd "$dist" && ls -1 -- *.tar.gz | wc -l | tr -d ' ') archives and checksums.txt to $dist" >&2
+echo "dist: wrote ${#archives[@]} archives, checksums.txt and BUILDINFO to $dist" >&2
