@@ -11,7 +11,7 @@ BUILD_DATE ?= $(shell date -u -d @$$(git log -1 --format=%ct 2>/dev/null || date
 LDFLAGS := -s -w -X $(PKG)/pkg/version.version=$(VERSION) -X $(PKG)/pkg/version.commit=$(COMMIT) \
 	-X $(PKG)/pkg/version.buildDate=$(BUILD_DATE)
 
-.PHONY: all build test unit e2e lint cluster cluster-down demo clean
+.PHONY: all build test unit e2e lint cluster cluster-down demo clean dist krew-manifest release-check
 
 all: build
 
@@ -47,6 +47,19 @@ cluster-down:
 ## demo: the main job on the embedded default: local cluster + kubectl ctrldiag against it
 demo: build
 	hack/demo.sh
+
+## dist: reproducible release archives (linux/darwin/windows x amd64/arm64) and checksums in dist/
+dist:
+	hack/dist.sh
+
+## krew-manifest: render plugins/ctrldiag.yaml (the krew custom index) from krew-manifest.yaml and dist/
+krew-manifest: dist
+	hack/krew-manifest.sh
+
+## release-check: dist/ is exactly what the committed krew manifest describes
+release-check: krew-manifest
+	KREW_RELEASE_CHECK=1 $(GO) test -count=1 ./hack/krewmanifest
+	git diff --exit-code -- plugins/ctrldiag.yaml
 
 clean:
 	rm -rf bin dist
