@@ -45,7 +45,7 @@ type behindPod struct {
 // process is stopped (by pid) and the pod deleted when the test ends.
 func startBehindPod(t *testing.T, spec podSpec) *behindPod {
 	t.Helper()
-	out, err := exec.Command(filepath.Join(env.root, "hack/cluster/pod-ip.sh")).Output()
+	out, err := exec.Command(filepath.Join(env.clusterRoot, "hack/cluster/pod-ip.sh")).Output()
 	if err != nil {
 		t.Fatalf("hack/cluster/pod-ip.sh: %v", err)
 	}

@@ -26,15 +26,16 @@ const e2eVersion = "v0.0.0-e2e"
 
 // env describes the running cluster and the binaries built for the tests.
 var env struct {
-	root       string // repository root
-	run        string // .cache/cluster/run
-	kubeconfig string // admin
-	restricted string // restricted user's kubeconfig
-	netMode    string // "netns" (pod IPs reachable by the API-server proxy) or "loopback"
-	netns      string // the network namespace in netns mode
-	binDir     string // holds kubectl-ctrldiag and nothing else
-	servepage  string // test/e2e/servepage binary
-	path       string // PATH for commands: binDir, kubectl's folder, then the original PATH
+	root        string // repository root
+	clusterRoot string // checkout whose hack/cluster runs the cluster (normally root)
+	run         string // .cache/cluster/run
+	kubeconfig  string // admin
+	restricted  string // restricted user's kubeconfig
+	netMode     string // "netns" (pod IPs reachable by the API-server proxy) or "loopback"
+	netns       string // the network namespace in netns mode
+	binDir      string // holds kubectl-ctrldiag and nothing else
+	servepage   string // test/e2e/servepage binary
+	path        string // PATH for commands: binDir, kubectl's folder, then the original PATH
 }
 
 func TestMain(m *testing.M) {
@@ -53,12 +54,18 @@ func setup() error {
 		return fmt.Errorf("go env GOMOD: %w", err)
 	}
 	env.root = filepath.Dir(strings.TrimSpace(string(out)))
-	up := exec.Command(filepath.Join(env.root, "hack/cluster/up.sh"))
+	// CTRLDIAG_E2E_CLUSTER_ROOT lets a second checkout (a git worktree) use the cluster of the
+	// first instead of starting another on the same fixed ports.
+	env.clusterRoot = env.root
+	if r := os.Getenv("CTRLDIAG_E2E_CLUSTER_ROOT"); r != "" {
+		env.clusterRoot = r
+	}
+	up := exec.Command(filepath.Join(env.clusterRoot, "hack/cluster/up.sh"))
 	up.Stdout, up.Stderr = os.Stderr, os.Stderr
 	if err := up.Run(); err != nil {
 		return fmt.Errorf("hack/cluster/up.sh: %w", err)
 	}
-	env.run = filepath.Join(env.root, ".cache/cluster/run")
+	env.run = filepath.Join(env.clusterRoot, ".cache/cluster/run")
 	env.kubeconfig = filepath.Join(env.run, "admin.kubeconfig")
 	env.restricted = filepath.Join(env.run, "restricted.kubeconfig")
 	mode, err := os.ReadFile(filepath.Join(env.run, "net-mode"))
