@@ -55,7 +55,7 @@ func (h *Histogram) addBucket(ub, count float64) {
 }
 
 // Since returns the observations made between prev and h, bucket by bucket, the way PromQL's
-// increase() treats each bucket series: a bucket whose count went down was reset and its
+// Increase() treats each bucket series: a bucket whose count went down was reset and its
 // current count is the increase. A nil prev (the histogram is new) gives h itself; a nil h
 // gives nil.
 func (h *Histogram) Since(prev *Histogram) *Histogram {
@@ -71,9 +71,9 @@ func (h *Histogram) Since(prev *Histogram) *Histogram {
 	for _, b := range prev.Buckets {
 		before[b.UpperBound] = b.Count
 	}
-	d := &Histogram{Count: increase(prev.Count, h.Count), Sum: increase(prev.Sum, h.Sum)}
+	d := &Histogram{Count: Increase(prev.Count, h.Count), Sum: Increase(prev.Sum, h.Sum)}
 	for _, b := range h.Buckets {
-		d.Buckets = append(d.Buckets, Bucket{UpperBound: b.UpperBound, Count: increase(before[b.UpperBound], b.Count)})
+		d.Buckets = append(d.Buckets, Bucket{UpperBound: b.UpperBound, Count: Increase(before[b.UpperBound], b.Count)})
 	}
 	return d
 }
@@ -139,9 +139,9 @@ func ensureMonotonic(buckets []Bucket) {
 	}
 }
 
-// increase is the growth of a counter from prev to cur; a counter that went down was reset
+// Increase is the growth of a counter from prev to cur; a counter that went down was reset
 // and cur is its increase since the reset (PromQL's rule). NaN stays NaN.
-func increase(prev, cur float64) float64 {
+func Increase(prev, cur float64) float64 {
 	if math.IsNaN(prev) {
 		return cur
 	}

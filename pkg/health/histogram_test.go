@@ -84,8 +84,8 @@ func TestIncrease(t *testing.T) {
 	for _, tt := range []struct{ prev, cur, want float64 }{
 		{1, 5, 4}, {5, 2, 2}, {math.NaN(), 3, 3}, {3, math.NaN(), math.NaN()}, {0, 0, 0},
 	} {
-		if got := increase(tt.prev, tt.cur); !same(got, tt.want) {
-			t.Errorf("increase(%v, %v) = %v, want %v", tt.prev, tt.cur, got, tt.want)
+		if got := Increase(tt.prev, tt.cur); !same(got, tt.want) {
+			t.Errorf("Increase(%v, %v) = %v, want %v", tt.prev, tt.cur, got, tt.want)
 		}
 	}
 }

@@ -114,17 +114,17 @@ func queueStats(target string, q, before *Queue, c, cBefore *Controller, window 
 	if before != nil && window > 0 {
 		secs := window.Seconds()
 		st.DepthBefore = before.Depth
-		st.AddsPerSecond = increase(before.Adds, q.Adds) / secs
-		st.RetriesPerSecond = increase(before.Retries, q.Retries) / secs
-		st.CompletionsPerSecond = increase(countOf(before.WorkDuration), countOf(q.WorkDuration)) / secs
+		st.AddsPerSecond = Increase(before.Adds, q.Adds) / secs
+		st.RetriesPerSecond = Increase(before.Retries, q.Retries) / secs
+		st.CompletionsPerSecond = Increase(countOf(before.WorkDuration), countOf(q.WorkDuration)) / secs
 		if c != nil {
-			st.ReconcileErrorsPerSecond = increase(errorsOf(cBefore), c.ReconcileErrors) / secs
+			st.ReconcileErrorsPerSecond = Increase(errorsOf(cBefore), c.ReconcileErrors) / secs
 		}
 		queueDur, workDur = q.QueueDuration.Since(before.QueueDuration), q.WorkDuration.Since(before.WorkDuration)
-		st.adds, retries = increase(before.Adds, q.Adds), increase(before.Retries, q.Retries)
+		st.adds, retries = Increase(before.Adds, q.Adds), Increase(before.Retries, q.Retries)
 		if c != nil {
-			st.reconciles = increase(cBefore.Reconciles(), c.Reconciles())
-			errs = increase(errorsOf(cBefore), c.ReconcileErrors)
+			st.reconciles = Increase(cBefore.Reconciles(), c.Reconciles())
+			errs = Increase(errorsOf(cBefore), c.ReconcileErrors)
 		}
 	}
 	st.RetryRatio, st.ErrorRatio = ratio(retries, st.adds), ratio(errs, st.reconciles)

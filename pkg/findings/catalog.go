@@ -1,0 +1,90 @@
+// Package findings turns the health model of scraped controllers into findings: stable codes
+// with a severity, the evidence (numbers and thresholds) they rest on, and a recommendation that
+// names the knob for the kind of controller seen. The catalog of codes is data (catalog.yaml);
+// the rules that raise them are plain functions over the model.
+package findings
+
+import (
+	_ "embed"
+	"fmt"
+	"sort"
+
+	"sigs.k8s.io/yaml"
+)
+
+//go:embed catalog.yaml
+var catalogYAML []byte
+
+// Severity of a finding.
+type Severity string
+
+const (
+	Info     Severity = "info"
+	Warning  Severity = "warning"
+	Critical Severity = "critical"
+)
+
+// Rank orders severities, worst first (lower is worse).
+func (s Severity) Rank() int {
+	switch s {
+	case Critical:
+		return 0
+	case Warning:
+		return 1
+	case Info:
+		return 2
+	}
+	return 3
+}
+
+// Definition is one entry of the catalog.
+type Definition struct {
+	Code           string            `json:"code"`
+	Check          string            `json:"check"`
+	Severity       Severity          `json:"severity"`
+	Rank           int               `json:"rank"`
+	Title          string            `json:"title"`
+	Explanation    string            `json:"explanation"`
+	Recommendation map[string]string `json:"recommendation"`
+}
+
+// RecommendationFor returns the recommendation for a kind of controller, or the default.
+func (d Definition) RecommendationFor(kind Kind) string {
+	if r, ok := d.Recommendation[string(kind)]; ok {
+		return r
+	}
+	return d.Recommendation["default"]
+}
+
+var catalog = mustLoad(catalogYAML)
+
+func mustLoad(b []byte) map[string]Definition {
+	var defs []Definition
+	if err := yaml.UnmarshalStrict(b, &defs); err != nil {
+		panic(fmt.Sprintf("findings: catalog.yaml: %v", err)) // a build-time bug, caught by the tests
+	}
+	m := make(map[string]Definition, len(defs))
+	for _, d := range defs {
+		if _, dup := m[d.Check]; dup || d.Recommendation["default"] == "" {
+			panic(fmt.Sprintf("findings: catalog.yaml: check %q is duplicated or has no default recommendation", d.Check))
+		}
+		m[d.Check] = d
+	}
+	return m
+}
+
+// Catalog returns every definition, ordered by code.
+func Catalog() []Definition {
+	out := make([]Definition, 0, len(catalog))
+	for _, d := range catalog {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
+
+// Lookup returns the definition of a check slug.
+func Lookup(check string) (Definition, bool) {
+	d, ok := catalog[check]
+	return d, ok
+}

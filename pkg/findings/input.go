@@ -1,0 +1,64 @@
+package findings
+
+import (
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+)
+
+// Target is what the rules know about one scraped endpoint.
+type Target struct {
+	ID   string
+	Kind Kind
+	// ScrapeError is why the target could not be read; the rest is then empty.
+	ScrapeError string
+	// Prev is nil with one sample; Window is the time between Prev and Cur.
+	Prev, Cur *health.Snapshot
+	Window    time.Duration
+	Queues    []health.QueueStats
+	// Pod is nil for --url and --from-file targets.
+	Pod *Pod
+}
+
+// Pod is what the pod behind a target says.
+type Pod struct {
+	Namespace, Name string
+	// Workload groups replicas (e.g. deployment/foo) for the leader-election check.
+	Workload              string
+	Restarts              int32
+	LastTerminationReason string
+	// MemoryLimitBytes is the container's memory limit; 0 when it has none.
+	MemoryLimitBytes float64
+}
+
+// CacheLag is one informer's lag against the API server, as pkg/cachesync measures it.
+type CacheLag struct {
+	Target   string
+	Kind     Kind
+	Informer string // name/group/version/resource
+	// QueuedItems are events waiting before the handlers; LatencyP99 the handlers' p99 (s).
+	QueuedItems float64
+	LatencyP99  float64
+	// BehindAPIServer is true when the store had not reached, by the second sample, the
+	// resource version the API server's watch cache had at the first.
+	BehindAPIServer bool
+	// VersionsBehind is the API server's resource version minus the store's (NaN if unknown).
+	VersionsBehind float64
+}
+
+// KindOf guesses the kind of controller a snapshot comes from.
+func KindOf(s *health.Snapshot, podLabels map[string]string) Kind {
+	switch {
+	case podLabels["component"] == "kube-controller-manager":
+		return KubeControllerManager
+	case podLabels["component"] == "kube-apiserver":
+		return KubeAPIServer
+	case s == nil:
+		return ClientGo
+	case len(s.WatchCache) > 0:
+		return KubeAPIServer
+	case len(s.Controllers) > 0:
+		return ControllerRuntime
+	}
+	return ClientGo
+}

@@ -1,0 +1,339 @@
+package findings
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+)
+
+// Evaluate runs every rule over the targets and the informer lags and returns the findings,
+// worst first.
+func Evaluate(targets []Target, lags []CacheLag, th Thresholds) []Finding {
+	var out []Finding
+	for _, t := range targets {
+		out = append(out, targetFindings(t, th)...)
+	}
+	out = append(out, leaderFindings(targets)...)
+	for _, l := range lags {
+		out = append(out, cacheLagFinding(l, th)...)
+	}
+	Sort(out)
+	return out
+}
+
+func targetFindings(t Target, th Thresholds) []Finding {
+	if t.ScrapeError != "" {
+		return []Finding{newFinding("scrape-failed", t.Kind, t.ID, "", t.ScrapeError,
+			Evidence{Name: "error", Value: t.ScrapeError})}
+	}
+	if t.Cur == nil {
+		return nil
+	}
+	var out []Finding
+	out = append(out, podFindings(t, th)...)
+	if len(t.Cur.Queues) == 0 {
+		out = append(out, noQueues(t))
+	}
+	out = append(out, clientFindings(t, th)...)
+	for _, c := range t.Cur.Controllers {
+		if n := delta(t, c.Name, func(c *health.Controller) float64 { return c.Panics }); n > 0 {
+			out = append(out, newFinding("reconcile-panics", t.Kind, t.ID, c.Name,
+				fmt.Sprintf("%s panicked %.0f times %s", c.Name, n, over(t)),
+				Evidence{Name: "reconcile panics", Value: fmt.Sprintf("%.0f", n), Threshold: "> 0"}))
+		}
+	}
+	for _, q := range t.Queues {
+		out = append(out, queueFindings(t, q, th)...)
+	}
+	return out
+}
+
+// queueFindings judges one queue. Rules that explain a symptom better suppress the symptom's
+// weaker readings on the same queue (a stuck or saturated queue is not also "slow").
+func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
+	var out []Finding
+	ev := func(name string, v float64, unit string, thr string) Evidence {
+		return Evidence{Name: name, Value: format(v, unit), Threshold: thr}
+	}
+	stuck := q.Longest >= th.StuckAfter.Seconds()
+	if stuck {
+		out = append(out, newFinding("stuck-worker", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("an item of %s has been in a worker for %s", q.Queue, format(q.Longest, "s")),
+			ev("longest running item", q.Longest, "s", ">= "+th.StuckAfter.String()),
+			ev("unfinished work", q.Unfinished, "s", ""),
+			workersEvidence(q)))
+	}
+
+	c := controllerOf(t, q)
+	reconciles, errs, requeues := math.NaN(), math.NaN(), math.NaN()
+	if c != nil {
+		reconciles = delta(t, c.Name, (*health.Controller).Reconciles)
+		errs = delta(t, c.Name, func(c *health.Controller) float64 { return c.ReconcileErrors })
+		requeues = delta(t, c.Name, func(c *health.Controller) float64 {
+			return c.ReconcileTotal["requeue"] + c.ReconcileTotal["requeue_after"]
+		})
+	}
+	errRatio := errs / reconciles
+	switch {
+	case c != nil && reconciles >= th.MinEvents && errRatio > th.ErrorRatio:
+		out = append(out, newFinding("retry-storm", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("%.0f%% of %s's reconciles failed %s", 100*errRatio, q.Queue, over(t)),
+			ev("reconcile errors", errs, "", ""), ev("reconciles", reconciles, "", ""),
+			ev("error ratio", errRatio, "%", fmt.Sprintf("> %.0f%%", 100*th.ErrorRatio)),
+			ev("retries/s", q.RetriesPerSecond, "/s", "")))
+	case c == nil && t.Window > 0 && q.RetriesPerSecond >= th.RetriesPerSecond && q.RetryRatio >= th.RetryRatio &&
+		q.AddsPerSecond*t.Window.Seconds() >= th.MinEvents:
+		out = append(out, newFinding("retry-storm", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("%s retries %.1f items a second, %.0f per 100 adds", q.Queue, q.RetriesPerSecond, 100*q.RetryRatio),
+			ev("retries/s", q.RetriesPerSecond, "/s", fmt.Sprintf(">= %g/s", th.RetriesPerSecond)),
+			ev("retries per add", q.RetryRatio, "%", fmt.Sprintf(">= %.0f%%", 100*th.RetryRatio))))
+	}
+
+	rate := reconciles / t.Window.Seconds()
+	if c != nil && t.Window > 0 && rate >= th.HotLoopRate && requeues/reconciles >= th.HotLoopRequeueRatio &&
+		!(errRatio > th.ErrorRatio) && !(q.WorkP50 > th.HotLoopWork.Seconds()) {
+		out = append(out, newFinding("hot-loop", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("%s reconciles %.0f times a second, %.0f%% of them asking to be requeued, with almost no work each", q.Queue, rate, 100*requeues/reconciles),
+			ev("reconciles/s", rate, "/s", fmt.Sprintf(">= %g/s", th.HotLoopRate)),
+			ev("requeue results", requeues/reconciles, "%", fmt.Sprintf(">= %.0f%%", 100*th.HotLoopRequeueRatio)),
+			ev("work p50", q.WorkP50, "s", "<= "+th.HotLoopWork.String())))
+	}
+
+	saturated := false
+	switch {
+	case q.MaxWorkers > 0 && q.ActiveWorkers >= q.MaxWorkers && q.Depth > 0 &&
+		(q.QueueP99 >= th.SaturatedQueueWait.Seconds() || q.Depth > q.DepthBefore):
+		saturated = true
+		out = append(out, newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("all %.0f workers of %s are busy and %.0f items wait", q.MaxWorkers, q.Queue, q.Depth),
+			workersEvidence(q), ev("depth", q.Depth, "", "> 0"),
+			ev("queue p99", q.QueueP99, "s", ">= "+th.SaturatedQueueWait.String())))
+	case math.IsNaN(q.MaxWorkers) && q.Depth > 0 && q.QueueP99 >= th.SaturatedQueueWait.Seconds() && q.QueueP99 > q.WorkP99:
+		saturated = true
+		out = append(out, newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("items of %s wait %s for a worker, longer than the work itself", q.Queue, format(q.QueueP99, "s")),
+			ev("queue p99", q.QueueP99, "s", ">= "+th.SaturatedQueueWait.String()), ev("work p99", q.WorkP99, "s", "< queue p99"),
+			ev("depth", q.Depth, "", "> 0")))
+	}
+	if !stuck && !saturated && q.WorkP99 >= th.SlowWork.Seconds() {
+		out = append(out, newFinding("slow-reconcile", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("%s spends %s on an item (p99) although workers are free", q.Queue, format(q.WorkP99, "s")),
+			ev("work p99", q.WorkP99, "s", ">= "+th.SlowWork.String()), ev("work p50", q.WorkP50, "s", ""), workersEvidence(q)))
+	}
+	if q.Depth >= th.BacklogDepth || (t.Window > 0 && q.Depth >= th.RisingDepth && q.Depth > q.DepthBefore) {
+		out = append(out, newFinding("backlog-growing", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("%.0f items wait in %s%s", q.Depth, q.Queue, rising(q)),
+			ev("depth", q.Depth, "", fmt.Sprintf(">= %g, or >= %g and rising", th.BacklogDepth, th.RisingDepth)),
+			ev("depth at the first sample", q.DepthBefore, "", ""), ev("completions/s", q.CompletionsPerSecond, "/s", ""),
+			ev("drain time", drainTime(q), "s", "")))
+	}
+	return out
+}
+
+// clientFindings judges the REST client of the process: throttling and API errors.
+func clientFindings(t Target, th Thresholds) []Finding {
+	var out []Finding
+	var prevRL *health.Histogram
+	var prevCodes map[string]float64
+	if t.Prev != nil {
+		prevRL, prevCodes = t.Prev.Client.RateLimiterDuration, t.Prev.Client.RequestsByCode
+	}
+	if rl := t.Cur.Client.RateLimiterDuration.Since(prevRL); rl != nil && rl.Count >= th.MinEvents {
+		if mean := rl.Sum / rl.Count; mean >= th.ThrottleWait.Seconds() {
+			out = append(out, newFinding("client-throttling", t.Kind, t.ID, "",
+				fmt.Sprintf("requests wait %s on average in the client's own rate limiter %s", format(mean, "s"), over(t)),
+				Evidence{Name: "mean rate-limiter wait", Value: format(mean, "s"), Threshold: ">= " + th.ThrottleWait.String()},
+				Evidence{Name: "rate-limiter p99", Value: format(rl.Quantile(0.99), "s")},
+				Evidence{Name: "requests", Value: format(rl.Count, "")}))
+		}
+	}
+	var total, failed float64
+	var failedCodes []string
+	for code, v := range t.Cur.Client.RequestsByCode {
+		n := health.Increase(prevCodes[code], v)
+		if _, ok := prevCodes[code]; !ok && t.Prev != nil {
+			n = v // a code first seen in the second sample counted from zero
+		}
+		total += n
+		if strings.HasPrefix(code, "5") || code == "429" || code == "<error>" {
+			failed += n
+			if n > 0 {
+				failedCodes = append(failedCodes, fmt.Sprintf("%s: %.0f", code, n))
+			}
+		}
+	}
+	// Only over a window: since process start the ratio mixes in start-up errors (an API
+	// server's own loopback client fails while it is still starting).
+	if t.Prev != nil && total >= th.MinEvents && failed/total > th.APIErrorRatio {
+		out = append(out, newFinding("api-errors", t.Kind, t.ID, "",
+			fmt.Sprintf("%.1f%% of %.0f requests to the API server failed %s (%s)", 100*failed/total, total, over(t), strings.Join(failedCodes, ", ")),
+			Evidence{Name: "failed requests (5xx, 429, transport)", Value: format(failed, "")},
+			Evidence{Name: "requests", Value: format(total, "")},
+			Evidence{Name: "failure ratio", Value: format(failed/total, "%"), Threshold: fmt.Sprintf("> %.0f%%", 100*th.APIErrorRatio)}))
+	}
+	return out
+}
+
+// podFindings judges memory against the limit and restarts.
+func podFindings(t Target, th Thresholds) []Finding {
+	if t.Pod == nil {
+		return nil
+	}
+	var out []Finding
+	rss := t.Cur.Process.ResidentMemoryBytes
+	if t.Pod.LastTerminationReason == "OOMKilled" {
+		out = append(out, newFinding("memory-pressure", t.Kind, t.ID, "",
+			"the container was OOMKilled", Evidence{Name: "last termination reason", Value: "OOMKilled"},
+			Evidence{Name: "resident memory", Value: format(rss, "B")},
+			Evidence{Name: "memory limit", Value: format(t.Pod.MemoryLimitBytes, "B")}).withSeverity(Critical))
+	} else if t.Pod.MemoryLimitBytes > 0 && rss/t.Pod.MemoryLimitBytes >= th.MemoryRatio {
+		out = append(out, newFinding("memory-pressure", t.Kind, t.ID, "",
+			fmt.Sprintf("resident memory is %.0f%% of the memory limit", 100*rss/t.Pod.MemoryLimitBytes),
+			Evidence{Name: "resident memory", Value: format(rss, "B")},
+			Evidence{Name: "memory limit", Value: format(t.Pod.MemoryLimitBytes, "B")},
+			Evidence{Name: "ratio", Value: format(rss/t.Pod.MemoryLimitBytes, "%"), Threshold: fmt.Sprintf(">= %.0f%%", 100*th.MemoryRatio)},
+			Evidence{Name: "Go heap in use", Value: format(t.Cur.Process.HeapBytes, "B")}))
+	}
+	if t.Pod.Restarts > 0 {
+		reason := t.Pod.LastTerminationReason
+		if reason == "" {
+			reason = "unknown"
+		}
+		out = append(out, newFinding("restarts", t.Kind, t.ID, "",
+			fmt.Sprintf("the pod's containers restarted %d times (last: %s)", t.Pod.Restarts, reason),
+			Evidence{Name: "restarts", Value: fmt.Sprint(t.Pod.Restarts), Threshold: "> 0"},
+			Evidence{Name: "last termination reason", Value: reason}))
+	}
+	return out
+}
+
+func noQueues(t Target) Finding {
+	for _, v := range t.Cur.Leader {
+		if v == 0 {
+			return newFinding("no-workqueue-metrics", t.Kind, t.ID, "",
+				"no workqueue metrics: this replica is not the leader, so it runs no controllers",
+				Evidence{Name: "leader_election_master_status", Value: "0"}).withSeverity(Info)
+		}
+	}
+	return newFinding("no-workqueue-metrics", t.Kind, t.ID, "", "the target serves metrics but no workqueue_* series",
+		Evidence{Name: "workqueue series", Value: "0"})
+}
+
+// leaderFindings checks, per workload with several scraped replicas, that exactly one leads.
+func leaderFindings(targets []Target) []Finding {
+	type group struct {
+		leaders, replicas int
+		kind              Kind
+		ids               []string
+	}
+	groups := map[string]*group{}
+	var order []string
+	for _, t := range targets {
+		if t.Pod == nil || t.Pod.Workload == "" || t.Cur == nil || len(t.Cur.Leader) == 0 {
+			continue
+		}
+		g := groups[t.Pod.Workload]
+		if g == nil {
+			g = &group{kind: t.Kind}
+			groups[t.Pod.Workload] = g
+			order = append(order, t.Pod.Workload)
+		}
+		g.replicas++
+		g.ids = append(g.ids, t.ID)
+		for _, v := range t.Cur.Leader {
+			if v == 1 {
+				g.leaders++
+				break
+			}
+		}
+	}
+	var out []Finding
+	for _, w := range order {
+		g := groups[w]
+		if g.replicas < 2 || g.leaders == 1 {
+			continue
+		}
+		f := newFinding("leader-election", g.kind, w, "",
+			fmt.Sprintf("%d of %d replicas of %s claim to lead", g.leaders, g.replicas, w),
+			Evidence{Name: "leaders", Value: fmt.Sprint(g.leaders), Threshold: "exactly 1"},
+			Evidence{Name: "replicas scraped", Value: strings.Join(g.ids, ", ")})
+		if g.leaders > 1 {
+			f = f.withSeverity(Critical)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func cacheLagFinding(l CacheLag, th Thresholds) []Finding {
+	if !(l.QueuedItems >= th.InformerQueuedItems) && !(l.LatencyP99 >= th.InformerLatency.Seconds()) {
+		return nil
+	}
+	behind := "unknown"
+	if !math.IsNaN(l.VersionsBehind) {
+		behind = format(l.VersionsBehind, "")
+	}
+	return []Finding{newFinding("cache-sync-lag", l.Kind, l.Target, l.Informer,
+		fmt.Sprintf("informer %s has %.0f events waiting for its handlers (p99 %s)", l.Informer, l.QueuedItems, format(l.LatencyP99, "s")),
+		Evidence{Name: "informer_queued_items", Value: format(l.QueuedItems, ""), Threshold: fmt.Sprintf(">= %g", th.InformerQueuedItems)},
+		Evidence{Name: "handler processing p99", Value: format(l.LatencyP99, "s"), Threshold: ">= " + th.InformerLatency.String()},
+		Evidence{Name: "resource versions behind the API server", Value: behind},
+		Evidence{Name: "store behind the API server's first sample at the second", Value: fmt.Sprint(l.BehindAPIServer)})}
+}
+
+// controllerOf finds the controller-runtime controller of a queue.
+func controllerOf(t Target, q health.QueueStats) *health.Controller {
+	if c := t.Cur.Controllers[q.Controller]; c != nil {
+		return c
+	}
+	return t.Cur.Controllers[q.Queue]
+}
+
+// delta is the growth of a controller counter over the window, or its lifetime value with
+// one sample; NaN when the controller does not report it.
+func delta(t Target, name string, get func(*health.Controller) float64) float64 {
+	c := t.Cur.Controllers[name]
+	if c == nil {
+		return math.NaN()
+	}
+	cur := get(c)
+	if t.Prev == nil {
+		return cur
+	}
+	p := t.Prev.Controllers[name]
+	if p == nil {
+		return cur
+	}
+	return health.Increase(get(p), cur)
+}
+
+func workersEvidence(q health.QueueStats) Evidence {
+	if math.IsNaN(q.MaxWorkers) {
+		return Evidence{Name: "workers busy", Value: "not reported"}
+	}
+	return Evidence{Name: "workers busy", Value: fmt.Sprintf("%.0f of %.0f", q.ActiveWorkers, q.MaxWorkers)}
+}
+
+func over(t Target) string {
+	if t.Window > 0 {
+		return "in the last " + t.Window.String()
+	}
+	return "since the process started"
+}
+
+func rising(q health.QueueStats) string {
+	if q.Depth > q.DepthBefore {
+		return fmt.Sprintf(", up from %.0f", q.DepthBefore)
+	}
+	return ""
+}
+
+// drainTime is depth / completion rate: how long the backlog takes to clear at the current pace.
+func drainTime(q health.QueueStats) float64 {
+	if q.CompletionsPerSecond > 0 {
+		return q.Depth / q.CompletionsPerSecond
+	}
+	return math.NaN()
+}

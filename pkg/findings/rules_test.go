@@ -1,0 +1,237 @@
+package findings
+
+import (
+	"compress/gzip"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
+)
+
+var nan = math.NaN()
+
+// queue returns QueueStats of a healthy controller-runtime queue with 2 workers; tests change
+// what they are about.
+func queue(mod func(*health.QueueStats)) health.QueueStats {
+	q := health.QueueStats{Target: "t", Queue: "ctrl", Controller: "ctrl", Window: 10 * time.Second,
+		Depth: 0, DepthBefore: 0, AddsPerSecond: 1, RetriesPerSecond: 0, CompletionsPerSecond: 1,
+		ReconcileErrorsPerSecond: 0, QueueP50: 0.001, QueueP99: 0.005, WorkP50: 0.01, WorkP99: 0.05,
+		Unfinished: 0, Longest: 0, ActiveWorkers: 0, MaxWorkers: 2, ErrorRatio: 0, RetryRatio: 0, Leader: 1}
+	if mod != nil {
+		mod(&q)
+	}
+	return q
+}
+
+// crTarget is a controller-runtime target whose controller counted reconciles by result over
+// a 10 s window.
+func crTarget(q health.QueueStats, before, after map[string]float64, errs float64) Target {
+	mk := func(res map[string]float64, e float64) *health.Snapshot {
+		return &health.Snapshot{
+			Queues:      map[string]*health.Queue{"ctrl": {Name: "ctrl", Controller: "ctrl"}},
+			Controllers: map[string]*health.Controller{"ctrl": {Name: "ctrl", ReconcileTotal: res, ReconcileErrors: e}},
+			Leader:      map[string]float64{"lease": 1},
+		}
+	}
+	return Target{ID: "ns/op:8080", Kind: ControllerRuntime, Prev: mk(before, 0), Cur: mk(after, errs),
+		Window: 10 * time.Second, Queues: []health.QueueStats{q}}
+}
+
+func checks(fs []Finding) string {
+	var s []string
+	for _, f := range fs {
+		s = append(s, string(f.Severity)+":"+f.Check)
+	}
+	return strings.Join(s, " ")
+}
+
+func TestRulesTellScenariosApart(t *testing.T) {
+	ok := map[string]float64{"success": 0}
+	okAfter := map[string]float64{"success": 10}
+	th := DefaultThresholds()
+	for _, tc := range []struct {
+		name   string
+		target Target
+		want   string // checks, worst first
+	}{
+		{"healthy", crTarget(queue(nil), ok, okAfter, 0), ""},
+		{"slow", crTarget(queue(func(q *health.QueueStats) { q.WorkP50, q.WorkP99, q.ActiveWorkers = 3, 3.5, 1 }), ok, okAfter, 0),
+			"warning:slow-reconcile"},
+		{"saturated", crTarget(queue(func(q *health.QueueStats) {
+			q.Depth, q.DepthBefore, q.ActiveWorkers, q.QueueP99, q.WorkP99 = 138, 135, 2, 90, 1.1
+		}), ok, okAfter, 0), "warning:workers-saturated warning:backlog-growing"},
+		{"stuck", crTarget(queue(func(q *health.QueueStats) { q.Longest, q.Unfinished, q.ActiveWorkers = 40, 41, 1 }), ok, okAfter, 0),
+			"critical:stuck-worker"},
+		{"errors", crTarget(queue(func(q *health.QueueStats) { q.RetriesPerSecond, q.RetryRatio = 1.4, 1 }),
+			map[string]float64{"error": 0}, map[string]float64{"error": 14}, 14), "warning:retry-storm"},
+		{"hotloop", crTarget(queue(func(q *health.QueueStats) { q.AddsPerSecond, q.RetriesPerSecond, q.WorkP50 = 98, 98, 0.0002 }),
+			map[string]float64{"requeue_after": 0}, map[string]float64{"requeue_after": 980}, 0), "warning:hot-loop"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := checks(Evaluate([]Target{tc.target}, nil, th)); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestClientPodLeaderAndCacheRules(t *testing.T) {
+	th := DefaultThresholds()
+	hist := func(count, sum float64) *health.Histogram {
+		return &health.Histogram{Count: count, Sum: sum, Buckets: []health.Bucket{{UpperBound: 1, Count: count}, {UpperBound: math.Inf(1), Count: count}}}
+	}
+	base := crTarget(queue(nil), nil, nil, 0)
+	throttled := base
+	throttled.Prev = &health.Snapshot{Client: health.Client{RateLimiterDuration: hist(10, 1)}}
+	throttled.Cur = &health.Snapshot{Queues: base.Cur.Queues, Client: health.Client{RateLimiterDuration: hist(30, 21),
+		RequestsByCode: map[string]float64{"200": 100}}}
+	if got := checks(Evaluate([]Target{throttled}, nil, th)); got != "warning:client-throttling" {
+		t.Errorf("throttled: %q", got)
+	}
+
+	apiErr := base
+	apiErr.Prev = &health.Snapshot{Client: health.Client{RequestsByCode: map[string]float64{"200": 100, "429": 1}}}
+	apiErr.Cur = &health.Snapshot{Queues: base.Cur.Queues, Client: health.Client{RequestsByCode: map[string]float64{"200": 190, "429": 6, "503": 4}}}
+	if got := checks(Evaluate([]Target{apiErr}, nil, th)); got != "warning:api-errors" {
+		t.Errorf("api errors: %q", got)
+	}
+
+	mem := base
+	mem.Cur = &health.Snapshot{Queues: base.Cur.Queues, Process: health.Process{ResidentMemoryBytes: 110 << 20}}
+	mem.Pod = &Pod{Namespace: "ns", Name: "op", MemoryLimitBytes: 128 << 20}
+	if got := checks(Evaluate([]Target{mem}, nil, th)); got != "warning:memory-pressure" {
+		t.Errorf("memory: %q", got)
+	}
+	mem.Pod = &Pod{Namespace: "ns", Name: "op", Restarts: 2, LastTerminationReason: "OOMKilled"}
+	if got := checks(Evaluate([]Target{mem}, nil, th)); got != "critical:memory-pressure warning:restarts" {
+		t.Errorf("OOMKilled: %q", got)
+	}
+
+	replica := func(id string, leader float64) Target {
+		r := crTarget(queue(nil), nil, nil, 0)
+		r.ID, r.Cur.Leader, r.Pod = id, map[string]float64{"l": leader}, &Pod{Workload: "deployment/op"}
+		return r
+	}
+	if got := checks(Evaluate([]Target{replica("a", 1), replica("b", 0)}, nil, th)); got != "" {
+		t.Errorf("one leader: %q", got)
+	}
+	if got := checks(Evaluate([]Target{replica("a", 1), replica("b", 1)}, nil, th)); got != "critical:leader-election" {
+		t.Errorf("two leaders: %q", got)
+	}
+	follower := replica("b", 0)
+	follower.Cur.Queues = nil
+	follower.Queues = nil
+	if got := checks(Evaluate([]Target{replica("a", 1), follower}, nil, th)); got != "info:no-workqueue-metrics" {
+		t.Errorf("a follower without queues: %q", got)
+	}
+
+	lag := CacheLag{Target: "ns/op:8080", Kind: ControllerRuntime, Informer: "op/workloads", QueuedItems: 572, LatencyP99: 9, VersionsBehind: 300}
+	if got := checks(Evaluate(nil, []CacheLag{lag, {QueuedItems: 0, LatencyP99: 0.01, VersionsBehind: nan}}, th)); got != "warning:cache-sync-lag" {
+		t.Errorf("cache lag: %q", got)
+	}
+	if got := checks(Evaluate([]Target{{ID: "x", ScrapeError: "401"}}, nil, th)); got != "warning:scrape-failed" {
+		t.Errorf("scrape failed: %q", got)
+	}
+}
+
+// Causes outrank symptoms: throttling explains the saturation and backlog it causes.
+func TestSortPutsCausesFirst(t *testing.T) {
+	fs := []Finding{
+		newFinding("backlog-growing", ClientGo, "t", "q", ""),
+		newFinding("workers-saturated", ClientGo, "t", "q", ""),
+		newFinding("client-throttling", ClientGo, "t", "", ""),
+		newFinding("stuck-worker", ClientGo, "t", "q", ""),
+		newFinding("cache-sync-lag", ClientGo, "t", "", ""),
+	}
+	Sort(fs)
+	if got := checks(fs); got != "critical:stuck-worker warning:client-throttling warning:cache-sync-lag warning:workers-saturated warning:backlog-growing" {
+		t.Errorf("order: %s", got)
+	}
+}
+
+// The real kube-controller-manager and kube-apiserver at rest, sampled 10 s apart, raise nothing.
+func TestControlPlaneAtRestRaisesNothing(t *testing.T) {
+	for _, name := range []string{"kube-controller-manager", "kube-apiserver"} {
+		a, b := load(t, name+"-1.prom.gz"), load(t, name+"-2.prom.gz")
+		th := health.DefaultThresholds()
+		target := Target{ID: name, Kind: KindOf(b, nil), Prev: a, Cur: b, Window: 10 * time.Second,
+			Queues: health.Queues(name, a, b, 10*time.Second, th)}
+		if fs := Evaluate([]Target{target}, nil, DefaultThresholds()); len(fs) > 0 {
+			t.Errorf("%s at rest: %s: %s", name, checks(fs), fs[0].Summary)
+		}
+		lifetime := Target{ID: name, Kind: KindOf(b, nil), Cur: b, Queues: health.Queues(name, nil, b, 0, th)}
+		if fs := Evaluate([]Target{lifetime}, nil, DefaultThresholds()); len(fs) > 0 {
+			t.Errorf("%s at rest, one sample: %s: %s", name, checks(fs), fs[0].Summary)
+		}
+	}
+}
+
+func load(t *testing.T, file string) *health.Snapshot {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "pages", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(file, ".gz") {
+		if r, err = gzip.NewReader(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := parse.Parse(file, r, health.Wanted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return health.FromFamilies(p.Families, time.Time{})
+}
+
+func TestCatalogIsComplete(t *testing.T) {
+	want := []string{"scrape-failed", "no-workqueue-metrics", "backlog-growing", "workers-saturated", "slow-reconcile",
+		"stuck-worker", "retry-storm", "hot-loop", "client-throttling", "api-errors", "cache-sync-lag",
+		"memory-pressure", "restarts", "leader-election", "reconcile-panics"}
+	codes := map[string]bool{}
+	for _, c := range want {
+		d, ok := Lookup(c)
+		if !ok || d.Title == "" || d.Explanation == "" || d.Severity.Rank() > 2 {
+			t.Errorf("catalog entry %q: %+v", c, d)
+		}
+		if codes[d.Code] {
+			t.Errorf("code %s used twice", d.Code)
+		}
+		codes[d.Code] = true
+	}
+	if len(Catalog()) != len(want) {
+		t.Errorf("catalog has %d entries, want %d", len(Catalog()), len(want))
+	}
+}
+
+func TestThresholdOverrides(t *testing.T) {
+	th := DefaultThresholds()
+	if err := th.Set("stuckAfter=2m"); err != nil || th.StuckAfter.String() != "2m0s" {
+		t.Errorf("stuckAfter: %v %v", th.StuckAfter, err)
+	}
+	if err := th.Set("errorRatio=0.2"); err != nil || th.ErrorRatio != 0.2 {
+		t.Errorf("errorRatio: %v %v", th.ErrorRatio, err)
+	}
+	for _, bad := range []string{"nope=1", "stuckAfter", "stuckAfter=soon", "errorRatio=x"} {
+		if err := th.Set(bad); err == nil {
+			t.Errorf("%q: want an error", bad)
+		}
+	}
+	f := filepath.Join(t.TempDir(), "th.yaml")
+	os.WriteFile(f, []byte("backlogDepth: 5\nslowWork: 250ms\n"), 0o600)
+	if err := th.LoadFile(f); err != nil || th.BacklogDepth != 5 || th.SlowWork.String() != "250ms" {
+		t.Errorf("file: %+v %v", th, err)
+	}
+	os.WriteFile(f, []byte("typo: 5\n"), 0o600)
+	if err := th.LoadFile(f); err == nil {
+		t.Error("an unknown field must be an error")
+	}
+}

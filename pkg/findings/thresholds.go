@@ -1,0 +1,146 @@
+package findings
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/yaml"
+)
+
+// Thresholds decide when a rule fires. Defaults start from public alerting practice
+// (kubernetes-mixin, prometheus-operator mixin, operator rule sets; see README) and were checked
+// against the reference operator's scenarios and an idle kube-controller-manager and API server.
+// Every field can be set in a config file (--thresholds FILE, YAML with these json names) or by
+// --threshold name=value.
+type Thresholds struct {
+	// MinEvents is how many events (adds, reconciles, requests) a ratio needs to count.
+	MinEvents float64 `json:"minEvents"`
+	// StuckAfter: an item in a worker for this long means a stuck worker.
+	StuckAfter Duration `json:"stuckAfter"`
+	// ErrorRatio: reconcile errors / reconciles above this is a retry storm (prometheus-operator
+	// mixin: 10 %).
+	ErrorRatio float64 `json:"errorRatio"`
+	// RetryRatio: retries / adds at or above this, on a queue without reconcile metrics, is a
+	// retry storm.
+	RetryRatio float64 `json:"retryRatio"`
+	// RetriesPerSecond: on a queue without reconcile metrics, below this rate retries are not a
+	// storm (periodic AddAfter requeues of an idle kube-apiserver reach ~3/s).
+	RetriesPerSecond float64 `json:"retriesPerSecond"`
+	// BacklogDepth: this many items waiting is a backlog (operator rule sets: 100).
+	BacklogDepth float64 `json:"backlogDepth"`
+	// RisingDepth: a depth of at least this that rose over the window is a growing backlog.
+	RisingDepth float64 `json:"risingDepth"`
+	// SlowWork: work p99 at or above this, with workers to spare, is slow reconciling.
+	SlowWork Duration `json:"slowWork"`
+	// SaturatedQueueWait: queue p99 at or above this while every worker is busy is saturation.
+	SaturatedQueueWait Duration `json:"saturatedQueueWait"`
+	// HotLoopRequeueRatio: requeue results / reconciles at or above this, with HotLoopRate
+	// reconciles a second and work p50 under HotLoopWork, is a hot loop.
+	HotLoopRequeueRatio float64  `json:"hotLoopRequeueRatio"`
+	HotLoopRate         float64  `json:"hotLoopRate"`
+	HotLoopWork         Duration `json:"hotLoopWork"`
+	// ThrottleWait: a mean wait in the client rate limiter at or above this is throttling.
+	ThrottleWait Duration `json:"throttleWait"`
+	// APIErrorRatio: 5xx, 429 and transport errors / requests above this (kubernetes-mixin: 1 %).
+	APIErrorRatio float64 `json:"apiErrorRatio"`
+	// InformerQueuedItems, InformerLatency: events waiting before the handlers, or handler p99
+	// latency, at or above these is cache sync lag.
+	InformerQueuedItems float64  `json:"informerQueuedItems"`
+	InformerLatency     Duration `json:"informerLatency"`
+	// MemoryRatio: resident memory / container memory limit at or above this is memory pressure.
+	MemoryRatio float64 `json:"memoryRatio"`
+}
+
+// DefaultThresholds are the thresholds report starts from.
+func DefaultThresholds() Thresholds {
+	return Thresholds{
+		MinEvents:           10,
+		StuckAfter:          Duration(30 * time.Second),
+		ErrorRatio:          0.10,
+		RetryRatio:          0.5,
+		RetriesPerSecond:    10,
+		BacklogDepth:        100,
+		RisingDepth:         10,
+		SlowWork:            Duration(time.Second),
+		SaturatedQueueWait:  Duration(time.Second),
+		HotLoopRequeueRatio: 0.5,
+		HotLoopRate:         5,
+		HotLoopWork:         Duration(50 * time.Millisecond),
+		ThrottleWait:        Duration(50 * time.Millisecond),
+		APIErrorRatio:       0.01,
+		InformerQueuedItems: 100,
+		InformerLatency:     Duration(time.Second),
+		MemoryRatio:         0.8,
+	}
+}
+
+// Duration is a time.Duration written as "30s" in YAML and JSON.
+type Duration time.Duration
+
+func (d Duration) String() string               { return time.Duration(d).String() }
+func (d Duration) Seconds() float64             { return time.Duration(d).Seconds() }
+func (d Duration) MarshalJSON() ([]byte, error) { return []byte(`"` + d.String() + `"`), nil }
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	v, err := time.ParseDuration(strings.Trim(string(b), `"`))
+	if err != nil {
+		return err
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// LoadFile overrides t with the fields set in a YAML or JSON file; unknown fields are errors.
+func (t *Thresholds) LoadFile(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read thresholds: %w", err)
+	}
+	if err := yaml.UnmarshalStrict(b, t); err != nil {
+		return fmt.Errorf("thresholds file %s: %w", path, err)
+	}
+	return nil
+}
+
+// Set overrides one threshold from "name=value" (json names, e.g. stuckAfter=1m).
+func (t *Thresholds) Set(kv string) error {
+	name, value, ok := strings.Cut(kv, "=")
+	if !ok {
+		return fmt.Errorf("--threshold %q: use name=value, e.g. stuckAfter=1m; names: %s", kv, strings.Join(ThresholdNames(), ", "))
+	}
+	for _, n := range ThresholdNames() {
+		if n == name {
+			quoted := value
+			if _, isDur := fieldByJSON(t, name).Interface().(Duration); isDur {
+				quoted = `"` + value + `"`
+			}
+			if err := yaml.UnmarshalStrict([]byte(name+": "+quoted), t); err != nil {
+				return fmt.Errorf("--threshold %s: %w", kv, err)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("--threshold %q: unknown name %q; names: %s", kv, name, strings.Join(ThresholdNames(), ", "))
+}
+
+// ThresholdNames lists the json names of every threshold.
+func ThresholdNames() []string {
+	rt := reflect.TypeOf(Thresholds{})
+	names := make([]string, 0, rt.NumField())
+	for i := 0; i < rt.NumField(); i++ {
+		names = append(names, strings.Split(rt.Field(i).Tag.Get("json"), ",")[0])
+	}
+	return names
+}
+
+func fieldByJSON(t *Thresholds, name string) reflect.Value {
+	rv := reflect.ValueOf(t).Elem()
+	for i := 0; i < rv.NumField(); i++ {
+		if strings.Split(rv.Type().Field(i).Tag.Get("json"), ",")[0] == name {
+			return rv.Field(i)
+		}
+	}
+	return reflect.Value{}
+}
