@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
@@ -52,6 +53,8 @@ type Plan struct {
 	// file ones.
 	Targets []target.Target
 	Skipped []discover.Skipped
+	// Pods are the pods behind targets and skipped pods, by "namespace/name".
+	Pods map[string]*corev1.Pod
 	// Failed are targets that cannot be read at all (e.g. a missing permission), with why.
 	Failed []Failure
 	// Warnings are things the user should know (printed on stderr by the command). Sources
@@ -143,7 +146,7 @@ func (p *Plan) discover(ctx context.Context, cfg Config, k *Kube) error {
 	if err != nil {
 		return err
 	}
-	p.Targets, p.Skipped = res.Targets, res.Skipped
+	p.Targets, p.Skipped, p.Pods = res.Targets, res.Skipped, res.Pods
 	return nil
 }
 

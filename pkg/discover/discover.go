@@ -48,6 +48,32 @@ type Skipped struct {
 type Result struct {
 	Targets []target.Target `json:"targets"`
 	Skipped []Skipped       `json:"skipped,omitempty"`
+	// Pods are the pods behind the targets and the skipped ones, by "namespace/name", as listed:
+	// report shows their status and resources without asking again.
+	Pods map[string]*corev1.Pod `json:"-"`
+}
+
+func (r *Result) addPod(p *corev1.Pod) {
+	if r.Pods == nil {
+		r.Pods = map[string]*corev1.Pod{}
+	}
+	r.Pods[p.Namespace+"/"+p.Name] = p
+}
+
+// keepPods records the pods of pods that appear among the targets or the skipped.
+func (r *Result) keepPods(pods []corev1.Pod) {
+	wanted := map[string]bool{}
+	for _, t := range r.Targets {
+		wanted[t.Namespace+"/"+t.Name] = true
+	}
+	for _, s := range r.Skipped {
+		wanted[s.Namespace+"/"+s.Pod] = true
+	}
+	for i := range pods {
+		if wanted[pods[i].Namespace+"/"+pods[i].Name] {
+			r.addPod(&pods[i])
+		}
+	}
 }
 
 // Discover finds the targets opts describe.
@@ -125,6 +151,7 @@ func scanNamespace(ctx context.Context, client kubernetes.Interface, opts Option
 		add(ts)
 		res.Skipped = append(res.Skipped, skipped...)
 	}
+	res.keepPods(pods)
 	return res, nil
 }
 

@@ -46,89 +46,97 @@ func explicitTargets(ctx context.Context, client kubernetes.Interface, opts Opti
 		if err != nil {
 			return Result{}, err
 		}
-		var ts []target.Target
-		var skipped []Skipped
+		var pods []corev1.Pod
 		switch kind {
 		case "pod":
-			ts, skipped, err = explicitPod(ctx, client, opts, name)
+			pods, err = explicitPod(ctx, client, opts, name)
 		case "service":
-			ts, skipped, err = explicitService(ctx, client, opts, name)
+			pods, err = explicitService(ctx, client, opts, name, &res)
 		case "deployment":
-			ts, skipped, err = explicitDeployment(ctx, client, opts, name)
+			pods, err = explicitDeployment(ctx, client, opts, name)
+		}
+		if err == nil && kind != "service" {
+			var ts []target.Target
+			var skipped []Skipped
+			ts, skipped, err = podsAsTargets(pods, opts, arg)
+			res.Targets = append(res.Targets, ts...)
+			res.Skipped = append(res.Skipped, skipped...)
 		}
 		if err != nil {
 			return Result{}, err
 		}
-		res.Targets = append(res.Targets, ts...)
-		res.Skipped = append(res.Skipped, skipped...)
+		res.keepPods(pods)
 	}
 	return res, nil
 }
 
-func explicitPod(ctx context.Context, client kubernetes.Interface, opts Options, name string) ([]target.Target, []Skipped, error) {
+func explicitPod(ctx context.Context, client kubernetes.Interface, opts Options, name string) ([]corev1.Pod, error) {
 	pod, err := client.CoreV1().Pods(opts.Namespace).Get(ctx, name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
-		return nil, nil, errNotFound("pod", opts.Namespace, name)
+		return nil, errNotFound("pod", opts.Namespace, name)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("get pod %s/%s: %w", opts.Namespace, name, err)
+		return nil, fmt.Errorf("get pod %s/%s: %w", opts.Namespace, name, err)
 	}
-	return podsAsTargets([]corev1.Pod{*pod}, opts, "pod/"+name)
+	return []corev1.Pod{*pod}, nil
 }
 
-func explicitDeployment(ctx context.Context, client kubernetes.Interface, opts Options, name string) ([]target.Target, []Skipped, error) {
+func explicitDeployment(ctx context.Context, client kubernetes.Interface, opts Options, name string) ([]corev1.Pod, error) {
 	d, err := client.AppsV1().Deployments(opts.Namespace).Get(ctx, name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
-		return nil, nil, errNotFound("deployment", opts.Namespace, name)
+		return nil, errNotFound("deployment", opts.Namespace, name)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("get deployment %s/%s: %w", opts.Namespace, name, err)
+		return nil, fmt.Errorf("get deployment %s/%s: %w", opts.Namespace, name, err)
 	}
 	sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector)
 	if err != nil {
-		return nil, nil, fmt.Errorf("deployment %s/%s: %w", opts.Namespace, name, err)
+		return nil, fmt.Errorf("deployment %s/%s: %w", opts.Namespace, name, err)
 	}
 	pods, err := listPods(ctx, client, opts.Namespace, sel.String(), opts.PageSize)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if len(pods) == 0 {
-		return nil, nil, fmt.Errorf("deployment %s/%s has no pods", opts.Namespace, name)
+		return nil, fmt.Errorf("deployment %s/%s has no pods", opts.Namespace, name)
 	}
-	return podsAsTargets(pods, opts, "deploy/"+name)
+	return pods, nil
 }
 
-func explicitService(ctx context.Context, client kubernetes.Interface, opts Options, name string) ([]target.Target, []Skipped, error) {
+// explicitService adds the targets behind the service to res and returns its pods.
+func explicitService(ctx context.Context, client kubernetes.Interface, opts Options, name string, res *Result) ([]corev1.Pod, error) {
 	svc, err := client.CoreV1().Services(opts.Namespace).Get(ctx, name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
-		return nil, nil, errNotFound("service", opts.Namespace, name)
+		return nil, errNotFound("service", opts.Namespace, name)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("get service %s/%s: %w", opts.Namespace, name, err)
+		return nil, fmt.Errorf("get service %s/%s: %w", opts.Namespace, name, err)
 	}
 	if len(svc.Spec.Selector) == 0 {
-		return nil, nil, fmt.Errorf("service %s/%s has no selector: name its pods instead (pod/NAME)", opts.Namespace, name)
+		return nil, fmt.Errorf("service %s/%s has no selector: name its pods instead (pod/NAME)", opts.Namespace, name)
 	}
 	sp, ok := metricsServicePort(svc)
 	if !ok && opts.Port == 0 {
-		return nil, nil, fmt.Errorf("service %s/%s has several ports and none is named for metrics: give --port", opts.Namespace, name)
+		return nil, fmt.Errorf("service %s/%s has several ports and none is named for metrics: give --port", opts.Namespace, name)
 	}
 	sel := metav1.FormatLabelSelector(&metav1.LabelSelector{MatchLabels: svc.Spec.Selector})
 	pods, err := listPods(ctx, client, opts.Namespace, sel, opts.PageSize)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if len(pods) == 0 {
-		return nil, nil, fmt.Errorf("service %s/%s selects no pods", opts.Namespace, name)
+		return nil, fmt.Errorf("service %s/%s selects no pods", opts.Namespace, name)
 	}
 	if !ok {
 		sp = corev1.ServicePort{Port: opts.Port}
 	}
 	ts, skipped := podsBehindService(svc, sp, pods, "svc/"+name, opts)
 	if len(ts) == 0 {
-		return nil, skipped, fmt.Errorf("service %s/%s: none of its %d pods can be scraped (%s)", opts.Namespace, name, len(pods), skippedSummary(skipped))
+		return nil, fmt.Errorf("service %s/%s: none of its %d pods can be scraped (%s)", opts.Namespace, name, len(pods), skippedSummary(skipped))
 	}
-	return ts, skipped, nil
+	res.Targets = append(res.Targets, ts...)
+	res.Skipped = append(res.Skipped, skipped...)
+	return pods, nil
 }
 
 // podsAsTargets applies the heuristics to pods named explicitly; a pod without a metrics port
