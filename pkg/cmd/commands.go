@@ -7,6 +7,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/operator"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/queues"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/targets"
 )
 
@@ -16,6 +17,7 @@ func addCommands(root *cobra.Command, g *globals.Flags, streams genericiooptions
 	for _, c := range []*cobra.Command{
 		queues.NewCmd(g, streams),
 		targets.NewCmd(g, streams),
+		report.NewCmd(g, streams),
 		operator.NewCmd(g, streams),
 	} {
 		root.AddCommand(c)

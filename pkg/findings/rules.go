@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 )
@@ -75,11 +76,17 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			return c.ReconcileTotal["requeue"] + c.ReconcileTotal["requeue_after"]
 		})
 	}
+	when := over(t)
+	if c != nil && t.Prev != nil && reconciles < th.MinEvents && errs > 0 {
+		// Too few reconciles in the window to judge a ratio, and some failed: judge the
+		// process's whole life instead (a failing controller backs off, so its rate is low).
+		reconciles, errs, when = c.Reconciles(), c.ReconcileErrors, "since the process started (too few in the window)"
+	}
 	errRatio := errs / reconciles
 	switch {
 	case c != nil && reconciles >= th.MinEvents && errRatio > th.ErrorRatio:
 		out = append(out, newFinding("retry-storm", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("%.0f%% of %s's reconciles failed %s", 100*errRatio, q.Queue, over(t)),
+			fmt.Sprintf("%.0f%% of %s's %.0f reconciles failed %s", 100*errRatio, q.Queue, reconciles, when),
 			ev("reconcile errors", errs, "", ""), ev("reconciles", reconciles, "", ""),
 			ev("error ratio", errRatio, "%", fmt.Sprintf("> %.0f%%", 100*th.ErrorRatio)),
 			ev("retries/s", q.RetriesPerSecond, "/s", "")))
@@ -117,10 +124,10 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			ev("queue p99", q.QueueP99, "s", ">= "+th.SaturatedQueueWait.String()), ev("work p99", q.WorkP99, "s", "< queue p99"),
 			ev("depth", q.Depth, "", "> 0")))
 	}
-	if !stuck && !saturated && q.WorkP99 >= th.SlowWork.Seconds() {
+	if p99, p50, when := workQuantiles(t, q); !stuck && !saturated && p99 >= th.SlowWork.Seconds() {
 		out = append(out, newFinding("slow-reconcile", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("%s spends %s on an item (p99) although workers are free", q.Queue, format(q.WorkP99, "s")),
-			ev("work p99", q.WorkP99, "s", ">= "+th.SlowWork.String()), ev("work p50", q.WorkP50, "s", ""), workersEvidence(q)))
+			fmt.Sprintf("%s spends %s on an item (p99 %s) although workers are free", q.Queue, format(p99, "s"), when),
+			ev("work p99", p99, "s", ">= "+th.SlowWork.String()), ev("work p50", p50, "s", ""), workersEvidence(q)))
 	}
 	if q.Depth >= th.BacklogDepth || (t.Window > 0 && q.Depth >= th.RisingDepth && q.Depth > q.DepthBefore) {
 		out = append(out, newFinding("backlog-growing", t.Kind, t.ID, q.Queue,
@@ -283,6 +290,18 @@ func cacheLagFinding(l CacheLag, th Thresholds) []Finding {
 		Evidence{Name: "store behind the API server's first sample at the second", Value: fmt.Sprint(l.BehindAPIServer)})}
 }
 
+// workQuantiles are the queue's work p99 and p50 over the window, or since start when no item
+// finished within the window (a slow controller may finish none in a few seconds).
+func workQuantiles(t Target, q health.QueueStats) (p99, p50 float64, when string) {
+	if !math.IsNaN(q.WorkP99) {
+		return q.WorkP99, q.WorkP50, over(t)
+	}
+	if cq := t.Cur.Queues[q.Queue]; cq != nil {
+		return cq.WorkDuration.Quantile(0.99), cq.WorkDuration.Quantile(0.5), "since the process started"
+	}
+	return math.NaN(), math.NaN(), ""
+}
+
 // controllerOf finds the controller-runtime controller of a queue.
 func controllerOf(t Target, q health.QueueStats) *health.Controller {
 	if c := t.Cur.Controllers[q.Controller]; c != nil {
@@ -318,7 +337,7 @@ func workersEvidence(q health.QueueStats) Evidence {
 
 func over(t Target) string {
 	if t.Window > 0 {
-		return "in the last " + t.Window.String()
+		return "in the last " + t.Window.Round(100*time.Millisecond).String()
 	}
 	return "since the process started"
 }

@@ -1,0 +1,78 @@
+// Package report implements `kubectl ctrldiag report`: the seed documents' diagnosis script,
+// automated: controller pods, workqueue backlog, cache sync lag, event processing, memory and
+// CPU, and findings with recommendations, as text, json, yaml, markdown or html.
+package report
+
+import (
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+)
+
+const long = `Diagnose the controllers of a namespace (-n) or of the cluster (-A): the seed documents'
+troubleshooting script, automated. Six sections, each computed from two samples of every
+target's metrics taken --interval apart (default 5s):
+
+  1. Controller pods: phase, readiness, restarts, age, last termination reason (OOMKilled).
+  2. Workqueue depth and backlog trend between the samples, and the time to drain it.
+  3. Cache sync lag, by the first method that applies: informer store resource version
+     against the API server's watch cache (client-go >= 1.36 named informers) with queued
+     events and handler latency; objects whose status.observedGeneration trails
+     metadata.generation (Deployments, StatefulSets, DaemonSets, the reference Workloads and
+     --generation-resource); metrics named cache_sync_lag, as exposed.
+  4. Event processing: adds, completions and retries per second, queue and work latency
+     p50/p90/p99, reconcile results.
+  5. Memory and CPU: resident memory and Go heap against the container's requests and limits,
+     metrics.k8s.io usage when served, OOMKilled history.
+  6. Findings, worst first, each with its evidence and the knob to turn (see README for every
+     code). Thresholds: --threshold name=value (repeatable) or --thresholds FILE (YAML).
+
+Targets are found as in 'kubectl ctrldiag targets' (the API server's own metrics are
+included; --include-apiserver=false leaves them out), or given with --url / --from-file.
+
+Exit codes (like kubectl diff, usable in CI):
+  0  the report was printed and no finding reached --fail-on (default none: always 0)
+  1  the report could not be made (kubeconfig, RBAC, no target could be read)
+  2  invalid flags or arguments
+  3  the report was printed and a finding reached --fail-on (warning: any warning or
+     critical finding; critical: a critical one)`
+
+const example = `  # Diagnose the controllers of a namespace, as text
+  kubectl ctrldiag report -n my-operator-system
+
+  # Everything, as a self-contained HTML page
+  kubectl ctrldiag report -A -o html > report.html
+
+  # In CI: fail on any warning
+  kubectl ctrldiag report -n my-operator-system --fail-on warning -o markdown
+
+  # A controller on your laptop, with its container's memory limit
+  kubectl ctrldiag report --url http://localhost:8080/metrics --memory-limit 256Mi`
+
+// NewCmd returns the report command.
+func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := NewOptions(g, streams)
+	cmd := &cobra.Command{
+		Use:     "report [TARGET...] [flags]",
+		Short:   "Diagnose controllers: pods, backlog, cache sync lag, events, memory, findings",
+		Long:    long,
+		Example: example,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Validate(args); err != nil {
+				return err
+			}
+			cmd.SilenceUsage = true
+			return o.Run(cmd.Context())
+		},
+	}
+	o.Sources.AddFlags(cmd.Flags(), true)
+	f := cmd.Flags()
+	f.StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml, markdown or html")
+	f.StringVar(&o.FailOn, "fail-on", "none", "Exit 3 when a finding reaches this severity: none, warning or critical")
+	f.StringArrayVar(&o.ThresholdSet, "threshold", nil, "Override a threshold, name=value (repeatable; see README for names)")
+	f.StringVar(&o.ThresholdFile, "thresholds", "", "YAML file of thresholds to override")
+	f.StringArrayVar(&o.GenerationResources, "generation-resource", nil, "Also check generation lag of RESOURCE.GROUP/VERSION (e.g. widgets.example.com/v1; repeatable)")
+	f.StringVar(&o.MemoryLimit, "memory-limit", "", "Memory limit to compare --url and --from-file targets against (e.g. 256Mi)")
+	return cmd
+}

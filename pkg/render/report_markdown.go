@@ -1,0 +1,71 @@
+package render
+
+import (
+	"io"
+	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+)
+
+// ReportMarkdown writes the report as GitHub-flavoured Markdown, for tickets and pull requests.
+func ReportMarkdown(w io.Writer, r report.Report) error {
+	ew := &errWriter{w: w}
+	ew.printf("# kubectl ctrldiag report\n\n")
+	ew.printf("%s, window %s, %s.\n\n**Verdict:** %s (%d of %d targets read).\n",
+		md(r.Scope), md(r.Window), r.GeneratedAt.Format("2006-01-02T15:04:05Z"), md(r.Summary.Verdict), r.Summary.Read, r.Summary.Targets)
+	for _, s := range reportSections(r) {
+		writeMarkdownSection(ew, s, "## ")
+	}
+	ew.printf("\n## 6. Findings\n\n")
+	if len(r.Findings) == 0 {
+		ew.printf("No findings: every controller read keeps up.\n")
+	}
+	for _, f := range r.Findings {
+		ew.printf("### %s %s `%s`: %s\n\n", strings.ToUpper(string(f.Severity)), f.Code, f.Check, md(f.Title))
+		ew.printf("Target `%s`%s. %s\n\n", f.Target, mdQueue(f.Queue), md(f.Summary))
+		for _, e := range f.Evidence {
+			ew.printf("- %s\n", md(evidence(e)))
+		}
+		ew.printf("\n**Why:** %s\n\n**Fix:** %s\n\n", md(f.Explanation), md(f.Recommendation))
+	}
+	if len(r.Errors) > 0 {
+		ew.printf("\n## Targets that could not be read\n\n")
+		for _, e := range r.Errors {
+			ew.printf("- `%s`: %s\n", e.Target, md(e.Error))
+		}
+	}
+	return ew.err
+}
+
+func writeMarkdownSection(ew *errWriter, s section, level string) {
+	ew.printf("\n%s%s\n\n", level, md(s.Title))
+	if len(s.Rows) > 0 {
+		ew.printf("| %s |\n|%s\n", strings.Join(s.Header, " | "), strings.Repeat(" --- |", len(s.Header)))
+		for _, r := range s.Rows {
+			cells := make([]string, len(r))
+			for i, c := range r {
+				cells[i] = md(c)
+			}
+			ew.printf("| %s |\n", strings.Join(cells, " | "))
+		}
+		ew.printf("\n")
+	}
+	if s.Note != "" {
+		ew.printf("%s\n", md(s.Note))
+	}
+	for _, sub := range s.Sub {
+		writeMarkdownSection(ew, sub, "### ")
+	}
+}
+
+func mdQueue(q string) string {
+	if q == "" {
+		return ""
+	}
+	return ", queue `" + q + "`"
+}
+
+// md escapes what Markdown would otherwise interpret inside table cells and text.
+func md(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`).Replace(s)
+}

@@ -1,0 +1,228 @@
+package render
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+)
+
+// section is one table of the report, shared by the text, markdown and html renderers.
+type section struct {
+	Title  string
+	Note   string
+	Header []string
+	Rows   [][]string
+	// Sub are extra tables of the same section (e.g. generation lag under cache sync lag).
+	Sub []section
+}
+
+// maxRows bounds the busiest-first tables of the human formats; json and yaml hold every row.
+const maxRows = 15
+
+func reportSections(r report.Report) []section {
+	return []section{podSection(r), backlogSection(r), cacheSection(r), eventSection(r), resourceSection(r)}
+}
+
+func podSection(r report.Report) section {
+	s := section{Title: "1. Controller pods",
+		Header: []string{"NAMESPACE", "POD", "PHASE", "READY", "RESTARTS", "AGE", "LAST TERMINATION", "NODE", "NOTE"}}
+	for _, p := range r.Pods {
+		s.Rows = append(s.Rows, []string{p.Namespace, p.Name, p.Phase, yesNo(p.Ready), fmt.Sprint(p.Restarts),
+			age(p.AgeSeconds), dash(p.LastTermination), dash(p.Node), dash(p.Note)})
+	}
+	if len(r.Pods) == 0 {
+		s.Note = "No pods: the targets were read directly (--url, --from-file) or are the API server."
+	}
+	return s
+}
+
+func backlogSection(r report.Report) section {
+	s := section{Title: "2. Workqueue depth and backlog trend",
+		Header: []string{"TARGET", "QUEUE", "DEPTH", "BEFORE", "TREND", "DRAIN TIME", "STATUS"}}
+	idle := 0
+	for _, b := range r.Backlog {
+		if (b.Depth == nil || *b.Depth == 0) && (b.DepthBefore == nil || *b.DepthBefore == 0) && b.Status == "OK" {
+			idle++
+			continue
+		}
+		if len(s.Rows) == maxRows {
+			idle++
+			continue
+		}
+		s.Rows = append(s.Rows, []string{b.Target, b.Queue, Count(b.Depth), Count(b.DepthBefore), b.Trend, Seconds(b.DrainSeconds), b.Status})
+	}
+	s.Note = fmt.Sprintf("%d queues; %d empty or beyond the first %d not shown (-o json lists all).", len(r.Backlog), idle, maxRows)
+	if len(s.Rows) == 0 {
+		s.Note = fmt.Sprintf("All %d queues are empty.", len(r.Backlog))
+	}
+	return s
+}
+
+func cacheSection(r report.Report) section {
+	c := r.CacheSync
+	s := section{Title: "3. Cache sync lag",
+		Header: []string{"TARGET", "INFORMER", "METHOD", "QUEUED EVENTS", "HANDLER p99", "VERSIONS BEHIND", "BEHIND FOR THE WINDOW"}}
+	informers := append([]report.Informer(nil), c.Informers...)
+	val := func(p *float64) float64 {
+		if p == nil {
+			return -1
+		}
+		return *p
+	}
+	sort.SliceStable(informers, func(a, b int) bool {
+		if qa, qb := val(informers[a].QueuedItems), val(informers[b].QueuedItems); qa != qb {
+			return qa > qb
+		}
+		return val(informers[a].LatencyP99Seconds) > val(informers[b].LatencyP99Seconds)
+	})
+	for i, inf := range informers {
+		if i == maxRows {
+			break
+		}
+		s.Rows = append(s.Rows, []string{inf.Target, inf.Informer, inf.Method, Count(inf.QueuedItems), Seconds(inf.LatencyP99Seconds),
+			Count(inf.VersionsBehind), yesNo(inf.BehindAPIServer)})
+	}
+	methods := "none"
+	if len(c.Methods) > 0 {
+		methods = strings.Join(c.Methods, ", ")
+	}
+	s.Note = "Methods that applied: " + methods + "."
+	if len(informers) > maxRows {
+		s.Note = fmt.Sprintf("%d informers, most queued events first; %d more not shown (-o json lists all). ", len(informers), len(informers)-maxRows) + s.Note
+	}
+	if c.Note != "" {
+		s.Note += " " + upperFirst(c.Note) + "."
+	}
+	if len(c.Generations) > 0 {
+		g := section{Title: "Generation lag (status.observedGeneration < metadata.generation)",
+			Header: []string{"RESOURCE", "CHECKED", "LAGGING", "STILL LAGGING AFTER THE WINDOW", "EXAMPLES"}}
+		for _, x := range c.Generations {
+			ex := strings.Join(x.Examples, "; ")
+			if x.Error != "" {
+				ex = "error: " + x.Error
+			}
+			g.Rows = append(g.Rows, []string{x.Resource, fmt.Sprint(x.Checked), fmt.Sprint(x.Lagging), fmt.Sprint(x.StillLagging), dash(ex)})
+		}
+		s.Sub = append(s.Sub, g)
+	}
+	if len(c.Metrics) > 0 {
+		m := section{Title: "Metrics named cache_sync_lag (as exposed)", Header: []string{"TARGET", "SERIES", "VALUE"}}
+		for _, x := range c.Metrics {
+			m.Rows = append(m.Rows, []string{x.Target, x.Series, Count(x.Value)})
+		}
+		s.Sub = append(s.Sub, m)
+	}
+	return s
+}
+
+func eventSection(r report.Report) section {
+	s := section{Title: "4. Event processing",
+		Header: []string{"TARGET", "QUEUE", "ADDS/s", "DONE/s", "RETRIES/s", "QUEUE p50/p90/p99", "WORK p50/p90/p99", "RECONCILES"}}
+	quiet := 0
+	for _, e := range r.Events {
+		if (e.AddsPerSecond == nil || *e.AddsPerSecond == 0) && len(e.WorkBuckets) == 0 || len(s.Rows) == maxRows {
+			quiet++
+			continue
+		}
+		s.Rows = append(s.Rows, []string{e.Target, e.Queue, Rate(e.AddsPerSecond), Rate(e.CompletionsPerSecond), Rate(e.RetriesPerSecond),
+			triple(e.QueueP50Seconds, e.QueueP90Seconds, e.QueueP99Seconds), triple(e.WorkP50Seconds, e.WorkP90Seconds, e.WorkP99Seconds),
+			results(e.Reconciles)})
+	}
+	window := "over the last " + r.Window
+	if r.Window == "lifetime" {
+		window = "since each process started (one sample: no rates)"
+	}
+	s.Note = fmt.Sprintf("Busiest queues first, %s; %d quiet or beyond the first %d not shown.", window, quiet, maxRows)
+	return s
+}
+
+func resourceSection(r report.Report) section {
+	s := section{Title: "5. Memory and CPU",
+		Header: []string{"TARGET", "RESIDENT", "GO HEAP", "CPU", "MEMORY REQUEST/LIMIT", "OF LIMIT", "CPU REQUEST/LIMIT", "METRICS API", "LAST TERMINATION"}}
+	for _, x := range r.Resources {
+		usage := "-"
+		if x.UsageMemoryBytes != nil {
+			usage = bytes(x.UsageMemoryBytes) + ", " + cores(x.UsageCPUCores)
+		}
+		s.Rows = append(s.Rows, []string{x.Target, bytes(x.ResidentMemoryBytes), bytes(x.HeapBytes), cores(x.CPUCores),
+			bytes(x.MemoryRequestBytes) + "/" + bytes(x.MemoryLimitBytes), percent(x.MemoryOfLimit),
+			cores(x.CPURequestCores) + "/" + cores(x.CPULimitCores), usage, dash(x.LastTermination)})
+	}
+	return s
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func age(secs float64) string {
+	d := time.Duration(secs) * time.Second
+	switch {
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%dd", int(d.Hours()/24))
+	case d >= time.Hour:
+		return fmt.Sprintf("%dh%dm", int(d.Hours()), int(d.Minutes())%60)
+	case d >= time.Minute:
+		return fmt.Sprintf("%dm%ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%ds", int(d.Seconds()))
+}
+
+func triple(a, b, c *float64) string { return Seconds(a) + " / " + Seconds(b) + " / " + Seconds(c) }
+
+func results(m map[string]float64) string {
+	if len(m) == 0 {
+		return "-"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %.0f", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func bytes(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	switch b := *v; {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1fGi", b/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.0fMi", b/(1<<20))
+	default:
+		return fmt.Sprintf("%.0fKi", b/(1<<10))
+	}
+}
+
+func cores(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.0fm", *v*1000)
+}
+
+func percent(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%%", *v*100)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

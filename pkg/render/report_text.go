@@ -1,0 +1,114 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+)
+
+// ReportText writes the report for a terminal: a header, the five data sections as
+// kubectl-style tables, then the findings, worst first, each with evidence and the fix.
+func ReportText(w io.Writer, r report.Report) error {
+	ew := &errWriter{w: w}
+	ew.printf("kubectl ctrldiag report: %s, window %s, %s\n", r.Scope, r.Window, r.GeneratedAt.Format("2006-01-02T15:04:05Z"))
+	ew.printf("Verdict: %s (%d of %d targets read)\n", r.Summary.Verdict, r.Summary.Read, r.Summary.Targets)
+	for _, s := range reportSections(r) {
+		writeTextSection(ew, s, "\n"+strings.ToUpper(s.Title)+"\n")
+	}
+	ew.printf("\n6. FINDINGS\n")
+	if len(r.Findings) == 0 {
+		ew.printf("No findings: every controller read keeps up.\n")
+	}
+	for _, f := range r.Findings {
+		ew.printf("\n[%s] %s %s: %s\n", strings.ToUpper(string(f.Severity)), f.Code, f.Check, f.Title)
+		ew.printf("  target: %s%s\n", f.Target, queueSuffix(f))
+		ew.printf("  %s\n", f.Summary)
+		for _, e := range f.Evidence {
+			ew.printf("  - %s\n", evidence(e))
+		}
+		ew.printf("%s", wrap("why: "+f.Explanation, "  ", 96))
+		ew.printf("%s", wrap("fix: "+f.Recommendation, "  ", 96))
+	}
+	if len(r.Errors) > 0 {
+		ew.printf("\nTARGETS THAT COULD NOT BE READ\n")
+		for _, e := range r.Errors {
+			ew.printf("  %s: %s\n", e.Target, e.Error)
+		}
+	}
+	return ew.err
+}
+
+func writeTextSection(ew *errWriter, s section, title string) {
+	ew.printf("%s", title)
+	if len(s.Rows) > 0 {
+		tw := tabwriter.NewWriter(ew, 6, 4, 3, ' ', 0)
+		row(tw, s.Header)
+		for _, r := range s.Rows {
+			row(tw, r)
+		}
+		if err := tw.Flush(); err != nil && ew.err == nil {
+			ew.err = err
+		}
+	}
+	if s.Note != "" {
+		ew.printf("%s", wrap(s.Note, "", 96))
+	}
+	for _, sub := range s.Sub {
+		writeTextSection(ew, sub, "\n"+sub.Title+"\n")
+	}
+}
+
+func queueSuffix(f findings.Finding) string {
+	if f.Queue == "" {
+		return ""
+	}
+	return "  queue: " + f.Queue
+}
+
+func evidence(e findings.Evidence) string {
+	if e.Threshold == "" {
+		return fmt.Sprintf("%s: %s", e.Name, e.Value)
+	}
+	return fmt.Sprintf("%s: %s (threshold %s)", e.Name, e.Value, e.Threshold)
+}
+
+// wrap breaks text into lines of at most width columns, each starting with indent.
+func wrap(text, indent string, width int) string {
+	var b strings.Builder
+	line := indent
+	for _, word := range strings.Fields(text) {
+		if len(line) > len(indent) && len(line)+1+len(word) > width {
+			b.WriteString(line + "\n")
+			line = indent + "  "
+		}
+		if len(line) > len(indent) && !strings.HasSuffix(line, " ") {
+			line += " "
+		}
+		line += word
+	}
+	if strings.TrimSpace(line) != "" {
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+// errWriter keeps the first write error so that renderers can print freely and report once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+func (e *errWriter) printf(format string, a ...any) { fmt.Fprintf(e, format, a...) }

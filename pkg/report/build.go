@@ -1,0 +1,415 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sample"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+)
+
+// Input is everything the report is computed from.
+type Input struct {
+	Scope string
+	// Targets are the scraped targets with their samples.
+	Targets []TargetInput
+	// Pods are every pod to show in section 1 (targets' pods and skipped ones), with notes.
+	Pods        []PodInput
+	Generations []cachesync.GenerationReport
+	// Usage is metrics.k8s.io's pod usage by "namespace/name"; UsageNote says why it is
+	// missing when it is.
+	Usage     map[string]Usage
+	UsageNote string
+	// MemoryLimitBytes applies to targets without a pod (--url, --from-file); 0 = none.
+	MemoryLimitBytes float64
+	Thresholds       findings.Thresholds
+	QueueThresholds  health.Thresholds
+	Now              time.Time
+}
+
+// TargetInput is one scraped target.
+type TargetInput struct {
+	Target target.Target
+	Result sample.Result
+	// Pod is the pod behind the target (nil for the API server, URLs and files).
+	Pod *corev1.Pod
+}
+
+// PodInput is a pod for section 1.
+type PodInput struct {
+	Pod     *corev1.Pod
+	Scraped bool
+	Note    string
+}
+
+// Usage is a pod's usage from metrics.k8s.io.
+type Usage struct {
+	CPUCores    float64
+	MemoryBytes float64
+}
+
+// target is one read target, with its snapshots.
+type read struct {
+	in        TargetInput
+	prev, cur *health.Snapshot
+	window    time.Duration
+	queues    []health.QueueStats
+	kind      findings.Kind
+}
+
+// Build computes the report.
+func Build(in Input) Report {
+	r := Report{APIVersion: APIVersion, Kind: Kind, GeneratedAt: in.Now.UTC(), Scope: in.Scope, Window: "lifetime",
+		Pods: []Pod{}, Backlog: []Backlog{}, Events: []Events{}, Resources: []Resources{}, Findings: []findings.Finding{}}
+	var reads []read
+	var apiPrev, apiCur *health.Snapshot
+	for _, t := range in.Targets {
+		rd, err := readTarget(t, in.QueueThresholds)
+		if err != "" {
+			r.Errors = append(r.Errors, TargetError{Target: t.Target.ID(), Error: err})
+			continue
+		}
+		if t.Target.Kind == target.KindAPIServer || rd.kind == findings.KubeAPIServer {
+			apiPrev, apiCur = rd.prev, rd.cur
+		}
+		if rd.window > 0 {
+			r.Window = rd.window.Round(100 * time.Millisecond).String()
+		}
+		reads = append(reads, rd)
+	}
+	r.Summary.Targets, r.Summary.Read = len(in.Targets), len(reads)
+
+	r.Pods = podRows(in.Pods, in.Now)
+	var fTargets []findings.Target
+	var lags []findings.CacheLag
+	for _, rd := range reads {
+		id := rd.in.Target.ID()
+		r.Backlog = append(r.Backlog, backlogRows(rd)...)
+		r.Events = append(r.Events, eventRows(rd)...)
+		r.Resources = append(r.Resources, resourceRow(rd, in))
+		for _, i := range cachesync.Informers(id, rd.prev, rd.cur, apiPrev, apiCur) {
+			r.CacheSync.Informers = append(r.CacheSync.Informers, Informer{Target: id, Informer: i.Label(), Method: string(i.Method),
+				QueuedItems: num(i.QueuedItems), LatencyP99Seconds: num(i.LatencyP99Seconds), VersionsBehind: num(i.VersionsBehind),
+				BehindAPIServer: i.BehindAPIServer})
+			lags = append(lags, findings.CacheLag{Target: id, Kind: rd.kind, Informer: i.Label(), QueuedItems: i.QueuedItems,
+				LatencyP99: i.LatencyP99Seconds, BehindAPIServer: i.BehindAPIServer, VersionsBehind: i.VersionsBehind})
+		}
+		for _, m := range cachesync.Metrics(id, rd.cur) {
+			r.CacheSync.Metrics = append(r.CacheSync.Metrics, Metric{Target: id, Series: m.Series, Value: num(m.Value)})
+		}
+		fTargets = append(fTargets, findingsTarget(rd, in))
+	}
+	for _, t := range in.Targets {
+		if len(t.Result.Samples) == 0 {
+			fTargets = append(fTargets, findings.Target{ID: t.Target.ID(), Kind: findings.ClientGo, ScrapeError: errText(t.Result)})
+		}
+	}
+	r.CacheSync.Generations = generationRows(in.Generations)
+	r.CacheSync.Methods, r.CacheSync.Note = methods(r.CacheSync, apiCur != nil)
+	sortRows(&r)
+
+	if fs := findings.Evaluate(fTargets, lags, in.Thresholds); len(fs) > 0 {
+		r.Findings = fs
+	}
+	for _, f := range r.Findings {
+		switch f.Severity {
+		case findings.Critical:
+			r.Summary.Critical++
+		case findings.Warning:
+			r.Summary.Warning++
+		default:
+			r.Summary.Info++
+		}
+	}
+	r.Summary.Verdict = verdict(r.Summary)
+	return r
+}
+
+func readTarget(t TargetInput, th health.Thresholds) (read, string) {
+	res := t.Result
+	rd := read{in: t}
+	switch len(res.Samples) {
+	case 0:
+		return rd, errText(res)
+	case 1:
+		rd.cur = health.FromFamilies(res.Samples[0].Families, res.Samples[0].Time)
+	default:
+		rd.prev = health.FromFamilies(res.Samples[0].Families, res.Samples[0].Time)
+		rd.cur = health.FromFamilies(res.Samples[1].Families, res.Samples[1].Time)
+		rd.window = res.Window
+	}
+	rd.queues = health.Queues(t.Target.ID(), rd.prev, rd.cur, rd.window, th)
+	var labels map[string]string
+	if t.Pod != nil {
+		labels = t.Pod.Labels
+	}
+	rd.kind = findings.KindOf(rd.cur, labels)
+	return rd, ""
+}
+
+func errText(res sample.Result) string {
+	if res.Err != nil {
+		return res.Err.Error()
+	}
+	return "no sample"
+}
+
+func findingsTarget(rd read, in Input) findings.Target {
+	ft := findings.Target{ID: rd.in.Target.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Queues: rd.queues}
+	if p := rd.in.Pod; p != nil {
+		restarts, last := containerHistory(p)
+		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Workload: rd.in.Target.Workload, Restarts: restarts,
+			LastTerminationReason: last, MemoryLimitBytes: quantity(container(p, rd.in.Target.Container).Resources.Limits, corev1.ResourceMemory)}
+	} else if in.MemoryLimitBytes > 0 && rd.in.Target.Kind != target.KindAPIServer {
+		ft.Pod = &findings.Pod{Name: rd.in.Target.ID(), MemoryLimitBytes: in.MemoryLimitBytes}
+	}
+	if ft.Pod != nil && ft.Pod.MemoryLimitBytes == 0 && in.MemoryLimitBytes > 0 {
+		ft.Pod.MemoryLimitBytes = in.MemoryLimitBytes
+	}
+	return ft
+}
+
+func podRows(pods []PodInput, now time.Time) []Pod {
+	out := []Pod{}
+	for _, pi := range pods {
+		p := pi.Pod
+		restarts, last := containerHistory(p)
+		row := Pod{Namespace: p.Namespace, Name: p.Name, Node: p.Spec.NodeName, Phase: string(p.Status.Phase),
+			Restarts: restarts, LastTermination: last, Scraped: pi.Scraped, Note: pi.Note}
+		for _, c := range p.Status.Conditions {
+			if c.Type == corev1.PodReady {
+				row.Ready = c.Status == corev1.ConditionTrue
+			}
+		}
+		if p.Status.StartTime != nil {
+			row.AgeSeconds = math.Max(0, now.Sub(p.Status.StartTime.Time).Seconds())
+		} else {
+			row.AgeSeconds = math.Max(0, now.Sub(p.CreationTimestamp.Time).Seconds())
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// containerHistory sums restarts and returns the last termination reason of any container.
+func containerHistory(p *corev1.Pod) (int32, string) {
+	var restarts int32
+	var last string
+	var lastAt time.Time
+	for _, cs := range p.Status.ContainerStatuses {
+		restarts += cs.RestartCount
+		if t := cs.LastTerminationState.Terminated; t != nil && !t.FinishedAt.Time.Before(lastAt) {
+			last, lastAt = t.Reason, t.FinishedAt.Time
+		}
+	}
+	return restarts, last
+}
+
+func container(p *corev1.Pod, name string) corev1.Container {
+	for _, c := range p.Spec.Containers {
+		if c.Name == name {
+			return c
+		}
+	}
+	if len(p.Spec.Containers) > 0 {
+		return p.Spec.Containers[0]
+	}
+	return corev1.Container{}
+}
+
+func quantity(l corev1.ResourceList, name corev1.ResourceName) float64 {
+	if q, ok := l[name]; ok {
+		return q.AsApproximateFloat64()
+	}
+	return 0
+}
+
+func backlogRows(rd read) []Backlog {
+	var out []Backlog
+	for _, q := range rd.queues {
+		b := Backlog{Target: q.Target, Queue: q.Queue, Depth: num(q.Depth), DepthBefore: num(q.DepthBefore), Trend: "unknown",
+			Status: string(q.Status)}
+		switch {
+		case math.IsNaN(q.DepthBefore) || math.IsNaN(q.Depth):
+		case q.Depth > q.DepthBefore:
+			b.Trend = "rising"
+		case q.Depth < q.DepthBefore:
+			b.Trend = "falling"
+		default:
+			b.Trend = "steady"
+		}
+		if q.CompletionsPerSecond > 0 {
+			b.DrainSeconds = num(q.Depth / q.CompletionsPerSecond)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func eventRows(rd read) []Events {
+	var out []Events
+	for _, q := range rd.queues {
+		e := Events{Target: q.Target, Queue: q.Queue, AddsPerSecond: num(q.AddsPerSecond), CompletionsPerSecond: num(q.CompletionsPerSecond),
+			RetriesPerSecond: num(q.RetriesPerSecond), QueueP50Seconds: num(q.QueueP50), QueueP99Seconds: num(q.QueueP99),
+			WorkP50Seconds: num(q.WorkP50), WorkP99Seconds: num(q.WorkP99)}
+		if cq := rd.cur.Queues[q.Queue]; cq != nil {
+			var pq *health.Queue
+			if rd.prev != nil {
+				pq = rd.prev.Queues[q.Queue]
+			}
+			qd, wd := cq.QueueDuration, cq.WorkDuration
+			if pq != nil {
+				qd, wd = qd.Since(pq.QueueDuration), wd.Since(pq.WorkDuration)
+			}
+			e.QueueP90Seconds, e.WorkP90Seconds = num(qd.Quantile(0.9)), num(wd.Quantile(0.9))
+			e.QueueBuckets, e.WorkBuckets = buckets(qd), buckets(wd)
+			if wd != nil {
+				e.active = wd.Count
+			}
+		}
+		if c := rd.cur.Controllers[q.Controller]; c != nil {
+			e.Reconciles = map[string]float64{}
+			for res, v := range c.ReconcileTotal {
+				before := math.NaN()
+				if rd.prev != nil && rd.prev.Controllers[q.Controller] != nil {
+					before = rd.prev.Controllers[q.Controller].ReconcileTotal[res]
+				}
+				e.Reconciles[res] = health.Increase(before, v)
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// buckets turns a cumulative histogram into per-bucket counts.
+func buckets(h *health.Histogram) []Bucket {
+	if h == nil || h.Count == 0 {
+		return nil
+	}
+	var out []Bucket
+	var prev float64
+	for _, b := range h.Buckets {
+		le := "+Inf"
+		if !math.IsInf(b.UpperBound, 1) {
+			le = strconv.FormatFloat(b.UpperBound, 'g', -1, 64)
+		}
+		out = append(out, Bucket{LE: le, Count: math.Max(0, b.Count-prev)})
+		prev = b.Count
+	}
+	return out
+}
+
+func resourceRow(rd read, in Input) Resources {
+	id := rd.in.Target.ID()
+	p := rd.cur.Process
+	row := Resources{Target: id, ResidentMemoryBytes: num(p.ResidentMemoryBytes), HeapBytes: num(p.HeapBytes)}
+	if rd.prev != nil && rd.window > 0 {
+		row.CPUCores = num(health.Increase(rd.prev.Process.CPUSeconds, p.CPUSeconds) / rd.window.Seconds())
+	}
+	limit := in.MemoryLimitBytes
+	if pod := rd.in.Pod; pod != nil {
+		c := container(pod, rd.in.Target.Container)
+		pos := func(v float64) *float64 {
+			if v > 0 {
+				return &v
+			}
+			return nil
+		}
+		row.MemoryRequestBytes = pos(quantity(c.Resources.Requests, corev1.ResourceMemory))
+		row.MemoryLimitBytes = pos(quantity(c.Resources.Limits, corev1.ResourceMemory))
+		row.CPURequestCores = pos(quantity(c.Resources.Requests, corev1.ResourceCPU))
+		row.CPULimitCores = pos(quantity(c.Resources.Limits, corev1.ResourceCPU))
+		if row.MemoryLimitBytes != nil {
+			limit = *row.MemoryLimitBytes
+		}
+		_, row.LastTermination = containerHistory(pod)
+		if u, ok := in.Usage[pod.Namespace+"/"+pod.Name]; ok {
+			row.UsageMemoryBytes, row.UsageCPUCores = num(u.MemoryBytes), num(u.CPUCores)
+		}
+	} else if rd.in.Target.Kind == target.KindAPIServer {
+		limit = 0
+	}
+	if limit > 0 {
+		if row.MemoryLimitBytes == nil {
+			row.MemoryLimitBytes = num(limit)
+		}
+		row.MemoryOfLimit = num(p.ResidentMemoryBytes / limit)
+	}
+	return row
+}
+
+func generationRows(gs []cachesync.GenerationReport) []GenerationReport {
+	out := []GenerationReport{}
+	for _, g := range gs {
+		row := GenerationReport{Resource: g.Resource, Checked: g.Checked, Lagging: len(g.Lagging), StillLagging: g.StillLagging, Error: g.Error}
+		for i, l := range g.Lagging {
+			if i == 5 {
+				break
+			}
+			row.Examples = append(row.Examples, fmt.Sprintf("%s/%s (generation %d, observed %d)", l.Namespace, l.Name, l.Generation, l.ObservedGeneration))
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// methods says which cache-sync-lag methods applied, and why one did not.
+func methods(c CacheSync, haveAPIServer bool) ([]string, string) {
+	var m []string
+	seen := map[string]bool{}
+	for _, i := range c.Informers {
+		if !seen[i.Method] {
+			seen[i.Method] = true
+			m = append(m, i.Method)
+		}
+	}
+	var note string
+	switch {
+	case len(c.Informers) == 0:
+		note = "no target exports informer_* metrics (client-go >= 1.36 named informers): resource-version lag cannot be measured"
+	case !haveAPIServer:
+		note = "the API server was not read (--include-apiserver=false): informer queues and latency only"
+	}
+	if len(c.Generations) > 0 {
+		m = append(m, string(cachesync.MethodGeneration))
+	}
+	if len(c.Metrics) > 0 {
+		m = append(m, string(cachesync.MethodMetric))
+	}
+	return m, note
+}
+
+func sortRows(r *Report) {
+	sort.SliceStable(r.Pods, func(i, j int) bool {
+		return r.Pods[i].Namespace+"/"+r.Pods[i].Name < r.Pods[j].Namespace+"/"+r.Pods[j].Name
+	})
+	depth := func(p *float64) float64 {
+		if p == nil {
+			return -1
+		}
+		return *p
+	}
+	sort.SliceStable(r.Backlog, func(i, j int) bool { return depth(r.Backlog[i].Depth) > depth(r.Backlog[j].Depth) })
+	sort.SliceStable(r.Events, func(i, j int) bool { return r.Events[i].active > r.Events[j].active })
+}
+
+func verdict(s Summary) string {
+	switch {
+	case s.Read == 0:
+		return "nothing could be read"
+	case s.Critical > 0:
+		return fmt.Sprintf("%d critical, %d warning findings: see the findings section", s.Critical, s.Warning)
+	case s.Warning > 0:
+		return fmt.Sprintf("%d warning findings: see the findings section", s.Warning)
+	}
+	return "healthy: the controllers keep up"
+}

@@ -1,0 +1,177 @@
+// Package report assembles the diagnosis of `kubectl ctrldiag report` from what was scraped: the
+// six sections of the seed documents' script (controller pods, workqueue backlog, cache sync
+// lag, event processing, memory and CPU, findings), computed rather than grepped, as one
+// versioned data model that every output format renders.
+package report
+
+import (
+	"math"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+)
+
+// APIVersion and Kind of the structured report.
+const (
+	APIVersion = "ctrldiag.dev/v1alpha1"
+	Kind       = "Report"
+)
+
+// Report is the whole diagnosis. Numbers that cannot be known are null.
+type Report struct {
+	APIVersion  string    `json:"apiVersion"`
+	Kind        string    `json:"kind"`
+	GeneratedAt time.Time `json:"generatedAt"`
+	// Scope says where targets were looked for; Window the time between the two samples
+	// ("lifetime" for one sample: figures since each process started).
+	Scope     string             `json:"scope"`
+	Window    string             `json:"window"`
+	Summary   Summary            `json:"summary"`
+	Pods      []Pod              `json:"pods"`
+	Backlog   []Backlog          `json:"backlog"`
+	CacheSync CacheSync          `json:"cacheSync"`
+	Events    []Events           `json:"events"`
+	Resources []Resources        `json:"resources"`
+	Findings  []findings.Finding `json:"findings"`
+	Errors    []TargetError      `json:"errors,omitempty"`
+}
+
+// Summary counts what was read and found.
+type Summary struct {
+	Targets  int    `json:"targets"`
+	Read     int    `json:"read"`
+	Critical int    `json:"critical"`
+	Warning  int    `json:"warning"`
+	Info     int    `json:"info"`
+	Verdict  string `json:"verdict"`
+}
+
+// Pod is section 1: a controller pod's state.
+type Pod struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	Workload  string `json:"workload,omitempty"`
+	Node      string `json:"node,omitempty"`
+	Phase     string `json:"phase"`
+	Ready     bool   `json:"ready"`
+	Restarts  int32  `json:"restarts"`
+	// AgeSeconds since the pod started.
+	AgeSeconds float64 `json:"ageSeconds"`
+	// LastTermination is the reason of the last container termination (OOMKilled, Error).
+	LastTermination string `json:"lastTermination,omitempty"`
+	Scraped         bool   `json:"scraped"`
+	Note            string `json:"note,omitempty"`
+}
+
+// Backlog is section 2: one queue's depth and trend.
+type Backlog struct {
+	Target      string   `json:"target"`
+	Queue       string   `json:"queue"`
+	Depth       *float64 `json:"depth"`
+	DepthBefore *float64 `json:"depthBefore"`
+	// Trend is rising, falling, steady, or unknown (one sample).
+	Trend string `json:"trend"`
+	// DrainSeconds is depth / completions per second: the time to clear the backlog.
+	DrainSeconds *float64 `json:"drainSeconds"`
+	Status       string   `json:"status"`
+}
+
+// CacheSync is section 3.
+type CacheSync struct {
+	// Methods lists the methods that applied, in SPEC's order.
+	Methods     []string           `json:"methods"`
+	Informers   []Informer         `json:"informers"`
+	Generations []GenerationReport `json:"generations"`
+	Metrics     []Metric           `json:"metrics,omitempty"`
+	Note        string             `json:"note,omitempty"`
+}
+
+// Informer is one named informer's lag.
+type Informer struct {
+	Target            string   `json:"target"`
+	Informer          string   `json:"informer"`
+	Method            string   `json:"method"`
+	QueuedItems       *float64 `json:"queuedItems"`
+	LatencyP99Seconds *float64 `json:"latencyP99Seconds"`
+	VersionsBehind    *float64 `json:"versionsBehind"`
+	BehindAPIServer   bool     `json:"behindAPIServer"`
+}
+
+// GenerationReport is the generation lag of one resource type.
+type GenerationReport struct {
+	Resource     string   `json:"resource"`
+	Checked      int      `json:"checked"`
+	Lagging      int      `json:"lagging"`
+	StillLagging int      `json:"stillLagging"`
+	Examples     []string `json:"examples,omitempty"`
+	Error        string   `json:"error,omitempty"`
+}
+
+// Metric is a cache_sync_lag series, as exposed.
+type Metric struct {
+	Target string   `json:"target"`
+	Series string   `json:"series"`
+	Value  *float64 `json:"value"`
+}
+
+// Events is section 4: one queue's flow and latency.
+type Events struct {
+	Target               string   `json:"target"`
+	Queue                string   `json:"queue"`
+	AddsPerSecond        *float64 `json:"addsPerSecond"`
+	CompletionsPerSecond *float64 `json:"completionsPerSecond"`
+	RetriesPerSecond     *float64 `json:"retriesPerSecond"`
+	QueueP50Seconds      *float64 `json:"queueP50Seconds"`
+	QueueP90Seconds      *float64 `json:"queueP90Seconds"`
+	QueueP99Seconds      *float64 `json:"queueP99Seconds"`
+	WorkP50Seconds       *float64 `json:"workP50Seconds"`
+	WorkP90Seconds       *float64 `json:"workP90Seconds"`
+	WorkP99Seconds       *float64 `json:"workP99Seconds"`
+	// Reconciles counts reconcile results (success, error, requeue, requeue_after) over the
+	// window, or since start (controller-runtime only).
+	Reconciles map[string]float64 `json:"reconciles,omitempty"`
+	// QueueBuckets and WorkBuckets are the latency distributions over the window: how many
+	// items fell in each bucket (not cumulative), for charts.
+	QueueBuckets []Bucket `json:"queueBuckets,omitempty"`
+	WorkBuckets  []Bucket `json:"workBuckets,omitempty"`
+	active       float64
+}
+
+// Bucket is a non-cumulative histogram bucket: Count observations at or below LE seconds and
+// above the previous bucket's bound.
+type Bucket struct {
+	LE    string  `json:"le"`
+	Count float64 `json:"count"`
+}
+
+// Resources is section 5: one target's memory and CPU.
+type Resources struct {
+	Target              string   `json:"target"`
+	ResidentMemoryBytes *float64 `json:"residentMemoryBytes"`
+	HeapBytes           *float64 `json:"heapBytes"`
+	CPUCores            *float64 `json:"cpuCores"`
+	MemoryRequestBytes  *float64 `json:"memoryRequestBytes"`
+	MemoryLimitBytes    *float64 `json:"memoryLimitBytes"`
+	CPURequestCores     *float64 `json:"cpuRequestCores"`
+	CPULimitCores       *float64 `json:"cpuLimitCores"`
+	// MemoryOfLimit is resident memory / memory limit.
+	MemoryOfLimit *float64 `json:"memoryOfLimit"`
+	// UsageMemoryBytes and UsageCPUCores come from metrics.k8s.io when it is served.
+	UsageMemoryBytes *float64 `json:"usageMemoryBytes"`
+	UsageCPUCores    *float64 `json:"usageCPUCores"`
+	LastTermination  string   `json:"lastTermination,omitempty"`
+}
+
+// TargetError is a target that could not be read.
+type TargetError struct {
+	Target string `json:"target"`
+	Error  string `json:"error"`
+}
+
+// num is v, or nil when v is NaN or infinite (JSON has neither).
+func num(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
