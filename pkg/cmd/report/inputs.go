@@ -73,7 +73,7 @@ func podUsage(ctx context.Context, k *collect.Kube, plan *collect.Plan) (map[str
 		}
 		var list struct {
 			Items []struct {
-				Metadata struct{ Name, Namespace string }
+				Metadata   struct{ Name, Namespace string }
 				Containers []struct {
 					Usage map[string]string
 				}
