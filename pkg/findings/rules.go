@@ -296,7 +296,9 @@ func workQuantiles(t Target, q health.QueueStats) (p99, p50 float64, when string
 	if !math.IsNaN(q.WorkP99) {
 		return q.WorkP99, q.WorkP50, over(t)
 	}
-	if cq := t.Cur.Queues[q.Queue]; cq != nil {
+	// Only a queue busy in the window is judged by its past: an idle one's old slowness is
+	// history, not a finding.
+	if cq := t.Cur.Queues[q.Queue]; cq != nil && (q.AddsPerSecond > 0 || q.Unfinished > 0) {
 		return cq.WorkDuration.Quantile(0.99), cq.WorkDuration.Quantile(0.5), "since the process started"
 	}
 	return math.NaN(), math.NaN(), ""

@@ -26,6 +26,8 @@ type podSpec struct {
 	Namespace, Name     string
 	Labels, Annotations map[string]string
 	Ports               []podPort
+	// MemoryLimit is the container's memory limit (e.g. "150Mi"); "" for none.
+	MemoryLimit string
 	// Command returns the process to start; listen maps each pod port to the address the
 	// process must listen on (the pod IP and that port in the cluster's network namespace).
 	Command func(listen map[int32]string) []string
@@ -156,9 +158,7 @@ func (p *behindPod) manifest(spec podSpec) string {
 		"spec": map[string]any{
 			"nodeName":                      "ctrldiag-node",
 			"terminationGracePeriodSeconds": 0,
-			"containers": []map[string]any{{
-				"name": "main", "image": "ctrldiag.dev/behind-pod:test", "ports": ports,
-			}},
+			"containers": []map[string]any{container(spec, ports)},
 		},
 	}
 	forward := map[string]any{
@@ -169,6 +169,14 @@ func (p *behindPod) manifest(spec podSpec) string {
 	a, _ := json.Marshal(pod)
 	b, _ := json.Marshal(forward)
 	return string(a) + "\n" + string(b) + "\n"
+}
+
+func container(spec podSpec, ports []map[string]any) map[string]any {
+	c := map[string]any{"name": "main", "image": "ctrldiag.dev/behind-pod:test", "ports": ports}
+	if spec.MemoryLimit != "" {
+		c["resources"] = map[string]any{"limits": map[string]any{"memory": spec.MemoryLimit}}
+	}
+	return c
 }
 
 func tail(s string, lines int) string {

@@ -1,0 +1,169 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// reportDoc is the part of `report -o json` the tests read.
+type reportDoc struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Window     string `json:"window"`
+	Summary    struct {
+		Targets, Read, Critical, Warning int
+		Verdict                          string
+	} `json:"summary"`
+	Pods     []struct{ Namespace, Name string } `json:"pods"`
+	Findings []struct {
+		Code, Check, Severity, Target, Queue, Summary, Recommendation string
+		Evidence                                                      []struct{ Name, Value, Threshold string }
+	} `json:"findings"`
+}
+
+func reportJSON(t *testing.T, args ...string) (reportDoc, Result) {
+	t.Helper()
+	r := ctrldiag(t, append([]string{"report", "-o", "json"}, args...)...)
+	var d reportDoc
+	if r.Code == 0 || r.Code == 3 {
+		if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
+			t.Fatalf("report -o json is not JSON: %v\n%s", err, r)
+		}
+	}
+	return d, r
+}
+
+func (d reportDoc) checks() string {
+	var s []string
+	for _, f := range d.Findings {
+		s = append(s, f.Severity+":"+f.Check+"@"+f.Target)
+	}
+	return strings.Join(s, ", ")
+}
+
+// Each scenario of the reference operator is diagnosed as itself: its own finding comes first,
+// whether the operator is found by discovery or named with --url; a healthy operator raises no
+// warning at all. The ground truth of the diagnosis.
+func TestReportDiagnosesEachScenario(t *testing.T) {
+	cases := []struct {
+		scenario string
+		want     string // the top finding's check; "" = no warning or critical finding
+		warmup   time.Duration
+	}{
+		{"healthy", "", 10 * time.Second},
+		{"slow", "slow-reconcile", 15 * time.Second},
+		{"saturated", "workers-saturated", 15 * time.Second},
+		{"stuck", "stuck-worker", 35 * time.Second},
+		{"errors", "retry-storm", 15 * time.Second},
+		{"hotloop", "hot-loop", 10 * time.Second},
+		{"throttled", "client-throttling", 15 * time.Second},
+		{"stale", "cache-sync-lag", 15 * time.Second},
+		{"memory", "memory-pressure", 20 * time.Second},
+	}
+	for _, tc := range cases {
+		t.Run(tc.scenario, func(t *testing.T) {
+			ns := newNamespace(t)
+			p := startBehindPod(t, podSpec{Namespace: ns, Name: "operator-" + tc.scenario,
+				Labels: map[string]string{"app": "ctrldiag-demo"}, MemoryLimit: "150Mi",
+				Ports: []podPort{{Name: "http-metrics", Port: 8080}},
+				Command: func(listen map[int32]string) []string {
+					return []string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,
+						"--scenario", tc.scenario, "--metrics-bind-address", listen[8080], "--health-probe-bind-address", "0"}
+				}})
+			time.Sleep(tc.warmup)
+			operator := fmt.Sprintf("%s/%s:8080", ns, p.Name)
+			url := "http://" + p.Listen[8080] + "/metrics"
+			for _, way := range [][]string{{"-n", ns}, {"--url", url, "--memory-limit", "150Mi"}} {
+				d, r := reportJSON(t, way...)
+				if r.Code != 0 {
+					t.Fatalf("report %v:\n%s", way, r)
+				}
+				if d.Summary.Read != d.Summary.Targets || d.Summary.Read == 0 {
+					t.Errorf("report %v read %d of %d targets:\n%s", way, d.Summary.Read, d.Summary.Targets, r.Stderr)
+				}
+				top := ""
+				for _, f := range d.Findings {
+					if f.Severity != "info" {
+						top = f.Check
+						if tc.want != "" && f.Target != operator && f.Target != strings.TrimPrefix(url, "") {
+							t.Errorf("report %v: the top finding is about %s, not the operator", way, f.Target)
+						}
+						break
+					}
+				}
+				if top != tc.want {
+					t.Errorf("report %v: top finding %q, want %q; all: %s", way, top, tc.want, d.checks())
+				}
+				if tc.want != "" && (len(d.Findings[0].Evidence) == 0 || d.Findings[0].Recommendation == "") {
+					t.Errorf("report %v: the finding carries no evidence or recommendation: %+v", way, d.Findings[0])
+				}
+			}
+		})
+	}
+}
+
+// kube-controller-manager and the API server at rest raise no warning, in every format, and
+// --fail-on sets the exit code.
+func TestReportControlPlaneAtRest(t *testing.T) {
+	// At rest: no namespace of earlier tests is still being torn down (kube-controller-manager
+	// deleting thousands of objects is busy, and report rightly says so).
+	eventually(t, 3*time.Minute, "terminating namespaces to be gone", func() error {
+		out := mustKubectl(t, "get", "namespaces", "-o", `jsonpath={range .items[?(@.status.phase=="Terminating")]}{.metadata.name} {end}`)
+		if strings.TrimSpace(out) != "" {
+			return fmt.Errorf("terminating: %s", out)
+		}
+		return nil
+	})
+	time.Sleep(5 * time.Second)
+	d, r := reportJSON(t, "-n", "kube-system")
+	if r.Code != 0 || d.Kind != "Report" || d.APIVersion != "ctrldiag.dev/v1alpha1" || d.Summary.Read != 2 {
+		t.Fatalf("report -n kube-system:\n%s", r)
+	}
+	if d.Summary.Critical+d.Summary.Warning > 0 {
+		t.Errorf("the control plane at rest raised: %s", d.checks())
+	}
+	if len(d.Pods) != 1 || d.Pods[0].Name != "kube-controller-manager-ctrldiag-node" {
+		t.Errorf("pods section: %+v", d.Pods)
+	}
+	for _, format := range []string{"text", "yaml", "markdown"} {
+		r := ctrldiag(t, "report", "-n", "kube-system", "--interval", "1s", "-o", format)
+		if r.Code != 0 || !strings.Contains(r.Stdout, "kube-controller-manager-ctrldiag-node") {
+			t.Errorf("-o %s:\n%s", format, r)
+		}
+	}
+	r = ctrldiag(t, "report", "-n", "kube-system", "--interval", "1s", "--fail-on", "warning")
+	if r.Code != 0 {
+		t.Errorf("--fail-on warning with no warning must exit 0:\n%s", r)
+	}
+	r = ctrldiag(t, "report", "-n", "kube-system", "--fail-on", "sometimes")
+	if r.Code != 2 || !strings.Contains(r.Stderr, "--fail-on must be none, warning or critical") {
+		t.Errorf("a bad --fail-on is a usage error:\n%s", r)
+	}
+}
+
+// --fail-on critical exits 3 when a worker is stuck; the threshold flags change the verdict.
+func TestReportFailOnAndThresholds(t *testing.T) {
+	ns := newNamespace(t)
+	startBehindPod(t, podSpec{Namespace: ns, Name: "stuck", Labels: map[string]string{"app": "stuck"},
+		Ports: []podPort{{Name: "metrics", Port: 8080}},
+		Command: func(listen map[int32]string) []string {
+			return []string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,
+				"--scenario", "stuck", "--metrics-bind-address", listen[8080], "--health-probe-bind-address", "0"}
+		}})
+	time.Sleep(12 * time.Second)
+	// Below the default 30 s nothing is stuck yet; a lower threshold says it is.
+	d, r := reportJSON(t, "-n", ns, "--include-apiserver=false", "--fail-on", "critical", "--threshold", "stuckAfter=5s")
+	if r.Code != 3 || len(d.Findings) == 0 || d.Findings[0].Check != "stuck-worker" {
+		t.Fatalf("--fail-on critical with a stuck worker must exit 3 and say stuck-worker:\n%s", r)
+	}
+	r = ctrldiag(t, "report", "-n", ns, "--include-apiserver=false", "--threshold", "stuckAfter=soon")
+	if r.Code != 2 || !strings.Contains(r.Stderr, "stuckAfter") {
+		t.Errorf("a bad threshold is a usage error:\n%s", r)
+	}
+}
