@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # make demo: the main job on the embedded default. Starts the local control plane (building it
-# once), then runs kubectl ctrldiag against it through kubectl, exactly as a user would.
+# once), runs the reference operator behind a pod in namespace ctrldiag-demo with a fault
+# scenario (DEMO_SCENARIO, default saturated), then runs kubectl ctrldiag through kubectl,
+# exactly as a user would: targets, queues and the report.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+scenario=${DEMO_SCENARIO:-saturated}
+ns=ctrldiag-demo
 hack/cluster/up.sh
 # shellcheck disable=SC1091
 . .cache/cluster/run/env.sh
@@ -16,10 +20,24 @@ if [ "$CTRLDIAG_CLUSTER_NET" != netns ]; then
   echo "demo: server cannot proxy to pods and everything below goes through port-forward." >&2
 fi
 
-say kubectl ctrldiag version
-kubectl ctrldiag version
-say kubectl get pods -A -o wide
-kubectl get pods -A -o wide
+pidfile=.cache/cluster/run/pids/pod-$ns-operator
+if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
+  echo "demo: the reference operator already runs in $ns (stop it with make cluster-down)" >&2
+else
+  echo "demo: starting the reference operator with scenario '$scenario' behind pod $ns/operator" >&2
+  MEMORY_LIMIT=150Mi hack/cluster/behind-pod.sh "$ns" operator 8080/http-metrics -- \
+    "$root/bin/kubectl-ctrldiag" operator run -n "$ns" --scenario "$scenario" \
+    --metrics-bind-address "{IP}:8080" --health-probe-bind-address 0
+  echo "demo: letting the scenario run for 20 seconds..." >&2
+  sleep 20
+fi
+
+say kubectl ctrldiag targets -n $ns -o wide
+kubectl ctrldiag targets -n $ns -o wide
+say kubectl ctrldiag queues -n $ns
+kubectl ctrldiag queues -n $ns
+say kubectl ctrldiag report -n $ns
+kubectl ctrldiag report -n $ns
 echo >&2
-echo "demo: the cluster stays up; use it with: export KUBECONFIG=$KUBECONFIG" >&2
-echo "demo: stop it with: make cluster-down" >&2
+echo "demo: the cluster and the operator stay up; use them with: export KUBECONFIG=$KUBECONFIG" >&2
+echo "demo: other scenarios: make cluster-down; DEMO_SCENARIO=stuck make demo (healthy slow saturated stuck errors hotloop throttled stale memory)" >&2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a local process behind a pod of the local cluster, for demos and by hand:
-#   behind-pod.sh NAMESPACE NAME PORT[/PORTNAME] [...] -- COMMAND [ARGS...]
+#   [MEMORY_LIMIT=150Mi] behind-pod.sh NAMESPACE NAME PORT[/PORTNAME] [...] -- COMMAND [ARGS...]
 # "{IP}" in COMMAND and ARGS becomes the pod's IP, which the process must listen on. The pod
 # (label app=NAME) becomes Ready on the kwok node with that IP; a kwok PortForward sends
 # `kubectl port-forward` to the process. The process runs in the cluster's network namespace
@@ -29,6 +29,8 @@ for p in "${ports[@]}"; do
   cport+="{\"containerPort\":$num${pname:+,\"name\":\"$pname\"}},"
   fwd+="{\"ports\":[$num],\"target\":{\"address\":\"$ip\",\"port\":$num}},"
 done
+resources=''
+[ -n "${MEMORY_LIMIT:-}" ] && resources=",\"resources\":{\"limits\":{\"memory\":\"$MEMORY_LIMIT\"}}"
 args=()
 for a in "$@"; do args+=("${a//\{IP\}/$ip}"); done
 
@@ -37,7 +39,7 @@ kubectl apply -f - >/dev/null <<JSON
 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"$name","namespace":"$ns","labels":{"app":"$name"},
  "annotations":{"ctrldiag.dev/pod-ip":"$ip"}},
  "spec":{"nodeName":"$NODE_NAME","terminationGracePeriodSeconds":0,
-  "containers":[{"name":"main","image":"ctrldiag.dev/behind-pod:local","ports":[${cport%,}]}]}}
+  "containers":[{"name":"main","image":"ctrldiag.dev/behind-pod:local","ports":[${cport%,}]$resources}]}}
 JSON
 kubectl apply -f - >/dev/null <<JSON
 {"apiVersion":"kwok.x-k8s.io/v1alpha1","kind":"PortForward","metadata":{"name":"$name","namespace":"$ns"},
