@@ -151,6 +151,9 @@ func resourceSection(r report.Report) section {
 			bytes(x.MemoryRequestBytes) + "/" + bytes(x.MemoryLimitBytes), percent(x.MemoryOfLimit),
 			cores(x.CPURequestCores) + "/" + cores(x.CPULimitCores), usage, dash(x.LastTermination)})
 	}
+	if r.ResourcesNote != "" {
+		s.Note = upperFirst(r.ResourcesNote) + "."
+	}
 	return s
 }
 

@@ -113,6 +113,7 @@ func Build(in Input) Report {
 		}
 	}
 	r.CacheSync.Generations = generationRows(in.Generations)
+	r.ResourcesNote = in.UsageNote
 	r.CacheSync.Methods, r.CacheSync.Note = methods(r.CacheSync, apiCur != nil)
 	sortRows(&r)
 

@@ -24,16 +24,18 @@ type Report struct {
 	GeneratedAt time.Time `json:"generatedAt"`
 	// Scope says where targets were looked for; Window the time between the two samples
 	// ("lifetime" for one sample: figures since each process started).
-	Scope     string             `json:"scope"`
-	Window    string             `json:"window"`
-	Summary   Summary            `json:"summary"`
-	Pods      []Pod              `json:"pods"`
-	Backlog   []Backlog          `json:"backlog"`
-	CacheSync CacheSync          `json:"cacheSync"`
-	Events    []Events           `json:"events"`
-	Resources []Resources        `json:"resources"`
-	Findings  []findings.Finding `json:"findings"`
-	Errors    []TargetError      `json:"errors,omitempty"`
+	Scope     string      `json:"scope"`
+	Window    string      `json:"window"`
+	Summary   Summary     `json:"summary"`
+	Pods      []Pod       `json:"pods"`
+	Backlog   []Backlog   `json:"backlog"`
+	CacheSync CacheSync   `json:"cacheSync"`
+	Events    []Events    `json:"events"`
+	Resources []Resources `json:"resources"`
+	// ResourcesNote says why metrics.k8s.io usage is missing, when it is.
+	ResourcesNote string             `json:"resourcesNote,omitempty"`
+	Findings      []findings.Finding `json:"findings"`
+	Errors        []TargetError      `json:"errors,omitempty"`
 }
 
 // Summary counts what was read and found.
