@@ -235,3 +235,21 @@ func TestThresholdOverrides(t *testing.T) {
 		t.Error("an unknown field must be an error")
 	}
 }
+
+// README lists every finding with its code and check, so that users can look any of them up.
+func TestREADMEListsEveryFinding(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range Catalog() {
+		if !strings.Contains(string(b), "| "+d.Code+" | `"+d.Check+"` |") {
+			t.Errorf("README.md has no row for %s %s", d.Code, d.Check)
+		}
+	}
+	for _, name := range ThresholdNames() {
+		if !strings.Contains(string(b), "`"+name+"`") {
+			t.Errorf("README.md does not name the threshold %s", name)
+		}
+	}
+}
