@@ -158,7 +158,7 @@ func (p *behindPod) manifest(spec podSpec) string {
 		"spec": map[string]any{
 			"nodeName":                      "ctrldiag-node",
 			"terminationGracePeriodSeconds": 0,
-			"containers": []map[string]any{container(spec, ports)},
+			"containers":                    []map[string]any{container(spec, ports)},
 		},
 	}
 	forward := map[string]any{
