@@ -18,10 +18,11 @@ var reportHTMLTemplate string
 var reportHTMLStyle string
 
 var reportHTML = template.Must(template.New("report").Funcs(template.FuncMap{
-	"px":    px,
-	"plus":  func(a, b float64) float64 { return a + b },
-	"minus": func(a, b float64) float64 { return a - b },
-	"upper": strings.ToUpper,
+	"px":        px,
+	"plus":      func(a, b float64) float64 { return a + b },
+	"minus":     func(a, b float64) float64 { return a - b },
+	"upper":     strings.ToUpper,
+	"pathParts": pathParts,
 }).Parse(reportHTMLTemplate))
 
 // htmlPage is what the html template renders: the report, its sections as tables, and the
@@ -85,4 +86,14 @@ func ReportHTML(w io.Writer, r report.Report) error {
 // px formats an SVG coordinate with at most one decimal.
 func px(v float64) string {
 	return strconv.FormatFloat(float64(int64(v*10+0.5))/10, 'f', -1, 64)
+}
+
+// pathParts splits a long table cell such as "namespace/pod:port" or "component/resource" after
+// each slash, so that the page may break the line there and nowhere else (not at hyphens).
+// Cells that are short or read as prose ("1s / 2s") stay whole.
+func pathParts(cell string) []string {
+	if len(cell) <= 24 || strings.Contains(cell, " ") {
+		return []string{cell}
+	}
+	return strings.SplitAfter(cell, "/")
 }
