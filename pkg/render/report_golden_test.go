@@ -92,6 +92,12 @@ func TestReportHTMLIsSelfContained(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := buf.String()
+	for _, bad := range []string{`<a href="https://example.com">`, `src='//cdn.example/x.js'`, `@import "x.css"`,
+		`background: url( "http://x/y.png")`, `<link rel="stylesheet" href="s.css">`} {
+		if !remote.MatchString(bad) {
+			t.Fatalf("the check misses %s", bad)
+		}
+	}
 	if m := remote.FindString(page); m != "" {
 		t.Errorf("the page references something outside itself: %q", m)
 	}
