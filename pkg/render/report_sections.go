@@ -145,10 +145,10 @@ func resourceSection(r report.Report) section {
 	for _, x := range r.Resources {
 		usage := "-"
 		if x.UsageMemoryBytes != nil {
-			usage = bytes(x.UsageMemoryBytes) + ", " + cores(x.UsageCPUCores)
+			usage = byteSize(x.UsageMemoryBytes) + ", " + cores(x.UsageCPUCores)
 		}
-		s.Rows = append(s.Rows, []string{x.Target, bytes(x.ResidentMemoryBytes), bytes(x.HeapBytes), cores(x.CPUCores),
-			bytes(x.MemoryRequestBytes) + "/" + bytes(x.MemoryLimitBytes), percent(x.MemoryOfLimit),
+		s.Rows = append(s.Rows, []string{x.Target, byteSize(x.ResidentMemoryBytes), byteSize(x.HeapBytes), cores(x.CPUCores),
+			byteSize(x.MemoryRequestBytes) + "/" + byteSize(x.MemoryLimitBytes), percent(x.MemoryOfLimit),
 			cores(x.CPURequestCores) + "/" + cores(x.CPULimitCores), usage, dash(x.LastTermination)})
 	}
 	if r.ResourcesNote != "" {
@@ -195,7 +195,7 @@ func results(m map[string]float64) string {
 	return strings.Join(parts, ", ")
 }
 
-func bytes(v *float64) string {
+func byteSize(v *float64) string {
 	if v == nil {
 		return "-"
 	}

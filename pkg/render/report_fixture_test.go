@@ -1,0 +1,142 @@
+package render
+
+import (
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sample"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+)
+
+// fixtureNow is the fixed time of the golden report, just after the pages were captured.
+var fixtureNow = time.Date(2026, 11, 22, 3, 7, 30, 0, time.UTC)
+
+// fixtureReport builds the golden report with report.Build from the captured pages (the
+// reference operator, kube-controller-manager and kube-apiserver, sampled 10 s apart) and a
+// synthetic operator whose worker is stuck, whose backlog grows and that was OOMKilled, so
+// that every kind of row and finding card renders.
+func fixtureReport(t *testing.T) report.Report {
+	t.Helper()
+	pair := func(name, first, second string) sample.Result {
+		a, b := loadPage(t, first), loadPage(t, second)
+		return sample.Result{Target: name, Window: 10 * time.Second,
+			Samples: []sample.Sample{{Families: a.Families, Time: fixtureNow.Add(-10 * time.Second)}, {Families: b.Families, Time: fixtureNow}}}
+	}
+	kcmPod := pod("kube-system", "kube-controller-manager-node-1", 0, "", "", "")
+	opPod := pod("widgets-system", "widgets-controller-7d9f8-abcde", 0, "", "128Mi", "256Mi")
+	stuckPod := pod("stuck-system", "stuck-operator-5c6d7-xyz12", 3, "OOMKilled", "64Mi", "128Mi")
+	stuckA, stuckB := stuckPage(t, 120, 40, 41, 0), stuckPage(t, 138, 50, 55, 10)
+	in := report.Input{
+		Scope: "all namespaces",
+		Targets: []report.TargetInput{
+			{Target: target.Target{Kind: target.KindPod, Namespace: "widgets-system", Name: opPod.Name, Port: 8080, Container: "manager"},
+				Result: pair("op", "controller-runtime-1.prom", "controller-runtime-2.prom"), Pod: opPod},
+			{Target: target.Target{Kind: target.KindPod, Namespace: "kube-system", Name: kcmPod.Name, Port: 10257, Container: "kube-controller-manager"},
+				Result: pair("kcm", "kube-controller-manager-1.prom.gz", "kube-controller-manager-2.prom.gz"), Pod: kcmPod},
+			{Target: target.Target{Kind: target.KindAPIServer, Name: "apiserver"},
+				Result: pair("apiserver", "kube-apiserver-1.prom.gz", "kube-apiserver-2.prom.gz")},
+			{Target: target.Target{Kind: target.KindPod, Namespace: "stuck-system", Name: stuckPod.Name, Port: 8080, Container: "manager"},
+				Result: sample.Result{Target: "stuck", Window: 10 * time.Second, Samples: []sample.Sample{
+					{Families: stuckA.Families, Time: fixtureNow.Add(-10 * time.Second)}, {Families: stuckB.Families, Time: fixtureNow}}},
+				Pod: stuckPod},
+			{Target: target.Target{Kind: target.KindPod, Namespace: "broken-system", Name: "broken-operator-0", Port: 8443, Scheme: "https"},
+				Result: sample.Result{Target: "broken", Err: fmt.Errorf("HTTP 403 Forbidden through the API server proxy: the endpoint wants a bearer token <use --token-from-sa>")}},
+		},
+		Pods: []report.PodInput{{Pod: kcmPod, Scraped: true}, {Pod: opPod, Scraped: true}, {Pod: stuckPod, Scraped: true},
+			{Pod: pod("broken-system", "broken-operator-0", 0, "", "", ""), Note: "scrape failed"}},
+		Thresholds:      findings.DefaultThresholds(),
+		QueueThresholds: health.DefaultThresholds(),
+		Now:             fixtureNow,
+	}
+	return report.Build(in)
+}
+
+func loadPage(t *testing.T, file string) *parse.Page {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "pages", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(file, ".gz") {
+		if r, err = gzip.NewReader(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := parse.Parse(file, r, health.Wanted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// stuckPage is a controller-runtime page with one queue, "reconciler", whose single worker
+// holds an item for longest seconds; done counts the items finished so far.
+func stuckPage(t *testing.T, depth, longest, unfinished, done float64) *parse.Page {
+	t.Helper()
+	var b strings.Builder
+	l := `{controller="reconciler",name="reconciler"}`
+	fmt.Fprintf(&b, "workqueue_depth{controller=\"reconciler\",name=\"reconciler\",priority=\"\"} %g\n", depth)
+	fmt.Fprintf(&b, "workqueue_adds_total%s %g\nworkqueue_retries_total%s 0\n", l, depth+done, l)
+	fmt.Fprintf(&b, "workqueue_longest_running_processor_seconds%s %g\nworkqueue_unfinished_work_seconds%s %g\n", l, longest, l, unfinished)
+	for _, h := range []struct {
+		name  string
+		share []float64 // fraction of done at or below each bound
+	}{
+		{"workqueue_queue_duration_seconds", []float64{0, 0, 0, 0, 0, 0, 0.1, 0.3, 0.6, 0.9, 1, 1}},
+		{"workqueue_work_duration_seconds", []float64{0, 0, 0, 0, 0, 0.2, 0.7, 0.9, 1, 1, 1, 1}},
+	} {
+		fmt.Fprintf(&b, "# TYPE %s histogram\n", h.name)
+		for i, le := range []string{"1e-08", "1e-07", "1e-06", "1e-05", "0.0001", "0.001", "0.01", "0.1", "1", "10", "100", "1000"} {
+			fmt.Fprintf(&b, "%s_bucket{controller=\"reconciler\",name=\"reconciler\",le=%q} %g\n", h.name, le, h.share[i]*done)
+		}
+		fmt.Fprintf(&b, "%s_bucket{controller=\"reconciler\",name=\"reconciler\",le=\"+Inf\"} %g\n%s_sum%s %g\n%s_count%s %g\n",
+			h.name, done, h.name, l, done*0.2, h.name, l, done)
+	}
+	b.WriteString("controller_runtime_active_workers{controller=\"reconciler\"} 1\n")
+	b.WriteString("controller_runtime_max_concurrent_reconciles{controller=\"reconciler\"} 1\n")
+	fmt.Fprintf(&b, "controller_runtime_reconcile_total{controller=\"reconciler\",result=\"success\"} %g\n", done)
+	b.WriteString("leader_election_master_status{name=\"stuck-operator\"} 1\n")
+	fmt.Fprintf(&b, "process_resident_memory_bytes %g\nprocess_cpu_seconds_total %g\n", float64(120<<20), 3+done/10)
+	p, err := parse.Parse("stuck", strings.NewReader(b.String()), health.Wanted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// pod is a running, ready pod started an hour before fixtureNow, with one container.
+func pod(ns, name string, restarts int32, lastReason, memRequest, memLimit string) *corev1.Pod {
+	start := metav1.NewTime(fixtureNow.Add(-time.Hour))
+	c := corev1.Container{Name: "manager"}
+	if memLimit != "" {
+		c.Resources.Requests = corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(memRequest), corev1.ResourceCPU: resource.MustParse("100m")}
+		c.Resources.Limits = corev1.ResourceList{corev1.ResourceMemory: resource.MustParse(memLimit)}
+	}
+	cs := corev1.ContainerStatus{Name: "manager", Ready: true, RestartCount: restarts}
+	if lastReason != "" {
+		cs.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{Reason: lastReason, ExitCode: 137,
+			FinishedAt: metav1.NewTime(fixtureNow.Add(-10 * time.Minute))}
+	}
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, CreationTimestamp: start},
+		Spec:       corev1.PodSpec{NodeName: "node-1", Containers: []corev1.Container{c}},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, StartTime: &start, ContainerStatuses: []corev1.ContainerStatus{cs},
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}},
+	}
+}

@@ -1,0 +1,148 @@
+package render
+
+import (
+	"bytes"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printers"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// reportFormats are every output format of `kubectl ctrldiag report`, rendered as the
+// command renders them.
+var reportFormats = map[string]func(io.Writer, report.Report) error{
+	"txt":  ReportText,
+	"md":   ReportMarkdown,
+	"html": ReportHTML,
+	"json": func(w io.Writer, r report.Report) error { return printers.Write(w, "json", r) },
+	"yaml": func(w io.Writer, r report.Report) error { return printers.Write(w, "yaml", r) },
+}
+
+func TestReportGolden(t *testing.T) {
+	r := fixtureReport(t)
+	if r.Summary.Critical == 0 || r.Summary.Warning == 0 || len(r.Errors) == 0 {
+		t.Fatalf("the fixture should raise critical and warning findings and hold an unread target: %+v", r.Summary)
+	}
+	for ext, render := range reportFormats {
+		t.Run(ext, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := render(&buf, r); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("testdata", "report."+ext), buf.Bytes())
+		})
+	}
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (run go test ./pkg/render -update after checking the change):\n%s", path, firstDiff(want, got))
+	}
+}
+
+// firstDiff shows the first line that differs.
+func firstDiff(want, got []byte) string {
+	w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return "line " + strconv.Itoa(i+1) + "\n- " + a + "\n+ " + b
+		}
+	}
+	return ""
+}
+
+// remote matches anything that would make the page load a resource from the network.
+var remote = regexp.MustCompile(`(?i)(src|href|xlink:href|action|poster)\s*=\s*["']?\s*(https?:)?//|@import|url\(\s*["']?\s*(https?:)?//|<script|<link|<iframe|<img`)
+
+// The html page is one self-contained, well-formed document: no script, nothing fetched,
+// balanced elements, and the sections, charts and finding cards are there.
+func TestReportHTMLIsSelfContained(t *testing.T) {
+	r := fixtureReport(t)
+	var buf bytes.Buffer
+	if err := ReportHTML(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	for _, bad := range []string{`<a href="https://example.com">`, `src='//cdn.example/x.js'`, `@import "x.css"`,
+		`background: url( "http://x/y.png")`, `<link rel="stylesheet" href="s.css">`} {
+		if !remote.MatchString(bad) {
+			t.Fatalf("the check misses %s", bad)
+		}
+	}
+	if m := remote.FindString(page); m != "" {
+		t.Errorf("the page references something outside itself: %q", m)
+	}
+	checkBalanced(t, page)
+	for _, want := range []string{"1. Controller pods", "2. Workqueue depth and backlog trend", "3. Cache sync lag",
+		"4. Event processing", "5. Memory and CPU", "6. Findings", html.EscapeString(r.Summary.Verdict),
+		`<svg class="depth"`, `<svg class="hist"`, `class="mark p99"`, `class="card critical"`, `class="card warning"`,
+		"stuck-worker", "Targets that could not be read"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	// Text from the cluster is escaped, never markup.
+	if strings.Contains(page, "<use --token-from-sa>") {
+		t.Error("an error message was written unescaped")
+	}
+}
+
+// checkBalanced tokenizes the page and checks that every element is closed in order.
+func checkBalanced(t *testing.T, page string) {
+	t.Helper()
+	void := map[string]bool{"meta": true, "br": true, "hr": true, "img": true, "input": true, "link": true, "wbr": true}
+	var stack []string
+	z := html.NewTokenizer(strings.NewReader(page))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			if z.Err() != io.EOF {
+				t.Fatalf("tokenizer: %v", z.Err())
+			}
+			if len(stack) > 0 {
+				t.Errorf("unclosed elements at the end: %v", stack)
+			}
+			return
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			if !void[string(name)] {
+				stack = append(stack, string(name))
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			if len(stack) == 0 || stack[len(stack)-1] != string(name) {
+				t.Fatalf("</%s> closes %v", name, stack)
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+}
