@@ -408,9 +408,16 @@ func verdict(s Summary) string {
 	case s.Read == 0:
 		return "nothing could be read"
 	case s.Critical > 0:
-		return fmt.Sprintf("%d critical, %d warning findings: see the findings section", s.Critical, s.Warning)
+		return fmt.Sprintf("%s, %s: see the findings", plural(s.Critical, "critical finding"), plural(s.Warning, "warning"))
 	case s.Warning > 0:
-		return fmt.Sprintf("%d warning findings: see the findings section", s.Warning)
+		return plural(s.Warning, "warning") + ": see the findings"
 	}
 	return "healthy: the controllers keep up"
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
