@@ -1,8 +1,6 @@
 package findings
 
 import (
-	"compress/gzip"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,8 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testpages"
+
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 )
 
 var nan = math.NaN()
@@ -174,22 +173,7 @@ func TestControlPlaneAtRestRaisesNothing(t *testing.T) {
 
 func load(t *testing.T, file string) *health.Snapshot {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "pages", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(file, ".gz") {
-		if r, err = gzip.NewReader(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p, err := parse.Parse(file, r, health.Wanted)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return health.FromFamilies(p.Families, time.Time{})
+	return health.FromFamilies(testpages.Parse(t, file, health.Wanted).Families, time.Time{})
 }
 
 func TestCatalogIsComplete(t *testing.T) {

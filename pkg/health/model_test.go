@@ -1,34 +1,19 @@
 package health
 
 import (
-	"compress/gzip"
-	"io"
 	"math"
-	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testpages"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 )
 
 func load(t *testing.T, name string) *Snapshot {
 	t.Helper()
-	f, err := os.Open("../../testdata/pages/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(name, ".gz") {
-		if r, err = gzip.NewReader(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p, err := parse.Parse(name, r, Wanted)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testpages.Parse(t, name, Wanted)
 	return FromFamilies(p.Families, p.SampleTime)
 }
 

@@ -1,14 +1,12 @@
 package render
 
 import (
-	"compress/gzip"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testpages"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -67,22 +65,7 @@ func fixtureReport(t *testing.T) report.Report {
 
 func loadPage(t *testing.T, file string) *parse.Page {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "pages", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(file, ".gz") {
-		if r, err = gzip.NewReader(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p, err := parse.Parse(file, r, health.Wanted)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testpages.Parse(t, file, health.Wanted)
 }
 
 // stuckPage is a controller-runtime page with one queue, "reconciler", whose single worker
