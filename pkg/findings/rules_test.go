@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/testpages"
-
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 )
 

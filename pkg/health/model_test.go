@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/testpages"
-
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 )
 
