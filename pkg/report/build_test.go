@@ -1,0 +1,59 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testpages"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sample"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+)
+
+func families(t *testing.T, name string) map[string]*dto.MetricFamily {
+	return testpages.Parse(t, name, health.Wanted).Families
+}
+
+func TestBuildFromCapturedPages(t *testing.T) {
+	now := time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
+	kcm := target.Target{Kind: target.KindPod, Namespace: "kube-system", Name: "kcm", Port: 10257}
+	in := Input{Scope: "namespace kube-system", Now: now, Thresholds: findings.DefaultThresholds(), QueueThresholds: health.DefaultThresholds(),
+		Targets: []TargetInput{
+			{Target: kcm, Result: sample.Result{Target: kcm.ID(), Window: 10 * time.Second, Samples: []sample.Sample{
+				{Families: families(t, "kube-controller-manager-1.prom.gz"), Time: now.Add(-10 * time.Second)},
+				{Families: families(t, "kube-controller-manager-2.prom.gz"), Time: now}}}},
+			{Target: target.Target{Kind: target.KindURL, Name: "http://gone:8080/metrics"},
+				Result: sample.Result{Target: "http://gone:8080/metrics", Err: errors.New("connection refused")}},
+		}}
+	r := Build(in)
+	if r.APIVersion != APIVersion || r.Kind != Kind || r.Window != "10s" || r.Summary.Targets != 2 || r.Summary.Read != 1 {
+		t.Fatalf("header: %+v", r.Summary)
+	}
+	if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Error, "connection refused") {
+		t.Errorf("errors: %+v", r.Errors)
+	}
+	if len(r.Findings) != 1 || r.Findings[0].Check != "scrape-failed" || r.Summary.Verdict != "1 warning: see the findings" {
+		t.Errorf("findings: %+v, verdict %q", r.Findings, r.Summary.Verdict)
+	}
+	if len(r.Backlog) < 40 || len(r.Events) != len(r.Backlog) || len(r.Resources) != 1 {
+		t.Errorf("rows: backlog %d events %d resources %d", len(r.Backlog), len(r.Events), len(r.Resources))
+	}
+	for _, b := range r.Backlog {
+		if b.Trend == "unknown" {
+			t.Errorf("%s: with two samples the trend is known", b.Queue)
+		}
+	}
+	if r.CacheSync.Methods[0] != "informer-metrics" || !strings.Contains(r.CacheSync.Note, "API server was not read") {
+		t.Errorf("cache sync: %v %q", r.CacheSync.Methods, r.CacheSync.Note)
+	}
+	// NaN never reaches JSON: unknown numbers are null.
+	if _, err := json.Marshal(r); err != nil {
+		t.Fatal(err)
+	}
+}
