@@ -1,6 +1,7 @@
 package health
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -196,5 +197,27 @@ func TestJudge(t *testing.T) {
 				t.Errorf("judge = %s (%q), want %s", got, reason, tt.want)
 			}
 		})
+	}
+}
+
+// A backing-off controller reconciles rarely: 4 failures in the window are too few to judge,
+// but the process's 200 failed reconciles of 200 make the queue FAILING.
+func TestFailingJudgesLifetimeWhenTheWindowIsThin(t *testing.T) {
+	page := func(errs float64) string {
+		return fmt.Sprintf(`workqueue_adds_total{name="c",controller="c"} %[1]g
+workqueue_depth{name="c",controller="c",priority=""} 0
+controller_runtime_reconcile_total{controller="c",result="error"} %[1]g
+controller_runtime_reconcile_total{controller="c",result="success"} 0
+controller_runtime_reconcile_errors_total{controller="c"} %[1]g
+`, errs)
+	}
+	st := Queues("t", loadText(t, page(196)), loadText(t, page(200)), 5*time.Second, DefaultThresholds())
+	if len(st) != 1 || st[0].Status != StatusFailing || !strings.Contains(st[0].Reason, "since the process started") {
+		t.Fatalf("got %+v", st)
+	}
+	// Without a failure in the window, the past is not judged.
+	st = Queues("t", loadText(t, page(200)), loadText(t, page(200)), 5*time.Second, DefaultThresholds())
+	if st[0].Status != StatusOK {
+		t.Errorf("no failure in the window: %s %s", st[0].Status, st[0].Reason)
 	}
 }

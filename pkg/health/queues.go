@@ -41,6 +41,9 @@ type QueueStats struct {
 	Reason string
 
 	adds, reconciles float64 // event counts behind the ratios
+	// errs is the reconcile errors behind ErrorRatio; lifeReconciles and lifeErrs the
+	// process's totals, judged when the window holds too few reconciles.
+	errs, lifeReconciles, lifeErrs float64
 }
 
 // Queues compares the snapshots of one target and returns one QueueStats per queue, sorted
@@ -128,6 +131,7 @@ func queueStats(target string, q, before *Queue, c, cBefore *Controller, window 
 		}
 	}
 	st.RetryRatio, st.ErrorRatio = ratio(retries, st.adds), ratio(errs, st.reconciles)
+	st.errs, st.lifeReconciles, st.lifeErrs = errs, c.Reconciles(), errorsOf(c)
 	st.QueueP50, st.QueueP99 = queueDur.Quantile(0.5), queueDur.Quantile(0.99)
 	st.WorkP50, st.WorkP99 = workDur.Quantile(0.5), workDur.Quantile(0.99)
 	return st
@@ -152,6 +156,12 @@ func judge(st QueueStats, th Thresholds) (Status, string) {
 	}
 	if st.reconciles >= th.MinEvents && st.ErrorRatio > th.ErrorRatio {
 		return StatusFailing, fmt.Sprintf("%.0f%% of %.0f reconciles failed (threshold %.0f%%)", 100*st.ErrorRatio, st.reconciles, 100*th.ErrorRatio)
+	}
+	// A failing controller backs off, so a short window may hold few reconciles: when some of
+	// them failed, judge the process's whole life.
+	if r := ratio(st.lifeErrs, st.lifeReconciles); st.Window > 0 && st.reconciles < th.MinEvents && st.errs > 0 &&
+		st.lifeReconciles >= th.MinEvents && r > th.ErrorRatio {
+		return StatusFailing, fmt.Sprintf("%.0f%% of %.0f reconciles failed since the process started (threshold %.0f%%)", 100*r, st.lifeReconciles, 100*th.ErrorRatio)
 	}
 	if st.Depth >= th.BacklogDepth {
 		return StatusBacklog, fmt.Sprintf("%.0f items wait (threshold %.0f)", st.Depth, th.BacklogDepth)

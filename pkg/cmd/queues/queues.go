@@ -39,7 +39,8 @@ STATUS, worst first:
   ERROR     the target could not be read or parsed (reason on stderr / in "errors")
   STUCK     an item has been in work for 1m or more, or nothing finished in the window while
             items waited and the oldest in-flight item is older than the window
-  FAILING   more than 10% of reconciles failed (at least 10 reconciles)
+  FAILING   more than 10% of reconciles failed (at least 10 reconciles in the window, or,
+            when some failed in a thinner window, since the process started)
   BACKLOG   depth 100 or more, or depth rose to 10 or more over the window
   SLOW      queue p99 1s or more (workers saturated), or work p99 10s or more
   RETRYING  retries are 50% or more of adds (at least 10 adds)
