@@ -90,7 +90,7 @@ func (s *ClusterSource) explain(resp *http.Response, via target.Via, body []byte
 			"rerun with --token-from-sa NAMESPACE/SERVICEACCOUNT (a service account bound to a ClusterRole that may get /metrics) "+
 			"or --token, which scrape through a port-forward", resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
-	return fmt.Errorf("via %s: %w", via, explainStatus(resp.StatusCode, s.WithToken && via != target.ViaProxy, string(body)))
+	return fmt.Errorf("via %s: %w", via, explainStatus(resp, s.WithToken && via != target.ViaProxy, string(body)))
 }
 
 // apiStatus recognises a Kubernetes Status object and returns its message.

@@ -95,7 +95,7 @@ func (s *URLSource) Fetch(ctx context.Context) (*Page, error) {
 	if resp.StatusCode != http.StatusOK {
 		defer resp.Body.Close()
 		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
-		return nil, s.redact(explainStatus(resp.StatusCode, s.Config.Token != "", string(snippet)))
+		return nil, s.redact(explainStatus(resp, s.Config.Token != "", string(snippet)))
 	}
 	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "text/html") || strings.HasPrefix(ct, "application/json") {
 		resp.Body.Close()
