@@ -86,6 +86,7 @@ func (f *filter) Read(p []byte) (int, error) {
 // call.
 func (f *filter) readLine() ([]byte, error) {
 	f.long = f.long[:0]
+	f.skipBlankLines()
 	for {
 		b, err := f.in.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -97,6 +98,23 @@ func (f *filter) readLine() ([]byte, error) {
 			return f.long, err
 		}
 		return b, err
+	}
+}
+
+// skipBlankLines discards the empty lines at the head of the buffer in one go: a page of
+// millions of newlines (a gzip bomb inflates to that) would otherwise cost a call per line.
+func (f *filter) skipBlankLines() {
+	for {
+		buf, _ := f.in.Peek(f.in.Buffered())
+		n := 0
+		for n < len(buf) && buf[n] == '\n' {
+			n++
+		}
+		if n == 0 {
+			return
+		}
+		f.line += n
+		_, _ = f.in.Discard(n)
 	}
 }
 

@@ -68,7 +68,8 @@ func (s *ClusterSource) fetch(ctx context.Context, tr transport.Transport, via t
 	if err != nil {
 		return nil, err
 	}
-	return &Page{Body: body, Time: start}, nil
+	explain := func(err error) error { return fmt.Errorf("via %s: %w", via, explainTransport(err)) }
+	return &Page{Body: &explainingBody{ReadCloser: body, explain: explain}, Time: start}, nil
 }
 
 // explain turns a non-200 answer into advice. Through the proxy an answer may come from the
@@ -112,7 +113,11 @@ func apiStatus(resp *http.Response, body []byte) (string, bool) {
 type unreachableError struct{ msg string }
 
 func (e *unreachableError) Error() string {
-	return "via proxy: the API server could not reach the pod: " + e.msg
+	msg := "via proxy: the API server could not reach the pod: " + e.msg
+	if strings.Contains(e.msg, "does not look like a TLS handshake") {
+		msg += ": the endpoint speaks plain HTTP, not HTTPS: use --scheme http"
+	}
+	return msg
 }
 
 func asUnreachable(err error, target **unreachableError) bool {

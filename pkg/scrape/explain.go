@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -59,6 +60,10 @@ func explainTransport(err error) error {
 		return fmt.Errorf("%v: the certificate does not match; use --metrics-ca-file with the right CA or --insecure-skip-tls-verify-metrics", err)
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Errorf("%v: nothing listens there: check the host and port of the URL", err)
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
+		strings.Contains(err.Error(), "stream error"), strings.Contains(err.Error(), "connection reset"):
+		return fmt.Errorf("%v: the connection broke before the page was complete (the target restarted or went away, "+
+			"or a proxy in between closed it); try again", err)
 	case strings.Contains(err.Error(), "no such host"):
 		return fmt.Errorf("%v: the host name does not resolve: check the URL", err)
 	case strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):

@@ -105,7 +105,8 @@ func (s *URLSource) Fetch(ctx context.Context) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Page{Body: &redactingBody{ReadCloser: body, s: s}, Time: start}, nil
+	return &Page{Body: &explainingBody{ReadCloser: body, explain: func(err error) error { return s.redact(explainTransport(err)) }},
+		Time: start}, nil
 }
 
 // redact removes the token from an error message, whatever produced it.
@@ -114,23 +115,6 @@ func (s *URLSource) redact(err error) error {
 		return err
 	}
 	return errors.New(strings.ReplaceAll(err.Error(), s.Config.Token, "[REDACTED]"))
-}
-
-// redactingBody redacts read errors (e.g. a broken connection) the same way.
-type redactingBody struct {
-	io.ReadCloser
-	s *URLSource
-}
-
-func (b *redactingBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if err != nil && err != io.EOF {
-		var tl *TooLargeError
-		if !errors.As(err, &tl) {
-			err = b.s.redact(explainTransport(err))
-		}
-	}
-	return n, err
 }
 
 func redactURL(raw string) string {

@@ -3,6 +3,7 @@ package transport
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -76,6 +77,12 @@ func (p *PortForward) Get(ctx context.Context, t target.Target, header http.Head
 			// The forward's own error (e.g. the kubelet refusing the port) says more than the
 			// HTTP client's "connection reset".
 			return nil, fmt.Errorf("port-forward to pod %s/%s port %d: %s", t.Namespace, t.Name, t.Port, msg)
+		}
+		if errors.Is(err, io.EOF) {
+			// The forward accepted the connection and the pod's side closed it unanswered:
+			// usually nothing listens on that port in the pod.
+			return nil, fmt.Errorf("through port-forward to pod %s/%s: the connection to port %d was closed without an answer: "+
+				"nothing may listen on that port in the pod (check --port and the pod's container ports): %w", t.Namespace, t.Name, t.Port, err)
 		}
 		return nil, fmt.Errorf("through port-forward to pod %s/%s: %w", t.Namespace, t.Name, err)
 	}
