@@ -22,7 +22,10 @@ type ClusterSource struct {
 	Transport transport.Transport
 	Fallback  transport.Transport
 	// WithToken says whether a metrics token is configured (it changes the advice on 401).
-	WithToken    bool
+	WithToken bool
+	// Token is the metrics token the transport sends, if any: it is only used to take it out of
+	// errors (an endpoint may echo it back in an error page).
+	Token        string
 	MaxBodyBytes int64
 	Warn         func(string)
 }
@@ -32,6 +35,11 @@ func (s *ClusterSource) Name() string { return s.Target.ID() }
 
 // Fetch requests the page.
 func (s *ClusterSource) Fetch(ctx context.Context) (*Page, error) {
+	page, err := s.fetchWithFallback(ctx)
+	return page, redactSecret(err, s.Token)
+}
+
+func (s *ClusterSource) fetchWithFallback(ctx context.Context) (*Page, error) {
 	page, err := s.fetch(ctx, s.Transport, s.Target.Via)
 	var unreachable *unreachableError
 	if err != nil && s.Fallback != nil && asUnreachable(err, &unreachable) {
@@ -68,7 +76,9 @@ func (s *ClusterSource) fetch(ctx context.Context, tr transport.Transport, via t
 	if err != nil {
 		return nil, err
 	}
-	explain := func(err error) error { return fmt.Errorf("via %s: %w", via, explainTransport(err)) }
+	explain := func(err error) error {
+		return redactSecret(fmt.Errorf("via %s: %w", via, explainTransport(err)), s.Token)
+	}
 	return &Page{Body: &explainingBody{ReadCloser: body, explain: explain}, Time: start}, nil
 }
 

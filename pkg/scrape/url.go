@@ -110,11 +110,15 @@ func (s *URLSource) Fetch(ctx context.Context) (*Page, error) {
 }
 
 // redact removes the token from an error message, whatever produced it.
-func (s *URLSource) redact(err error) error {
-	if err == nil || s.Config.Token == "" || !strings.Contains(err.Error(), s.Config.Token) {
+func (s *URLSource) redact(err error) error { return redactSecret(err, s.Config.Token) }
+
+// redactSecret replaces secret in err's message: an endpoint may echo the Authorization
+// header it received into its error page, and errors are printed.
+func redactSecret(err error, secret string) error {
+	if err == nil || secret == "" || !strings.Contains(err.Error(), secret) {
 		return err
 	}
-	return errors.New(strings.ReplaceAll(err.Error(), s.Config.Token, "[REDACTED]"))
+	return errors.New(strings.ReplaceAll(err.Error(), secret, "[REDACTED]"))
 }
 
 func redactURL(raw string) string {

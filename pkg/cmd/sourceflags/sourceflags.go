@@ -18,6 +18,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -90,6 +91,7 @@ func (f *Flags) Config(g *globals.Flags, args []string, stdin io.Reader) (collec
 			return collect.Config{}, exitcode.UsageError("--token-file %s is empty", f.TokenFile)
 		}
 	}
+	redact.Add(token)
 	ns, err := g.Namespace()
 	if err != nil {
 		return collect.Config{}, err
@@ -165,6 +167,7 @@ func Kube(g *globals.Flags) func() (*collect.Kube, error) {
 		if err != nil {
 			return nil, fmt.Errorf("kubeconfig: %w", err)
 		}
+		redact.Add(cfg.BearerToken, cfg.Password)
 		client, err := kubernetes.NewForConfig(cfg)
 		if err != nil {
 			return nil, fmt.Errorf("kubeconfig: %w", err)
