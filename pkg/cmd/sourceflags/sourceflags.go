@@ -160,14 +160,20 @@ func (f *Flags) validate(args []string) error {
 	return nil
 }
 
-// Kube returns the function collect.Build calls to connect to the cluster.
-func Kube(g *globals.Flags) func() (*collect.Kube, error) {
+// Kube returns the function collect.Build calls to connect to the cluster. Its API calls are
+// bounded by --timeout unless --request-timeout says otherwise.
+func (f *Flags) Kube(g *globals.Flags) func() (*collect.Kube, error) {
 	return func() (*collect.Kube, error) {
 		cfg, err := g.ConfigFlags.ToRESTConfig()
 		if err != nil {
 			return nil, fmt.Errorf("kubeconfig: %w", err)
 		}
 		redact.Add(cfg.BearerToken, cfg.Password)
+		if cfg.Timeout == 0 {
+			// Every API call is bounded (--request-timeout overrides): an API server that
+			// stops answering must not hang discovery or the RBAC checks.
+			cfg.Timeout = f.Timeout
+		}
 		client, err := kubernetes.NewForConfig(cfg)
 		if err != nil {
 			return nil, fmt.Errorf("kubeconfig: %w", err)
