@@ -108,19 +108,7 @@ func certKubeconfig(t *testing.T, user string) string {
 			t.Fatalf("openssl %s: %v\n%s", args[0], err, out)
 		}
 	}
-	path := filepath.Join(dir, "user.kubeconfig")
-	if err := os.WriteFile(path, []byte(mustKubectl(t, "config", "view", "--raw", "--minify", "--flatten")), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{
-		{"config", "--kubeconfig", path, "set-credentials", user, "--client-certificate", crt, "--client-key", key, "--embed-certs"},
-		{"config", "--kubeconfig", path, "set-context", "--current", "--user", user},
-	} {
-		if r := kubectl(t, args...); r.Code != 0 {
-			t.Fatalf("kubectl %s: %s", strings.Join(args, " "), r)
-		}
-	}
-	return path
+	return userKubeconfig(t, user, "--client-certificate", crt, "--client-key", key, "--embed-certs")
 }
 
 // queues, targets and report (when the binary has it) issue no mutating request, as the

@@ -27,14 +27,21 @@ func secretToken(t *testing.T, what string) string {
 // tokenKubeconfig writes a kubeconfig for the test cluster whose user authenticates with token.
 func tokenKubeconfig(t *testing.T, token string) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "token.kubeconfig")
+	return userKubeconfig(t, "token-user", "--token", token)
+}
+
+// userKubeconfig writes a copy of the admin kubeconfig whose current context uses user, with
+// the credentials kubectl config set-credentials takes from credentials.
+func userKubeconfig(t *testing.T, user string, credentials ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), user+".kubeconfig")
 	cfg := mustKubectl(t, "config", "view", "--raw", "--minify", "--flatten")
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{
-		{"config", "--kubeconfig", path, "set-credentials", "token-user", "--token", token},
-		{"config", "--kubeconfig", path, "set-context", "--current", "--user", "token-user"},
+		append([]string{"config", "--kubeconfig", path, "set-credentials", user}, credentials...),
+		{"config", "--kubeconfig", path, "set-context", "--current", "--user", user},
 	} {
 		if r := kubectl(t, args...); r.Code != 0 {
 			t.Fatalf("kubectl %s: %s", strings.Join(args, " "), r)

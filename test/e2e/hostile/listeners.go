@@ -14,15 +14,18 @@ import (
 
 // WrongNameTLS is a TLS configuration whose self-signed certificate names only
 // wrong-name.invalid, so a client verifying it fails whatever address it dialled.
-func WrongNameTLS() (*tls.Config, error) {
+func WrongNameTLS() (*tls.Config, error) { return SelfSignedTLS("wrong-name.invalid") }
+
+// SelfSignedTLS is a TLS configuration with a fresh self-signed certificate for dnsNames.
+func SelfSignedTLS(dnsNames ...string) (*tls.Config, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, err
 	}
 	tmpl := &x509.Certificate{
 		SerialNumber: big.NewInt(1),
-		Subject:      pkix.Name{CommonName: "wrong-name.invalid"},
-		DNSNames:     []string{"wrong-name.invalid"},
+		Subject:      pkix.Name{CommonName: dnsNames[0]},
+		DNSNames:     dnsNames,
 		NotBefore:    time.Now().Add(-time.Hour),
 		NotAfter:     time.Now().Add(24 * time.Hour),
 		KeyUsage:     x509.KeyUsageDigitalSignature,
