@@ -40,7 +40,7 @@ func clusterHostileCases() []clusterHostileCase {
 		{"http-on-https-port", "http", "/metrics", 8443, both("https")},
 		{"https-on-http-port", "https", "/metrics", 8080, both("http")},
 		{"silent", "http", "/metrics", 8081, both("no complete answer within the timeout")},
-		{"nothing-listens", "http", "/metrics", 8082, map[string]string{"proxy": "refused", "port-forward": "nothing may listen on that port"}},
+		{"nothing-listens", "http", "/metrics", 8082, map[string]string{"proxy": "refused", "port-forward": "the forward failed in the pod"}},
 	}
 }
 
