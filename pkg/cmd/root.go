@@ -5,6 +5,7 @@ package cmd
 
 import (
 	"flag"
+	"io"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/version"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 )
 
 const rootLong = `kubectl ctrldiag tells whether Kubernetes controllers keep up, and if not, why and what
@@ -46,7 +48,7 @@ func NewRootCmd(streams genericiooptions.IOStreams) *cobra.Command {
 	flags := root.PersistentFlags()
 	g.ConfigFlags.AddFlags(flags)
 	flags.BoolVarP(&g.AllNamespaces, "all-namespaces", "A", false, "Look in all namespaces instead of one")
-	addKlogVerbosity(root)
+	addKlogVerbosity(root, streams.ErrOut)
 
 	root.AddCommand(version.NewCmd(streams))
 	addCommands(root, g, streams)
@@ -54,10 +56,17 @@ func NewRootCmd(streams genericiooptions.IOStreams) *cobra.Command {
 }
 
 // addKlogVerbosity exposes klog's -v so that client-go's own logging can be raised for
-// debugging; everything else of klog stays at its defaults (stderr).
-func addKlogVerbosity(root *cobra.Command) {
+// debugging. klog writes once, to stderr, through redact.Writer: at high -v client-go logs the
+// raw bytes of port-forward streams, bearer tokens included.
+func addKlogVerbosity(root *cobra.Command, stderr io.Writer) {
 	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
 	klog.InitFlags(fs)
+	for name, value := range map[string]string{"logtostderr": "false", "alsologtostderr": "false",
+		"stderrthreshold": "FATAL", "one_output": "true"} {
+		_ = fs.Set(name, value) // klog defines all of them
+
+	}
+	klog.SetOutput(redact.Writer(stderr))
 	if v := fs.Lookup("v"); v != nil {
 		root.PersistentFlags().AddGoFlag(v)
 		root.PersistentFlags().Lookup("v").Usage = "Log level for client-go's own logs on stderr (0-10)"

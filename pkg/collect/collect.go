@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
@@ -145,6 +147,12 @@ func (p *Plan) discover(ctx context.Context, cfg Config, k *Kube) error {
 	res, err := discover.Discover(ctx, k.Client, cfg.Discover)
 	if err != nil {
 		return err
+	}
+	if len(res.Targets) == 0 && ns != "" {
+		// Listing pods of a namespace that does not exist succeeds with nothing: say so.
+		if _, err := k.Client.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{}); apierrors.IsNotFound(err) {
+			return fmt.Errorf("namespace %q does not exist: check -n (kubectl get namespaces) or use -A", ns)
+		}
 	}
 	p.Targets, p.Skipped, p.Pods = res.Targets, res.Skipped, res.Pods
 	return nil

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/access"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/token"
@@ -48,7 +49,7 @@ func (p *Plan) clusterSources(ctx context.Context, cfg Config, k *Kube) error {
 			continue
 		}
 		readable = append(readable, t)
-		src := &scrape.ClusterSource{Target: t, WithToken: withToken, MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
+		src := &scrape.ClusterSource{Target: t, WithToken: withToken, Token: cfg.HTTP.Token, MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
 			Warn: p.Warn}
 		switch t.Via {
 		case target.ViaProxy:
@@ -125,6 +126,7 @@ func resolveToken(ctx context.Context, cfg *Config, k *Kube) error {
 		if err != nil {
 			return err
 		}
+		redact.Add(tok)
 		cfg.HTTP.Token = tok
 	case cfg.UseKubeconfigToken:
 		if k.Config.BearerToken == "" {

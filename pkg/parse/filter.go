@@ -3,6 +3,7 @@ package parse
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -25,7 +26,21 @@ type filter struct {
 	origLine []int32 // origLine[i] is the original number of the i-th kept line
 	long     []byte  // accumulates a line longer than the bufio buffer
 	sample   time.Time
+	series   int   // sample lines passed on
 	err      error // error of the underlying reader (not io.EOF)
+}
+
+// MaxSeries bounds the sample lines of one page that reach the parser: a page of millions of
+// series (a label with unbounded values, or a hostile endpoint) would take gigabytes once
+// parsed. Real controllers, even kube-apiserver, expose a few thousand series of the families
+// the model reads.
+const MaxSeries = 200_000
+
+// TooManySeriesError stops a page with more than MaxSeries kept sample lines.
+type TooManySeriesError struct{ Line int }
+
+func (e *TooManySeriesError) Error() string {
+	return fmt.Sprintf("more than %d series by line %d of the metric families ctrldiag reads: the page is not a controller's usual metrics (a label with unbounded values?); read it with --from-file after filtering it (grep)", MaxSeries, e.Line)
 }
 
 func newFilter(r io.Reader, keep Keep) *filter {
@@ -38,6 +53,12 @@ func (f *filter) Read(p []byte) (int, error) {
 		if len(line) > 0 {
 			f.line++
 			if f.wanted(line) {
+				if bytes.TrimLeft(line, " \t")[0] != '#' {
+					if f.series++; f.series > MaxSeries {
+						f.err = &TooManySeriesError{Line: f.line}
+						return 0, f.err
+					}
+				}
 				f.origLine = append(f.origLine, int32(f.line))
 				f.pending = line
 				if line[len(line)-1] != '\n' {
@@ -65,6 +86,7 @@ func (f *filter) Read(p []byte) (int, error) {
 // call.
 func (f *filter) readLine() ([]byte, error) {
 	f.long = f.long[:0]
+	f.skipBlankLines()
 	for {
 		b, err := f.in.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -76,6 +98,23 @@ func (f *filter) readLine() ([]byte, error) {
 			return f.long, err
 		}
 		return b, err
+	}
+}
+
+// skipBlankLines discards the empty lines at the head of the buffer in one go: a page of
+// millions of newlines (a gzip bomb inflates to that) would otherwise cost a call per line.
+func (f *filter) skipBlankLines() {
+	for {
+		buf, _ := f.in.Peek(f.in.Buffered())
+		n := 0
+		for n < len(buf) && buf[n] == '\n' {
+			n++
+		}
+		if n == 0 {
+			return
+		}
+		f.line += n
+		_, _ = f.in.Discard(n)
 	}
 }
 

@@ -3,6 +3,8 @@ package parse
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -183,5 +185,24 @@ func BenchmarkParse(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// A page with more series of the kept families than MaxSeries stops early with a clear error,
+// instead of taking gigabytes; series of other families do not count.
+func TestParseTooManySeries(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# TYPE workqueue_depth gauge\n")
+	for i := 0; i <= MaxSeries; i++ {
+		fmt.Fprintf(&b, "workqueue_depth{name=\"q%d\"} 1\nother_metric{i=\"%d\"} 1\n", i, i)
+	}
+	_, err := Parse("many", strings.NewReader(b.String()), keepModel)
+	var tm *TooManySeriesError
+	if !errors.As(err, &tm) || !strings.Contains(err.Error(), "more than 200000 series") {
+		t.Fatalf("want a TooManySeriesError, got %v", err)
+	}
+	_, err = Parse("some", strings.NewReader(b.String()[:1<<20]), keepModel)
+	if err != nil && errors.As(err, &tm) {
+		t.Fatalf("a page under the limit: %v", err)
 	}
 }

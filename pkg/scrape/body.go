@@ -3,6 +3,7 @@ package scrape
 import (
 	"bufio"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -62,3 +63,21 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 }
 
 func (l *limitedBody) Close() error { return l.c.Close() }
+
+// explainingBody passes read errors (a broken connection, the timeout) through explain, so
+// that they say what happened; a TooLargeError and EOF pass unchanged.
+type explainingBody struct {
+	io.ReadCloser
+	explain func(error) error
+}
+
+func (b *explainingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		var tl *TooLargeError
+		if !errors.As(err, &tl) {
+			err = b.explain(err)
+		}
+	}
+	return n, err
+}

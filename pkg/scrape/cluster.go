@@ -22,7 +22,10 @@ type ClusterSource struct {
 	Transport transport.Transport
 	Fallback  transport.Transport
 	// WithToken says whether a metrics token is configured (it changes the advice on 401).
-	WithToken    bool
+	WithToken bool
+	// Token is the metrics token the transport sends, if any: it is only used to take it out of
+	// errors (an endpoint may echo it back in an error page).
+	Token        string
 	MaxBodyBytes int64
 	Warn         func(string)
 }
@@ -32,6 +35,11 @@ func (s *ClusterSource) Name() string { return s.Target.ID() }
 
 // Fetch requests the page.
 func (s *ClusterSource) Fetch(ctx context.Context) (*Page, error) {
+	page, err := s.fetchWithFallback(ctx)
+	return page, redactSecret(err, s.Token)
+}
+
+func (s *ClusterSource) fetchWithFallback(ctx context.Context) (*Page, error) {
 	page, err := s.fetch(ctx, s.Transport, s.Target.Via)
 	var unreachable *unreachableError
 	if err != nil && s.Fallback != nil && asUnreachable(err, &unreachable) {
@@ -68,7 +76,10 @@ func (s *ClusterSource) fetch(ctx context.Context, tr transport.Transport, via t
 	if err != nil {
 		return nil, err
 	}
-	return &Page{Body: body, Time: start}, nil
+	explain := func(err error) error {
+		return redactSecret(fmt.Errorf("via %s: %w", via, explainTransport(err)), s.Token)
+	}
+	return &Page{Body: &explainingBody{ReadCloser: body, explain: explain}, Time: start}, nil
 }
 
 // explain turns a non-200 answer into advice. Through the proxy an answer may come from the
@@ -90,7 +101,7 @@ func (s *ClusterSource) explain(resp *http.Response, via target.Via, body []byte
 			"rerun with --token-from-sa NAMESPACE/SERVICEACCOUNT (a service account bound to a ClusterRole that may get /metrics) "+
 			"or --token, which scrape through a port-forward", resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
-	return fmt.Errorf("via %s: %w", via, explainStatus(resp.StatusCode, s.WithToken && via != target.ViaProxy, string(body)))
+	return fmt.Errorf("via %s: %w", via, explainStatus(resp, s.WithToken && via != target.ViaProxy, string(body)))
 }
 
 // apiStatus recognises a Kubernetes Status object and returns its message.
@@ -112,7 +123,11 @@ func apiStatus(resp *http.Response, body []byte) (string, bool) {
 type unreachableError struct{ msg string }
 
 func (e *unreachableError) Error() string {
-	return "via proxy: the API server could not reach the pod: " + e.msg
+	msg := "via proxy: the API server could not reach the pod: " + e.msg
+	if strings.Contains(e.msg, "does not look like a TLS handshake") {
+		msg += ": the endpoint speaks plain HTTP, not HTTPS: use --scheme http"
+	}
+	return msg
 }
 
 func asUnreachable(err error, target **unreachableError) bool {

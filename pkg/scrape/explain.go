@@ -5,15 +5,29 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"syscall"
 )
 
 // explainStatus turns a non-200 answer into an error that says what to do.
-func explainStatus(code int, withToken bool, body string) error {
+func explainStatus(resp *http.Response, withToken bool, body string) error {
+	code := resp.StatusCode
 	status := fmt.Sprintf("%d %s", code, http.StatusText(code))
 	switch {
+	case code >= 300 && code < 400:
+		where := resp.Header.Get("Location")
+		if where == "" {
+			where = "(no Location)"
+		} else if u, err := url.Parse(where); err == nil {
+			where = u.Redacted()
+		}
+		return fmt.Errorf("%s: the endpoint redirects to %s, which was not followed (a redirect loop, more than 5 redirects, "+
+			"or another host, which must not get the token): give the final metrics URL", status, where)
+	case code == http.StatusBadRequest && strings.Contains(body, "HTTP request to an HTTPS server"):
+		return fmt.Errorf("%s: the endpoint speaks HTTPS, not plain HTTP: use an https:// URL (in a cluster: --scheme https)", status)
 	case code == http.StatusUnauthorized && withToken:
 		return fmt.Errorf("%s: the endpoint rejected the bearer token: check that --token/--token-file holds a valid, unexpired token", status)
 	case code == http.StatusUnauthorized:
@@ -46,10 +60,14 @@ func explainTransport(err error) error {
 		return fmt.Errorf("%v: the certificate does not match; use --metrics-ca-file with the right CA or --insecure-skip-tls-verify-metrics", err)
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Errorf("%v: nothing listens there: check the host and port of the URL", err)
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
+		strings.Contains(err.Error(), "stream error"), strings.Contains(err.Error(), "connection reset"):
+		return fmt.Errorf("%v: the connection broke before the page was complete (the target restarted or went away, "+
+			"or a proxy in between closed it); try again", err)
 	case strings.Contains(err.Error(), "no such host"):
 		return fmt.Errorf("%v: the host name does not resolve: check the URL", err)
 	case strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
-		return fmt.Errorf("%v: the endpoint speaks plain HTTP; use an http:// URL", err)
+		return fmt.Errorf("%v: the endpoint speaks plain HTTP; use an http:// URL (in a cluster: --scheme http)", err)
 	}
 	return err
 }

@@ -95,7 +95,7 @@ func (s *URLSource) Fetch(ctx context.Context) (*Page, error) {
 	if resp.StatusCode != http.StatusOK {
 		defer resp.Body.Close()
 		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
-		return nil, s.redact(explainStatus(resp.StatusCode, s.Config.Token != "", string(snippet)))
+		return nil, s.redact(explainStatus(resp, s.Config.Token != "", string(snippet)))
 	}
 	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "text/html") || strings.HasPrefix(ct, "application/json") {
 		resp.Body.Close()
@@ -105,32 +105,20 @@ func (s *URLSource) Fetch(ctx context.Context) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Page{Body: &redactingBody{ReadCloser: body, s: s}, Time: start}, nil
+	return &Page{Body: &explainingBody{ReadCloser: body, explain: func(err error) error { return s.redact(explainTransport(err)) }},
+		Time: start}, nil
 }
 
 // redact removes the token from an error message, whatever produced it.
-func (s *URLSource) redact(err error) error {
-	if err == nil || s.Config.Token == "" || !strings.Contains(err.Error(), s.Config.Token) {
+func (s *URLSource) redact(err error) error { return redactSecret(err, s.Config.Token) }
+
+// redactSecret replaces secret in err's message: an endpoint may echo the Authorization
+// header it received into its error page, and errors are printed.
+func redactSecret(err error, secret string) error {
+	if err == nil || secret == "" || !strings.Contains(err.Error(), secret) {
 		return err
 	}
-	return errors.New(strings.ReplaceAll(err.Error(), s.Config.Token, "[REDACTED]"))
-}
-
-// redactingBody redacts read errors (e.g. a broken connection) the same way.
-type redactingBody struct {
-	io.ReadCloser
-	s *URLSource
-}
-
-func (b *redactingBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if err != nil && err != io.EOF {
-		var tl *TooLargeError
-		if !errors.As(err, &tl) {
-			err = b.s.redact(explainTransport(err))
-		}
-	}
-	return n, err
+	return errors.New(strings.ReplaceAll(err.Error(), secret, "[REDACTED]"))
 }
 
 func redactURL(raw string) string {

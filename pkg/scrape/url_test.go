@@ -237,3 +237,28 @@ func TestFileSource(t *testing.T) {
 		t.Fatalf("oversize saved page error = %v", err)
 	}
 }
+
+// Redirect loops, redirects to another host and plain HTTP sent to an HTTPS port are named.
+func TestURLSourceExplainsRedirectsAndSchemes(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/loop":
+			http.Redirect(w, r, "/loop", http.StatusMovedPermanently)
+		case "/away":
+			http.Redirect(w, r, "http://user:pw@elsewhere.invalid/metrics", http.StatusFound)
+		}
+	}))
+	defer srv.Close()
+	tlsSrv := httptest.NewTLSServer(http.NotFoundHandler())
+	defer tlsSrv.Close()
+	for url, want := range map[string]string{
+		srv.URL + "/loop": "redirects to /loop, which was not followed",
+		srv.URL + "/away": "redirects to http://user:xxxxx@elsewhere.invalid/metrics",
+		strings.Replace(tlsSrv.URL, "https:", "http:", 1): "use an https:// URL",
+	} {
+		_, err := fetchAll(t, newSource(t, url, nil, HTTPConfig{}), 5*time.Second)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: want %q, got %v", url, want, err)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package transport
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,6 +11,10 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/klog/v2"
 
 	"k8s.io/client-go/tools/portforward"
 	"k8s.io/client-go/transport/spdy"
@@ -39,14 +44,16 @@ func (p *PortForward) Get(ctx context.Context, t target.Target, header http.Head
 	if err != nil {
 		return nil, err
 	}
-	stop := make(chan struct{})
-	var once sync.Once
-	closeForward := func() { once.Do(func() { close(stop) }) }
 	ready := make(chan struct{})
 	errOut := &lockedBuffer{}
-	fw, err := portforward.NewOnAddressesForStreaming(dialer, []string{"127.0.0.1"},
-		[]string{fmt.Sprintf("0:%d", t.Port)}, stop, ready, io.Discard, errOut)
+	// The forward lives until the body is closed, not only the request; its errors (the
+	// kubelet refusing the port, nothing listening) go to errOut for the target's error
+	// instead of client-go's global error log on stderr.
+	fwCtx, closeForward := context.WithCancel(klog.NewContext(context.Background(), logr.New(&errorSink{out: errOut})))
+	fw, err := portforward.NewOnAddressesForStreamingWithContext(fwCtx, dialer, []string{"127.0.0.1"},
+		[]string{fmt.Sprintf("0:%d", t.Port)}, ready, io.Discard, errOut)
 	if err != nil {
+		closeForward()
 		return nil, fmt.Errorf("port-forward to pod %s/%s: %w", t.Namespace, t.Name, err)
 	}
 	done := make(chan error, 1)
@@ -54,6 +61,7 @@ func (p *PortForward) Get(ctx context.Context, t target.Target, header http.Head
 	select {
 	case <-ready:
 	case err := <-done:
+		closeForward()
 		return nil, fmt.Errorf("port-forward to pod %s/%s: %w", t.Namespace, t.Name, err)
 	case <-ctx.Done():
 		closeForward()
@@ -71,11 +79,20 @@ func (p *PortForward) Get(ctx context.Context, t target.Target, header http.Head
 	local := fmt.Sprintf("%s://127.0.0.1:%d/%s", scheme, ports[0].Local, strings.TrimPrefix(t.Path, "/"))
 	resp, err := p.get(ctx, local, header)
 	if err != nil {
+		// The pod's side reports its own error on a second stream, a moment after the data
+		// stream ends: give it that moment, it says more than "EOF".
+		for i := 0; i < 10 && errOut.remote() == "" && ctx.Err() == nil && errors.Is(err, io.EOF); i++ {
+			time.Sleep(20 * time.Millisecond)
+		}
 		closeForward()
-		if msg := errOut.firstLine(); msg != "" {
-			// The forward's own error (e.g. the kubelet refusing the port) says more than the
-			// HTTP client's "connection reset".
-			return nil, fmt.Errorf("port-forward to pod %s/%s port %d: %s", t.Namespace, t.Name, t.Port, msg)
+		if msg := errOut.remote(); msg != "" {
+			return nil, fmt.Errorf("port-forward to pod %s/%s port %d: the forward failed in the pod: %s", t.Namespace, t.Name, t.Port, msg)
+		}
+		if errors.Is(err, io.EOF) {
+			// The forward accepted the connection and the pod's side closed it unanswered:
+			// usually nothing listens on that port in the pod.
+			return nil, fmt.Errorf("through port-forward to pod %s/%s: the connection to port %d was closed without an answer: "+
+				"nothing may listen on that port in the pod (check --port and the pod's container ports): %w", t.Namespace, t.Name, t.Port, err)
 		}
 		return nil, fmt.Errorf("through port-forward to pod %s/%s: %w", t.Namespace, t.Name, err)
 	}
@@ -149,9 +166,29 @@ func (b *lockedBuffer) Write(p []byte) (int, error) {
 	return b.buf.Write(p)
 }
 
-func (b *lockedBuffer) firstLine() string {
+// remote returns the first error the pod's side of the forward reported, without the
+// forwarder's prefix; the forwarder's other errors (local copies failing once the client has
+// given up) are not the cause.
+func (b *lockedBuffer) remote() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	line, _, _ := strings.Cut(strings.TrimSpace(b.buf.String()), "\n")
-	return line
+	for _, line := range strings.Split(b.buf.String(), "\n") {
+		if msg, ok := strings.CutPrefix(line, remoteErrorPrefix+": "); ok {
+			return msg
+		}
+	}
+	return ""
 }
+
+// remoteErrorPrefix is how client-go's forwarder logs the error the pod's side sent.
+const remoteErrorPrefix = "An error occurred forwarding"
+
+// errorSink is a logr sink that writes the port-forwarder's errors to out and drops the rest.
+type errorSink struct{ out io.Writer }
+
+func (s *errorSink) Init(logr.RuntimeInfo)                 {}
+func (s *errorSink) Enabled(int) bool                      { return false }
+func (s *errorSink) Info(int, string, ...any)              {}
+func (s *errorSink) WithValues(...any) logr.LogSink        { return s }
+func (s *errorSink) WithName(string) logr.LogSink          { return s }
+func (s *errorSink) Error(err error, msg string, _ ...any) { fmt.Fprintf(s.out, "%s: %v\n", msg, err) }

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -44,5 +45,20 @@ func TestChoose(t *testing.T) {
 		if got != tc.got || !strings.Contains(reason, tc.reason) {
 			t.Errorf("%s: %s (%s), want %s (%s)", tc.name, got, reason, tc.got, tc.reason)
 		}
+	}
+}
+
+// The forwarder's errors are collected, and the pod side's error is told apart from the
+// forwarder's local ones.
+func TestForwardErrorsCollected(t *testing.T) {
+	b := &lockedBuffer{}
+	sink := &errorSink{out: b}
+	sink.Error(errors.New("writeto tcp4: connection reset by peer"), "Error copying from local connection to remote stream")
+	if got := b.remote(); got != "" {
+		t.Errorf("a local copy error is not the pod's: %q", got)
+	}
+	sink.Error(errors.New("failed to connect to localhost:8082: connection refused"), remoteErrorPrefix)
+	if got := b.remote(); got != "failed to connect to localhost:8082: connection refused" {
+		t.Errorf("remote() = %q", got)
 	}
 }

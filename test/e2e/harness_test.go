@@ -35,6 +35,7 @@ var env struct {
 	netns       string // the network namespace in netns mode
 	binDir      string // holds kubectl-ctrldiag and nothing else
 	servepage   string // test/e2e/servepage binary
+	hostile     string // test/e2e/hostile/server binary
 	path        string // PATH for commands: binDir, kubectl's folder, then the original PATH
 }
 
@@ -90,9 +91,11 @@ func setup() error {
 		" -X github.com/ctrldiag/kubectl-ctrldiag/pkg/version.commit=e2e" +
 		" -X github.com/ctrldiag/kubectl-ctrldiag/pkg/version.buildDate=1970-01-01T00:00:00Z"
 	env.servepage = filepath.Join(tmp, "servepage")
+	env.hostile = filepath.Join(tmp, "hostile")
 	for _, b := range []struct{ out, pkg, ldflags string }{
 		{filepath.Join(env.binDir, "kubectl-ctrldiag"), "./cmd/kubectl-ctrldiag", ldflags},
 		{env.servepage, "./test/e2e/servepage", ""},
+		{env.hostile, "./test/e2e/hostile/server", ""},
 	} {
 		build := exec.Command("go", "build", "-ldflags", b.ldflags, "-o", b.out, b.pkg)
 		build.Dir = env.root

@@ -192,6 +192,19 @@ func TestQueuesRestrictedUser(t *testing.T) {
 	if r.Code != 1 {
 		t.Errorf("every target forbidden must exit 1: %s", r)
 	}
+	// Port-forward is named too, and -A needs list at the cluster scope.
+	r = runAs(t, env.restricted, "kubectl", "ctrldiag", "queues", "-n", "kube-system", "--via", "port-forward", "--interval", "0")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "may not create pods/portforward in namespace kube-system") {
+		t.Errorf("port-forward without the permission: %s", r)
+	}
+	r = runAs(t, env.restricted, "kubectl", "ctrldiag", "queues", "-A", "--interval", "0")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "may not list pods in all namespaces") {
+		t.Errorf("-A without list at the cluster scope: %s", r)
+	}
+	r = runAs(t, env.restricted, "kubectl", "ctrldiag", "targets", "-A")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "may not list pods in all namespaces") {
+		t.Errorf("targets -A without list at the cluster scope: %s", r)
+	}
 }
 
 func contains(s []string, x string) bool {

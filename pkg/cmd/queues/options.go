@@ -60,7 +60,7 @@ func (o *Options) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	plan, err := collect.Build(ctx, o.config, sourceflags.Kube(o.globals))
+	plan, err := collect.Build(ctx, o.config, o.Sources.Kube(o.globals))
 	if err != nil {
 		return err
 	}

@@ -96,7 +96,7 @@ func (o *Options) Validate(args []string) error {
 		return err
 	}
 	o.config = cfg
-	kube := sourceflags.Kube(o.globals)
+	kube := o.Sources.Kube(o.globals)
 	var once sync.Once
 	var k *collect.Kube
 	var kerr error

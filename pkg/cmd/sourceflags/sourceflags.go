@@ -18,6 +18,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -90,6 +91,7 @@ func (f *Flags) Config(g *globals.Flags, args []string, stdin io.Reader) (collec
 			return collect.Config{}, exitcode.UsageError("--token-file %s is empty", f.TokenFile)
 		}
 	}
+	redact.Add(token)
 	ns, err := g.Namespace()
 	if err != nil {
 		return collect.Config{}, err
@@ -158,12 +160,19 @@ func (f *Flags) validate(args []string) error {
 	return nil
 }
 
-// Kube returns the function collect.Build calls to connect to the cluster.
-func Kube(g *globals.Flags) func() (*collect.Kube, error) {
+// Kube returns the function collect.Build calls to connect to the cluster. Its API calls are
+// bounded by --timeout unless --request-timeout says otherwise.
+func (f *Flags) Kube(g *globals.Flags) func() (*collect.Kube, error) {
 	return func() (*collect.Kube, error) {
 		cfg, err := g.ConfigFlags.ToRESTConfig()
 		if err != nil {
 			return nil, fmt.Errorf("kubeconfig: %w", err)
+		}
+		redact.Add(cfg.BearerToken, cfg.Password)
+		if cfg.Timeout == 0 {
+			// Every API call is bounded (--request-timeout overrides): an API server that
+			// stops answering must not hang discovery or the RBAC checks.
+			cfg.Timeout = f.Timeout
 		}
 		client, err := kubernetes.NewForConfig(cfg)
 		if err != nil {

@@ -1,0 +1,191 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http/httptest"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/test/e2e/hostile"
+)
+
+// hostileCase is one misbehaving endpoint and what the plugin must say about it.
+type hostileCase struct {
+	name string
+	// url is the hostile endpoint; reason is a part of the error the plugin must give for it,
+	// empty when the page must be read (e.g. NaN values are valid).
+	url, reason string
+}
+
+// Hang checks: a command with --timeout 3s ends within hangBound, and its peak RSS stays under
+// rssBound whatever the endpoint sends (10 GB bodies, gzip bombs, millions of series).
+const (
+	hostileTimeout = 3 * time.Second
+	hangBound      = hostileTimeout + 10*time.Second
+	rssBoundKiB    = 256 << 10
+)
+
+// loopbackHostile starts the hostile endpoints on loopback: an HTTP server, an HTTPS server
+// whose certificate names another host, a listener that never answers, and a closed port.
+func loopbackHostile(t *testing.T) (plain, secure, silent, closed string) {
+	t.Helper()
+	srv := httptest.NewServer(hostile.Handler())
+	t.Cleanup(srv.Close)
+	tlsSrv := httptest.NewUnstartedServer(hostile.Handler())
+	cfg, err := hostile.WrongNameTLS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tlsSrv.TLS = cfg
+	tlsSrv.StartTLS()
+	t.Cleanup(tlsSrv.Close)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go hostile.Silent(ln)
+	dead, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed = dead.Addr().String()
+	dead.Close()
+	return srv.Listener.Addr().String(), tlsSrv.Listener.Addr().String(), ln.Addr().String(), closed
+}
+
+// hostileCases lists every mode against the servers at these addresses (host:port).
+func hostileCases(plain, secure, silent, closed string) []hostileCase {
+	p := "http://" + plain
+	return []hostileCase{
+		{"hang", p + "/hang", "no complete answer within the timeout"},
+		{"drip", p + "/drip", "no complete answer within the timeout"},
+		{"endless", p + "/endless", "larger than"},
+		{"10g", p + "/10g", "larger than"},
+		{"gzip-bomb", p + "/gzip-bomb", "larger than"},
+		{"many-series", p + "/many-series", "series"},
+		{"bad-escape", p + "/bad-escape", "invalid escape sequence"},
+		{"duplicate-family", p + "/duplicate-family", "second TYPE line"},
+		{"wrong-type", p + "/wrong-type", ""},
+		{"nan", p + "/nan", ""},
+		{"non-utf8", p + "/non-utf8", "invalid label value"},
+		{"huge-label", p + "/huge-label", ""},
+		{"login", p + "/login", "text/html"},
+		{"redirect-loop", p + "/redirect-loop", "redirect"},
+		{"redirect-away", p + "/redirect-away", "redirect"},
+		{"401", p + "/status/401", "needs a bearer token"},
+		{"403", p + "/status/403", "may not read metrics"},
+		{"404", p + "/status/404", "nothing serves metrics at this path"},
+		{"500", p + "/status/500", "500 Internal Server Error"},
+		{"503", p + "/status/503", "503 Service Unavailable"},
+		{"wrong-cert-name", "https://" + secure + "/metrics", "certificate"},
+		{"http-on-https-port", "http://" + secure + "/metrics", "https://"},
+		{"https-on-http-port", "https://" + plain + "/metrics", "http://"},
+		{"silent", "http://" + silent + "/metrics", "no complete answer within the timeout"},
+		{"silent-tls", "https://" + silent + "/metrics", "no complete answer within the timeout"},
+		{"nothing-listens", "http://" + closed + "/metrics", "nothing listens there"},
+	}
+}
+
+// measured is a command's result with its duration and peak resident memory.
+type measured struct {
+	Result
+	Elapsed time.Duration
+	MaxRSS  int64 // KiB
+}
+
+// runMeasured runs `kubectl ctrldiag args...` (kubectl execs the plugin, so the process's peak
+// RSS is the plugin's) and fails the test if it outlives hangBound.
+func runMeasured(t *testing.T, kubeconfig string, args ...string) measured {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*hangBound)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "kubectl", append([]string{"ctrldiag"}, args...)...)
+	cmd.Env = commandEnv(kubeconfig)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	m := measured{Result: Result{Stdout: stdout.String(), Stderr: stderr.String()}, Elapsed: time.Since(start)}
+	if ee, ok := err.(*exec.ExitError); ok {
+		m.Code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("kubectl ctrldiag %s: %v", strings.Join(args, " "), err)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		m.MaxRSS = ru.Maxrss
+	}
+	if m.Elapsed > hangBound {
+		t.Errorf("kubectl ctrldiag %s took %s, more than %s: it hangs\n%s", strings.Join(args, " "), m.Elapsed, hangBound, m.Result)
+	}
+	if m.MaxRSS > rssBoundKiB {
+		t.Errorf("kubectl ctrldiag %s peaked at %d MiB of memory, more than %d MiB", strings.Join(args, " "), m.MaxRSS>>10, rssBoundKiB>>10)
+	}
+	return m
+}
+
+// checkHostile runs queues on the hostile endpoint beside a healthy one and checks the
+// outcome: the healthy target is read, the hostile one is reported with the reason, exit 0.
+func checkHostile(t *testing.T, kubeconfig string, c hostileCase, healthyID string, args ...string) {
+	t.Helper()
+	args = append([]string{"queues", "-o", "json", "--interval", "0", "--timeout", hostileTimeout.String()}, args...)
+	m := runMeasured(t, kubeconfig, args...)
+	t.Logf("%s: exit %d in %s, peak RSS %d MiB", c.name, m.Code, m.Elapsed.Round(time.Millisecond), m.MaxRSS>>10)
+	if m.Code != 0 {
+		t.Fatalf("a healthy target was read: exit code must be 0\n%s", m.Result)
+	}
+	var l queueList
+	if err := json.Unmarshal([]byte(m.Stdout), &l); err != nil {
+		t.Fatalf("queues -o json is not JSON: %v\n%s", err, m.Result)
+	}
+	if !contains(l.targetsOf()[healthyID], "healthy") {
+		t.Errorf("the healthy target %s must be read beside the hostile one: %v\n%s", healthyID, keys(l.targetsOf()), m.Result)
+	}
+	var reasons []string
+	for _, e := range l.Errors {
+		reasons = append(reasons, e.Target+": "+e.Error)
+	}
+	switch {
+	case c.reason == "" && len(l.Errors) > 0:
+		t.Errorf("the page must be read, got errors: %s", strings.Join(reasons, "\n"))
+	case c.reason != "" && (len(l.Errors) != 1 || !strings.Contains(l.Errors[0].Error, c.reason)):
+		t.Errorf("want one error saying %q, got:\n%s", c.reason, strings.Join(reasons, "\n"))
+	}
+	if c.reason != "" && !strings.Contains(m.Stderr, c.reason) {
+		t.Errorf("stderr must carry the reason %q:\n%s", c.reason, m.Stderr)
+	}
+}
+
+// Every hostile endpoint, read directly with --url beside a healthy one.
+func TestHostileURL(t *testing.T) {
+	plain, secure, silent, closed := loopbackHostile(t)
+	healthy := "http://" + plain + "/metrics"
+	for _, c := range hostileCases(plain, secure, silent, closed) {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			checkHostile(t, env.kubeconfig, c, healthy, "--url", healthy, "--url", c.url)
+		})
+	}
+	t.Run("alone", func(t *testing.T) {
+		t.Parallel()
+		// The hostile endpoint alone: nothing read, exit 1, the reason on stderr.
+		m := runMeasured(t, env.kubeconfig, "queues", "--interval", "0", "--timeout", hostileTimeout.String(), "--url", "http://"+plain+"/hang")
+		if m.Code != 1 || !strings.Contains(m.Stderr, "no target could be read") || !strings.Contains(m.Stderr, "no complete answer within the timeout") {
+			t.Errorf("a lone hanging target: want exit 1 and the reason\n%s", m.Result)
+		}
+	})
+	t.Run("usage", func(t *testing.T) {
+		t.Parallel()
+		m := runMeasured(t, env.kubeconfig, "queues", "--timeout", "0s", "--url", healthy)
+		if m.Code != 2 {
+			t.Errorf("an invalid --timeout is a usage error (exit 2)\n%s", m.Result)
+		}
+	})
+}
