@@ -60,7 +60,9 @@ type Plan struct {
 	// Warnings are things the user should know (printed on stderr by the command). Sources
 	// add to it while they are read, concurrently: use Warn, and read it after reading.
 	Warnings []string
-	mu       sync.Mutex
+	// Kube is the cluster connection; nil when the cluster is not read.
+	Kube *Kube
+	mu   sync.Mutex
 }
 
 // Warn records a warning; safe for concurrent use.
@@ -90,6 +92,7 @@ func Build(ctx context.Context, cfg Config, kube func() (*Kube, error)) (*Plan, 
 	if err != nil {
 		return nil, err
 	}
+	p.Kube = k
 	if err := p.discover(ctx, cfg, k); err != nil {
 		return nil, err
 	}
