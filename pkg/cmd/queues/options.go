@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
@@ -68,9 +69,12 @@ func (o *Options) Run(ctx context.Context) error {
 	if len(plan.Sources) == 0 && len(plan.Failed) == 0 {
 		return errors.New(nothingFound(o.config, plan))
 	}
+	line := progress.Start(o.ErrOut, progress.Reading(len(plan.Sources), o.Sources.Interval), len(plan.Sources))
 	results := sample.Collect(ctx, plan.Sources, sample.Options{
 		Interval: o.Sources.Interval, Timeout: o.Sources.Timeout, Concurrency: o.Sources.Concurrency, Keep: health.Wanted,
+		Deadline: o.Sources.Deadline, Done: line.Step,
 	})
+	line.Stop()
 	stats, errs, leaders := Analyse(results, health.DefaultThresholds())
 	stats, groups := foldStandbys(ctx, plan, results, stats, leaders)
 	for _, f := range plan.Failed {

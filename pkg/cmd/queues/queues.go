@@ -31,6 +31,10 @@ are over that window. --interval 0 reads once: no rates, quantiles since process
 output says which ("window: lifetime" or e.g. "window: 5s"). A single saved page is always
 "lifetime".
 
+Bounds: --timeout per page (10s), --concurrency targets at once (8), and --deadline (2m) for
+the whole reading: a target not read by then is an error saying "overall deadline reached",
+the others keep their rows. On a terminal a progress line shows on stderr after a second.
+
 Columns: DEPTH ready items (summed over priorities; items waiting out a delay are not
 counted). ADDS/s, RETRIES/s (retries count every delayed or rate-limited requeue, not only
 errors). QUEUE p99 time items wait for a worker; WORK p99 time a worker spends on an item.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printers"
@@ -93,7 +94,9 @@ func (o *Options) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	line := progress.Start(o.ErrOut, "Finding targets and checking permissions", 0)
 	plan, err := collect.Build(ctx, o.config, sourceflags.Kube(o.globals))
+	line.Stop()
 	if err != nil {
 		return err
 	}
