@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
@@ -145,9 +146,18 @@ func (p *Plan) discover(ctx context.Context, cfg Config, k *Kube) error {
 		cfg.Discover.SkipServices = true
 		p.Warn(fmt.Sprintf("you may not %s: kubebuilder metrics Services are not looked at", m))
 	}
+	if k.Config != nil {
+		// ServiceMonitors and PodMonitors are read with the dynamic client, when served.
+		if cfg.Discover.Dynamic, err = dynamic.NewForConfig(k.Config); err != nil {
+			return fmt.Errorf("kubeconfig: %w", err)
+		}
+	}
 	res, err := discover.Discover(ctx, k.Client, cfg.Discover)
 	if err != nil {
 		return err
+	}
+	for _, w := range res.Warnings {
+		p.Warn(w)
 	}
 	p.Targets, p.Skipped, p.Pods = res.Targets, res.Skipped, res.Pods
 	return nil
