@@ -101,15 +101,8 @@ func podMonitorTargets(m *monitor, pods []corev1.Pod, opts Options) ([]target.Ta
 					Reason: fmt.Sprintf("%s: the pod has no container port %s", m.name(), what)})
 				continue
 			}
-			if why := notScrapeable(pod); why != "" {
-				skipped = append(skipped, Skipped{Namespace: pod.Namespace, Pod: pod.Name, Reason: why})
-				continue
-			}
-			container, name := containerOfPort(pod, port)
-			t := target.Target{Kind: target.KindPod, Namespace: pod.Namespace, Name: pod.Name, PodIP: pod.Status.PodIP,
-				Workload: workloadOf(pod), Ready: true, Port: port, PortName: name, Container: container,
-				Scheme: endpointScheme(e), Path: endpointPath(e), Reason: fmt.Sprintf("%s, endpoint %s", m.name(), what)}
-			ts = append(ts, applyOverrides([]target.Target{t}, opts)...)
+			t, skip := portTarget(pod, port, endpointScheme(e), endpointPath(e), fmt.Sprintf("%s, endpoint %s", m.name(), what), opts)
+			ts, skipped = append(ts, t...), append(skipped, skip...)
 		}
 	}
 	return ts, skipped
