@@ -15,6 +15,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
@@ -62,7 +63,9 @@ type Plan struct {
 	// Warnings are things the user should know (printed on stderr by the command). Sources
 	// add to it while they are read, concurrently: use Warn, and read it after reading.
 	Warnings []string
-	mu       sync.Mutex
+	// Kube is the cluster connection; nil when the cluster is not read.
+	Kube *Kube
+	mu   sync.Mutex
 }
 
 // Warn records a warning; safe for concurrent use.
@@ -92,6 +95,7 @@ func Build(ctx context.Context, cfg Config, kube func() (*Kube, error)) (*Plan, 
 	if err != nil {
 		return nil, err
 	}
+	p.Kube = k
 	if err := p.discover(ctx, cfg, k); err != nil {
 		return nil, err
 	}
@@ -144,6 +148,12 @@ func (p *Plan) discover(ctx context.Context, cfg Config, k *Kube) error {
 		cfg.Discover.SkipServices = true
 		p.Warn(fmt.Sprintf("you may not %s: kubebuilder metrics Services are not looked at", m))
 	}
+	if k.Config != nil {
+		// ServiceMonitors and PodMonitors are read with the dynamic client, when served.
+		if cfg.Discover.Dynamic, err = dynamic.NewForConfig(k.Config); err != nil {
+			return fmt.Errorf("kubeconfig: %w", err)
+		}
+	}
 	res, err := discover.Discover(ctx, k.Client, cfg.Discover)
 	if err != nil {
 		return err
@@ -153,6 +163,9 @@ func (p *Plan) discover(ctx context.Context, cfg Config, k *Kube) error {
 		if _, err := k.Client.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{}); apierrors.IsNotFound(err) {
 			return fmt.Errorf("namespace %q does not exist: check -n (kubectl get namespaces) or use -A", ns)
 		}
+	}
+	for _, w := range res.Warnings {
+		p.Warn(w)
 	}
 	p.Targets, p.Skipped, p.Pods = res.Targets, res.Skipped, res.Pods
 	return nil

@@ -91,7 +91,7 @@ func TestScanHeuristics(t *testing.T) {
 	if got, want := ids(res), "apiserver https/metrics, kube-system/kube-controller-manager-n1:10257 https/metrics"; got != want {
 		t.Errorf("kube-system:\n got %s\nwant %s", got, want)
 	}
-	if res.Targets[1].Workload != "static" {
+	if res.Targets[1].Workload != "static/kube-controller-manager" {
 		t.Errorf("a kubeadm static pod's workload = %q", res.Targets[1].Workload)
 	}
 }
@@ -170,5 +170,24 @@ func TestExplicitTargets(t *testing.T) {
 	}
 	if _, err := Discover(context.Background(), client, Options{Explicit: []string{"op-1"}}); err == nil || !strings.Contains(err.Error(), "use -n NAMESPACE instead of -A") {
 		t.Errorf("explicit target with -A: %v", err)
+	}
+}
+
+func TestWorkloadOf(t *testing.T) {
+	for _, tc := range []struct {
+		pod  *corev1.Pod
+		want string
+	}{
+		{pod("ops", "op-7d9-a", ownedBy("ReplicaSet", "op-7d9"), label("pod-template-hash", "7d9"), label("app", "x")), "deployment/op"},
+		{pod("ops", "db-0", ownedBy("StatefulSet", "db")), "statefulset/db"},
+		{pod("kube-system", "kcm-n1", ownedBy("Node", "n1"), label("component", "kube-controller-manager")), "static/kube-controller-manager"},
+		{pod("ops", "a", label("app.kubernetes.io/name", "op"), label("app", "other")), "app.kubernetes.io/name=op"},
+		{pod("ops", "b", label("app", "op")), "app=op"},
+		{pod("ops", "c", label("control-plane", "controller-manager")), "control-plane=controller-manager"},
+		{pod("ops", "d", label("tier", "x")), ""},
+	} {
+		if got := workloadOf(tc.pod); got != tc.want {
+			t.Errorf("%s: workload %q, want %q", tc.pod.Name, got, tc.want)
+		}
 	}
 }

@@ -130,7 +130,7 @@ func explicitService(ctx context.Context, client kubernetes.Interface, opts Opti
 	if !ok {
 		sp = corev1.ServicePort{Port: opts.Port}
 	}
-	ts, skipped := podsBehindService(svc, sp, pods, "svc/"+name, opts)
+	ts, skipped := podsBehindService(svc, sp, pods, "svc/"+name, endpoint{}, opts)
 	if len(ts) == 0 {
 		return nil, fmt.Errorf("service %s/%s: none of its %d pods can be scraped (%s)", opts.Namespace, name, len(pods), skippedSummary(skipped))
 	}

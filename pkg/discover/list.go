@@ -29,8 +29,13 @@ func listPods(ctx context.Context, client kubernetes.Interface, ns, selector str
 // listMetricsServices lists the Services kubebuilder scaffolds for metrics (label
 // control-plane=controller-manager), in pages.
 func listMetricsServices(ctx context.Context, client kubernetes.Interface, ns string, pageSize int64) ([]corev1.Service, error) {
+	return listServices(ctx, client, ns, kubebuilderLabel, pageSize)
+}
+
+// listServices lists the services that match selector ("" for all), in pages.
+func listServices(ctx context.Context, client kubernetes.Interface, ns, selector string, pageSize int64) ([]corev1.Service, error) {
 	var all []corev1.Service
-	opts := metav1.ListOptions{LabelSelector: kubebuilderLabel, Limit: pageSize}
+	opts := metav1.ListOptions{LabelSelector: selector, Limit: pageSize}
 	for {
 		list, err := client.CoreV1().Services(ns).List(ctx, opts)
 		if err != nil {

@@ -184,28 +184,3 @@ func firstContainer(pod *corev1.Pod) string {
 	}
 	return ""
 }
-
-// workloadOf names the pod's owning workload: deployment/NAME (through its ReplicaSet),
-// statefulset/NAME, daemonset/NAME, job/NAME, "static" for mirror pods, "" for bare pods.
-func workloadOf(pod *corev1.Pod) string {
-	for _, o := range pod.OwnerReferences {
-		if o.Controller == nil || !*o.Controller {
-			continue
-		}
-		switch o.Kind {
-		case "ReplicaSet":
-			if h := pod.Labels["pod-template-hash"]; h != "" && strings.HasSuffix(o.Name, "-"+h) {
-				return "deployment/" + strings.TrimSuffix(o.Name, "-"+h)
-			}
-			return "replicaset/" + o.Name
-		case "Node":
-			return "static"
-		default:
-			return strings.ToLower(o.Kind) + "/" + o.Name
-		}
-	}
-	if pod.Annotations["kubernetes.io/config.source"] == "file" || pod.Annotations["kubernetes.io/config.mirror"] != "" {
-		return "static"
-	}
-	return ""
-}

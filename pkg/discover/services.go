@@ -26,15 +26,25 @@ func serviceTargets(svc *corev1.Service, pods []corev1.Pod, opts Options) ([]tar
 		return nil, nil
 	}
 	reason := fmt.Sprintf("kubebuilder metrics Service %s (port %s)", svc.Name, portLabel(sp))
-	return podsBehindService(svc, sp, pods, reason, opts)
+	return podsBehindService(svc, sp, pods, reason, endpoint{}, opts)
 }
 
+// endpoint is the scheme and path a ServiceMonitor gives; empty means guess the scheme from
+// the port and take /metrics.
+type endpoint struct{ scheme, path string }
+
 // podsBehindService resolves the service port on every pod the service selects.
-func podsBehindService(svc *corev1.Service, sp corev1.ServicePort, pods []corev1.Pod, reason string, opts Options) ([]target.Target, []Skipped) {
+func podsBehindService(svc *corev1.Service, sp corev1.ServicePort, pods []corev1.Pod, reason string, ep endpoint, opts Options) ([]target.Target, []Skipped) {
 	sel := labels.SelectorFromSet(svc.Spec.Selector)
-	scheme := "http"
-	if strings.Contains(sp.Name, "https") || sp.Port == 8443 || sp.Port == 443 {
-		scheme = "https"
+	scheme, path := ep.scheme, ep.path
+	if scheme == "" {
+		scheme = "http"
+		if strings.Contains(sp.Name, "https") || sp.Port == 8443 || sp.Port == 443 {
+			scheme = "https"
+		}
+	}
+	if path == "" {
+		path = "/metrics"
 	}
 	var ts []target.Target
 	var skipped []Skipped
@@ -43,23 +53,29 @@ func podsBehindService(svc *corev1.Service, sp corev1.ServicePort, pods []corev1
 		if pod.Namespace != svc.Namespace || !sel.Matches(labels.Set(pod.Labels)) {
 			continue
 		}
-		port, name := resolveTargetPort(pod, sp)
+		port, _ := resolveTargetPort(pod, sp)
 		if port == 0 {
 			skipped = append(skipped, Skipped{Namespace: pod.Namespace, Pod: pod.Name,
-				Reason: fmt.Sprintf("service %s port %s: the pod has no container port named %q", svc.Name, portLabel(sp), sp.TargetPort.StrVal)})
+				Reason: fmt.Sprintf("%s: service %s port %s: the pod has no container port named %q", reason, svc.Name, portLabel(sp), sp.TargetPort.StrVal)})
 			continue
 		}
-		if why := notScrapeable(pod); why != "" {
-			skipped = append(skipped, Skipped{Namespace: pod.Namespace, Pod: pod.Name, Reason: why})
-			continue
-		}
-		container, _ := containerOfPort(pod, port)
-		t := target.Target{Kind: target.KindPod, Namespace: pod.Namespace, Name: pod.Name, PodIP: pod.Status.PodIP,
-			Workload: workloadOf(pod), Ready: true, Port: port, PortName: name, Container: container,
-			Scheme: scheme, Path: "/metrics", Reason: reason}
-		ts = append(ts, applyOverrides([]target.Target{t}, opts)...)
+		t, skip := portTarget(pod, port, scheme, path, reason, opts)
+		ts, skipped = append(ts, t...), append(skipped, skip...)
 	}
 	return ts, skipped
+}
+
+// portTarget is the target of one port of a pod found through a Service or a monitor, or the
+// pod skipped when it cannot be scraped now.
+func portTarget(pod *corev1.Pod, port int32, scheme, path, reason string, opts Options) ([]target.Target, []Skipped) {
+	if why := notScrapeable(pod); why != "" {
+		return nil, []Skipped{{Namespace: pod.Namespace, Pod: pod.Name, Reason: why}}
+	}
+	container, name := containerOfPort(pod, port)
+	t := target.Target{Kind: target.KindPod, Namespace: pod.Namespace, Name: pod.Name, PodIP: pod.Status.PodIP,
+		Workload: workloadOf(pod), Ready: true, Port: port, PortName: name, Container: container,
+		Scheme: scheme, Path: path, Reason: reason}
+	return applyOverrides([]target.Target{t}, opts), nil
 }
 
 // metricsServicePort picks the service's metrics port: one named https, metrics, http-metrics

@@ -13,8 +13,9 @@ import (
 // worst first.
 func Evaluate(targets []Target, lags []CacheLag, th Thresholds) []Finding {
 	var out []Finding
+	leaders := leadersByWorkload(targets)
 	for _, t := range targets {
-		out = append(out, targetFindings(t, th)...)
+		out = append(out, targetFindings(t, th, leaders)...)
 	}
 	out = append(out, leaderFindings(targets)...)
 	for _, l := range lags {
@@ -24,7 +25,7 @@ func Evaluate(targets []Target, lags []CacheLag, th Thresholds) []Finding {
 	return out
 }
 
-func targetFindings(t Target, th Thresholds) []Finding {
+func targetFindings(t Target, th Thresholds, leaders map[string]string) []Finding {
 	if t.ScrapeError != "" {
 		return []Finding{newFinding("scrape-failed", t.Kind, t.ID, "", t.ScrapeError,
 			Evidence{Name: "error", Value: t.ScrapeError})}
@@ -35,7 +36,7 @@ func targetFindings(t Target, th Thresholds) []Finding {
 	var out []Finding
 	out = append(out, podFindings(t, th)...)
 	if len(t.Cur.Queues) == 0 {
-		out = append(out, noQueues(t))
+		out = append(out, noQueues(t, leaders))
 	}
 	out = append(out, clientFindings(t, th)...)
 	for _, c := range t.Cur.Controllers {
@@ -216,7 +217,14 @@ func podFindings(t Target, th Thresholds) []Finding {
 	return out
 }
 
-func noQueues(t Target) Finding {
+func noQueues(t Target, leaders map[string]string) Finding {
+	if t.Pod != nil && t.Pod.Workload != "" {
+		if l := leaders[t.Pod.Namespace+"/"+t.Pod.Workload]; l != "" && l != t.ID {
+			return newFinding("no-workqueue-metrics", t.Kind, t.ID, "",
+				fmt.Sprintf("no workqueue metrics: this replica is a standby of %s, whose leader is %s, so it runs no controllers", t.Pod.Workload, l),
+				Evidence{Name: "leader", Value: l}).withSeverity(Info)
+		}
+	}
 	for _, v := range t.Cur.Leader {
 		if v == 0 {
 			return newFinding("no-workqueue-metrics", t.Kind, t.ID, "",
@@ -226,6 +234,34 @@ func noQueues(t Target) Finding {
 	}
 	return newFinding("no-workqueue-metrics", t.Kind, t.ID, "", "the target serves metrics but no workqueue_* series",
 		Evidence{Name: "workqueue series", Value: "0"})
+}
+
+// leadersByWorkload maps "namespace/workload" to the one replica whose
+// leader_election_master_status is 1; workloads where several claim it are left out. A
+// controller-runtime standby exports no leader series at all, so this is how it is told apart
+// from a target with unnamed queues (the same rule as the folding of `queues`, pkg/replicas).
+func leadersByWorkload(targets []Target) map[string]string {
+	out := map[string]string{}
+	claims := map[string]int{}
+	for _, t := range targets {
+		if t.Pod == nil || t.Pod.Workload == "" || t.Cur == nil {
+			continue
+		}
+		for _, v := range t.Cur.Leader {
+			if v == 1 {
+				k := t.Pod.Namespace + "/" + t.Pod.Workload
+				claims[k]++
+				out[k] = t.ID
+				break
+			}
+		}
+	}
+	for k, n := range claims {
+		if n > 1 {
+			delete(out, k)
+		}
+	}
+	return out
 }
 
 // leaderFindings checks, per workload with several scraped replicas, that exactly one leads.

@@ -128,6 +128,11 @@ func TestClientPodLeaderAndCacheRules(t *testing.T) {
 	if got := checks(Evaluate([]Target{replica("a", 1), follower}, nil, th)); got != "info:no-workqueue-metrics" {
 		t.Errorf("a follower without queues: %q", got)
 	}
+	// A controller-runtime standby exports no leader series either: another replica leads.
+	follower.Cur.Leader = nil
+	if got := checks(Evaluate([]Target{replica("a", 1), follower}, nil, th)); got != "info:no-workqueue-metrics" {
+		t.Errorf("a standby without any series: %q", got)
+	}
 
 	lag := CacheLag{Target: "ns/op:8080", Kind: ControllerRuntime, Informer: "op/workloads", QueuedItems: 572, LatencyP99: 9, VersionsBehind: 300}
 	if got := checks(Evaluate(nil, []CacheLag{lag, {QueuedItems: 0, LatencyP99: 0.01, VersionsBehind: nan}}, th)); got != "warning:cache-sync-lag" {

@@ -30,11 +30,14 @@ const (
 	StatusGone Status = "GONE"
 	// StatusOK: none of the above.
 	StatusOK Status = "OK"
+	// StatusStandby: not a queue but a row for the standby replicas of a workload, folded into
+	// the leader's rows (pkg/replicas); it sorts last.
+	StatusStandby Status = "STANDBY"
 )
 
 var severity = map[Status]int{
 	StatusError: 0, StatusStuck: 1, StatusFailing: 2, StatusBacklog: 3, StatusSlow: 4,
-	StatusRetrying: 5, StatusGone: 6, StatusOK: 7,
+	StatusRetrying: 5, StatusGone: 6, StatusOK: 7, StatusStandby: 8,
 }
 
 // Rank orders statuses worst first (lower is worse).

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 )
 
 // APIVersion is the schema version of the structured outputs.
@@ -22,6 +23,9 @@ type QueueList struct {
 	Window string        `json:"window"`
 	Items  []QueueItem   `json:"items"`
 	Errors []TargetError `json:"errors,omitempty"`
+	// Replicas are the workloads of which two or more replicas were read: who leads, and which
+	// standby replicas were folded into the leader's rows (they have no items of their own).
+	Replicas []replicas.Group `json:"replicas,omitempty"`
 }
 
 // QueueItem is one workqueue of one target. Durations are in seconds.

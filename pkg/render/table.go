@@ -1,14 +1,19 @@
 package render
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 )
 
 // QueueTable writes l as kubectl-style plain columns: upper-case headers, no borders, three
 // spaces between columns (the same text/tabwriter settings as kubectl get). wide adds
-// WORKERS, ERRORS/s, the p50s, LEADER and REASON. Failed targets are ERROR rows.
+// WORKERS, ERRORS/s, the p50s, LEADER and REASON. Failed targets are ERROR rows; the standby
+// replicas folded into a leader's rows are one STANDBY row per workload, last.
 func QueueTable(w io.Writer, l QueueList, wide bool) error {
 	tw := tabwriter.NewWriter(w, 6, 4, 3, ' ', 0)
 	header := []string{"TARGET", "QUEUE", "DEPTH", "ADDS/s", "RETRIES/s", "QUEUE p99", "WORK p99", "UNFINISHED", "LONGEST", "STATUS"}
@@ -38,7 +43,29 @@ func QueueTable(w io.Writer, l QueueList, wide bool) error {
 		}
 		row(tw, r)
 	}
+	for _, g := range l.Replicas {
+		folded := g.Folded()
+		if len(folded) == 0 {
+			continue
+		}
+		r := []string{strings.Join(folded, ","), "-", "-", "-", "-", "-", "-", "-", "-", string(health.StatusStandby)}
+		if wide {
+			r = append(r, "-", "-", "-", "-", "no", StandbyReason(g))
+		}
+		row(tw, r)
+	}
 	return tw.Flush()
+}
+
+// StandbyReason says, in the REASON column and on stderr, why a group's standbys have no rows.
+func StandbyReason(g replicas.Group) string {
+	n := len(g.Folded())
+	what := "1 standby replica"
+	if n > 1 {
+		what = fmt.Sprintf("%d standby replicas", n)
+	}
+	return fmt.Sprintf("%s of %s folded into the rows of the leader %s (told by %s): a standby runs no controllers, its queues are empty or absent",
+		what, g.Workload, g.Leader, g.LeaderFrom)
 }
 
 func row(w io.Writer, cells []string) {

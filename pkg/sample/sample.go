@@ -4,6 +4,7 @@ package sample
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -25,6 +26,11 @@ type Options struct {
 	Concurrency int
 	// Keep selects the metric families to parse (nil: all).
 	Keep parse.Keep
+	// Deadline bounds the whole collection (0: none). A target not read by then gets an
+	// error saying the overall deadline was reached; the others keep their samples.
+	Deadline time.Duration
+	// Done, when set, is called as each target finishes (for a progress line).
+	Done func()
 }
 
 // Sample is one parsed page of a target.
@@ -48,6 +54,11 @@ func Collect(ctx context.Context, sources []scrape.Source, o Options) []Result {
 	if o.Concurrency <= 0 {
 		o.Concurrency = 8
 	}
+	if o.Deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, o.Deadline, errDeadline)
+		defer cancel()
+	}
 	out := make([]Result, len(sources))
 	sem := make(chan struct{}, o.Concurrency)
 	var wg sync.WaitGroup
@@ -56,10 +67,28 @@ func Collect(ctx context.Context, sources []scrape.Source, o Options) []Result {
 		go func() {
 			defer wg.Done()
 			out[i] = collectOne(ctx, src, o, sem)
+			if out[i].Err != nil && context.Cause(ctx) == errDeadline {
+				out[i].Err = deadlineError(out[i], o.Deadline)
+			}
+			if o.Done != nil {
+				o.Done()
+			}
 		}()
 	}
 	wg.Wait()
 	return out
+}
+
+// errDeadline is the cause of the overall context's end when Options.Deadline passes.
+var errDeadline = errors.New("overall deadline reached")
+
+// deadlineError says that the overall deadline stopped the target, and what to do.
+func deadlineError(r Result, d time.Duration) error {
+	what := "before this target answered"
+	if len(r.Samples) == 1 {
+		what = "before its second sample (rates and window quantiles unavailable, lifetime figures shown)"
+	}
+	return fmt.Errorf("overall deadline reached: --deadline %s passed %s; raise --deadline, lower --timeout so that one slow target cannot hold a worker, raise --concurrency, or name fewer targets", d, what)
 }
 
 func collectOne(ctx context.Context, src scrape.Source, o Options, sem chan struct{}) Result {

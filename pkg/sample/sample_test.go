@@ -73,3 +73,36 @@ func TestCollect(t *testing.T) {
 		})
 	}
 }
+
+// hang is a source that answers only when its context ends.
+type hang struct{ name string }
+
+func (h hang) Name() string { return h.name }
+
+func (h hang) Fetch(ctx context.Context) (*scrape.Page, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// The overall deadline ends the work: the targets not read by then say so, the others keep
+// their samples, and Done is called once per target.
+func TestCollectDeadline(t *testing.T) {
+	var done atomic.Int32
+	start := time.Now()
+	rs := Collect(context.Background(), []scrape.Source{&live{}, hang{"slow-1"}, hang{"slow-2"}}, Options{
+		Timeout: time.Minute, Concurrency: 2, Deadline: 200 * time.Millisecond, Done: func() { done.Add(1) }})
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("took %s with a 200ms deadline", took)
+	}
+	if rs[0].Err != nil || len(rs[0].Samples) != 1 {
+		t.Errorf("the quick target: %+v", rs[0])
+	}
+	for _, r := range rs[1:] {
+		if r.Err == nil || !strings.Contains(r.Err.Error(), "overall deadline reached: --deadline 200ms passed before this target answered; raise --deadline") {
+			t.Errorf("%s: err = %v", r.Target, r.Err)
+		}
+	}
+	if done.Load() != 3 {
+		t.Errorf("Done called %d times", done.Load())
+	}
+}

@@ -10,11 +10,13 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printers"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sample"
 )
 
@@ -67,10 +69,14 @@ func (o *Options) Run(ctx context.Context) error {
 	if len(plan.Sources) == 0 && len(plan.Failed) == 0 {
 		return errors.New(nothingFound(o.config, plan))
 	}
+	line := progress.Start(o.ErrOut, progress.Reading(len(plan.Sources), o.Sources.Interval), len(plan.Sources))
 	results := sample.Collect(ctx, plan.Sources, sample.Options{
 		Interval: o.Sources.Interval, Timeout: o.Sources.Timeout, Concurrency: o.Sources.Concurrency, Keep: health.Wanted,
+		Deadline: o.Sources.Deadline, Done: line.Step,
 	})
-	stats, errs := Analyse(results, health.DefaultThresholds())
+	line.Stop()
+	stats, errs, leaders := Analyse(results, health.DefaultThresholds())
+	stats, groups := foldStandbys(ctx, plan, results, stats, leaders)
 	for _, f := range plan.Failed {
 		errs = append(errs, render.TargetError{Target: f.Target.ID(), Error: f.Err.Error()})
 	}
@@ -78,6 +84,7 @@ func (o *Options) Run(ctx context.Context) error {
 		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
 	}
 	list := render.NewQueueList(stats, errs)
+	list.Replicas = groups
 	failed := len(plan.Failed)
 	for _, r := range results {
 		if len(r.Samples) == 0 {
@@ -116,11 +123,13 @@ func nothingFound(cfg collect.Config, plan *collect.Plan) string {
 	return msg + ": name a target (pod/NAME, deploy/NAME, svc/NAME) with --port, add --include-apiserver, or look in another namespace (-n, -A); `kubectl ctrldiag targets` shows what discovery sees"
 }
 
-// Analyse turns sampling results into queue figures, sorted worst first, and the errors of
-// the targets that failed.
-func Analyse(results []sample.Result, th health.Thresholds) ([]health.QueueStats, []render.TargetError) {
+// Analyse turns sampling results into queue figures, sorted worst first, the errors of the
+// targets that failed, and the leader_election_master_status of each target read (NaN when
+// it has none).
+func Analyse(results []sample.Result, th health.Thresholds) ([]health.QueueStats, []render.TargetError, map[string]float64) {
 	var stats []health.QueueStats
 	var errs []render.TargetError
+	leaders := map[string]float64{}
 	for _, r := range results {
 		if r.Err != nil {
 			errs = append(errs, render.TargetError{Target: r.Target, Error: r.Err.Error()})
@@ -129,12 +138,14 @@ func Analyse(results []sample.Result, th health.Thresholds) ([]health.QueueStats
 		case 1:
 			cur := health.FromFamilies(r.Samples[0].Families, r.Samples[0].Time)
 			stats = append(stats, health.Queues(r.Target, nil, cur, 0, th)...)
+			leaders[r.Target] = replicas.LeaderStatus(cur)
 		case 2:
 			prev := health.FromFamilies(r.Samples[0].Families, r.Samples[0].Time)
 			cur := health.FromFamilies(r.Samples[1].Families, r.Samples[1].Time)
 			stats = append(stats, health.Queues(r.Target, prev, cur, r.Window, th)...)
+			leaders[r.Target] = replicas.LeaderStatus(cur)
 		}
 	}
 	health.Sort(stats)
-	return stats, errs
+	return stats, errs, leaders
 }

@@ -13,7 +13,9 @@ const long = `Show one row per workqueue of every target: how deep it is, how fa
 are retried, how long they wait and are worked on, and whether it keeps up. Rows are sorted
 worst first.
 
-Sources (this version reads explicit sources; cluster discovery comes later):
+Sources: by default the cluster, in the namespace (-n) or everywhere (-A): TARGET arguments
+(pod/NAME, deploy/NAME, svc/NAME), else discovery (see kubectl ctrldiag targets --help), and
+--include-apiserver. Also:
   --url URL         a metrics endpoint over http or https (repeatable). --token/--token-file
                     send a bearer token (never printed); --metrics-ca-file verifies the
                     certificate, --insecure-skip-tls-verify-metrics skips verification.
@@ -29,11 +31,26 @@ are over that window. --interval 0 reads once: no rates, quantiles since process
 output says which ("window: lifetime" or e.g. "window: 5s"). A single saved page is always
 "lifetime".
 
+Bounds: --timeout per page (10s), --concurrency targets at once (8), and --deadline (2m) for
+the whole reading: a target not read by then is an error saying "overall deadline reached",
+the others keep their rows. On a terminal a progress line shows on stderr after a second.
+
 Columns: DEPTH ready items (summed over priorities; items waiting out a delay are not
 counted). ADDS/s, RETRIES/s (retries count every delayed or rate-limited requeue, not only
 errors). QUEUE p99 time items wait for a worker; WORK p99 time a worker spends on an item.
 UNFINISHED seconds of work in flight; LONGEST age of the oldest in-flight item. -o wide adds
 WORKERS (active/max, controller-runtime), ERRORS/s (reconcile errors), p50s, LEADER, REASON.
+
+Replicas and leaders: every ready replica is read. Replicas of one workload are pods in one
+namespace with the same controlling owner (deployment/NAME, statefulset/NAME, ...), or, for
+pods without an owner, the same label app.kubernetes.io/name, else app, else control-plane.
+The leader is the replica whose leader_election_master_status is 1, else the one that holds
+a Lease of the namespace (holderIdentity POD_..., when you may list leases). A standby
+replica runs no controllers, so it usually exports no workqueue series: the standbys whose
+queues are empty are folded into one STANDBY row per workload, after the queue rows, and -o
+wide shows LEADER yes on the leader's rows. -o json|yaml lists every replica of such
+workloads under "replicas" (leader, how it was told, queues, folded). A non-leader with items
+in its queues keeps its rows.
 
 STATUS, worst first:
   ERROR     the target could not be read or parsed (reason on stderr / in "errors")
@@ -46,6 +63,7 @@ STATUS, worst first:
   RETRYING  retries are 50% or more of adds (at least 10 adds)
   GONE      the queue was in the first sample but not the second (restart, lost leadership)
   OK        none of the above
+  STANDBY   not a queue: the standby replicas of a workload, folded into the leader's rows
 
 Exit codes: 0 results printed (also when some targets failed: they are listed as ERROR rows,
 in "errors" of -o json|yaml, and on stderr); 1 every target failed (stderr names each);

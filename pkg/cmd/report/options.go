@@ -16,6 +16,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
@@ -141,10 +142,10 @@ func (o *Options) Run(ctx context.Context) error {
 		}
 		genBefore = cachesync.Generations(ctx, dyn, o.config.Discover.Namespace, o.generations)
 	}
-	progress := newProgress(o.ErrOut, len(plan.Sources), o.Sources.Interval)
+	line := progress.Start(o.ErrOut, progress.Reading(len(plan.Sources), o.Sources.Interval), len(plan.Sources))
 	results := sample.Collect(ctx, plan.Sources, sample.Options{Interval: o.Sources.Interval, Timeout: o.Sources.Timeout,
-		Concurrency: o.Sources.Concurrency, Keep: health.Wanted})
-	progress.done()
+		Concurrency: o.Sources.Concurrency, Keep: health.Wanted, Deadline: o.Sources.Deadline, Done: line.Step})
+	line.Stop()
 
 	in := report.Input{Scope: scope(o.config), Thresholds: o.thresholds, QueueThresholds: health.DefaultThresholds(),
 		MemoryLimitBytes: o.memoryLimit, Now: time.Now()}

@@ -43,12 +43,18 @@ type Flags struct {
 	Timeout            time.Duration
 	MaxBodyBytes       int64
 	Concurrency        int
+	Deadline           time.Duration
 }
+
+// DefaultDeadline bounds the reading of all targets: time for the two samples 5s apart of
+// many targets at --concurrency 8, and short enough that a hung cluster does not hold a
+// terminal for long.
+const DefaultDeadline = 2 * time.Minute
 
 // Defaults for every command; report turns IncludeAPIServer on.
 func Defaults() Flags {
 	return Flags{Interval: 5 * time.Second, Timeout: 10 * time.Second, MaxBodyBytes: scrape.DefaultMaxBodyBytes,
-		Concurrency: 8, Via: string(target.ViaAuto)}
+		Concurrency: 8, Via: string(target.ViaAuto), Deadline: DefaultDeadline}
 }
 
 // AddFlags registers the flags. sampling adds --interval (not for targets, which reads nothing).
@@ -70,6 +76,7 @@ func (f *Flags) AddFlags(fs *pflag.FlagSet, sampling bool) {
 	if sampling {
 		fs.DurationVar(&f.Interval, "interval", f.Interval, "Time between the two samples used for rates; 0 takes one sample (lifetime quantiles, no rates)")
 		fs.Int64Var(&f.MaxBodyBytes, "max-body-bytes", f.MaxBodyBytes, "Largest page accepted, after decompression")
+		fs.DurationVar(&f.Deadline, "deadline", f.Deadline, "Time limit for reading all targets; the targets not read by then are errors saying so")
 	}
 	fs.DurationVar(&f.Timeout, "timeout", f.Timeout, "Time limit for reading one page of one target")
 	fs.IntVar(&f.Concurrency, "concurrency", f.Concurrency, "How many targets are read at once")
@@ -117,6 +124,10 @@ func (f *Flags) validate(args []string) error {
 		return exitcode.UsageError("--timeout must be positive, got %s", f.Timeout)
 	case f.MaxBodyBytes <= 0:
 		return exitcode.UsageError("--max-body-bytes must be positive, got %d", f.MaxBodyBytes)
+	case f.Deadline <= 0:
+		return exitcode.UsageError("--deadline must be positive, got %s", f.Deadline)
+	case f.Deadline <= f.Interval:
+		return exitcode.UsageError("--deadline %s must be longer than --interval %s, or no target gets its second sample", f.Deadline, f.Interval)
 	case f.Concurrency <= 0:
 		return exitcode.UsageError("--concurrency must be positive, got %d", f.Concurrency)
 	case f.Token != "" && f.TokenFile != "", f.Token != "" && f.TokenFromSA != "", f.TokenFile != "" && f.TokenFromSA != "",

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printers"
@@ -25,8 +26,14 @@ deploy/NAME for all its pods, svc/NAME for the pods behind it); otherwise pods a
 prometheus.io/scrape=true (prometheus.io/port, /path, /scheme), container ports named
 metrics, http-metrics, https or https-metrics, kube-controller-manager and kube-scheduler
 pods of kubeadm clusters (HTTPS 10257, 10259), and pods behind kubebuilder's
-*-metrics-service (label control-plane=controller-manager). --include-apiserver adds the API
-server's own /metrics. Pods that are not running and ready are listed as skipped.
+*-metrics-service (label control-plane=controller-manager). When the cluster serves
+monitoring.coreos.com/v1 (the Prometheus Operator), the ServiceMonitors and PodMonitors in the
+namespace(s) are read too, and what they configure wins: a ServiceMonitor endpoint (port name
+or targetPort, path, scheme) selects Services by its selector and namespaceSelector, then
+their pods; a PodMonitor podMetricsEndpoint (port name, path, scheme) selects pods. Monitors
+you may not list are a warning. --include-apiserver adds the API server's own /metrics. Pods
+that are not running and ready are listed as skipped. On a terminal a progress line shows on
+stderr when finding takes over a second.
 
 How (--via auto): through the API server's proxy (needs get pods/proxy), unless a metrics
 token is set (the proxy drops credentials) or the pod IP cannot be proxied; then by
@@ -93,7 +100,9 @@ func (o *Options) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	line := progress.Start(o.ErrOut, "Finding targets and checking permissions", 0)
 	plan, err := collect.Build(ctx, o.config, o.Sources.Kube(o.globals))
+	line.Stop()
 	if err != nil {
 		return err
 	}

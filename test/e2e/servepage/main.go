@@ -1,6 +1,7 @@
 // Command servepage is a test process that stands behind a pod in the e2e suite: it serves a
 // saved Prometheus page (captured from a real controller) at /metrics, over HTTP or over HTTPS
-// with a self-signed certificate, optionally demanding a bearer token.
+// with a self-signed certificate, optionally demanding a bearer token, or never answering
+// (--hang) to test the bounds of the work.
 package main
 
 import (
@@ -23,6 +24,7 @@ func main() {
 	file := flag.String("file", "", "the page to serve at /metrics")
 	useTLS := flag.Bool("tls", false, "serve HTTPS with a self-signed certificate")
 	token := flag.String("token", "", "when set, /metrics demands this bearer token (401 without one, 403 with another)")
+	hang := flag.Bool("hang", false, "accept requests to /metrics but never answer (until the client gives up)")
 	flag.Parse()
 
 	page, err := os.ReadFile(*file)
@@ -31,6 +33,10 @@ func main() {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
+		if *hang {
+			<-r.Context().Done()
+			return
+		}
 		if *token != "" {
 			switch r.Header.Get("Authorization") {
 			case "":

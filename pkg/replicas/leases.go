@@ -1,0 +1,60 @@
+package replicas
+
+import (
+	"context"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+)
+
+// LeaseHolders lists the Leases (coordination.k8s.io) of each namespace, in pages, and returns
+// their holders. It is best effort: a namespace whose Leases may not be listed, or any other
+// error, gives no holders and no error, since the leader is then only unknown.
+func LeaseHolders(ctx context.Context, client kubernetes.Interface, namespaces []string) []Holder {
+	var out []Holder
+	for _, ns := range namespaces {
+		opts := metav1.ListOptions{Limit: 500}
+		for {
+			list, err := client.CoordinationV1().Leases(ns).List(ctx, opts)
+			if err != nil {
+				break
+			}
+			for _, l := range list.Items {
+				if l.Spec.HolderIdentity != nil && *l.Spec.HolderIdentity != "" {
+					out = append(out, Holder{Namespace: l.Namespace, Lease: l.Name, Identity: *l.Spec.HolderIdentity})
+				}
+			}
+			if list.Continue == "" {
+				break
+			}
+			opts.Continue = list.Continue
+		}
+	}
+	return out
+}
+
+// Unsure returns the namespaces of the replicas that belong to a workload of two or more
+// replicas none of whose metrics say it leads: only those need the Leases.
+func Unsure(reps []Replica) []string {
+	type key struct{ ns, w string }
+	count, leads := map[key]int{}, map[key]bool{}
+	for _, r := range reps {
+		if r.Workload == "" {
+			continue
+		}
+		k := key{r.Namespace, r.Workload}
+		count[k]++
+		if r.LeaderStatus == 1 {
+			leads[k] = true
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for k, n := range count {
+		if n >= 2 && !leads[k] && !seen[k.ns] {
+			seen[k.ns] = true
+			out = append(out, k.ns)
+		}
+	}
+	return out
+}

@@ -1,0 +1,183 @@
+// Package replicas groups the scraped replicas of one workload, finds the one that leads
+// (leader_election_master_status, else the holder of a Lease) and folds the standby replicas,
+// whose queues are empty or absent, into the leader's rows, recording each one so that none
+// disappears from the output.
+package replicas
+
+import (
+	"math"
+	"sort"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+)
+
+// Replica is one scraped pod target.
+type Replica struct {
+	// Target is the target's ID (the Target of its QueueStats rows).
+	Target         string
+	Namespace, Pod string
+	Workload       string
+	// LeaderStatus is leader_election_master_status: 1 leads, 0 does not, NaN when the page
+	// has none (a controller-runtime standby usually exports no series at all).
+	LeaderStatus float64
+}
+
+// Holder is the holder of a Lease, for the replicas whose metrics do not say who leads.
+type Holder struct {
+	Namespace, Lease, Identity string
+}
+
+// Group is the replicas of one workload in one namespace, when two or more were read.
+type Group struct {
+	Namespace string `json:"namespace"`
+	Workload  string `json:"workload"`
+	// Leader is the target of the leading replica; "" when it is unknown or several claim it.
+	Leader string `json:"leader,omitempty"`
+	// LeaderFrom says how the leader was told: "leader_election_master_status" or "Lease NS/NAME".
+	LeaderFrom string   `json:"leaderFrom,omitempty"`
+	Replicas   []Member `json:"replicas"`
+}
+
+// Member is one replica of a group.
+type Member struct {
+	Target string `json:"target"`
+	Pod    string `json:"pod"`
+	// Leader is whether the replica leads; nil when unknown.
+	Leader *bool `json:"leader,omitempty"`
+	// Queues is the number of workqueue rows the replica had.
+	Queues int `json:"queues"`
+	// Folded is true for a standby replica whose rows (none, or empty queues) were folded
+	// into the leader's.
+	Folded bool `json:"folded,omitempty"`
+}
+
+// Folded returns the targets of the folded members.
+func (g Group) Folded() []string {
+	var out []string
+	for _, m := range g.Replicas {
+		if m.Folded {
+			out = append(out, m.Target)
+		}
+	}
+	return out
+}
+
+// Fold groups reps by namespace and workload and, in each group of two or more with one
+// known leader, removes the rows of the standby replicas whose queues are all empty. It
+// returns the rows kept (in their order) and the groups, sorted by namespace and workload.
+// holders are consulted only for groups where no replica's metrics say it leads.
+func Fold(stats []health.QueueStats, reps []Replica, holders []Holder) ([]health.QueueStats, []Group) {
+	rows := map[string][]health.QueueStats{}
+	for _, s := range stats {
+		rows[s.Target] = append(rows[s.Target], s)
+	}
+	byKey := map[[2]string][]Replica{}
+	for _, r := range reps {
+		if r.Workload == "" {
+			continue
+		}
+		k := [2]string{r.Namespace, r.Workload}
+		byKey[k] = append(byKey[k], r)
+	}
+	folded := map[string]bool{}
+	var groups []Group
+	for k, rs := range byKey {
+		if len(rs) < 2 {
+			continue
+		}
+		sort.Slice(rs, func(i, j int) bool { return rs[i].Target < rs[j].Target })
+		g := Group{Namespace: k[0], Workload: k[1]}
+		leader, from := leaderOf(rs, holders)
+		g.Leader, g.LeaderFrom = leader, from
+		for _, r := range rs {
+			m := Member{Target: r.Target, Pod: r.Pod, Queues: len(rows[r.Target])}
+			switch {
+			case leader != "":
+				m.Leader = ptr(r.Target == leader)
+			case !math.IsNaN(r.LeaderStatus):
+				m.Leader = ptr(r.LeaderStatus == 1)
+			}
+			if leader != "" && r.Target != leader && allEmpty(rows[r.Target]) {
+				m.Folded = true
+				folded[r.Target] = true
+			}
+			g.Replicas = append(g.Replicas, m)
+		}
+		groups = append(groups, g)
+	}
+	sort.Slice(groups, func(i, j int) bool {
+		if groups[i].Namespace != groups[j].Namespace {
+			return groups[i].Namespace < groups[j].Namespace
+		}
+		return groups[i].Workload < groups[j].Workload
+	})
+	kept := make([]health.QueueStats, 0, len(stats))
+	for _, s := range stats {
+		if !folded[s.Target] {
+			kept = append(kept, s)
+		}
+	}
+	return kept, groups
+}
+
+// leaderOf returns the one replica whose metrics say it leads, else the one that holds a
+// Lease of the namespace; "" when there is none or more than one.
+func leaderOf(rs []Replica, holders []Holder) (string, string) {
+	var claim []string
+	for _, r := range rs {
+		if r.LeaderStatus == 1 {
+			claim = append(claim, r.Target)
+		}
+	}
+	switch len(claim) {
+	case 1:
+		return claim[0], "leader_election_master_status"
+	case 0:
+	default:
+		return "", ""
+	}
+	var lease string
+	for _, h := range holders {
+		for _, r := range rs {
+			if h.Namespace == r.Namespace && HoldsLease(h.Identity, r.Pod) {
+				if claim = append(claim, r.Target); len(claim) == 1 {
+					lease = "Lease " + h.Namespace + "/" + h.Lease
+				}
+			}
+		}
+	}
+	if len(claim) == 1 {
+		return claim[0], lease
+	}
+	return "", ""
+}
+
+// HoldsLease reports whether a Lease's holderIdentity names pod: client-go and
+// controller-runtime write HOSTNAME_UUID, and a pod's hostname is its name.
+func HoldsLease(identity, pod string) bool {
+	return identity == pod || (len(identity) > len(pod) && identity[:len(pod)] == pod && identity[len(pod)] == '_')
+}
+
+// allEmpty reports whether no queue has items waiting or in work.
+func allEmpty(rows []health.QueueStats) bool {
+	for _, s := range rows {
+		if s.Depth > 0 || s.Unfinished > 0 || s.Longest > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// LeaderStatus is the snapshot's leader_election_master_status when it has exactly one lease,
+// else NaN.
+func LeaderStatus(s *health.Snapshot) float64 {
+	if s == nil || len(s.Leader) != 1 {
+		return math.NaN()
+	}
+	for _, v := range s.Leader {
+		return v
+	}
+	return math.NaN()
+}
+
+func ptr(b bool) *bool { return &b }

@@ -1,0 +1,116 @@
+package replicas
+
+import (
+	"errors"
+
+	"context"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"math"
+	"strings"
+	"testing"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+)
+
+var nan = math.NaN()
+
+func row(target, queue string, depth float64) health.QueueStats {
+	return health.QueueStats{Target: target, Queue: queue, Depth: depth, Leader: nan}
+}
+
+func targets(s []health.QueueStats) string {
+	var out []string
+	for _, x := range s {
+		out = append(out, x.Target+" "+x.Queue)
+	}
+	return strings.Join(out, ", ")
+}
+
+func TestFold(t *testing.T) {
+	stats := []health.QueueStats{row("ns/op-1:8080", "demo", 3), row("ns/db-1:8080", "db", 0), row("ns/db-2:8080", "db", 5),
+		row("ns/solo:8080", "solo", 0), row("ns/two-b:8080", "x", 0)}
+	reps := []Replica{
+		// op: the leader has queues, the standby exports nothing at all.
+		{Target: "ns/op-1:8080", Namespace: "ns", Pod: "op-1", Workload: "app=op", LeaderStatus: 1},
+		{Target: "ns/op-2:8080", Namespace: "ns", Pod: "op-2", Workload: "app=op", LeaderStatus: nan},
+		// db: a non-leader with a non-empty queue is kept.
+		{Target: "ns/db-1:8080", Namespace: "ns", Pod: "db-1", Workload: "deployment/db", LeaderStatus: 0},
+		{Target: "ns/db-2:8080", Namespace: "ns", Pod: "db-2", Workload: "deployment/db", LeaderStatus: nan},
+		{Target: "ns/db-3:8080", Namespace: "ns", Pod: "db-3", Workload: "deployment/db", LeaderStatus: 1},
+		// a single replica is no group; two that both claim to lead fold nothing.
+		{Target: "ns/solo:8080", Namespace: "ns", Pod: "solo", Workload: "app=solo", LeaderStatus: 1},
+		{Target: "ns/two-a:8080", Namespace: "ns", Pod: "two-a", Workload: "app=two", LeaderStatus: 1},
+		{Target: "ns/two-b:8080", Namespace: "ns", Pod: "two-b", Workload: "app=two", LeaderStatus: 1},
+		// no metrics say who leads: the Lease does.
+		{Target: "ns/ls-1:8080", Namespace: "ns", Pod: "ls-1", Workload: "app=ls", LeaderStatus: nan},
+		{Target: "ns/ls-2:8080", Namespace: "ns", Pod: "ls-2", Workload: "app=ls", LeaderStatus: nan},
+	}
+	holders := []Holder{{Namespace: "ns", Lease: "ls-lock", Identity: "ls-2_4f1c"}, {Namespace: "other", Lease: "x", Identity: "ls-1_1"}}
+	kept, groups := Fold(stats, reps, holders)
+	if got, want := targets(kept), "ns/op-1:8080 demo, ns/db-2:8080 db, ns/solo:8080 solo, ns/two-b:8080 x"; got != want {
+		t.Errorf("kept:\n got %s\nwant %s", got, want)
+	}
+	var summary []string
+	for _, g := range groups {
+		summary = append(summary, g.Workload+" leader="+g.Leader+" from="+g.LeaderFrom+" folded="+strings.Join(g.Folded(), "+"))
+	}
+	want := []string{
+		"app=ls leader=ns/ls-2:8080 from=Lease ns/ls-lock folded=ns/ls-1:8080",
+		"app=op leader=ns/op-1:8080 from=leader_election_master_status folded=ns/op-2:8080",
+		"app=two leader= from= folded=",
+		"deployment/db leader=ns/db-3:8080 from=leader_election_master_status folded=ns/db-1:8080",
+	}
+	if got := strings.Join(summary, "\n"); got != strings.Join(want, "\n") {
+		t.Errorf("groups:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+	}
+	if m := groups[1].Replicas[1]; m.Leader == nil || *m.Leader || !m.Folded || m.Queues != 0 {
+		t.Errorf("the op standby = %+v", m)
+	}
+	if m := groups[2].Replicas[0]; m.Leader == nil || !*m.Leader || m.Folded {
+		t.Errorf("a replica that claims to lead with another = %+v", m)
+	}
+}
+
+func TestHoldsLease(t *testing.T) {
+	for _, tc := range []struct {
+		id, pod string
+		want    bool
+	}{{"op-1_abc", "op-1", true}, {"op-1", "op-1", true}, {"op-10_abc", "op-1", false}, {"op", "op-1", false}} {
+		if got := HoldsLease(tc.id, tc.pod); got != tc.want {
+			t.Errorf("HoldsLease(%q, %q) = %t", tc.id, tc.pod, got)
+		}
+	}
+}
+
+func TestLeaseHolders(t *testing.T) {
+	id := "op-2_77"
+	client := fake.NewClientset(
+		&coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "op-lock"}, Spec: coordinationv1.LeaseSpec{HolderIdentity: &id}},
+		&coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "free"}})
+	client.PrependReactor("list", "leases", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if a.GetNamespace() == "locked" {
+			return true, nil, errForbidden()
+		}
+		return false, nil, nil
+	})
+	got := LeaseHolders(context.Background(), client, []string{"ns", "locked"})
+	if len(got) != 1 || got[0] != (Holder{Namespace: "ns", Lease: "op-lock", Identity: id}) {
+		t.Errorf("holders = %+v", got)
+	}
+	reps := []Replica{{Namespace: "a", Workload: "w", LeaderStatus: nan}, {Namespace: "a", Workload: "w", LeaderStatus: 0},
+		{Namespace: "b", Workload: "w", LeaderStatus: 1}, {Namespace: "b", Workload: "w", LeaderStatus: nan}}
+	if got := Unsure(reps); len(got) != 1 || got[0] != "a" {
+		t.Errorf("Unsure = %v, want [a]", got)
+	}
+}
+
+func errForbidden() error {
+	return apierrors.NewForbidden(schema.GroupResource{Group: "coordination.k8s.io", Resource: "leases"}, "", errors.New("no"))
+}
