@@ -168,8 +168,8 @@ func TestQueuesAllNamespaces(t *testing.T) {
 		t.Fatalf("%s", r)
 	}
 	got := l.targetsOf()
-	if len(got[kcmTarget]) == 0 || len(got[fmt.Sprintf("%s/%s:9000", ns, p.Name)]) == 0 {
-		t.Errorf("-A must find kube-controller-manager and the annotated pod: %v", keys(got))
+	if len(got[kcmTarget]) == 0 || len(got[fmt.Sprintf("%s/%s:9000", ns, p.Name)]) == 0 || len(got["apiserver"]) == 0 {
+		t.Errorf("-A must find kube-controller-manager, the API server and the annotated pod: %v", keys(got))
 	}
 }
 

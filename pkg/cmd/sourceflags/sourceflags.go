@@ -35,6 +35,7 @@ type Flags struct {
 	Insecure           bool
 	Selector           string
 	IncludeAPIServer   bool
+	flags              *pflag.FlagSet
 	Port               int32
 	Path               string
 	Scheme             string
@@ -62,7 +63,8 @@ func (f *Flags) AddFlags(fs *pflag.FlagSet, sampling bool) {
 	fs.StringArrayVar(&f.URLs, "url", nil, "Metrics endpoint to read directly (http or https; repeatable)")
 	fs.StringArrayVar(&f.Files, "from-file", nil, `Saved metrics page to read ("-" for stdin; BEFORE,AFTER for two samples of one target; repeatable)`)
 	fs.StringVarP(&f.Selector, "selector", "l", "", "Label selector for the pods to look at (e.g. app=my-operator)")
-	fs.BoolVar(&f.IncludeAPIServer, "include-apiserver", f.IncludeAPIServer, "Also read the API server's own /metrics")
+	fs.BoolVar(&f.IncludeAPIServer, "include-apiserver", f.IncludeAPIServer, "Also read the API server's own /metrics (default: on with -A and in report)")
+	f.flags = fs
 	fs.Int32Var(&f.Port, "port", 0, "Metrics port on the pods (default: found from annotations, port names and known components)")
 	fs.StringVar(&f.Path, "path", "", "Metrics path (default /metrics, or the prometheus.io/path annotation)")
 	fs.StringVar(&f.Scheme, "scheme", "", "http or https (default: found from annotations and port names)")
@@ -109,7 +111,7 @@ func (f *Flags) Config(g *globals.Flags, args []string, stdin io.Reader) (collec
 		HTTP: scrape.HTTPConfig{Token: token, CAFile: f.CAFile, InsecureSkipVerify: f.Insecure, MaxBodyBytes: f.MaxBodyBytes},
 		// The cluster is read unless only saved pages or URLs were asked for.
 		Cluster: !direct || len(args) > 0,
-		Discover: discover.Options{Namespace: ns, Selector: f.Selector, Explicit: args, IncludeAPIServer: f.IncludeAPIServer,
+		Discover: discover.Options{Namespace: ns, Selector: f.Selector, Explicit: args, IncludeAPIServer: f.includeAPIServer(g, args),
 			Port: f.Port, Path: f.Path, Scheme: f.Scheme},
 		Via: target.Via(f.Via), TokenFromSA: f.TokenFromSA, UseKubeconfigToken: f.UseKubeconfigToken,
 	}
@@ -191,4 +193,13 @@ func (f *Flags) Kube(g *globals.Flags) func() (*collect.Kube, error) {
 		}
 		return &collect.Kube{Config: cfg, Client: client}, nil
 	}
+}
+
+// includeAPIServer: the API server is a controller of the whole cluster, so a cluster-wide
+// look (-A, no named targets) includes it unless --include-apiserver=false says otherwise.
+func (f *Flags) includeAPIServer(g *globals.Flags, args []string) bool {
+	if f.flags != nil && f.flags.Changed("include-apiserver") {
+		return f.IncludeAPIServer
+	}
+	return f.IncludeAPIServer || (g.AllNamespaces && len(args) == 0 && len(f.URLs) == 0 && len(f.Files) == 0)
 }
