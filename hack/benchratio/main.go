@@ -361,24 +361,35 @@ func e2eSection(c config) (string, error) {
 	var b strings.Builder
 	b.WriteString("### Fan-out and discovery on the local control plane (e2e)\n\n")
 	b.WriteString(stamp(command))
+	var fanout, discovery []map[string]string
 	for _, l := range lines {
-		f := fields(l)
-		switch f["bench"] {
+		switch f := fields(l); f["bench"] {
 		case "fanout":
-			b.WriteString("Fan-out: `kubectl ctrldiag queues -n NS --interval 0` over pods that one local process stands behind " +
-				"(one port each, scraped through the API server's proxy), against the slowest of the single-target runs " +
-				"`queues -n NS pod/NAME --interval 0`; medians of the runs.\n\n")
-			b.WriteString("| targets | concurrency | runs | median wall, all targets | slowest single-target run | ratio | peak RSS, all targets | peak RSS, one target |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-			fmt.Fprintf(&b, "| %s | %s | %s | %s ms | %s ms | %sx | %s MiB | %s MiB |\n", f["targets"], f["concurrency"], f["runs"],
-				f["wall_ms"], f["slowest_single_ms"], f["ratio"], f["rss_mib"], f["single_rss_mib"])
-			fmt.Fprintf(&b, "\nTarget: within 2x of the slowest single scrape: %s.\n\n", verdict(f["within_2x"] == "true"))
+			fanout = append(fanout, f)
 		case "discovery":
-			fmt.Fprintf(&b, "Discovery: `kubectl ctrldiag targets` with %s pods in one namespace (created in %s s), requests counted by a proxy in front of the API server:\n\n", f["pods"], f["create_s"])
-			b.WriteString("| command | pod list calls | pods per call (limit) | other requests | total |\n|---|---:|---:|---:|---:|\n")
-			fmt.Fprintf(&b, "| `targets -n NS` | %s | %s | %s | %s |\n", f["ns_pod_lists"], f["limit"], f["ns_other"], f["ns_total"])
-			fmt.Fprintf(&b, "| `targets -A` | %s | %s | %s | %s |\n", f["all_pod_lists"], f["limit"], f["all_other"], f["all_total"])
-			fmt.Fprintf(&b, "\nThe test asserts the counts: ceil(pods/%s) pod list calls, each with limit=%s, and no request per pod.\n\n", f["limit"], f["limit"])
+			discovery = append(discovery, f)
 		}
+	}
+	if len(fanout) > 0 {
+		b.WriteString("Fan-out: `kubectl ctrldiag queues -n NS --interval 0` over pods that one local process stands behind " +
+			"(one port each, serving the controller-runtime capture, read through the API server's proxy), against the " +
+			"slowest of the single-target runs `queues -n NS pod/NAME --interval 0` measured in the same rounds; medians " +
+			"of the rounds. Peak RSS is the maxrss of the `kubectl ctrldiag` process (kubectl execs the plugin).\n\n")
+		b.WriteString("| targets | --concurrency | rounds | median wall, all targets | slowest single-target run | ratio | within 2x | peak RSS, all targets | peak RSS, one target |\n|---:|---:|---:|---:|---:|---:|---|---:|---:|\n")
+		for _, f := range fanout {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s ms | %s ms | %sx | %s | %s MiB | %s MiB |\n", f["targets"], f["concurrency"], f["runs"],
+				f["wall_ms"], f["slowest_single_ms"], f["ratio"], verdict(f["within_2x"] == "true"), f["rss_mib"], f["single_rss_mib"])
+		}
+		b.WriteString("\n")
+	}
+	for _, f := range discovery {
+		fmt.Fprintf(&b, "Discovery: `kubectl ctrldiag targets` with %s pods in one namespace (created in %s s by 16 parallel clients), "+
+			"requests counted by a proxy in front of the API server:\n\n", f["pods"], f["create_s"])
+		b.WriteString("| command | pods listed | pod list calls | other requests | total requests |\n|---|---:|---:|---:|---:|\n")
+		fmt.Fprintf(&b, "| `targets -n NS` | %s | %s | %s | %s |\n", f["pods"], f["ns_pod_lists"], f["ns_other"], f["ns_total"])
+		fmt.Fprintf(&b, "| `targets -A` | %s | %s | %s | %s |\n", f["all_pods"], f["all_pod_lists"], f["all_other"], f["all_total"])
+		fmt.Fprintf(&b, "\nThe test asserts these counts: ceil(pods/%s) pod list calls, each with limit=%s; label selectors "+
+			"(-l, the kubebuilder Service label) sent to the API server; no request for a single pod.\n\n", f["limit"], f["limit"])
 	}
 	if len(lines) == 0 {
 		return "", fmt.Errorf("%s printed no BENCH lines", command)

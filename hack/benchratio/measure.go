@@ -117,7 +117,7 @@ func e2eLines(root, clusterRoot, pattern string) ([]string, string, error) {
 	args := []string{"test", "-tags", "e2e", "-count=1", "-timeout", "30m", "-v", "-run", pattern, "./test/e2e/"}
 	cmd := exec.Command("go", args...)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CTRLDIAG_E2E_CLUSTER_ROOT="+clusterRoot)
+	cmd.Env = append(os.Environ(), "CTRLDIAG_E2E_CLUSTER_ROOT="+clusterRoot, "CTRLDIAG_E2E_SCALE=1")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -127,7 +127,7 @@ func e2eLines(root, clusterRoot, pattern string) ([]string, string, error) {
 			lines = append(lines, strings.TrimSpace(l[i+len("BENCH "):]))
 		}
 	}
-	command := "CTRLDIAG_E2E_CLUSTER_ROOT=" + clusterRoot + " go " + strings.Join(args, " ")
+	command := "CTRLDIAG_E2E_SCALE=1 CTRLDIAG_E2E_CLUSTER_ROOT=" + clusterRoot + " go " + strings.Join(args, " ")
 	if err != nil {
 		return lines, command, fmt.Errorf("%s: %v\n%s", command, err, tail(out.String()))
 	}
