@@ -134,10 +134,11 @@ func runAs(t *testing.T, kubeconfig string, name string, args ...string) Result 
 	return r
 }
 
-// Usage is what a finished command used: its wall time and its peak resident set size.
+// Usage is what a finished command used: its wall time, its CPU time (user and system) and its
+// peak resident set size.
 type Usage struct {
-	Wall   time.Duration
-	MaxRSS int64 // bytes
+	Wall, CPU time.Duration
+	MaxRSS    int64 // bytes
 }
 
 // runMeasured is runAs that also returns the command's wall time and peak RSS.
@@ -163,6 +164,7 @@ func runMeasured(t *testing.T, kubeconfig string, name string, args ...string) (
 	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		u.MaxRSS = ru.Maxrss * 1024 // kilobytes on Linux
+		u.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
 	return r, u
 }

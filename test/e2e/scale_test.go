@@ -98,8 +98,8 @@ func TestFanOut(t *testing.T) {
 	}
 
 	singles := []string{"pod/fan-000", fmt.Sprintf("pod/fan-%03d", targets/2), fmt.Sprintf("pod/fan-%03d", targets-1)}
-	for _, concurrency := range []int{8, 32} {
-		var walls, slowest []float64
+	for _, concurrency := range []int{8, 16, 32, 64} {
+		var walls, slowest, cpu []float64
 		var rss, singleRSS int64
 		for range runs {
 			var worst time.Duration
@@ -117,12 +117,13 @@ func TestFanOut(t *testing.T) {
 				t.Fatalf("queues over %d targets:\n%s", targets, r)
 			}
 			walls = append(walls, float64(u.Wall))
+			cpu = append(cpu, float64(u.CPU))
 			slowest = append(slowest, float64(worst))
 			rss = max(rss, u.MaxRSS)
 		}
 		wall, single := medianOf(walls), medianOf(slowest)
-		t.Logf("BENCH bench=fanout targets=%d concurrency=%d runs=%d wall_ms=%.0f slowest_single_ms=%.0f ratio=%.2f within_2x=%t rss_mib=%.1f single_rss_mib=%.1f",
-			targets, concurrency, runs, wall/1e6, single/1e6, wall/single, wall <= 2*single, float64(rss)/(1<<20), float64(singleRSS)/(1<<20))
+		t.Logf("BENCH bench=fanout targets=%d concurrency=%d runs=%d wall_ms=%.0f slowest_single_ms=%.0f ratio=%.2f within_2x=%t rss_mib=%.1f single_rss_mib=%.1f cpu_ms=%.0f",
+			targets, concurrency, runs, wall/1e6, single/1e6, wall/single, wall <= 2*single, float64(rss)/(1<<20), float64(singleRSS)/(1<<20), medianOf(cpu)/1e6)
 	}
 }
 
