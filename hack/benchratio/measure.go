@@ -165,6 +165,46 @@ func buildPlugin(root, dir string) (string, error) {
 	return bin, nil
 }
 
+// buildSlimPlugin builds the plugin without the operator command into dir, through a build
+// overlay that drops the operator from pkg/cmd/commands.go (the source tree is not touched):
+// what the plugin would start like if the operator were a binary of its own. It returns "" when
+// commands.go no longer has the lines to drop.
+func buildSlimPlugin(root, dir string) (string, error) {
+	src := filepath.Join(root, "pkg/cmd/commands.go")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return "", err
+	}
+	var kept []string
+	dropped := 0
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, `/pkg/cmd/operator"`) || strings.Contains(l, "operator.NewCmd(") {
+			dropped++
+			continue
+		}
+		kept = append(kept, l)
+	}
+	if dropped != 2 {
+		return "", nil
+	}
+	slim := filepath.Join(dir, "commands_slim.go")
+	if err := os.WriteFile(slim, []byte(strings.Join(kept, "\n")), 0o644); err != nil {
+		return "", err
+	}
+	overlay := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(overlay, []byte(fmt.Sprintf(`{"Replace":{%q:%q}}`, src, slim)), 0o644); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "kubectl-ctrldiag")
+	cmd := exec.Command("go", "build", "-overlay", overlay, "-trimpath", "-ldflags", "-s -w", "-o", bin, "./cmd/kubectl-ctrldiag")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build (without the operator): %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
 func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/1e6) }
