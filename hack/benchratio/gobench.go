@@ -152,28 +152,29 @@ func benchTable(all []*result) string {
 	return b.String()
 }
 
+// unit is a size and the format of a value at or above it, divided by it.
+type unit struct {
+	size   float64
+	format string
+}
+
+// scaled formats v with the first of units whose size v reaches (the last one always fits).
+func scaled(v float64, units []unit) string {
+	for _, u := range units {
+		if v >= u.size {
+			return fmt.Sprintf(u.format, v/u.size)
+		}
+	}
+	u := units[len(units)-1]
+	return fmt.Sprintf(u.format, v/u.size)
+}
+
 // duration formats nanoseconds.
 func duration(ns float64) string {
-	switch {
-	case ns >= 1e9:
-		return fmt.Sprintf("%.2f s", ns/1e9)
-	case ns >= 1e6:
-		return fmt.Sprintf("%.2f ms", ns/1e6)
-	case ns >= 1e3:
-		return fmt.Sprintf("%.1f µs", ns/1e3)
-	}
-	return fmt.Sprintf("%.0f ns", ns)
+	return scaled(ns, []unit{{1e9, "%.2f s"}, {1e6, "%.2f ms"}, {1e3, "%.1f µs"}, {1, "%.0f ns"}})
 }
 
 // human formats a count with a k/M/G suffix.
 func human(v float64) string {
-	switch {
-	case v >= 1e9:
-		return fmt.Sprintf("%.2fG", v/1e9)
-	case v >= 1e6:
-		return fmt.Sprintf("%.2fM", v/1e6)
-	case v >= 1e4:
-		return fmt.Sprintf("%.1fk", v/1e3)
-	}
-	return fmt.Sprintf("%.0f", v)
+	return scaled(v, []unit{{1e9, "%.2fG"}, {1e6, "%.2fM"}, {1e4, "%.1fk"}, {1, "%.0f"}})
 }
