@@ -14,6 +14,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/test/pagegen"
 )
 
@@ -58,7 +59,8 @@ const syntheticSeed = "../../testdata/pages/kube-apiserver-large.prom.gz"
 // TestFilterEqualsFullParse proves the line filter changes nothing: on every fixture, and on
 // a synthetic page grown from a kube-apiserver page (8 MB here to keep the test fast; the
 // benchmarks check the 30 MB page the same way before timing it), the filtered parse yields
-// exactly the wanted families of a full parse.
+// exactly the wanted families of a full parse, with keepModel and with the model's own
+// health.Wanted.
 func TestFilterEqualsFullParse(t *testing.T) {
 	pages := fixtures(t)
 	synthetic, err := pagegen.Page(syntheticSeed, 8<<20)
@@ -68,26 +70,28 @@ func TestFilterEqualsFullParse(t *testing.T) {
 	pages["synthetic-8MB"] = synthetic
 	for name, page := range pages {
 		t.Run(name, func(t *testing.T) {
-			if err := filterEqualsFull(name, page); err != nil {
-				t.Fatal(err)
+			for _, keep := range []Keep{keepModel, health.Wanted} {
+				if err := filterEqualsFull(name, page, keep); err != nil {
+					t.Fatal(err)
+				}
 			}
 		})
 	}
 }
 
-// filterEqualsFull parses page fully and filtered, and says how they differ.
-func filterEqualsFull(name string, page []byte) error {
+// filterEqualsFull parses page fully and filtered by keep, and says how they differ.
+func filterEqualsFull(name string, page []byte, keep Keep) error {
 	full, err := Parse(name, bytes.NewReader(page), nil)
 	if err != nil {
 		return err
 	}
-	filtered, err := Parse(name, bytes.NewReader(page), keepModel)
+	filtered, err := Parse(name, bytes.NewReader(page), keep)
 	if err != nil {
 		return err
 	}
 	want := map[string]*dto.MetricFamily{}
 	for n, f := range full.Families {
-		if keepModel(n) {
+		if keep(n) {
 			want[n] = f
 		}
 	}
