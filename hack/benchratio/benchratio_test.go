@@ -35,11 +35,14 @@ func TestRatios(t *testing.T) {
 	if s, ok := ratio(base, cur, "ns/op"); !ok || s != 24 { // 120 ms / 5 ms: medians
 		t.Errorf("speed-up = %v, want 24", s)
 	}
+	if got := human(438112) + " " + human(11889) + " " + human(7142); got != "438.1k 11.9k 7142" {
+		t.Errorf("human: %s", got)
+	}
 	if s, ok := ratio(base, cur, "B/op"); !ok || s != 200 {
 		t.Errorf("bytes ratio = %v, want 200", s)
 	}
 	table := benchTable(res)
-	for _, want := range []string{"| Parse/page | filtered | 3 | 5.00 ms | 600 | 2.00M | 10 | 24.00x | 1/200.0 |", "| Quantile |  | 1 | 2.6 µs |"} {
+	for _, want := range []string{"| Parse/page | filtered | 3 | 5.00 ms | 600 | 2.00M | 10 | 24.00x | 1/200.0 |", "| Quantile |  | 1 | 2.6 µs |", "| 400.00M | 1000 |"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}

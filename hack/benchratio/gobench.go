@@ -152,16 +152,16 @@ func benchTable(all []*result) string {
 	return b.String()
 }
 
-// unit is a size and the format of a value at or above it, divided by it.
+// unit formats values from from upwards: divided by size, with format.
 type unit struct {
-	size   float64
-	format string
+	from, size float64
+	format     string
 }
 
-// scaled formats v with the first of units whose size v reaches (the last one always fits).
+// scaled formats v with the first of units that v reaches (the last one always fits).
 func scaled(v float64, units []unit) string {
 	for _, u := range units {
-		if v >= u.size {
+		if v >= u.from {
 			return fmt.Sprintf(u.format, v/u.size)
 		}
 	}
@@ -171,10 +171,10 @@ func scaled(v float64, units []unit) string {
 
 // duration formats nanoseconds.
 func duration(ns float64) string {
-	return scaled(ns, []unit{{1e9, "%.2f s"}, {1e6, "%.2f ms"}, {1e3, "%.1f µs"}, {1, "%.0f ns"}})
+	return scaled(ns, []unit{{1e9, 1e9, "%.2f s"}, {1e6, 1e6, "%.2f ms"}, {1e3, 1e3, "%.1f µs"}, {1, 1, "%.0f ns"}})
 }
 
 // human formats a count with a k/M/G suffix.
 func human(v float64) string {
-	return scaled(v, []unit{{1e9, "%.2fG"}, {1e6, "%.2fM"}, {1e4, "%.1fk"}, {1, "%.0f"}})
+	return scaled(v, []unit{{1e9, 1e9, "%.2fG"}, {1e6, 1e6, "%.2fM"}, {1e4, 1e3, "%.1fk"}, {1, 1, "%.0f"}})
 }

@@ -208,6 +208,8 @@ func goSection(c config, tmp string) (string, error) {
 			return "", err
 		}
 		out = b
+		// The raw output, to re-render the table with -bench-input.
+		_ = os.WriteFile(filepath.Join(os.TempDir(), "benchratio-go.txt"), out, 0o644)
 	}
 	res, err := parseBench(bytes.NewReader(out))
 	if err != nil {
