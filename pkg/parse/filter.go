@@ -28,6 +28,13 @@ type filter struct {
 	sample   time.Time
 	series   int   // sample lines passed on
 	err      error // error of the underlying reader (not io.EOF)
+	end      error // set once the underlying reader is done: io.EOF or err
+	// The decision for the sample name of the previous sample line (consecutive lines are
+	// mostly the same metric), and the decisions for names seen before, so that a line costs
+	// no allocation.
+	lastName  []byte
+	lastKeep  bool
+	decisions map[string]bool
 }
 
 // MaxSeries bounds the sample lines of one page that reach the parser: a page of millions of
@@ -43,12 +50,28 @@ func (e *TooManySeriesError) Error() string {
 	return fmt.Sprintf("more than %d series by line %d of the metric families ctrldiag reads: the page is not a controller's usual metrics (a label with unbounded values?); read it with --from-file after filtering it (grep)", MaxSeries, e.Line)
 }
 
+// maxDecisions bounds the decision cache on pages with very many distinct metric names.
+const maxDecisions = 4096
+
 func newFilter(r io.Reader, keep Keep) *filter {
-	return &filter{in: bufio.NewReaderSize(r, 64<<10), keep: keep}
+	return &filter{in: bufio.NewReaderSize(r, 64<<10), keep: keep, decisions: map[string]bool{}}
 }
 
+// Read fills p with as many kept lines as fit, so that the parser reading from it calls it once
+// per buffer rather than once per line.
 func (f *filter) Read(p []byte) (int, error) {
-	for len(f.pending) == 0 {
+	n := 0
+	for n < len(p) {
+		if len(f.pending) > 0 {
+			c := copy(p[n:], f.pending)
+			f.pending = f.pending[c:]
+			n += c
+			continue
+		}
+		if f.end != nil {
+			break
+		}
+		// pending is empty: the slice readLine returned last may be overwritten now.
 		line, err := f.readLine()
 		if len(line) > 0 {
 			f.line++
@@ -71,14 +94,12 @@ func (f *filter) Read(p []byte) (int, error) {
 			if err != io.EOF {
 				f.err = err
 			}
-			if len(f.pending) == 0 {
-				return 0, err
-			}
-			break
+			f.end = err
 		}
 	}
-	n := copy(p, f.pending)
-	f.pending = f.pending[n:]
+	if n == 0 && f.end != nil {
+		return 0, f.end
+	}
 	return n, nil
 }
 
@@ -120,7 +141,7 @@ func (f *filter) skipBlankLines() {
 
 // wanted decides whether one line of the page goes to the parser.
 func (f *filter) wanted(line []byte) bool {
-	line = bytes.TrimLeft(line, " \t")
+	line = trimBlanks(line)
 	if len(line) == 0 || line[0] == '\n' {
 		return false
 	}
@@ -129,7 +150,7 @@ func (f *filter) wanted(line []byte) bool {
 			f.sampleTime(line[len(SampleTimeComment):])
 			return false
 		}
-		rest := bytes.TrimLeft(line[1:], " \t")
+		rest := trimBlanks(line[1:])
 		var kw string
 		switch {
 		case bytes.HasPrefix(rest, []byte("HELP")):
@@ -143,17 +164,37 @@ func (f *filter) wanted(line []byte) bool {
 		if len(rest) == 0 || (rest[0] != ' ' && rest[0] != '\t') {
 			return f.keep == nil // "# HELPER ..." is a plain comment; keep odd lines only unfiltered
 		}
-		name := metricName(bytes.TrimLeft(rest, " \t"))
-		return f.keep == nil || f.keep(name)
+		return f.keep == nil || f.keep(string(metricName(trimBlanks(rest))))
 	}
 	if f.keep == nil {
 		return true
 	}
 	name := metricName(line)
-	if name == "" {
+	if len(name) == 0 {
 		return false
 	}
-	return f.keep(name) || f.keep(familyOf(name))
+	if f.lastName != nil && bytes.Equal(name, f.lastName) {
+		return f.lastKeep
+	}
+	keep, ok := f.decisions[string(name)] // no allocation for the lookup
+	if !ok {
+		s := string(name)
+		keep = f.keep(s) || f.keep(familyOf(s))
+		if len(f.decisions) < maxDecisions {
+			f.decisions[s] = keep
+		}
+	}
+	f.lastName = append(f.lastName[:0], name...)
+	f.lastKeep = keep
+	return keep
+}
+
+// trimBlanks drops leading blanks and tabs.
+func trimBlanks(s []byte) []byte {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	return s
 }
 
 func (f *filter) sampleTime(v []byte) {
@@ -164,22 +205,24 @@ func (f *filter) sampleTime(v []byte) {
 }
 
 // metricName returns the metric name at the start of s: the text before '{', a blank or the
-// end of line, or a quoted UTF-8 name ("name" or {"name", ...}).
-func metricName(s []byte) string {
+// end of line, or a quoted UTF-8 name ("name" or {"name", ...}). The result aliases s.
+func metricName(s []byte) []byte {
 	if len(s) > 1 && s[0] == '{' {
-		s = bytes.TrimLeft(s[1:], " \t")
+		s = trimBlanks(s[1:])
 	}
 	if len(s) > 0 && s[0] == '"' {
 		if end := bytes.IndexByte(s[1:], '"'); end >= 0 {
-			return string(s[1 : 1+end])
+			return s[1 : 1+end]
 		}
-		return ""
+		return nil
 	}
-	end := bytes.IndexAny(s, "{ \t\n\r")
-	if end < 0 {
-		end = len(s)
+	for i, c := range s {
+		switch c {
+		case '{', ' ', '\t', '\n', '\r':
+			return s[:i]
+		}
 	}
-	return string(s[:end])
+	return s
 }
 
 // familyOf strips the sample suffixes that histograms and summaries add to their family name.

@@ -68,10 +68,12 @@ func StandbyReason(g replicas.Group) string {
 		what, g.Workload, g.Leader, g.LeaderFrom)
 }
 
+// cellBreaks turns a tab or newline inside a cell, which would break the columns, into a blank.
+var cellBreaks = strings.NewReplacer("\t", " ", "\n", " ")
+
 func row(w io.Writer, cells []string) {
 	for i, c := range cells {
-		// A tab or newline inside a cell would break the columns.
-		cells[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(c)
+		cells[i] = cellBreaks.Replace(c)
 	}
 	_, _ = io.WriteString(w, strings.Join(cells, "\t")+"\n")
 }

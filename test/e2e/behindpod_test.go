@@ -36,10 +36,9 @@ type podSpec struct {
 // behindPod is a running process that stands behind a Ready pod: the API server's proxy reaches
 // it at the pod IP, and kwok's PortForward rule sends `kubectl port-forward` to it.
 type behindPod struct {
+	*localProcess
 	Namespace, Name, IP string
 	Listen              map[int32]string
-	cmd                 *exec.Cmd
-	logPath             string
 }
 
 // startBehindPod starts spec's process in the cluster's network namespace, creates its pod and
@@ -47,39 +46,11 @@ type behindPod struct {
 // process is stopped (by pid) and the pod deleted when the test ends.
 func startBehindPod(t *testing.T, spec podSpec) *behindPod {
 	t.Helper()
-	out, err := exec.Command(filepath.Join(env.clusterRoot, "hack/cluster/pod-ip.sh")).Output()
-	if err != nil {
-		t.Fatalf("hack/cluster/pod-ip.sh: %v", err)
-	}
-	p := &behindPod{Namespace: spec.Namespace, Name: spec.Name, IP: strings.TrimSpace(string(out)),
-		Listen: map[int32]string{}}
+	p := &behindPod{Namespace: spec.Namespace, Name: spec.Name, IP: allocatePodIP(t), Listen: map[int32]string{}}
 	for _, port := range spec.Ports {
 		p.Listen[port.Port] = net.JoinHostPort(p.IP, fmt.Sprint(port.Port))
 	}
-
-	argv := spec.Command(p.Listen)
-	if env.netns != "" {
-		argv = append([]string{"ip", "netns", "exec", env.netns}, argv...)
-	}
-	p.logPath = filepath.Join(t.TempDir(), spec.Name+".log")
-	logFile, err := os.Create(p.logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.cmd = exec.Command(argv[0], argv[1:]...)
-	p.cmd.Env = commandEnv(env.kubeconfig, "POD_IP="+p.IP)
-	p.cmd.Stdout, p.cmd.Stderr = logFile, logFile
-	if err := p.cmd.Start(); err != nil {
-		t.Fatalf("start %v: %v", argv, err)
-	}
-	t.Cleanup(func() {
-		p.Stop(t)
-		logFile.Close()
-		if t.Failed() {
-			b, _ := os.ReadFile(p.logPath)
-			t.Logf("--- log of the process behind pod %s/%s:\n%s", p.Namespace, p.Name, tail(string(b), 40))
-		}
-	})
+	p.localProcess = startLocal(t, spec.Name, p.IP, spec.Command(p.Listen))
 
 	apply(t, p.manifest(spec))
 	t.Cleanup(func() {
@@ -97,22 +68,75 @@ func startBehindPod(t *testing.T, spec podSpec) *behindPod {
 		return nil
 	})
 	for _, addr := range p.Listen {
-		eventually(t, 30*time.Second, "the process to listen on "+addr, func() error {
-			if p.cmd.ProcessState != nil {
-				return fmt.Errorf("the process exited: %s", p.cmd.ProcessState)
-			}
-			c, err := net.DialTimeout("tcp", addr, time.Second)
-			if err == nil {
-				c.Close()
-			}
-			return err
-		})
+		p.waitListening(t, addr)
 	}
 	return p
 }
 
+// allocatePodIP takes a new address for a process that stands behind pods (hack/cluster/pod-ip.sh).
+func allocatePodIP(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command(filepath.Join(env.clusterRoot, "hack/cluster/pod-ip.sh")).Output()
+	if err != nil {
+		t.Fatalf("hack/cluster/pod-ip.sh: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// localProcess is a process of the test that plays the containers of pods, started in the
+// cluster's network namespace.
+type localProcess struct {
+	name    string
+	cmd     *exec.Cmd
+	logPath string
+}
+
+// startLocal starts argv in the cluster's network namespace with POD_IP=ip. It is stopped (by
+// pid) when the test ends, and its log shown when the test failed.
+func startLocal(t *testing.T, name, ip string, argv []string) *localProcess {
+	t.Helper()
+	if env.netns != "" {
+		argv = append([]string{"ip", "netns", "exec", env.netns}, argv...)
+	}
+	p := &localProcess{name: name, logPath: filepath.Join(t.TempDir(), name+".log")}
+	logFile, err := os.Create(p.logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.cmd = exec.Command(argv[0], argv[1:]...)
+	p.cmd.Env = commandEnv(env.kubeconfig, "POD_IP="+ip)
+	p.cmd.Stdout, p.cmd.Stderr = logFile, logFile
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("start %v: %v", argv, err)
+	}
+	t.Cleanup(func() {
+		p.Stop(t)
+		logFile.Close()
+		if t.Failed() {
+			b, _ := os.ReadFile(p.logPath)
+			t.Logf("--- log of the process behind pod(s) %s:\n%s", p.name, tail(string(b), 40))
+		}
+	})
+	return p
+}
+
+// waitListening waits until the process accepts connections at addr.
+func (p *localProcess) waitListening(t *testing.T, addr string) {
+	t.Helper()
+	eventually(t, 30*time.Second, "the process to listen on "+addr, func() error {
+		if p.cmd.ProcessState != nil {
+			return fmt.Errorf("the process exited: %s", p.cmd.ProcessState)
+		}
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+		}
+		return err
+	})
+}
+
 // Stop ends the process: SIGTERM, then SIGKILL after 10 seconds. It returns the exit error.
-func (p *behindPod) Stop(t *testing.T) error {
+func (p *localProcess) Stop(t *testing.T) error {
 	if p.cmd.Process == nil || p.cmd.ProcessState != nil {
 		return nil
 	}
@@ -125,7 +149,7 @@ func (p *behindPod) Stop(t *testing.T) error {
 	case <-time.After(10 * time.Second):
 		_ = p.cmd.Process.Kill()
 		<-done
-		return fmt.Errorf("process behind pod %s did not stop within 10s of SIGTERM", p.Name)
+		return fmt.Errorf("process behind pod %s did not stop within 10s of SIGTERM", p.name)
 	}
 }
 

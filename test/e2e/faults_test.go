@@ -101,7 +101,7 @@ func TestFaultAPIServerGone(t *testing.T) {
 		t.Parallel()
 		p := startAPIProxy(t, true)
 		time.AfterFunc(3*time.Second, p.Kill)
-		m := runMeasured(t, p.kubeconfig(t), "queues", "-n", ns, "--via", "proxy", "--interval", "5s", "--timeout", "3s")
+		m := runBounded(t, p.kubeconfig(t), "queues", "-n", ns, "--via", "proxy", "--interval", "5s", "--timeout", "3s")
 		// The first sample was read: lifetime figures, exit 0, and the second sample's failure.
 		if m.Code != 0 || !strings.Contains(m.Stdout, "workqueue") && !strings.Contains(m.Stdout, "deployment") ||
 			!strings.Contains(m.Stderr, "second sample") || !strings.Contains(m.Stderr, "127.0.0.1") {
@@ -113,7 +113,7 @@ func TestFaultAPIServerGone(t *testing.T) {
 		p := startAPIProxy(t, true)
 		kubeconfig := p.kubeconfig(t)
 		p.Kill()
-		m := runMeasured(t, kubeconfig, "queues", "-n", ns, "--interval", "0", "--timeout", "3s")
+		m := runBounded(t, kubeconfig, "queues", "-n", ns, "--interval", "0", "--timeout", "3s")
 		if m.Code != 1 || !strings.Contains(m.Stderr, "cannot reach the API server") {
 			t.Errorf("want exit 1 saying the API server cannot be reached\n%s", m.Result)
 		}
@@ -125,7 +125,7 @@ func TestFaultAPIServerGone(t *testing.T) {
 			{"queues", "-n", ns, "--interval", "0", "--timeout", "3s"},
 			{"targets", "-A", "--timeout", "3s"},
 		} {
-			m := runMeasured(t, p.kubeconfig(t), args...)
+			m := runBounded(t, p.kubeconfig(t), args...)
 			// --timeout bounds every API call too (client-go alone would wait 10s for the TLS
 			// handshake, and forever for an answer on an established connection).
 			if m.Elapsed > 3*time.Second+4*time.Second {

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -132,13 +133,29 @@ func commandEnv(kubeconfig string, extra ...string) []string {
 // runAs runs name with args under kubeconfig and a two-minute limit.
 func runAs(t *testing.T, kubeconfig string, name string, args ...string) Result {
 	t.Helper()
+	r, _ := runMeasured(t, kubeconfig, name, args...)
+	return r
+}
+
+// Usage is what a finished command used: its wall time, its CPU time (user and system) and its
+// peak resident set size.
+type Usage struct {
+	Wall, CPU time.Duration
+	MaxRSS    int64 // bytes
+}
+
+// runMeasured is runAs that also returns the command's wall time and peak RSS.
+func runMeasured(t *testing.T, kubeconfig string, name string, args ...string) (Result, Usage) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Env = commandEnv(kubeconfig)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
 	err := cmd.Run()
+	u := Usage{Wall: time.Since(start)}
 	r := Result{Stdout: stdout.String(), Stderr: stderr.String()}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.Code = ee.ExitCode()
@@ -148,7 +165,11 @@ func runAs(t *testing.T, kubeconfig string, name string, args ...string) Result 
 	if ctx.Err() != nil {
 		t.Fatalf("%s %s did not finish within 2 minutes\n%s", name, strings.Join(args, " "), r)
 	}
-	return r
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		u.MaxRSS = ru.Maxrss * 1024 // kilobytes on Linux
+		u.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	return r, u
 }
 
 // kubectl runs kubectl as the cluster admin.

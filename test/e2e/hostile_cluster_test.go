@@ -91,7 +91,7 @@ func TestHostilePodDeletedMidScrape(t *testing.T) {
 				_ = cmd.Run()
 				_ = p.Stop(t)
 			}()
-			m := runMeasured(t, env.kubeconfig, "queues", "-n", ns, "pod/"+name, "--port", "8080", "--path", "/drip",
+			m := runBounded(t, env.kubeconfig, "queues", "-n", ns, "pod/"+name, "--port", "8080", "--path", "/drip",
 				"--via", via, "--interval", "0", "--timeout", "10s")
 			t.Logf("exit %d in %s: %s", m.Code, m.Elapsed.Round(time.Millisecond), strings.TrimSpace(m.Stderr))
 			// Through the proxy the broken connection is seen at once. kwok's port-forward keeps

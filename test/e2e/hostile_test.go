@@ -3,13 +3,10 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"net"
 	"net/http/httptest"
-	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -101,27 +98,13 @@ type measured struct {
 	MaxRSS  int64 // KiB
 }
 
-// runMeasured runs `kubectl ctrldiag args...` (kubectl execs the plugin, so the process's peak
-// RSS is the plugin's) and fails the test if it outlives hangBound.
-func runMeasured(t *testing.T, kubeconfig string, args ...string) measured {
+// runBounded runs `kubectl ctrldiag args...` (kubectl execs the plugin, so the process's peak
+// memory is the plugin's) and fails the test when it runs longer than hangBound or peaks above
+// rssBoundKiB.
+func runBounded(t *testing.T, kubeconfig string, args ...string) measured {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*hangBound)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "kubectl", append([]string{"ctrldiag"}, args...)...)
-	cmd.Env = commandEnv(kubeconfig)
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	m := measured{Result: Result{Stdout: stdout.String(), Stderr: stderr.String()}, Elapsed: time.Since(start)}
-	if ee, ok := err.(*exec.ExitError); ok {
-		m.Code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("kubectl ctrldiag %s: %v", strings.Join(args, " "), err)
-	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		m.MaxRSS = ru.Maxrss
-	}
+	r, u := runMeasured(t, kubeconfig, "kubectl", append([]string{"ctrldiag"}, args...)...)
+	m := measured{Result: r, Elapsed: u.Wall, MaxRSS: u.MaxRSS >> 10}
 	if m.Elapsed > hangBound {
 		t.Errorf("kubectl ctrldiag %s took %s, more than %s: it hangs\n%s", strings.Join(args, " "), m.Elapsed, hangBound, m.Result)
 	}
@@ -136,7 +119,7 @@ func runMeasured(t *testing.T, kubeconfig string, args ...string) measured {
 func checkHostile(t *testing.T, kubeconfig string, c hostileCase, healthyID string, args ...string) {
 	t.Helper()
 	args = append([]string{"queues", "-o", "json", "--interval", "0", "--timeout", hostileTimeout.String()}, args...)
-	m := runMeasured(t, kubeconfig, args...)
+	m := runBounded(t, kubeconfig, args...)
 	t.Logf("%s: exit %d in %s, peak RSS %d MiB", c.name, m.Code, m.Elapsed.Round(time.Millisecond), m.MaxRSS>>10)
 	if m.Code != 0 {
 		t.Fatalf("a healthy target was read: exit code must be 0\n%s", m.Result)
@@ -176,14 +159,14 @@ func TestHostileURL(t *testing.T) {
 	t.Run("alone", func(t *testing.T) {
 		t.Parallel()
 		// The hostile endpoint alone: nothing read, exit 1, the reason on stderr.
-		m := runMeasured(t, env.kubeconfig, "queues", "--interval", "0", "--timeout", hostileTimeout.String(), "--url", "http://"+plain+"/hang")
+		m := runBounded(t, env.kubeconfig, "queues", "--interval", "0", "--timeout", hostileTimeout.String(), "--url", "http://"+plain+"/hang")
 		if m.Code != 1 || !strings.Contains(m.Stderr, "no target could be read") || !strings.Contains(m.Stderr, "no complete answer within the timeout") {
 			t.Errorf("a lone hanging target: want exit 1 and the reason\n%s", m.Result)
 		}
 	})
 	t.Run("usage", func(t *testing.T) {
 		t.Parallel()
-		m := runMeasured(t, env.kubeconfig, "queues", "--timeout", "0s", "--url", healthy)
+		m := runBounded(t, env.kubeconfig, "queues", "--timeout", "0s", "--url", healthy)
 		if m.Code != 2 {
 			t.Errorf("an invalid --timeout is a usage error (exit 2)\n%s", m.Result)
 		}

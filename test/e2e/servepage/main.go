@@ -1,7 +1,8 @@
 // Command servepage is a test process that stands behind a pod in the e2e suite: it serves a
 // saved Prometheus page (captured from a real controller) at /metrics, over HTTP or over HTTPS
 // with a self-signed certificate, optionally demanding a bearer token, or never answering
-// (--hang) to test the bounds of the work.
+// (--hang) to test the bounds of the work. With -ports N it listens on N consecutive ports from
+// the -listen port, so that one process stands behind many pods.
 package main
 
 import (
@@ -13,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -25,6 +27,7 @@ func main() {
 	useTLS := flag.Bool("tls", false, "serve HTTPS with a self-signed certificate")
 	token := flag.String("token", "", "when set, /metrics demands this bearer token (401 without one, 403 with another)")
 	hang := flag.Bool("hang", false, "accept requests to /metrics but never answer (until the client gives up)")
+	ports := flag.Int("ports", 1, "listen on this many consecutive ports, from the port of -listen")
 	flag.Parse()
 
 	page, err := os.ReadFile(*file)
@@ -53,26 +56,44 @@ func main() {
 	})
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 
-	ln, err := net.Listen("tcp", *listen)
+	host, port, err := net.SplitHostPort(*listen)
 	if err != nil {
-		log.Fatalf("servepage: %v", err)
+		log.Fatalf("servepage: -listen: %v", err)
+	}
+	first, err := strconv.Atoi(port)
+	if err != nil || *ports < 1 || first+*ports > 65536 {
+		log.Fatalf("servepage: -listen %s -ports %d: not a port range", *listen, *ports)
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		sig := make(chan os.Signal, 1)
-		signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
-		<-sig
-		_ = srv.Close()
-	}()
 	if *useTLS {
 		cfg, err := hostile.SelfSignedTLS("localhost")
 		if err != nil {
 			log.Fatalf("servepage: %v", err)
 		}
 		srv.TLSConfig = cfg
-		ln = tls.NewListener(ln, srv.TLSConfig)
 	}
-	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
+	var lns []net.Listener
+	for p := first; p < first+*ports; p++ {
+		ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(p)))
+		if err != nil {
+			log.Fatalf("servepage: %v", err)
+		}
+		if srv.TLSConfig != nil {
+			ln = tls.NewListener(ln, srv.TLSConfig)
+		}
+		lns = append(lns, ln)
+	}
+	go func() {
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+		<-sig
+		_ = srv.Close()
+	}()
+	errs := make(chan error, len(lns))
+	for _, ln := range lns {
+		go func() { errs <- srv.Serve(ln) }()
+	}
+	if err := <-errs; err != nil && err != http.ErrServerClosed {
 		log.Fatalf("servepage: %v", err)
 	}
 }
