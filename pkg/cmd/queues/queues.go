@@ -15,7 +15,7 @@ worst first.
 
 Sources: by default the cluster, in the namespace (-n) or everywhere (-A): TARGET arguments
 (pod/NAME, deploy/NAME, svc/NAME), else discovery (see kubectl ctrldiag targets --help), and
---include-apiserver (on with -A). Also:
+--include-apiserver (on with -A without -l). Also:
   --url URL         a metrics endpoint over http or https (repeatable). --token/--token-file
                     send a bearer token (never printed); --metrics-ca-file verifies the
                     certificate, --insecure-skip-tls-verify-metrics skips verification.

@@ -196,10 +196,11 @@ func (f *Flags) Kube(g *globals.Flags) func() (*collect.Kube, error) {
 }
 
 // includeAPIServer: the API server is a controller of the whole cluster, so a cluster-wide
-// look (-A, no named targets) includes it unless --include-apiserver=false says otherwise.
+// look (-A, no named targets, no -l narrowing the pods) includes it unless
+// --include-apiserver=false says otherwise.
 func (f *Flags) includeAPIServer(g *globals.Flags, args []string) bool {
 	if f.flags != nil && f.flags.Changed("include-apiserver") {
 		return f.IncludeAPIServer
 	}
-	return f.IncludeAPIServer || (g.AllNamespaces && len(args) == 0 && len(f.URLs) == 0 && len(f.Files) == 0)
+	return f.IncludeAPIServer || (g.AllNamespaces && len(args) == 0 && f.Selector == "" && len(f.URLs) == 0 && len(f.Files) == 0)
 }

@@ -32,7 +32,7 @@ namespace(s) are read too, and what they configure wins: a ServiceMonitor endpoi
 or targetPort, path, scheme) selects Services by its selector and namespaceSelector, then
 their pods; a PodMonitor podMetricsEndpoint (port name, path, scheme) selects pods. Monitors
 you may not list are a warning. --include-apiserver adds the API server's own /metrics (on
-with -A unless --include-apiserver=false). Pods
+with -A and no -l, unless --include-apiserver=false). Pods
 that are not running and ready are listed as skipped. On a terminal a progress line shows on
 stderr when finding takes over a second.
 
