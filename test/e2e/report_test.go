@@ -97,6 +97,9 @@ func TestReportDiagnosesEachScenario(t *testing.T) {
 						break
 					}
 				}
+				if len(d.Findings) > 0 {
+					t.Logf("report %v: %s: %s", way, d.Findings[0].Check, d.Findings[0].Summary)
+				}
 				if top != tc.want {
 					t.Errorf("report %v: top finding %q, want %q; all: %s", way, top, tc.want, d.checks())
 				}
