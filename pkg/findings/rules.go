@@ -69,26 +69,24 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 	}
 
 	c := controllerOf(t, q)
-	reconciles, errs, requeues := math.NaN(), math.NaN(), math.NaN()
+	reconciles, requeues := math.NaN(), math.NaN()
 	if c != nil {
 		reconciles = delta(t, c.Name, (*health.Controller).Reconciles)
-		errs = delta(t, c.Name, func(c *health.Controller) float64 { return c.ReconcileErrors })
 		requeues = delta(t, c.Name, func(c *health.Controller) float64 {
 			return c.ReconcileTotal["requeue"] + c.ReconcileTotal["requeue_after"]
 		})
 	}
+	errs, judged, lifetime := q.Failures(th.MinEvents)
 	when := over(t)
-	if c != nil && t.Prev != nil && reconciles < th.MinEvents && errs > 0 {
-		// Too few reconciles in the window to judge a ratio, and some failed: judge the
-		// process's whole life instead (a failing controller backs off, so its rate is low).
-		reconciles, errs, when = c.Reconciles(), c.ReconcileErrors, "since the process started (too few in the window)"
+	if lifetime {
+		when = "since the process started (too few in the window)"
 	}
-	errRatio := errs / reconciles
+	errRatio := errs / judged
 	switch {
-	case c != nil && reconciles >= th.MinEvents && errRatio > th.ErrorRatio:
+	case c != nil && judged >= th.MinEvents && errRatio > th.ErrorRatio:
 		out = append(out, newFinding("retry-storm", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("%.0f%% of %s's %.0f reconciles failed %s", 100*errRatio, q.Queue, reconciles, when),
-			ev("reconcile errors", errs, "", ""), ev("reconciles", reconciles, "", ""),
+			fmt.Sprintf("%.0f%% of %s's %.0f reconciles failed %s", 100*errRatio, q.Queue, judged, when),
+			ev("reconcile errors", errs, "", ""), ev("reconciles", judged, "", ""),
 			ev("error ratio", errRatio, "%", fmt.Sprintf("> %.0f%%", 100*th.ErrorRatio)),
 			ev("retries/s", q.RetriesPerSecond, "/s", "")))
 	case c == nil && t.Window > 0 && q.RetriesPerSecond >= th.RetriesPerSecond && q.RetryRatio >= th.RetryRatio &&

@@ -37,6 +37,15 @@ func crTarget(q health.QueueStats, before, after map[string]float64, errs float6
 			Leader:      map[string]float64{"lease": 1},
 		}
 	}
+	sum := func(m map[string]float64) (t float64) {
+		for _, v := range m {
+			t += v
+		}
+		return t
+	}
+	// The counts health.Queues would have found in these snapshots.
+	q.Reconciles, q.ReconcileErrors = sum(after)-sum(before), errs
+	q.LifetimeReconciles, q.LifetimeReconcileErrors = sum(after), errs
 	return Target{ID: "ns/op:8080", Kind: ControllerRuntime, Prev: mk(before, 0), Cur: mk(after, errs),
 		Window: 10 * time.Second, Queues: []health.QueueStats{q}}
 }
@@ -239,5 +248,22 @@ func TestREADMEListsEveryFinding(t *testing.T) {
 		if !strings.Contains(string(b), "`"+name+"`") {
 			t.Errorf("README.md does not name the threshold %s", name)
 		}
+	}
+}
+
+// A backing-off controller: 4 failed reconciles in the window are too few for a ratio, so the
+// process's 200 failures out of 200 make it a retry storm; the lifetime count must not be read
+// as a rate (no hot loop from 200 reconciles "in" 10 s).
+func TestRetryStormJudgedOverTheLifetimeIsNoHotLoop(t *testing.T) {
+	tg := crTarget(queue(func(q *health.QueueStats) { q.WorkP50 = 0.0001 }),
+		map[string]float64{"error": 196, "requeue": 196}, map[string]float64{"error": 200, "requeue": 200}, 200)
+	tg.Queues[0].ReconcileErrors = 4
+	tg.Queues[0].LifetimeReconciles, tg.Queues[0].LifetimeReconcileErrors = 200, 200
+	fs := Evaluate([]Target{tg}, nil, DefaultThresholds())
+	if got := checks(fs); got != "warning:retry-storm" {
+		t.Fatalf("got %q", got)
+	}
+	if !strings.Contains(fs[0].Summary, "since the process started") {
+		t.Errorf("summary: %s", fs[0].Summary)
 	}
 }

@@ -181,8 +181,8 @@ func TestJudge(t *testing.T) {
 		{"nothing finishes", func(s *QueueStats) {
 			s.Window, s.CompletionsPerSecond, s.Depth, s.Longest = 5*time.Second, 0, 3, 6
 		}, StatusStuck},
-		{"errors", func(s *QueueStats) { s.reconciles, s.ErrorRatio = 100, 0.2 }, StatusFailing},
-		{"few errors ignored", func(s *QueueStats) { s.reconciles, s.ErrorRatio = 5, 0.4 }, StatusOK},
+		{"errors", func(s *QueueStats) { s.Reconciles, s.ReconcileErrors, s.ErrorRatio = 100, 20, 0.2 }, StatusFailing},
+		{"few errors ignored", func(s *QueueStats) { s.Reconciles, s.ReconcileErrors, s.ErrorRatio = 5, 2, 0.4 }, StatusOK},
 		{"deep", func(s *QueueStats) { s.Depth = 150 }, StatusBacklog},
 		{"rising", func(s *QueueStats) { s.Depth, s.DepthBefore = 20, 5 }, StatusBacklog},
 		{"waiting", func(s *QueueStats) { s.QueueP99 = 2 }, StatusSlow},

@@ -40,10 +40,13 @@ type QueueStats struct {
 	// Reason says why the status is what it is, in words, with the numbers.
 	Reason string
 
-	adds, reconciles float64 // event counts behind the ratios
-	// errs is the reconcile errors behind ErrorRatio; lifeReconciles and lifeErrs the
-	// process's totals, judged when the window holds too few reconciles.
-	errs, lifeReconciles, lifeErrs float64
+	// Reconciles and ReconcileErrors are the counts behind ErrorRatio (over the window, or
+	// since start with one sample); the Lifetime ones are the process's totals, judged when the
+	// window holds too few reconciles (see Failures). NaN without controller-runtime metrics.
+	Reconciles, ReconcileErrors                 float64
+	LifetimeReconciles, LifetimeReconcileErrors float64
+
+	adds float64 // adds behind RetryRatio
 }
 
 // Queues compares the snapshots of one target and returns one QueueStats per queue, sorted
@@ -85,6 +88,18 @@ func Queues(target string, prev, cur *Snapshot, window time.Duration, th Thresho
 	return out
 }
 
+// Failures are the reconcile errors and reconciles the verdicts judge: over the window, or,
+// when the window holds fewer than minEvents reconciles but some of them failed, over the
+// process's life (a failing controller backs off, so its rate is low); lifetime says which.
+// Without one sample more than the other, both are the lifetime counts. NaN without
+// controller-runtime metrics.
+func (s QueueStats) Failures(minEvents float64) (errs, reconciles float64, lifetime bool) {
+	if s.Window > 0 && s.Reconciles < minEvents && s.ReconcileErrors > 0 && s.LifetimeReconciles >= minEvents {
+		return s.LifetimeReconcileErrors, s.LifetimeReconciles, true
+	}
+	return s.ReconcileErrors, s.Reconciles, false
+}
+
 // Sort orders stats worst first, then by depth, target and queue.
 func Sort(s []QueueStats) {
 	sort.SliceStable(s, func(i, j int) bool {
@@ -112,7 +127,7 @@ func queueStats(target string, q, before *Queue, c, cBefore *Controller, window 
 		st.ActiveWorkers, st.MaxWorkers = c.ActiveWorkers, c.MaxConcurrent
 	}
 	queueDur, workDur := q.QueueDuration, q.WorkDuration
-	st.adds, st.reconciles = q.Adds, c.Reconciles()
+	st.adds, st.Reconciles = q.Adds, c.Reconciles()
 	retries, errs := q.Retries, errorsOf(c)
 	if before != nil && window > 0 {
 		secs := window.Seconds()
@@ -126,12 +141,12 @@ func queueStats(target string, q, before *Queue, c, cBefore *Controller, window 
 		queueDur, workDur = q.QueueDuration.Since(before.QueueDuration), q.WorkDuration.Since(before.WorkDuration)
 		st.adds, retries = Increase(before.Adds, q.Adds), Increase(before.Retries, q.Retries)
 		if c != nil {
-			st.reconciles = Increase(cBefore.Reconciles(), c.Reconciles())
+			st.Reconciles = Increase(cBefore.Reconciles(), c.Reconciles())
 			errs = Increase(errorsOf(cBefore), c.ReconcileErrors)
 		}
 	}
-	st.RetryRatio, st.ErrorRatio = ratio(retries, st.adds), ratio(errs, st.reconciles)
-	st.errs, st.lifeReconciles, st.lifeErrs = errs, c.Reconciles(), errorsOf(c)
+	st.RetryRatio, st.ErrorRatio = ratio(retries, st.adds), ratio(errs, st.Reconciles)
+	st.ReconcileErrors, st.LifetimeReconciles, st.LifetimeReconcileErrors = errs, c.Reconciles(), errorsOf(c)
 	st.QueueP50, st.QueueP99 = queueDur.Quantile(0.5), queueDur.Quantile(0.99)
 	st.WorkP50, st.WorkP99 = workDur.Quantile(0.5), workDur.Quantile(0.99)
 	return st
@@ -142,6 +157,7 @@ func gone(target string, q *Queue, window time.Duration, leader float64) QueueSt
 	return QueueStats{Target: target, Queue: q.Name, Controller: controllerOf(q), Window: window,
 		Depth: n, DepthBefore: q.Depth, AddsPerSecond: n, RetriesPerSecond: n, CompletionsPerSecond: n,
 		ReconcileErrorsPerSecond: n, QueueP50: n, QueueP99: n, WorkP50: n, WorkP99: n,
+		Reconciles: n, ReconcileErrors: n, LifetimeReconciles: n, LifetimeReconcileErrors: n,
 		Unfinished: n, Longest: n, ActiveWorkers: n, MaxWorkers: n, Leader: leader,
 		Status: StatusGone, Reason: "the queue was in the first sample but not in the second: the process restarted or lost leadership"}
 }
@@ -154,14 +170,12 @@ func judge(st QueueStats, th Thresholds) (Status, string) {
 	if st.Window > 0 && st.CompletionsPerSecond == 0 && st.Depth > 0 && st.Longest >= st.Window.Seconds() {
 		return StatusStuck, fmt.Sprintf("no item finished in %s while %.0f waited; the oldest in-flight item is %s old", st.Window, st.Depth, seconds(st.Longest))
 	}
-	if st.reconciles >= th.MinEvents && st.ErrorRatio > th.ErrorRatio {
-		return StatusFailing, fmt.Sprintf("%.0f%% of %.0f reconciles failed (threshold %.0f%%)", 100*st.ErrorRatio, st.reconciles, 100*th.ErrorRatio)
-	}
-	// A failing controller backs off, so a short window may hold few reconciles: when some of
-	// them failed, judge the process's whole life.
-	if r := ratio(st.lifeErrs, st.lifeReconciles); st.Window > 0 && st.reconciles < th.MinEvents && st.errs > 0 &&
-		st.lifeReconciles >= th.MinEvents && r > th.ErrorRatio {
-		return StatusFailing, fmt.Sprintf("%.0f%% of %.0f reconciles failed since the process started (threshold %.0f%%)", 100*r, st.lifeReconciles, 100*th.ErrorRatio)
+	if errs, n, lifetime := st.Failures(th.MinEvents); n >= th.MinEvents && errs/n > th.ErrorRatio {
+		since := ""
+		if lifetime {
+			since = " since the process started"
+		}
+		return StatusFailing, fmt.Sprintf("%.0f%% of %.0f reconciles failed%s (threshold %.0f%%)", 100*errs/n, n, since, 100*th.ErrorRatio)
 	}
 	if st.Depth >= th.BacklogDepth {
 		return StatusBacklog, fmt.Sprintf("%.0f items wait (threshold %.0f)", st.Depth, th.BacklogDepth)
