@@ -3,6 +3,7 @@ package scrape
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -42,7 +43,7 @@ func (s *ClusterSource) Fetch(ctx context.Context) (*Page, error) {
 func (s *ClusterSource) fetchWithFallback(ctx context.Context) (*Page, error) {
 	page, err := s.fetch(ctx, s.Transport, s.Target.Via)
 	var unreachable *unreachableError
-	if err != nil && s.Fallback != nil && asUnreachable(err, &unreachable) {
+	if err != nil && s.Fallback != nil && errors.As(err, &unreachable) {
 		if s.Warn != nil {
 			s.Warn(fmt.Sprintf("%s: the API server's proxy could not reach the pod (%s); using port-forward", s.Name(), unreachable.msg))
 		}
@@ -128,12 +129,4 @@ func (e *unreachableError) Error() string {
 		msg += ": the endpoint speaks plain HTTP, not HTTPS: use --scheme http"
 	}
 	return msg
-}
-
-func asUnreachable(err error, target **unreachableError) bool {
-	u, ok := err.(*unreachableError)
-	if ok {
-		*target = u
-	}
-	return ok
 }
