@@ -15,9 +15,10 @@ LDFLAGS := -s -w -X $(PKG)/pkg/version.version=$(VERSION) -X $(PKG)/pkg/version.
 
 all: build
 
-## build: the plugin binary, bin/kubectl-ctrldiag
+## build: the plugin, bin/kubectl-ctrldiag, and the reference operator, bin/kubectl-ctrldiag-operator
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-ctrldiag
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)-operator ./cmd/kubectl-ctrldiag-operator
 
 ## test: lint, unit tests, then the e2e suite against the local control plane
 test: lint unit e2e

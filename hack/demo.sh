@@ -26,7 +26,7 @@ if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
 else
   echo "demo: starting the reference operator with scenario '$scenario' behind pod $ns/operator" >&2
   MEMORY_LIMIT=150Mi hack/cluster/behind-pod.sh "$ns" operator 8080/http-metrics -- \
-    "$root/bin/kubectl-ctrldiag" operator run -n "$ns" --scenario "$scenario" \
+    "$root/bin/kubectl-ctrldiag-operator" run -n "$ns" --scenario "$scenario" \
     --metrics-bind-address "{IP}:8080" --health-probe-bind-address 0
   echo "demo: letting the scenario run for 20 seconds..." >&2
   sleep 20

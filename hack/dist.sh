@@ -5,7 +5,10 @@
 #   PLATFORMS=linux/amd64 hack/dist.sh # only some platforms
 #
 # Output (DIST_DIR, default dist/, git-ignored, recreated on each run):
-#   kubectl-ctrldiag_<version>_<os>_<arch>.tar.gz   binary (.exe on windows) + LICENSE
+#   kubectl-ctrldiag_<version>_<os>_<arch>.tar.gz   the plugin, kubectl-ctrldiag, and the
+#                                                   reference operator it runs for `operator ...`,
+#                                                   kubectl-ctrldiag-operator (.exe on windows),
+#                                                   + LICENSE
 #   checksums.txt                                   sha256sum format, sorted by name
 #   BUILDINFO                                       version, commit, epoch, Go toolchain
 #
@@ -91,14 +94,18 @@ ldflags="-s -w -buildid= -X $module/pkg/version.version=$version -X $module/pkg/
 echo "dist: $binary $version (commit $commit, built $build_date) with $(go env GOVERSION)" >&2
 for p in $platforms; do
   os="${p%/*}" arch="${p#*/}"
-  exe="$binary"
-  [[ "$os" == windows ]] && exe="$binary.exe"
-  out="$work/${os}_${arch}/$exe"
-  echo "dist: building $os/$arch" >&2
-  GOOS="$os" GOARCH="$arch" CGO_ENABLED=0 GOAMD64=v1 GOARM64=v8.0 GOFLAGS=-mod=readonly \
-    go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$out" ./cmd/kubectl-ctrldiag
+  suffix=""
+  [[ "$os" == windows ]] && suffix=".exe"
+  entries=()
+  for b in "$binary" "$binary-operator"; do
+    out="$work/${os}_${arch}/$b$suffix"
+    echo "dist: building $b for $os/$arch" >&2
+    GOOS="$os" GOARCH="$arch" CGO_ENABLED=0 GOAMD64=v1 GOARM64=v8.0 GOFLAGS=-mod=readonly \
+      go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$out" "./cmd/$b"
+    entries+=("$b$suffix=$out")
+  done
   "$work/archive" -o "$dist/${binary}_${version}_${os}_${arch}.tar.gz" -mtime "$epoch" \
-    "$exe=$out" "LICENSE=$root/LICENSE"
+    "${entries[@]}" "LICENSE=$root/LICENSE"
 done
 
 if command -v sha256sum >/dev/null; then sum=(sha256sum); else sum=(shasum -a 256); fi

@@ -103,18 +103,13 @@ func run(c config) error {
 		}
 		add("go", s)
 	}
-	var plugin, slim string
+	var plugin string
 	if c.want("rss") || c.want("startup") || c.want("seed") {
-		binDir, slimDir := filepath.Join(tmp, "bin"), filepath.Join(tmp, "slim")
-		for _, d := range []string{binDir, slimDir} {
-			if err := os.MkdirAll(d, 0o755); err != nil {
-				return err
-			}
-		}
-		if plugin, err = buildPlugin(c.root, binDir); err != nil {
+		binDir := filepath.Join(tmp, "bin")
+		if err := os.MkdirAll(binDir, 0o755); err != nil {
 			return err
 		}
-		if slim, err = buildSlimPlugin(c.root, slimDir); err != nil {
+		if plugin, err = buildPlugin(c.root, binDir); err != nil {
 			return err
 		}
 	}
@@ -126,7 +121,7 @@ func run(c config) error {
 		add("rss", s)
 	}
 	if c.want("startup") {
-		s, err := startupSection(c, plugin, slim)
+		s, err := startupSection(c, plugin)
 		if err != nil {
 			return err
 		}
@@ -140,7 +135,7 @@ func run(c config) error {
 		fmt.Fprintf(os.Stderr, "benchratio: no local cluster answers at %s: the seed and e2e sections keep their previous content\n", c.kubeconfig())
 	}
 	if up && c.want("seed") {
-		s, err := seedSection(c, plugin, slim)
+		s, err := seedSection(c, plugin)
 		if err != nil {
 			return err
 		}
@@ -312,37 +307,28 @@ func rssSection(c config, plugin, tmp string) (string, error) {
 	return b.String(), nil
 }
 
-// heavyInit are the packages that only the operator command needs.
-var heavyInit = []string{"sigs.k8s.io/controller-runtime", "k8s.io/apiserver", "k8s.io/component-base", "k8s.io/apiextensions-apiserver"}
-
-func startupSection(c config, plugin, slim string) (string, error) {
+func startupSection(c config, plugin string) (string, error) {
 	kubectl, err := exec.LookPath("kubectl")
 	if err != nil {
 		return "", err
 	}
 	env := pathEnv(plugin)
+	operator := filepath.Join(filepath.Dir(plugin), "kubectl-ctrldiag-operator")
 	n := c.count * 5
-	cmds := [][]string{{kubectl, "ctrldiag", "version"}, {kubectl, "version", "--client"}, {plugin, "version"}}
-	if slim != "" {
-		// kubectl finds the plugin on PATH: a wrapper env per command is not possible, so the
-		// slim plugin is run through kubectl with its own PATH by env(1).
-		cmds = append(cmds, []string{"env", "PATH=" + filepath.Dir(slim) + string(os.PathListSeparator) + os.Getenv("PATH"), kubectl, "ctrldiag", "version"},
-			[]string{slim, "version"})
-	}
-	runs, err := timeMany(n, env, cmds...)
+	runs, err := timeMany(n, env, []string{kubectl, "ctrldiag", "version"}, []string{kubectl, "version", "--client"},
+		[]string{plugin, "version"}, []string{operator, "version"})
 	if err != nil {
 		return "", err
 	}
-	plug, kc, bare := medianWall(runs[0]), medianWall(runs[1]), medianWall(runs[2])
-	var totals, heavies []float64
-	var totalBytes, heavyBytes int64
+	plug, kc, bare, op := medianWall(runs[0]), medianWall(runs[1]), medianWall(runs[2]), medianWall(runs[3])
+	var totals []float64
+	var totalBytes int64
 	for range c.count {
-		t, h, tb, hb, err := initTrace(env, plugin, heavyInit)
+		t, tb, err := initTrace(env, plugin)
 		if err != nil {
 			return "", err
 		}
-		totals, heavies = append(totals, t), append(heavies, h)
-		totalBytes, heavyBytes = tb, hb
+		totals, totalBytes = append(totals, t), tb
 	}
 	var b strings.Builder
 	b.WriteString("### Start-up\n\n")
@@ -352,22 +338,17 @@ func startupSection(c config, plugin, slim string) (string, error) {
 	fmt.Fprintf(&b, "| `kubectl version --client` (baseline) | %s | 1.00x |\n", ms(kc))
 	fmt.Fprintf(&b, "| `kubectl ctrldiag version` | %s | %.2fx |\n", ms(plug), float64(plug)/float64(kc))
 	fmt.Fprintf(&b, "| `kubectl-ctrldiag version` (the binary alone) | %s | %.2fx |\n", ms(bare), float64(bare)/float64(kc))
-	if slim != "" {
-		ps, bs := medianWall(runs[3]), medianWall(runs[4])
-		fmt.Fprintf(&b, "| `kubectl ctrldiag version`, plugin built without the operator command | %s | %.2fx |\n", ms(ps), float64(ps)/float64(kc))
-		fmt.Fprintf(&b, "| `kubectl-ctrldiag version`, binary built without the operator command | %s | %.2fx |\n", ms(bs), float64(bs)/float64(kc))
-		if pi, si := fileSize(plugin), fileSize(slim); pi > 0 && si > 0 {
-			fmt.Fprintf(&b, "\nThe binary is %s with the operator command and %s without it (`-s -w`; the rows without it are built by "+
-				"hack/benchratio through a `go build -overlay` that drops the operator from pkg/cmd/commands.go).\n", mib(pi), mib(si))
-		}
-	}
-	fmt.Fprintf(&b, "\nPackage init (GODEBUG=inittrace=1, median of %d): %.1f ms and %s in all packages; of that, %.1f ms and %s in %s, "+
-		"which only `operator` needs.\n", c.count, median(totals), mib(totalBytes), median(heavies), mib(heavyBytes), strings.Join(heavyInit, ", "))
+	fmt.Fprintf(&b, "| `kubectl-ctrldiag-operator version` (the operator's binary, for comparison) | %s | %.2fx |\n", ms(op), float64(op)/float64(kc))
+	fmt.Fprintf(&b, "\nThe plugin is %s, the operator's binary %s (`-s -w`). The operator is a binary of its own so that the "+
+		"plugin does not link controller-runtime, k8s.io/apiserver and their dependencies; `kubectl ctrldiag operator ...` "+
+		"hands over to it.\n", mib(fileSize(plugin)), mib(fileSize(operator)))
+	fmt.Fprintf(&b, "\nPackage init of the plugin (GODEBUG=inittrace=1, median of %d): %.1f ms and %s in all packages.\n",
+		c.count, median(totals), mib(totalBytes))
 	fmt.Fprintf(&b, "\nTarget: `kubectl ctrldiag version` within 1.5x of `kubectl version --client`: %s (%.2fx).\n", verdict(float64(plug) <= 1.5*float64(kc)), float64(plug)/float64(kc))
 	return b.String(), nil
 }
 
-func seedSection(c config, plugin, slim string) (string, error) {
+func seedSection(c config, plugin string) (string, error) {
 	env := append(pathEnv(plugin), "KUBECONFIG="+c.kubeconfig())
 	cmd := exec.Command("kubectl", "-n", "kube-system", "get", "pods", "-l", "component=kube-controller-manager", "-o", "jsonpath={.items[0].metadata.name}")
 	cmd.Env = env
@@ -380,11 +361,7 @@ func seedSection(c config, plugin, slim string) (string, error) {
 	plug := []string{"kubectl", "ctrldiag", "queues", "-n", "kube-system", "pod/" + pod, "--interval", "0"}
 	disc := []string{"kubectl", "ctrldiag", "queues", "-n", "kube-system", "--interval", "0"}
 	n := c.count * 3
-	cmds := [][]string{{"bash", "-o", "pipefail", "-c", script}, plug, disc}
-	if slim != "" {
-		cmds = append(cmds, append([]string{"env", "PATH=" + filepath.Dir(slim) + string(os.PathListSeparator) + os.Getenv("PATH")}, plug...))
-	}
-	runs, err := timeMany(n, env, cmds...)
+	runs, err := timeMany(n, env, []string{"bash", "-o", "pipefail", "-c", script}, plug, disc)
 	if err != nil {
 		return "", err
 	}
@@ -397,10 +374,6 @@ func seedSection(c config, plugin, slim string) (string, error) {
 	fmt.Fprintf(&b, "| `%s` (baseline) | %s | 1.00x |\n", script, ms(s))
 	fmt.Fprintf(&b, "| `%s` | %s | %.2fx |\n", strings.Join(plug, " "), ms(p), float64(p)/float64(s))
 	fmt.Fprintf(&b, "| `%s` (discovery as well) | %s | %.2fx |\n", strings.Join(disc, " "), ms(d), float64(d)/float64(s))
-	if slim != "" {
-		sl := medianWall(runs[3])
-		fmt.Fprintf(&b, "| `%s`, plugin built without the operator command | %s | %.2fx |\n", strings.Join(plug, " "), ms(sl), float64(sl)/float64(s))
-	}
 	fmt.Fprintf(&b, "\nTarget: the plugin within 1.5x of the script: %s (%.2fx on the same target).\n", verdict(float64(p) <= 1.5*float64(s)), float64(p)/float64(s))
 	return b.String(), nil
 }

@@ -80,13 +80,13 @@ func maxRSS(rs []cmdRun) int64 {
 
 // initTrace sums GODEBUG=inittrace=1 of `plugin version`: all packages, and those whose path
 // starts with one of heavy.
-func initTrace(env []string, plugin string, heavy []string) (total, heavyMS float64, totalBytes, heavyBytes int64, err error) {
+func initTrace(env []string, plugin string) (total float64, totalBytes int64, err error) {
 	cmd := exec.Command(plugin, "version")
 	cmd.Env = append(env, "GODEBUG=inittrace=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return 0, 0, 0, 0, err
+		return 0, 0, err
 	}
 	sc := bufio.NewScanner(&stderr)
 	for sc.Scan() {
@@ -101,15 +101,8 @@ func initTrace(env []string, plugin string, heavy []string) (total, heavyMS floa
 		fmt.Sscan(f[7], &b)
 		total += ms
 		totalBytes += b
-		for _, h := range heavy {
-			if strings.HasPrefix(f[1], h) {
-				heavyMS += ms
-				heavyBytes += b
-				break
-			}
-		}
 	}
-	return total, heavyMS, totalBytes, heavyBytes, sc.Err()
+	return total, totalBytes, sc.Err()
 }
 
 // e2eLines runs the named e2e tests verbosely and returns their "BENCH " lines.
@@ -153,56 +146,18 @@ func tail(s string) string {
 	return strings.Join(l, "\n")
 }
 
-// buildPlugin builds the plugin into dir as kubectl-ctrldiag, the way `make build` does.
+// buildPlugin builds the plugin and the operator into dir, kubectl-ctrldiag and
+// kubectl-ctrldiag-operator, the way `make build` does, and returns the plugin's path.
 func buildPlugin(root, dir string) (string, error) {
-	bin := filepath.Join(dir, "kubectl-ctrldiag")
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", bin, "./cmd/kubectl-ctrldiag")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	return bin, nil
-}
-
-// buildSlimPlugin builds the plugin without the operator command into dir, through a build
-// overlay that drops the operator from pkg/cmd/commands.go (the source tree is not touched):
-// what the plugin would start like if the operator were a binary of its own. It returns "" when
-// commands.go no longer has the lines to drop.
-func buildSlimPlugin(root, dir string) (string, error) {
-	src := filepath.Join(root, "pkg/cmd/commands.go")
-	b, err := os.ReadFile(src)
-	if err != nil {
-		return "", err
-	}
-	var kept []string
-	dropped := 0
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.Contains(l, `/pkg/cmd/operator"`) || strings.Contains(l, "operator.NewCmd(") {
-			dropped++
-			continue
+	for _, name := range []string{"kubectl-ctrldiag-operator", "kubectl-ctrldiag"} {
+		cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(dir, name), "./cmd/"+name)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go build %s: %v\n%s", name, err, out)
 		}
-		kept = append(kept, l)
 	}
-	if dropped != 2 {
-		return "", nil
-	}
-	slim := filepath.Join(dir, "commands_slim.go")
-	if err := os.WriteFile(slim, []byte(strings.Join(kept, "\n")), 0o644); err != nil {
-		return "", err
-	}
-	overlay := filepath.Join(dir, "overlay.json")
-	if err := os.WriteFile(overlay, []byte(fmt.Sprintf(`{"Replace":{%q:%q}}`, src, slim)), 0o644); err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "kubectl-ctrldiag")
-	cmd := exec.Command("go", "build", "-overlay", overlay, "-trimpath", "-ldflags", "-s -w", "-o", bin, "./cmd/kubectl-ctrldiag")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build (without the operator): %v\n%s", err, out)
-	}
-	return bin, nil
+	return filepath.Join(dir, "kubectl-ctrldiag"), nil
 }
 
 func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }

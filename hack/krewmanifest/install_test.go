@@ -126,6 +126,19 @@ func TestInstallThroughKubectl(t *testing.T) {
 		info.Platform != runtime.GOOS+"/"+runtime.GOARCH {
 		t.Errorf("version -o json = %+v, want %s %s %s %s/%s", info, rel.Version, rel.Commit, bi["buildDate"], runtime.GOOS, runtime.GOARCH)
 	}
+
+	// krew links only the plugin: `kubectl ctrldiag operator ...` reaches kubectl-ctrldiag,
+	// which must find kubectl-ctrldiag-operator beside its link's target in krew's store.
+	out, _ = run("ctrldiag", "operator", "version")
+	if !strings.HasPrefix(out, want) {
+		t.Errorf("kubectl ctrldiag operator version printed %q, want it to start with %q", out, want)
+	}
+	out, _ = run("ctrldiag", "operator", "--help")
+	for _, sub := range []string{"kubectl ctrldiag operator [command]", "install", "run", "uninstall"} {
+		if !strings.Contains(out, sub) {
+			t.Errorf("kubectl ctrldiag operator --help does not show %q:\n%s", sub, out)
+		}
+	}
 }
 
 // writeTarGz writes a test archive; a name ending in "*" is stored executable.

@@ -5,7 +5,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/operator"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/operatorlaunch"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/queues"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/targets"
@@ -18,7 +18,7 @@ func addCommands(root *cobra.Command, g *globals.Flags, streams genericiooptions
 		queues.NewCmd(g, streams),
 		targets.NewCmd(g, streams),
 		report.NewCmd(g, streams),
-		operator.NewCmd(g, streams),
+		operatorlaunch.NewCmd(streams),
 	} {
 		root.AddCommand(c)
 	}

@@ -95,6 +95,7 @@ func setup() error {
 	env.hostile = filepath.Join(tmp, "hostile")
 	for _, b := range []struct{ out, pkg, ldflags string }{
 		{filepath.Join(env.binDir, "kubectl-ctrldiag"), "./cmd/kubectl-ctrldiag", ldflags},
+		{filepath.Join(env.binDir, "kubectl-ctrldiag-operator"), "./cmd/kubectl-ctrldiag-operator", ldflags},
 		{env.servepage, "./test/e2e/servepage", ""},
 		{env.hostile, "./test/e2e/hostile/server", ""},
 	} {

@@ -5,19 +5,15 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 )
 
 func execute(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	streams, _, out, _ := genericiooptions.NewTestIOStreams()
-	g := &globals.Flags{ConfigFlags: genericclioptions.NewConfigFlags(true)}
-	cmd := NewCmd(g, streams)
-	g.ConfigFlags.AddFlags(cmd.PersistentFlags())
+	cmd := NewRootCmd(streams)
 	cmd.SetArgs(args)
 	cmd.SetOut(out)
 	cmd.SetErr(out)

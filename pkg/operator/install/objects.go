@@ -17,7 +17,7 @@ import (
 type Options struct {
 	Namespace     string // where the operator runs and works
 	Name          string // prefix of every object's name
-	Image         string // container image holding kubectl-ctrldiag
+	Image         string // container image holding kubectl-ctrldiag-operator
 	Scenario      string // --scenario of the operator ("" = none)
 	Workers       int    // --workers
 	MetricsSecure bool   // HTTPS :8443 with TokenReview/SubjectAccessReview, else HTTP :8080
@@ -82,7 +82,7 @@ func serviceAccount(o Options) *corev1.ServiceAccount {
 }
 
 func runArgs(o Options) []string {
-	args := []string{"operator", "run", "--namespace=" + o.Namespace, "--leader-elect",
+	args := []string{"run", "--namespace=" + o.Namespace, "--leader-elect",
 		fmt.Sprintf("--health-probe-bind-address=:%d", HealthPort)}
 	if o.MetricsSecure {
 		args = append(args, fmt.Sprintf("--metrics-bind-address=:%d", SecureMetricsPort), "--metrics-secure")
@@ -132,7 +132,7 @@ func deployment(o Options) *appsv1.Deployment {
 					Containers: []corev1.Container{{
 						Name:    "manager",
 						Image:   o.Image,
-						Command: []string{"kubectl-ctrldiag"},
+						Command: []string{"kubectl-ctrldiag-operator"},
 						Args:    runArgs(o),
 						Ports: []corev1.ContainerPort{
 							{Name: portName, ContainerPort: port, Protocol: corev1.ProtocolTCP},

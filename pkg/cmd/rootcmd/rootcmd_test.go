@@ -1,4 +1,4 @@
-package cmd
+package rootcmd
 
 import (
 	"strings"
@@ -11,7 +11,7 @@ import (
 // klog writes once, to the command's stderr, with bearer tokens masked, at every severity.
 func TestKlogGoesThroughRedaction(t *testing.T) {
 	streams, _, _, errOut := genericiooptions.NewTestIOStreams()
-	NewRootCmd(streams)
+	New(Spec{Use: "x"}, streams)
 	klog.Info("request: Authorization: Bearer info-secret-token")
 	klog.ErrorS(nil, "failed", "data", "Bearer error-secret-token")
 	klog.Flush()

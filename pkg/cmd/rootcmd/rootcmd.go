@@ -1,0 +1,88 @@
+// Package rootcmd builds the root command that both binaries share, kubectl-ctrldiag and
+// kubectl-ctrldiag-operator: cli-runtime's kubeconfig flags, -A and klog's -v, with errors
+// printed once and mapped to the plugin's exit codes.
+package rootcmd
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/klog/v2"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+)
+
+// Spec names a root command.
+type Spec struct {
+	Use         string // the binary's name, e.g. kubectl-ctrldiag
+	DisplayName string // how users type it, e.g. kubectl ctrldiag
+	Short, Long string
+}
+
+// New returns a root command with the shared flags registered on it, and those flags.
+func New(spec Spec, streams genericiooptions.IOStreams) (*cobra.Command, *globals.Flags) {
+	g := &globals.Flags{ConfigFlags: genericclioptions.NewConfigFlags(true)}
+	// --token is the metrics endpoint's bearer token in this plugin (see `queues -h`), so the
+	// API-server bearer-token flag of ConfigFlags is not registered; the kubeconfig carries it.
+	g.ConfigFlags.BearerToken = nil
+
+	root := &cobra.Command{
+		Use:   spec.Use,
+		Short: spec.Short,
+		Long:  spec.Long,
+		Annotations: map[string]string{
+			cobra.CommandDisplayNameAnnotation: spec.DisplayName,
+		},
+		SilenceErrors: true, // Main prints the one-line error
+	}
+	root.SetOut(streams.Out)
+	root.SetErr(streams.ErrOut)
+	root.SetIn(streams.In)
+
+	flags := root.PersistentFlags()
+	g.ConfigFlags.AddFlags(flags)
+	flags.BoolVarP(&g.AllNamespaces, "all-namespaces", "A", false, "Look in all namespaces instead of one")
+	addKlogVerbosity(root, streams.ErrOut)
+	return root, g
+}
+
+// addKlogVerbosity exposes klog's -v so that client-go's own logging can be raised for
+// debugging. klog writes once, to stderr, through redact.Writer: at high -v client-go logs the
+// raw bytes of port-forward streams, bearer tokens included.
+func addKlogVerbosity(root *cobra.Command, stderr io.Writer) {
+	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(fs)
+	for name, value := range map[string]string{"logtostderr": "false", "alsologtostderr": "false",
+		"stderrthreshold": "FATAL", "one_output": "true"} {
+		_ = fs.Set(name, value) // klog defines all of them
+	}
+	klog.SetOutput(redact.Writer(stderr))
+	if v := fs.Lookup("v"); v != nil {
+		root.PersistentFlags().AddGoFlag(v)
+		root.PersistentFlags().Lookup("v").Usage = "Log level for client-go's own logs on stderr (0-10)"
+	}
+}
+
+// Main runs root and returns the process exit code, after printing the error, if any, as one
+// line on stderr.
+func Main(root *cobra.Command, stderr io.Writer) int {
+	c, err := root.ExecuteC()
+	klog.Flush()
+	code, msg := exitcode.CodeFor(err)
+	if code == exitcode.Error && c != nil && !c.SilenceUsage {
+		// Commands silence usage once their flags are validated: an error before that point
+		// (unknown flag, bad value, wrong arguments) is a usage error and usage was printed.
+		code = exitcode.Usage
+	}
+	if msg != "" {
+		fmt.Fprintln(stderr, "error: "+strings.TrimSpace(msg))
+	}
+	return code
+}
