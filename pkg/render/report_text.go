@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
@@ -45,7 +44,7 @@ func ReportText(w io.Writer, r report.Report) error {
 func writeTextSection(ew *errWriter, s section, title string) {
 	ew.printf("%s", title)
 	if len(s.Rows) > 0 {
-		tw := tabwriter.NewWriter(ew, 6, 4, 3, ' ', 0)
+		tw := newColumns(ew)
 		row(tw, s.Header)
 		for _, r := range s.Rows {
 			row(tw, r)

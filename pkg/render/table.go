@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -15,7 +14,7 @@ import (
 // WORKERS, ERRORS/s, the p50s, LEADER and REASON. Failed targets are ERROR rows; the standby
 // replicas folded into a leader's rows are one STANDBY row per workload, last.
 func QueueTable(w io.Writer, l QueueList, wide bool) error {
-	tw := tabwriter.NewWriter(w, 6, 4, 3, ' ', 0)
+	tw := newColumns(w)
 	header := []string{"TARGET", "QUEUE", "DEPTH", "ADDS/s", "RETRIES/s", "QUEUE p99", "WORK p99", "UNFINISHED", "LONGEST", "STATUS"}
 	if wide {
 		header = append(header, "WORKERS", "ERRORS/s", "QUEUE p50", "WORK p50", "LEADER", "REASON")

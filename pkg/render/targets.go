@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -35,7 +34,7 @@ func NewTargetList(items []target.Target, skipped []SkippedPod, failed []TargetE
 // TargetTable writes the targets as kubectl-style columns; wide adds the workload, pod IP and
 // why each way was chosen. Skipped pods and unreadable targets follow as their own rows.
 func TargetTable(w io.Writer, l TargetList, wide bool) error {
-	tw := tabwriter.NewWriter(w, 6, 4, 3, ' ', 0)
+	tw := newColumns(w)
 	header := []string{"NAMESPACE", "NAME", "PORT", "SCHEME", "PATH", "VIA", "FOUND BY"}
 	if wide {
 		header = append(header, "WORKLOAD", "POD IP", "WHY THIS WAY")
