@@ -20,7 +20,7 @@ var benchPairs = []struct{ name, before, after string }{
 	{"kube-controller-manager", "kube-controller-manager-1.prom.gz", "kube-controller-manager-2.prom.gz"},
 }
 
-func readPage(b *testing.B, name string) []byte {
+func readPage(b testing.TB, name string) []byte {
 	b.Helper()
 	raw, err := os.ReadFile("../../testdata/pages/" + name)
 	if err != nil {

@@ -22,7 +22,6 @@ const (
 	crReconcileErrors = "controller_runtime_reconcile_errors_total"
 	crTerminalErrors  = "controller_runtime_terminal_reconcile_errors_total"
 	crPanics          = "controller_runtime_reconcile_panics_total"
-	crReconcileTime   = "controller_runtime_reconcile_time_seconds"
 	crActiveWorkers   = "controller_runtime_active_workers"
 	crMaxConcurrent   = "controller_runtime_max_concurrent_reconciles"
 
@@ -46,7 +45,7 @@ var wanted = map[string]bool{
 	wqDepth: true, wqAdds: true, wqRetries: true, wqQueueDur: true, wqWorkDur: true,
 	wqUnfinished: true, wqLongest: true,
 	crReconcileTotal: true, crReconcileErrors: true, crTerminalErrors: true, crPanics: true,
-	crReconcileTime: true, crActiveWorkers: true, crMaxConcurrent: true,
+	crActiveWorkers: true, crMaxConcurrent: true,
 	restRequests: true, restRateLimiter: true, leaderStatus: true,
 	informerQueued: true, informerLatency: true, informerRV: true, watchCacheRV: true,
 	processRSS: true, processCPU: true, heapInuse: true, heapAlloc: true,
@@ -56,6 +55,13 @@ var wanted = map[string]bool{
 // pages before parsing; families it rejects are never needed.
 func Wanted(family string) bool {
 	return wanted[family] || strings.Contains(family, cacheSyncLag)
+}
+
+// WantedQueues is Wanted narrowed to what the queue figures read (queues, reconciles,
+// leadership): `kubectl ctrldiag queues` parses no more than that.
+func WantedQueues(family string) bool {
+	return strings.HasPrefix(family, "workqueue_") && wanted[family] ||
+		strings.HasPrefix(family, "controller_runtime_") && wanted[family] || family == leaderStatus
 }
 
 // FromFamilies builds the snapshot of one page taken at t. Families the model does not know
@@ -111,7 +117,7 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 		case wqWorkDur:
 			q.WorkDuration = addHistogram(q.WorkDuration, m)
 		}
-	case crReconcileTotal, crReconcileErrors, crTerminalErrors, crPanics, crReconcileTime, crActiveWorkers, crMaxConcurrent:
+	case crReconcileTotal, crReconcileErrors, crTerminalErrors, crPanics, crActiveWorkers, crMaxConcurrent:
 		if l["controller"] == "" {
 			return
 		}
@@ -129,8 +135,6 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 			c.ActiveWorkers = sum(c.ActiveWorkers, v)
 		case crMaxConcurrent:
 			c.MaxConcurrent = sum(c.MaxConcurrent, v)
-		case crReconcileTime:
-			c.ReconcileTime = addHistogram(c.ReconcileTime, m)
 		}
 	case restRequests:
 		s.Client.RequestsByCode[l["code"]] += v

@@ -46,7 +46,6 @@ type Controller struct {
 	ReconcileErrors float64            // counter, includes terminal errors
 	TerminalErrors  float64            // counter
 	Panics          float64            // counter
-	ReconcileTime   *Histogram
 	ActiveWorkers   float64
 	MaxConcurrent   float64
 }

@@ -71,7 +71,7 @@ func (o *Options) Run(ctx context.Context) error {
 	}
 	line := progress.Start(o.ErrOut, progress.Reading(len(plan.Sources), o.Sources.Interval), len(plan.Sources))
 	results := sample.Collect(ctx, plan.Sources, sample.Options{
-		Interval: o.Sources.Interval, Timeout: o.Sources.Timeout, Concurrency: o.Sources.Concurrency, Keep: health.Wanted,
+		Interval: o.Sources.Interval, Timeout: o.Sources.Timeout, Concurrency: o.Sources.Concurrency, Keep: health.WantedQueues,
 		Deadline: o.Sources.Deadline, Done: line.Step,
 	})
 	line.Stop()
