@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -69,26 +70,52 @@ func APIServerMetrics() Permission {
 	return Permission{Verb: "get", NonResourceURL: "/metrics", For: "to read the API server's own metrics"}
 }
 
-// Missing returns the permissions of want that the current user does not have.
+// maxReviewsInFlight bounds the access reviews Missing sends at once.
+const maxReviewsInFlight = 8
+
+// Missing returns the permissions of want that the current user does not have, in the order
+// of want. The reviews are sent at once (up to maxReviewsInFlight): each is a round trip to
+// the API server, and `-A` over many namespaces asks two per namespace.
 func Missing(ctx context.Context, client kubernetes.Interface, want []Permission) ([]Permission, error) {
+	allowed := make([]bool, len(want))
+	errs := make([]error, len(want))
+	sem := make(chan struct{}, maxReviewsInFlight)
+	var wg sync.WaitGroup
+	for i, p := range want {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			allowed[i], errs[i] = review(ctx, client, p)
+		}()
+	}
+	wg.Wait()
 	var missing []Permission
-	for _, p := range want {
-		review := &authorizationv1.SelfSubjectAccessReview{}
-		if p.NonResourceURL != "" {
-			review.Spec.NonResourceAttributes = &authorizationv1.NonResourceAttributes{Path: p.NonResourceURL, Verb: p.Verb}
-		} else {
-			review.Spec.ResourceAttributes = &authorizationv1.ResourceAttributes{Namespace: p.Namespace, Verb: p.Verb,
-				Group: p.Group, Resource: p.Resource, Subresource: p.Subresource}
+	for i, p := range want {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("check permission %q: %w", p, errs[i])
 		}
-		got, err := client.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, review, metav1.CreateOptions{})
-		if err != nil {
-			return nil, fmt.Errorf("check permission %q: %w", p, err)
-		}
-		if !got.Status.Allowed {
+		if !allowed[i] {
 			missing = append(missing, p)
 		}
 	}
 	return missing, nil
+}
+
+// review asks the API server whether the current user has p.
+func review(ctx context.Context, client kubernetes.Interface, p Permission) (bool, error) {
+	r := &authorizationv1.SelfSubjectAccessReview{}
+	if p.NonResourceURL != "" {
+		r.Spec.NonResourceAttributes = &authorizationv1.NonResourceAttributes{Path: p.NonResourceURL, Verb: p.Verb}
+	} else {
+		r.Spec.ResourceAttributes = &authorizationv1.ResourceAttributes{Namespace: p.Namespace, Verb: p.Verb,
+			Group: p.Group, Resource: p.Resource, Subresource: p.Subresource}
+	}
+	got, err := client.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, r, metav1.CreateOptions{})
+	if err != nil {
+		return false, err
+	}
+	return got.Status.Allowed, nil
 }
 
 // Error explains missing permissions in one message that names each and what it is for.
