@@ -8,6 +8,7 @@ import (
 	_ "embed"
 	"fmt"
 	"sort"
+	"sync"
 
 	"sigs.k8s.io/yaml"
 )
@@ -56,7 +57,9 @@ func (d Definition) RecommendationFor(kind Kind) string {
 	return d.Recommendation["default"]
 }
 
-var catalog = mustLoad(catalogYAML)
+// catalog returns the definitions by check slug. catalog.yaml is read on first use, not at
+// init: every command would otherwise pay for it at start-up, `version` included.
+var catalog = sync.OnceValue(func() map[string]Definition { return mustLoad(catalogYAML) })
 
 func mustLoad(b []byte) map[string]Definition {
 	var defs []Definition
@@ -75,8 +78,8 @@ func mustLoad(b []byte) map[string]Definition {
 
 // Catalog returns every definition, ordered by code.
 func Catalog() []Definition {
-	out := make([]Definition, 0, len(catalog))
-	for _, d := range catalog {
+	out := make([]Definition, 0, len(catalog()))
+	for _, d := range catalog() {
 		out = append(out, d)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
@@ -85,6 +88,6 @@ func Catalog() []Definition {
 
 // Lookup returns the definition of a check slug.
 func Lookup(check string) (Definition, bool) {
-	d, ok := catalog[check]
+	d, ok := catalog()[check]
 	return d, ok
 }

@@ -39,7 +39,7 @@ type Finding struct {
 
 // newFinding fills a finding from the catalog entry of check.
 func newFinding(check string, kind Kind, target, queue, summary string, ev ...Evidence) Finding {
-	d, ok := catalog[check]
+	d, ok := catalog()[check]
 	if !ok {
 		panic(fmt.Sprintf("findings: no catalog entry for check %q", check))
 	}
@@ -73,7 +73,7 @@ func Sort(fs []Finding) {
 }
 
 func rankOf(f Finding) int {
-	if d, ok := catalog[f.Check]; ok {
+	if d, ok := catalog()[f.Check]; ok {
 		return d.Rank
 	}
 	return 1000

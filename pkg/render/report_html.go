@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
@@ -17,13 +18,16 @@ var reportHTMLTemplate string
 //go:embed report_html.css
 var reportHTMLStyle string
 
-var reportHTML = template.Must(template.New("report").Funcs(template.FuncMap{
-	"px":        px,
-	"plus":      func(a, b float64) float64 { return a + b },
-	"minus":     func(a, b float64) float64 { return a - b },
-	"upper":     strings.ToUpper,
-	"pathParts": pathParts,
-}).Parse(reportHTMLTemplate))
+// reportHTML is the parsed page template, parsed on first use rather than at every start.
+var reportHTML = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"px":        px,
+		"plus":      func(a, b float64) float64 { return a + b },
+		"minus":     func(a, b float64) float64 { return a - b },
+		"upper":     strings.ToUpper,
+		"pathParts": pathParts,
+	}).Parse(reportHTMLTemplate))
+})
 
 // htmlPage is what the html template renders: the report, its sections as tables, and the
 // charts laid out in Go.
@@ -77,7 +81,7 @@ func ReportHTML(w io.Writer, r report.Report) error {
 		p.Findings = append(p.Findings, htmlFinding{Finding: f, Class: string(f.Severity)})
 	}
 	ew := &errWriter{w: w}
-	if err := reportHTML.Execute(ew, p); err != nil {
+	if err := reportHTML().Execute(ew, p); err != nil {
 		return err
 	}
 	return ew.err
