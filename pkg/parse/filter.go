@@ -20,21 +20,19 @@ type Keep func(family string) bool
 // number, in the original page, of every line it passes on, so that errors can name it.
 type filter struct {
 	in       *bufio.Reader
-	keep     Keep
-	pending  []byte  // kept line not yet returned to the reader
-	line     int     // lines read from the original page
-	origLine []int32 // origLine[i] is the original number of the i-th kept line
-	long     []byte  // accumulates a line longer than the bufio buffer
+	sel      *Selector // nil keeps everything
+	pending  []byte    // kept line not yet returned to the reader
+	line     int       // lines read from the original page
+	origLine []int32   // origLine[i] is the original number of the i-th kept line
+	long     []byte    // accumulates a line longer than the bufio buffer
 	sample   time.Time
 	series   int   // sample lines passed on
 	err      error // error of the underlying reader (not io.EOF)
 	end      error // set once the underlying reader is done: io.EOF or err
-	// The decision for the sample name of the previous sample line (consecutive lines are
-	// mostly the same metric), and the decisions for names seen before, so that a line costs
-	// no allocation.
-	lastName  []byte
-	lastKeep  bool
-	decisions map[string]bool
+	// The decision for the sample name of the previous sample line: consecutive lines are
+	// mostly the same metric, so most lines need no lookup at all.
+	lastName []byte
+	lastKeep bool
 }
 
 // MaxSeries bounds the sample lines of one page that reach the parser: a page of millions of
@@ -50,11 +48,17 @@ func (e *TooManySeriesError) Error() string {
 	return fmt.Sprintf("more than %d series by line %d of the metric families ctrldiag reads: the page is not a controller's usual metrics (a label with unbounded values?); read it with --from-file after filtering it (grep)", MaxSeries, e.Line)
 }
 
-// maxDecisions bounds the decision cache on pages with very many distinct metric names.
-const maxDecisions = 4096
+func newFilter(r io.Reader, sel *Selector) *filter {
+	in := readers.Get().(*bufio.Reader)
+	in.Reset(r)
+	return &filter{in: in, sel: sel}
+}
 
-func newFilter(r io.Reader, keep Keep) *filter {
-	return &filter{in: bufio.NewReaderSize(r, 64<<10), keep: keep, decisions: map[string]bool{}}
+// release returns the read buffer for another page; the filter must not be read again.
+func (f *filter) release() {
+	f.in.Reset(nil)
+	readers.Put(f.in)
+	f.in = nil
 }
 
 // Read fills p with as many kept lines as fit, so that the parser reading from it calls it once
@@ -162,11 +166,11 @@ func (f *filter) wanted(line []byte) bool {
 		}
 		rest = rest[len(kw):]
 		if len(rest) == 0 || (rest[0] != ' ' && rest[0] != '\t') {
-			return f.keep == nil // "# HELPER ..." is a plain comment; keep odd lines only unfiltered
+			return f.sel == nil // "# HELPER ..." is a plain comment; keep odd lines only unfiltered
 		}
-		return f.keep == nil || f.keep(string(metricName(trimBlanks(rest))))
+		return f.sel == nil || f.sel.comment(metricName(trimBlanks(rest)))
 	}
-	if f.keep == nil {
+	if f.sel == nil {
 		return true
 	}
 	name := metricName(line)
@@ -176,14 +180,7 @@ func (f *filter) wanted(line []byte) bool {
 	if f.lastName != nil && bytes.Equal(name, f.lastName) {
 		return f.lastKeep
 	}
-	keep, ok := f.decisions[string(name)] // no allocation for the lookup
-	if !ok {
-		s := string(name)
-		keep = f.keep(s) || f.keep(familyOf(s))
-		if len(f.decisions) < maxDecisions {
-			f.decisions[s] = keep
-		}
-	}
+	keep := f.sel.sample(name)
 	f.lastName = append(f.lastName[:0], name...)
 	f.lastKeep = keep
 	return keep

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -23,15 +24,37 @@ type Page struct {
 // keep is nil). source names the page in errors. Parse never panics: a crash of the parser
 // becomes an error naming the source and the line when it is known.
 func Parse(source string, r io.Reader, keep Keep) (page *Page, err error) {
-	f := newFilter(r, keep)
+	return ParseSelected(source, r, NewSelector(keep))
+}
+
+// ParseSelected is Parse with a Selector, which many pages may share (nil keeps everything).
+func ParseSelected(source string, r io.Reader, sel *Selector) (page *Page, err error) {
+	f := newFilter(r, sel)
+	defer f.release()
 	defer func() {
 		if p := recover(); p != nil {
 			page = nil
 			err = fmt.Errorf("%s: the metrics parser failed near line %d: %v; the page is not valid Prometheus text format", source, f.line, p)
 		}
 	}()
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	fams, perr := parser.TextToMetricFamilies(f)
+	var fams map[string]*dto.MetricFamily
+	var perr error
+	if sel == nil {
+		// Everything is kept: stream it straight into expfmt rather than hold the page.
+		parser := expfmt.NewTextParser(model.UTF8Validation)
+		fams, perr = parser.TextToMetricFamilies(f)
+	} else {
+		// The kept lines are a small part of a large page, and most of a controller's: read
+		// them whole, parse them fast, and let expfmt read them when the fast path declines.
+		kept, rerr := io.ReadAll(f)
+		if rerr == nil {
+			var ok bool
+			if fams, ok = parseFast(kept); !ok {
+				parser := expfmt.NewTextParser(model.UTF8Validation)
+				fams, perr = parser.TextToMetricFamilies(bytes.NewReader(kept))
+			}
+		}
+	}
 	if f.err != nil {
 		// The body failed (too large, timed out, connection lost): that is the real cause.
 		return nil, fmt.Errorf("%s: %w", source, f.err)

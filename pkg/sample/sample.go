@@ -31,6 +31,8 @@ type Options struct {
 	Deadline time.Duration
 	// Done, when set, is called as each target finishes (for a progress line).
 	Done func()
+
+	selector *parse.Selector // Keep's decisions, shared by every page of the collection
 }
 
 // Sample is one parsed page of a target.
@@ -54,6 +56,7 @@ func Collect(ctx context.Context, sources []scrape.Source, o Options) []Result {
 	if o.Concurrency <= 0 {
 		o.Concurrency = 8
 	}
+	o.selector = parse.NewSelector(o.Keep)
 	if o.Deadline > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, o.Deadline, errDeadline)
@@ -166,7 +169,7 @@ func take(ctx context.Context, src scrape.Source, o Options, sem chan struct{}) 
 	if name == "" {
 		name = "page"
 	}
-	p, err := parse.Parse(name, page.Body, o.Keep)
+	p, err := parse.ParseSelected(name, page.Body, o.selector)
 	if err != nil {
 		return Sample{}, err
 	}

@@ -1,0 +1,487 @@
+package parse
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/model"
+	"google.golang.org/protobuf/proto"
+)
+
+// parseFast parses the kept lines of a page the way expfmt's TextParser (UTF-8 validation)
+// does, for the form that client_golang and every controller writes: "# HELP name text",
+// "# TYPE name type", and `name{label="value",...} value [timestamp]` with single spaces.
+// expfmt reads a byte at a time through a state machine and allocates for every token; on a
+// controller's page, where most lines are kept, it was most of the plugin's CPU.
+//
+// It reports ok=false on anything else, valid or not (blanks in other places, quoted UTF-8
+// names, CR, a second HELP, an unknown type, a bad float, ...): the caller then parses the
+// same bytes with expfmt, so that results and errors are always expfmt's own. FuzzFastEqualsExpfmt
+// checks that whatever it accepts, it reads exactly as expfmt does.
+func parseFast(page []byte) (fams map[string]*dto.MetricFamily, ok bool) {
+	defer func() {
+		if recover() != nil {
+			fams, ok = nil, false // a bug here must not cost the page: expfmt reads it
+		}
+	}()
+	p := fastParser{
+		families:   map[string]*dto.MetricFamily{},
+		strings:    map[string]*string{},
+		summaries:  map[uint64]*dto.Metric{},
+		histograms: map[uint64]*dto.Metric{},
+	}
+	for len(page) > 0 {
+		end := bytes.IndexByte(page, '\n')
+		if end < 0 {
+			return nil, false // the filter ends every line; the parser would see a truncated one
+		}
+		line := page[:end]
+		page = page[end+1:]
+		var lineOK bool
+		if len(line) > 0 && line[0] == '#' {
+			lineOK = p.comment(line)
+		} else {
+			lineOK = p.sample(line)
+		}
+		if !lineOK {
+			return nil, false
+		}
+	}
+	for name, mf := range p.families {
+		if len(mf.GetMetric()) == 0 {
+			delete(p.families, name)
+		}
+	}
+	for _, m := range p.histograms {
+		normalizeHistogram(m.GetHistogram())
+	}
+	return p.families, true
+}
+
+type fastParser struct {
+	families map[string]*dto.MetricFamily
+	// strings interns label names and values: a page repeats them on every line, and the
+	// model only reads them, so the series may share one copy.
+	strings               map[string]*string
+	summaries, histograms map[uint64]*dto.Metric // by label signature, as expfmt groups them
+	labels                []*dto.LabelPair       // the current line's labels, reused
+	sigLabels             map[string]string      // the current line's labels for the signature
+}
+
+func (p *fastParser) intern(b []byte) *string {
+	if s, ok := p.strings[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	ps := &s
+	p.strings[s] = ps
+	return ps
+}
+
+// comment reads "# HELP name text" and "# TYPE name type".
+func (p *fastParser) comment(line []byte) bool {
+	rest, ok := bytes.CutPrefix(line, []byte("# "))
+	if !ok {
+		return false
+	}
+	var help bool
+	switch {
+	case bytes.HasPrefix(rest, []byte("HELP ")):
+		help = true
+	case bytes.HasPrefix(rest, []byte("TYPE ")):
+	default:
+		return false
+	}
+	rest = rest[5:]
+	n := metricNameLen(rest)
+	// One blank after the name and some text: other layouts have corner cases (a family
+	// created without text, blanks skipped) that expfmt handles.
+	if n == 0 || n+1 >= len(rest) || rest[n] != ' ' || isBlank(rest[n+1]) {
+		return false
+	}
+	mf, _, _ := p.family(rest[:n])
+	text := rest[n+1:]
+	if bytes.IndexByte(text, '\r') >= 0 {
+		return false
+	}
+	if help {
+		if mf.Help != nil {
+			return false // "second HELP line": expfmt's error
+		}
+		s, ok := unescapeHelp(text)
+		if !ok {
+			return false
+		}
+		mf.Help = proto.String(s)
+		return true
+	}
+	if mf.Type != nil {
+		return false // "second TYPE line, or TYPE reported after samples"
+	}
+	var t dto.MetricType
+	switch string(text) {
+	case "counter":
+		t = dto.MetricType_COUNTER
+	case "gauge":
+		t = dto.MetricType_GAUGE
+	case "histogram":
+		t = dto.MetricType_HISTOGRAM
+	case "summary":
+		t = dto.MetricType_SUMMARY
+	case "untyped":
+		t = dto.MetricType_UNTYPED
+	default:
+		return false
+	}
+	mf.Type = t.Enum()
+	return true
+}
+
+// family finds or creates the family a metric name belongs to, as expfmt's
+// setOrCreateCurrentMF does: a _sum, _count or _bucket name joins its summary or histogram.
+func (p *fastParser) family(name []byte) (mf *dto.MetricFamily, isCount, isSum bool) {
+	if mf = p.families[string(name)]; mf != nil {
+		return mf, false, false
+	}
+	count, sum := bytes.HasSuffix(name, []byte("_count")) && len(name) > 6,
+		bytes.HasSuffix(name, []byte("_sum")) && len(name) > 4
+	base := name
+	switch {
+	case count:
+		base = name[:len(name)-6]
+	case sum:
+		base = name[:len(name)-4]
+	}
+	if mf = p.families[string(base)]; mf != nil && mf.GetType() == dto.MetricType_SUMMARY {
+		return mf, count, sum
+	}
+	if !count && !sum && bytes.HasSuffix(name, []byte("_bucket")) && len(name) > 7 {
+		base = name[:len(name)-7]
+	}
+	if mf = p.families[string(base)]; mf != nil && mf.GetType() == dto.MetricType_HISTOGRAM {
+		return mf, count, sum
+	}
+	s := string(name)
+	mf = &dto.MetricFamily{Name: proto.String(s)}
+	p.families[s] = mf
+	return mf, false, false
+}
+
+// sample reads `name{label="value",...} value [timestamp]`.
+func (p *fastParser) sample(line []byte) bool {
+	n := metricNameLen(line)
+	if n == 0 || n == len(line) {
+		return false
+	}
+	mf, isCount, isSum := p.family(line[:n])
+	if mf.Type == nil {
+		mf.Type = dto.MetricType_UNTYPED.Enum()
+	}
+	typ := mf.GetType()
+	grouped := typ == dto.MetricType_SUMMARY || typ == dto.MetricType_HISTOGRAM
+	quantile, bucket := math.NaN(), math.NaN()
+	p.labels = p.labels[:0]
+	if grouped {
+		if p.sigLabels == nil {
+			p.sigLabels = map[string]string{}
+		}
+		clear(p.sigLabels)
+		p.sigLabels[model.MetricNameLabel] = mf.GetName()
+	}
+	rest := line[n:]
+	if rest[0] == '{' {
+		rest = rest[1:]
+		for {
+			if len(rest) > 0 && rest[0] == '}' {
+				rest = rest[1:]
+				break
+			}
+			ln := labelNameLen(rest)
+			if ln == 0 || ln+1 >= len(rest) || rest[ln] != '=' || rest[ln+1] != '"' {
+				return false
+			}
+			name := rest[:ln]
+			value, used, ok := labelValue(rest[ln+2:])
+			if !ok {
+				return false
+			}
+			rest = rest[ln+2+used:]
+			if string(name) == model.MetricNameLabel {
+				return false // reserved: expfmt's error
+			}
+			special := typ == dto.MetricType_SUMMARY && string(name) == model.QuantileLabel ||
+				typ == dto.MetricType_HISTOGRAM && string(name) == model.BucketLabel
+			if !special {
+				for _, l := range p.labels {
+					if l.GetName() == string(name) {
+						return false // duplicate label names: expfmt's error
+					}
+				}
+				p.labels = append(p.labels, &dto.LabelPair{Name: p.intern(name), Value: p.intern(value)})
+			}
+			if grouped {
+				if special {
+					f, err := parseFloat(value)
+					if err != nil {
+						return false
+					}
+					if typ == dto.MetricType_SUMMARY {
+						quantile = f
+					} else {
+						bucket = f
+					}
+				} else {
+					p.sigLabels[string(name)] = string(value)
+				}
+			}
+			switch {
+			case len(rest) > 0 && rest[0] == ',':
+				rest = rest[1:]
+			case len(rest) > 0 && rest[0] == '}':
+			default:
+				return false
+			}
+		}
+	}
+	if len(rest) < 2 || rest[0] != ' ' {
+		return false
+	}
+	rest = rest[1:]
+	valueEnd := bytes.IndexByte(rest, ' ')
+	var ts []byte
+	if valueEnd < 0 {
+		valueEnd = len(rest)
+	} else {
+		ts = rest[valueEnd+1:]
+		if len(ts) == 0 {
+			return false
+		}
+	}
+	valueText := rest[:valueEnd]
+	if len(valueText) == 0 || bytes.IndexByte(valueText, '\t') >= 0 || bytes.IndexByte(valueText, '\r') >= 0 {
+		return false
+	}
+	value, err := parseFloat(valueText)
+	if err != nil {
+		return false
+	}
+	var timestamp *int64
+	if ts != nil {
+		t, err := strconv.ParseInt(string(ts), 10, 64)
+		if err != nil {
+			return false
+		}
+		timestamp = proto.Int64(t)
+	}
+
+	m := &dto.Metric{}
+	if len(p.labels) > 0 {
+		m.Label = append([]*dto.LabelPair(nil), p.labels...)
+	}
+	switch typ {
+	case dto.MetricType_SUMMARY:
+		sig := model.LabelsToSignature(p.sigLabels)
+		if existing := p.summaries[sig]; existing != nil {
+			m = existing
+		} else {
+			p.summaries[sig] = m
+			mf.Metric = append(mf.Metric, m)
+		}
+	case dto.MetricType_HISTOGRAM:
+		sig := model.LabelsToSignature(p.sigLabels)
+		if existing := p.histograms[sig]; existing != nil {
+			m = existing
+		} else {
+			p.histograms[sig] = m
+			mf.Metric = append(mf.Metric, m)
+		}
+	default:
+		mf.Metric = append(mf.Metric, m)
+	}
+	switch typ {
+	case dto.MetricType_COUNTER:
+		m.Counter = &dto.Counter{Value: proto.Float64(value)}
+	case dto.MetricType_GAUGE:
+		m.Gauge = &dto.Gauge{Value: proto.Float64(value)}
+	case dto.MetricType_UNTYPED:
+		m.Untyped = &dto.Untyped{Value: proto.Float64(value)}
+	case dto.MetricType_SUMMARY:
+		if m.Summary == nil {
+			m.Summary = &dto.Summary{}
+		}
+		switch {
+		case isCount:
+			m.Summary.SampleCount = proto.Uint64(uint64(value))
+		case isSum:
+			m.Summary.SampleSum = proto.Float64(value)
+		case !math.IsNaN(quantile):
+			m.Summary.Quantile = append(m.Summary.Quantile, &dto.Quantile{Quantile: proto.Float64(quantile), Value: proto.Float64(value)})
+		}
+	case dto.MetricType_HISTOGRAM:
+		if m.Histogram == nil {
+			m.Histogram = &dto.Histogram{}
+		}
+		switch {
+		case isCount:
+			if u := uint64(value); value == float64(u) {
+				m.Histogram.SampleCount = proto.Uint64(u)
+			} else {
+				if value < 0 {
+					return false
+				}
+				m.Histogram.SampleCountFloat = proto.Float64(value)
+			}
+		case isSum:
+			m.Histogram.SampleSum = proto.Float64(value)
+		case !math.IsNaN(bucket):
+			b := &dto.Bucket{UpperBound: proto.Float64(bucket)}
+			if u := uint64(value); value == float64(u) {
+				b.CumulativeCount = proto.Uint64(u)
+			} else {
+				if value < 0 {
+					return false
+				}
+				b.CumulativeCountFloat = proto.Float64(value)
+			}
+			m.Histogram.Bucket = append(m.Histogram.Bucket, b)
+		}
+	default:
+		return false
+	}
+	if timestamp != nil {
+		m.TimestampMs = timestamp
+	}
+	return true
+}
+
+// metricNameLen is the length of the legacy (unquoted) metric name at the start of s.
+func metricNameLen(s []byte) int {
+	for i, c := range s {
+		if c == '_' || c == ':' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return i
+	}
+	return len(s)
+}
+
+// labelNameLen is the length of the legacy (unquoted) label name at the start of s.
+func labelNameLen(s []byte) int {
+	for i, c := range s {
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return i
+	}
+	return len(s)
+}
+
+// labelValue reads a label value after its opening quote: the value, unescaped, and the
+// bytes used including the closing quote. Values with escapes are copied; others alias s.
+func labelValue(s []byte) (value []byte, used int, ok bool) {
+	end := bytes.IndexByte(s, '"')
+	if end < 0 {
+		return nil, 0, false
+	}
+	if bytes.IndexByte(s[:end], '\\') < 0 {
+		if !isValidUTF8(s[:end]) {
+			return nil, 0, false
+		}
+		return s[:end], end + 1, true
+	}
+	var out []byte
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"':
+			if !isValidUTF8(out) {
+				return nil, 0, false
+			}
+			return out, i + 1, true
+		case '\\':
+			if i+1 == len(s) {
+				return nil, 0, false
+			}
+			i++
+			switch s[i] {
+			case '"', '\\':
+				out = append(out, s[i])
+			case 'n':
+				out = append(out, '\n')
+			default:
+				return nil, 0, false
+			}
+		default:
+			out = append(out, c)
+		}
+	}
+	return nil, 0, false
+}
+
+// unescapeHelp undoes the escapes expfmt reads in HELP text: \\, \n and \".
+func unescapeHelp(s []byte) (string, bool) {
+	if bytes.IndexByte(s, '\\') < 0 {
+		return string(s), true
+	}
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			out = append(out, s[i])
+			continue
+		}
+		if i+1 == len(s) {
+			return "", false
+		}
+		i++
+		switch s[i] {
+		case '\\', '"':
+			out = append(out, s[i])
+		case 'n':
+			out = append(out, '\n')
+		default:
+			return "", false
+		}
+	}
+	return string(out), true
+}
+
+// parseFloat is expfmt's: strconv.ParseFloat without hex floats or digit separators.
+func parseFloat(b []byte) (float64, error) {
+	if bytes.ContainsAny(b, "pP_") {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.ParseFloat(string(b), 64)
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
+func isValidUTF8(b []byte) bool { return model.LabelValue(b).IsValid() }
+
+// normalizeHistogram is expfmt's: a histogram's buckets and count are either all integers
+// or, when any of them is not, all floats.
+func normalizeHistogram(h *dto.Histogram) {
+	if h == nil {
+		return
+	}
+	anyFloats := h.GetSampleCountFloat() != 0
+	for _, b := range h.GetBucket() {
+		if anyFloats {
+			break
+		}
+		anyFloats = b.GetCumulativeCountFloat() != 0
+	}
+	if !anyFloats {
+		return
+	}
+	if h.GetSampleCountFloat() == 0 {
+		h.SampleCountFloat = proto.Float64(float64(h.GetSampleCount()))
+		h.SampleCount = nil
+	}
+	for _, b := range h.GetBucket() {
+		if b.GetCumulativeCountFloat() == 0 {
+			b.CumulativeCountFloat = proto.Float64(float64(b.GetCumulativeCount()))
+			b.CumulativeCount = nil
+		}
+	}
+}
