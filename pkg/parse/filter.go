@@ -75,36 +75,60 @@ func (f *filter) Read(p []byte) (int, error) {
 		if f.end != nil {
 			break
 		}
-		// pending is empty: the slice readLine returned last may be overwritten now.
-		line, err := f.readLine()
-		if len(line) > 0 {
-			f.line++
-			if f.wanted(line) {
-				if bytes.TrimLeft(line, " \t")[0] != '#' {
-					if f.series++; f.series > MaxSeries {
-						f.err = &TooManySeriesError{Line: f.line}
-						return 0, f.err
-					}
-				}
-				f.origLine = append(f.origLine, int32(f.line))
-				f.pending = line
-				if line[len(line)-1] != '\n' {
-					// The last line without a newline: keep it as the parser would see it.
-					f.pending = append(line[:len(line):len(line)], '\n')
-				}
-			}
-		}
-		if err != nil {
-			if err != io.EOF {
-				f.err = err
-			}
-			f.end = err
+		// pending is empty: the slice next returned last may be overwritten now.
+		if f.pending = f.next(); f.err != nil {
+			return 0, f.err
 		}
 	}
 	if n == 0 && f.end != nil {
 		return 0, f.end
 	}
 	return n, nil
+}
+
+// appendAll appends every kept line to dst: one copy of each, and no Read calls.
+func (f *filter) appendAll(dst []byte) ([]byte, error) {
+	for f.end == nil {
+		dst = append(dst, f.next()...)
+	}
+	if f.err != nil {
+		return dst, f.err
+	}
+	return dst, nil
+}
+
+// next reads one line of the page and returns it if it is kept (with a newline even when
+// the page's last line has none), else nil. It sets f.end at the end of the page and f.err
+// when the body fails or the page has too many series. The slice is valid until the next
+// call.
+func (f *filter) next() []byte {
+	line, err := f.readLine()
+	var kept []byte
+	if len(line) > 0 {
+		f.line++
+		if f.wanted(line) {
+			if bytes.TrimLeft(line, " \t")[0] != '#' {
+				if f.series++; f.series > MaxSeries {
+					f.err = &TooManySeriesError{Line: f.line}
+					f.end = f.err
+					return nil
+				}
+			}
+			f.origLine = append(f.origLine, int32(f.line))
+			kept = line
+			if line[len(line)-1] != '\n' {
+				// The last line without a newline: keep it as the parser would see it.
+				kept = append(line[:len(line):len(line)], '\n')
+			}
+		}
+	}
+	if err != nil {
+		if err != io.EOF {
+			f.err = err
+		}
+		f.end = err
+	}
+	return kept
 }
 
 // readLine returns the next line including its newline. The slice is valid until the next

@@ -46,7 +46,15 @@ func ParseSelected(source string, r io.Reader, sel *Selector) (page *Page, err e
 	} else {
 		// The kept lines are a small part of a large page, and most of a controller's: read
 		// them whole, parse them fast, and let expfmt read them when the fast path declines.
-		kept, rerr := io.ReadAll(f)
+		buf := keptBuffers.Get().(*[]byte)
+		kept, rerr := f.appendAll((*buf)[:0])
+		defer func() {
+			// Nothing parsed keeps a reference to kept: names and values are copied.
+			if cap(kept) <= maxPooledKept {
+				*buf = kept[:0]
+				keptBuffers.Put(buf)
+			}
+		}()
 		if rerr == nil {
 			var ok bool
 			if fams, ok = parseFast(kept); !ok {

@@ -57,3 +57,9 @@ func (s *Selector) decide(m map[string]bool, name []byte, keep Keep) bool {
 
 // readers recycles the filter's 64 KiB read buffers between pages.
 var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
+
+// keptBuffers recycles the buffers that hold a page's kept lines; maxPooledKept keeps the one
+// of an unusually large page from being held for the rest of the command.
+var keptBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 256<<10); return &b }}
+
+const maxPooledKept = 4 << 20
