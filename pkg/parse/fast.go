@@ -282,21 +282,9 @@ func (p *fastParser) sample(line []byte) bool {
 	}
 	switch typ {
 	case dto.MetricType_SUMMARY:
-		sig := model.LabelsToSignature(p.sigLabels)
-		if existing := p.summaries[sig]; existing != nil {
-			m = existing
-		} else {
-			p.summaries[sig] = m
-			mf.Metric = append(mf.Metric, m)
-		}
+		m = p.group(p.summaries, mf, m)
 	case dto.MetricType_HISTOGRAM:
-		sig := model.LabelsToSignature(p.sigLabels)
-		if existing := p.histograms[sig]; existing != nil {
-			m = existing
-		} else {
-			p.histograms[sig] = m
-			mf.Metric = append(mf.Metric, m)
-		}
+		m = p.group(p.histograms, mf, m)
 	default:
 		mf.Metric = append(mf.Metric, m)
 	}
@@ -356,21 +344,29 @@ func (p *fastParser) sample(line []byte) bool {
 	return true
 }
 
-// metricNameLen is the length of the legacy (unquoted) metric name at the start of s.
-func metricNameLen(s []byte) int {
-	for i, c := range s {
-		if c == '_' || c == ':' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
-			continue
-		}
-		return i
+// group returns the summary or histogram series that m's labels (le and quantile aside)
+// belong to, adding m to the family as a new one when there is none yet.
+func (p *fastParser) group(bySignature map[uint64]*dto.Metric, mf *dto.MetricFamily, m *dto.Metric) *dto.Metric {
+	sig := model.LabelsToSignature(p.sigLabels)
+	if existing := bySignature[sig]; existing != nil {
+		return existing
 	}
-	return len(s)
+	bySignature[sig] = m
+	mf.Metric = append(mf.Metric, m)
+	return m
 }
 
+// metricNameLen is the length of the legacy (unquoted) metric name at the start of s.
+func metricNameLen(s []byte) int { return nameLen(s, true) }
+
 // labelNameLen is the length of the legacy (unquoted) label name at the start of s.
-func labelNameLen(s []byte) int {
+func labelNameLen(s []byte) int { return nameLen(s, false) }
+
+// nameLen is the length of the legacy name at the start of s: [a-zA-Z_] then also digits;
+// colons only in metric names.
+func nameLen(s []byte, colon bool) int {
 	for i, c := range s {
-		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+		if c == '_' || c == ':' && colon || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
 			continue
 		}
 		return i
@@ -379,27 +375,42 @@ func labelNameLen(s []byte) int {
 }
 
 // labelValue reads a label value after its opening quote: the value, unescaped, and the
-// bytes used including the closing quote. Values with escapes are copied; others alias s.
+// bytes used including the closing quote. Values without escapes alias s.
 func labelValue(s []byte) (value []byte, used int, ok bool) {
 	end := bytes.IndexByte(s, '"')
 	if end < 0 {
 		return nil, 0, false
 	}
 	if bytes.IndexByte(s[:end], '\\') < 0 {
-		if !isValidUTF8(s[:end]) {
-			return nil, 0, false
-		}
-		return s[:end], end + 1, true
+		value, used = s[:end], end+1
+	} else if value, used, ok = unescape(s, true); !ok {
+		return nil, 0, false
 	}
-	var out []byte
+	if !isValidUTF8(value) {
+		return nil, 0, false
+	}
+	return value, used, true
+}
+
+// unescapeHelp undoes the escapes in HELP text.
+func unescapeHelp(s []byte) (string, bool) {
+	if bytes.IndexByte(s, '\\') < 0 {
+		return string(s), true
+	}
+	out, _, ok := unescape(s, false)
+	return string(out), ok
+}
+
+// unescape undoes the escapes expfmt reads in label values and HELP text (\\, \" and \n;
+// any other is invalid) in s, up to the first unescaped quote when quoted (used counts it),
+// else to the end of s.
+func unescape(s []byte, quoted bool) (out []byte, used int, ok bool) {
+	out = make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '"':
-			if !isValidUTF8(out) {
-				return nil, 0, false
-			}
+		switch c := s[i]; {
+		case c == '"' && quoted:
 			return out, i + 1, true
-		case '\\':
+		case c == '\\':
 			if i+1 == len(s) {
 				return nil, 0, false
 			}
@@ -416,34 +427,10 @@ func labelValue(s []byte) (value []byte, used int, ok bool) {
 			out = append(out, c)
 		}
 	}
-	return nil, 0, false
-}
-
-// unescapeHelp undoes the escapes expfmt reads in HELP text: \\, \n and \".
-func unescapeHelp(s []byte) (string, bool) {
-	if bytes.IndexByte(s, '\\') < 0 {
-		return string(s), true
+	if quoted {
+		return nil, 0, false // no closing quote
 	}
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' {
-			out = append(out, s[i])
-			continue
-		}
-		if i+1 == len(s) {
-			return "", false
-		}
-		i++
-		switch s[i] {
-		case '\\', '"':
-			out = append(out, s[i])
-		case 'n':
-			out = append(out, '\n')
-		default:
-			return "", false
-		}
-	}
-	return string(out), true
+	return out, len(s), true
 }
 
 // parseFloat is expfmt's: strconv.ParseFloat without hex floats or digit separators.

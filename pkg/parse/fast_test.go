@@ -13,7 +13,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/test/pagegen"
 )
 
 // kept returns the lines of page that the filter passes on for keep.
@@ -57,13 +56,7 @@ func sameFamilies(want, got map[string]*dto.MetricFamily) error {
 // Every captured page, and a generated large one, goes through the fast path (not expfmt)
 // once filtered, and gives exactly expfmt's families.
 func TestFastPathReadsEveryFixture(t *testing.T) {
-	pages := fixtures(t)
-	synthetic, err := pagegen.Page(syntheticSeed, 8<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages["synthetic-8MB"] = synthetic
-	for name, page := range pages {
+	for name, page := range fixturesAndSynthetic(t) {
 		for i, keep := range []Keep{keepModel, health.Wanted, health.WantedQueues} {
 			accepted, err := fastAgainstExpfmt(kept(t, page, keep))
 			if err != nil {

@@ -56,6 +56,19 @@ func keepModel(name string) bool {
 		name == "go_memstats_heap_inuse_bytes" || strings.Contains(name, "cache_sync_lag")
 }
 
+// fixturesAndSynthetic returns the fixtures and an 8 MB page test/pagegen grows from a
+// kube-apiserver page (8 MB keeps the tests fast; the benchmarks check the 30 MB page).
+func fixturesAndSynthetic(t *testing.T) map[string][]byte {
+	t.Helper()
+	pages := fixtures(t)
+	synthetic, err := pagegen.Page(syntheticSeed, 8<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages["synthetic-8MB"] = synthetic
+	return pages
+}
+
 // syntheticSeed is the captured page test/pagegen grows into the synthetic big page.
 const syntheticSeed = "../../testdata/pages/kube-apiserver-large.prom.gz"
 
@@ -65,12 +78,7 @@ const syntheticSeed = "../../testdata/pages/kube-apiserver-large.prom.gz"
 // exactly the wanted families of a full parse, with keepModel and with the model's own
 // health.Wanted.
 func TestFilterEqualsFullParse(t *testing.T) {
-	pages := fixtures(t)
-	synthetic, err := pagegen.Page(syntheticSeed, 8<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages["synthetic-8MB"] = synthetic
+	pages := fixturesAndSynthetic(t)
 	for name, page := range pages {
 		t.Run(name, func(t *testing.T) {
 			for _, keep := range []Keep{keepModel, health.Wanted} {
