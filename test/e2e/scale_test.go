@@ -89,6 +89,7 @@ func TestFanOut(t *testing.T) {
 		t.Fatalf("%d of %d targets gave rows; errors: %v", len(read), targets, list.Errors)
 	}
 
+	waitQuiet(t)
 	singles := []string{"pod/fan-000", fmt.Sprintf("pod/fan-%03d", targets/2), fmt.Sprintf("pod/fan-%03d", targets-1)}
 	for _, concurrency := range []int{8, 16, 32, 64} {
 		var walls, slowest, cpu []float64
