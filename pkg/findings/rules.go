@@ -39,6 +39,9 @@ func targetFindings(t Target, th Thresholds, leaders map[string]string) []Findin
 		out = append(out, noQueues(t, leaders))
 	}
 	out = append(out, clientFindings(t, th)...)
+	if f, ok := mistyped(t); ok {
+		out = append(out, f)
+	}
 	for _, c := range t.Cur.Controllers {
 		if n := delta(t, c.Name, func(c *health.Controller) float64 { return c.Panics }); n > 0 {
 			out = append(out, newFinding("reconcile-panics", t.Kind, t.ID, c.Name,
@@ -213,6 +216,23 @@ func podFindings(t Target, th Thresholds) []Finding {
 			Evidence{Name: "last termination reason", Value: reason}))
 	}
 	return out
+}
+
+// mistyped reports the families whose declared TYPE kept their values from the model.
+func mistyped(t Target) (Finding, bool) {
+	m := t.Cur.Mistyped
+	if len(m) == 0 {
+		return Finding{}, false
+	}
+	ev := make([]Evidence, 0, len(m))
+	names := make([]string, 0, len(m))
+	for _, f := range m {
+		ev = append(ev, Evidence{Name: f.Family, Value: "TYPE " + f.Declared + ", read as " + f.Read})
+		names = append(names, fmt.Sprintf("%s (%s)", f.Family, f.Declared))
+	}
+	return newFinding("metric-type", t.Kind, t.ID, "",
+		fmt.Sprintf("declared with a type that cannot be read, so their figures are unknown: %s", strings.Join(names, ", ")),
+		ev...), true
 }
 
 func noQueues(t Target, leaders map[string]string) Finding {

@@ -192,7 +192,7 @@ func load(t *testing.T, file string) *health.Snapshot {
 func TestCatalogIsComplete(t *testing.T) {
 	want := []string{"scrape-failed", "no-workqueue-metrics", "backlog-growing", "workers-saturated", "slow-reconcile",
 		"stuck-worker", "retry-storm", "hot-loop", "client-throttling", "api-errors", "cache-sync-lag",
-		"memory-pressure", "restarts", "leader-election", "reconcile-panics"}
+		"memory-pressure", "restarts", "leader-election", "reconcile-panics", "metric-type"}
 	codes := map[string]bool{}
 	for _, c := range want {
 		d, ok := Lookup(c)
@@ -265,5 +265,27 @@ func TestRetryStormJudgedOverTheLifetimeIsNoHotLoop(t *testing.T) {
 	}
 	if !strings.Contains(fs[0].Summary, "since the process started") {
 		t.Errorf("summary: %s", fs[0].Summary)
+	}
+}
+
+// A page whose families carry a type the model cannot read gets one warning naming each of
+// them, on top of what the rest of the page says; a page without any gets none.
+func TestMistypedFamiliesAreAFinding(t *testing.T) {
+	tg := crTarget(queue(nil), map[string]float64{"success": 10}, map[string]float64{"success": 20}, 0)
+	if fs := Evaluate([]Target{tg}, nil, DefaultThresholds()); len(fs) != 0 {
+		t.Fatalf("healthy target: %s", checks(fs))
+	}
+	tg.Cur.Mistyped = []health.Mistyped{
+		{Family: "workqueue_depth", Declared: "histogram", Read: "gauge, counter or untyped"},
+		{Family: "workqueue_work_duration_seconds", Declared: "summary", Read: "histogram"},
+	}
+	fs := Evaluate([]Target{tg}, nil, DefaultThresholds())
+	if got := checks(fs); got != "warning:metric-type" {
+		t.Fatalf("got %q", got)
+	}
+	f := fs[0]
+	if f.Code != "CD103" || len(f.Evidence) != 2 || f.Evidence[1].Value != "TYPE summary, read as histogram" ||
+		!strings.Contains(f.Summary, "workqueue_depth (histogram), workqueue_work_duration_seconds (summary)") {
+		t.Errorf("finding: %+v", f)
 	}
 }

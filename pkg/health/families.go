@@ -88,6 +88,7 @@ func FromFamilies(fams map[string]*dto.MetricFamily, t time.Time) *Snapshot {
 	if math.IsNaN(s.Process.HeapBytes) {
 		s.Process.HeapBytes = single(fams[heapAlloc])
 	}
+	s.Mistyped = MistypedFamilies(fams)
 	return s
 }
 

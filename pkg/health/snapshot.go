@@ -23,6 +23,8 @@ type Snapshot struct {
 	Process Process
 	// CacheSyncLag holds every family whose name contains "cache_sync_lag", as parsed.
 	CacheSyncLag []*dto.MetricFamily
+	// Mistyped are the families read whose TYPE kept their values out (see MistypedFamilies).
+	Mistyped []Mistyped
 }
 
 // Queue is one client-go workqueue.

@@ -21,6 +21,12 @@ type hostileCase struct {
 	url, reason string
 }
 
+// hostileWarnings holds, by case name, a part of the stderr warning the plugin must give for a
+// page it reads but cannot fully use.
+var hostileWarnings = map[string]string{
+	"wrong-type": "workqueue_depth is declared TYPE histogram but is read as gauge, counter or untyped",
+}
+
 // Hang checks: a command with --timeout 3s ends within hangBound, and its peak RSS stays under
 // rssBound whatever the endpoint sends (10 GB bodies, gzip bombs, millions of series).
 const (
@@ -143,6 +149,9 @@ func checkHostile(t *testing.T, kubeconfig string, c hostileCase, healthyID stri
 	}
 	if c.reason != "" && !strings.Contains(m.Stderr, c.reason) {
 		t.Errorf("stderr must carry the reason %q:\n%s", c.reason, m.Stderr)
+	}
+	if w := hostileWarnings[c.name]; w != "" && !strings.Contains(m.Stderr, w) {
+		t.Errorf("stderr must warn %q:\n%s", w, m.Stderr)
 	}
 }
 

@@ -80,7 +80,7 @@ func (o *Options) Run(ctx context.Context) error {
 	for _, f := range plan.Failed {
 		errs = append(errs, render.TargetError{Target: f.Target.ID(), Error: f.Err.Error()})
 	}
-	for _, w := range plan.Warnings {
+	for _, w := range append(plan.Warnings, mistypedWarnings(results)...) {
 		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
 	}
 	list := render.NewQueueList(stats, errs)

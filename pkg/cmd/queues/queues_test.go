@@ -191,3 +191,29 @@ func TestURL(t *testing.T) {
 		t.Errorf("no warning about a token over plain http: %s", errOut)
 	}
 }
+
+// A queue figure whose family has a TYPE the model cannot read shows as "-", and stderr says
+// why; a well-typed page gives no such warning.
+func TestMistypedFamilyIsExplained(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "typed.prom")
+	os.WriteFile(page, []byte(`# TYPE workqueue_depth histogram
+workqueue_depth{name="a"} 3
+# TYPE workqueue_adds_total counter
+workqueue_adds_total{name="a"} 7
+`), 0o600)
+	out, errOut, err := run(t, "", "--from-file", page, "--interval", "0")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	want := "warning: " + page + ": workqueue_depth is declared TYPE histogram but is read as gauge, counter or untyped"
+	if !strings.Contains(errOut, want) || !strings.Contains(errOut, "CD103") {
+		t.Errorf("stderr:\n%s\nwant %q", errOut, want)
+	}
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 || !strings.Contains(lines[1], " - ") {
+		t.Errorf("stdout:\n%s", out)
+	}
+	_, errOut, err = run(t, "", "--from-file", pages+"controller-runtime-1.prom", "--interval", "0")
+	if err != nil || strings.Contains(errOut, "TYPE") {
+		t.Errorf("a well-typed page: %v\n%s", err, errOut)
+	}
+}
