@@ -4,6 +4,7 @@ package targets
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -106,6 +107,9 @@ func (o *Options) Run(ctx context.Context) error {
 	line.Stop()
 	if err != nil {
 		return err
+	}
+	for _, w := range plan.Warnings {
+		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
 	}
 	var skipped []render.SkippedPod
 	for _, s := range plan.Skipped {
