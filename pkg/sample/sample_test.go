@@ -85,12 +85,14 @@ func (h hang) Fetch(ctx context.Context) (*scrape.Page, error) {
 }
 
 // The overall deadline ends the work: the targets not read by then say so, the others keep
-// their samples, and Done is called once per target.
+// their samples, and Done is called once per target. (Every target has a slot here: with
+// fewer, the hanging ones could take them all before the quick one, which would then rightly
+// miss the deadline; TestCollectDeadlineWhileWaiting covers a target waiting for a slot.)
 func TestCollectDeadline(t *testing.T) {
 	var done atomic.Int32
 	start := time.Now()
 	rs := Collect(context.Background(), []scrape.Source{&live{}, hang{"slow-1"}, hang{"slow-2"}}, Options{
-		Timeout: time.Minute, Concurrency: 2, Deadline: 200 * time.Millisecond, Done: func() { done.Add(1) }})
+		Timeout: time.Minute, Concurrency: 3, Deadline: 200 * time.Millisecond, Done: func() { done.Add(1) }})
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("took %s with a 200ms deadline", took)
 	}
@@ -104,5 +106,17 @@ func TestCollectDeadline(t *testing.T) {
 	}
 	if done.Load() != 3 {
 		t.Errorf("Done called %d times", done.Load())
+	}
+}
+
+// A target still waiting for a slot when the deadline passes gets the same error as the one in
+// flight: with one slot and two hanging targets, one of them never starts.
+func TestCollectDeadlineWhileWaiting(t *testing.T) {
+	rs := Collect(context.Background(), []scrape.Source{hang{"slow-1"}, hang{"slow-2"}}, Options{
+		Timeout: time.Minute, Concurrency: 1, Deadline: 100 * time.Millisecond})
+	for _, r := range rs {
+		if r.Err == nil || !strings.Contains(r.Err.Error(), "overall deadline reached: --deadline 100ms passed before this target answered") {
+			t.Errorf("%s: err = %v", r.Target, r.Err)
+		}
 	}
 }
