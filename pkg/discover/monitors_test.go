@@ -114,3 +114,62 @@ func TestMonitorsAbsentOrForbidden(t *testing.T) {
 		t.Errorf("forbidden: %v %+v", err, res.Warnings)
 	}
 }
+
+// With one namespace, monitors kept in another (kube-prometheus's "monitoring") count when
+// their namespaceSelector names it and the user may list monitors everywhere; when that is
+// forbidden, the namespace's own monitors are read, without a warning.
+func TestMonitorsInOtherNamespaces(t *testing.T) {
+	objs := []runtime.Object{
+		pod("ops", "web-1", label("app", "web"), port("metrics", 8080)),
+		pod("ops", "pm-1", label("app", "pm"), port("prom", 9100)),
+		&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "ops", Name: "web", Labels: map[string]string{"team": "web"}},
+			Spec: corev1.ServiceSpec{Selector: map[string]string{"app": "web"},
+				Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080)}}}},
+	}
+	monitors := []runtime.Object{
+		monitorObject("ServiceMonitor", "monitoring", "web", map[string]any{"selector": selector("team", "web"),
+			"namespaceSelector": map[string]any{"matchNames": []any{"ops"}},
+			"endpoints":         []any{map[string]any{"port": "http", "path": "/from-monitoring"}}}),
+		monitorObject("PodMonitor", "monitoring", "everywhere", map[string]any{"selector": selector("app", "pm"),
+			"namespaceSelector":   map[string]any{"any": true},
+			"podMetricsEndpoints": []any{map[string]any{"port": "prom"}}}),
+		// Selects only its own namespace: not ops.
+		monitorObject("ServiceMonitor", "monitoring", "own", map[string]any{"selector": selector("team", "web"),
+			"endpoints": []any{map[string]any{"port": "http", "path": "/own"}}}),
+	}
+	client, dyn := monitorClients(true, objs, monitors...)
+	res, err := Discover(context.Background(), client, Options{Namespace: "ops", Dynamic: dyn})
+	if err != nil || len(res.Warnings) != 0 {
+		t.Fatalf("%v %v", err, res.Warnings)
+	}
+	if got, want := ids(res), "ops/pm-1:9100 http/metrics, ops/web-1:8080 http/from-monitoring"; got != want {
+		t.Errorf("targets:\n got %s\nwant %s", got, want)
+	}
+	for _, tg := range res.Targets {
+		if !strings.HasPrefix(tg.Reason, "ServiceMonitor monitoring/web,") && !strings.HasPrefix(tg.Reason, "PodMonitor monitoring/everywhere,") {
+			t.Errorf("%s found by %q", tg.Name, tg.Reason)
+		}
+	}
+
+	// Listing in all namespaces forbidden: the namespace's own monitors (none here), no warning;
+	// the heuristics still find web-1 by its port name.
+	client, dyn = monitorClients(true, objs, monitors...)
+	var namespaces []string
+	dyn.PrependReactor("list", "*", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		namespaces = append(namespaces, a.GetNamespace())
+		if a.GetNamespace() == "" {
+			return true, nil, apierrors.NewForbidden(a.GetResource().GroupResource(), "", nil)
+		}
+		return false, nil, nil
+	})
+	res, err = Discover(context.Background(), client, Options{Namespace: "ops", Dynamic: dyn})
+	if err != nil || len(res.Warnings) != 0 {
+		t.Fatalf("%v %v", err, res.Warnings)
+	}
+	if got, want := ids(res), "ops/web-1:8080 http/metrics"; got != want {
+		t.Errorf("targets:\n got %s\nwant %s", got, want)
+	}
+	if got, want := strings.Join(namespaces, ","), ",ops,,ops"; got != want {
+		t.Errorf("monitor lists in namespaces %q, want %q", got, want)
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
 
@@ -33,16 +35,39 @@ func scanMonitors(ctx context.Context, client kubernetes.Interface, opts Options
 		return ms
 	}
 	if svcServed {
-		if ms.svc, err = listMonitors(ctx, opts.Dynamic, serviceMonitors, "ServiceMonitor", opts.Namespace, opts.PageSize); err != nil {
+		if ms.svc, err = scopeMonitors(ctx, serviceMonitors, "ServiceMonitor", opts); err != nil {
 			ms.warnings = append(ms.warnings, err.Error()+": ServiceMonitors are not looked at")
 		}
 	}
 	if podServed {
-		if ms.pod, err = listMonitors(ctx, opts.Dynamic, podMonitors, "PodMonitor", opts.Namespace, opts.PageSize); err != nil {
+		if ms.pod, err = scopeMonitors(ctx, podMonitors, "PodMonitor", opts); err != nil {
 			ms.warnings = append(ms.warnings, err.Error()+": PodMonitors are not looked at")
 		}
 	}
 	return ms
+}
+
+// scopeMonitors lists the monitors of one kind that may select targets in the scope. With one
+// namespace that includes monitors kept elsewhere whose namespaceSelector names it (as
+// kube-prometheus keeps them in "monitoring"), when the user may list them in all namespaces;
+// otherwise, or if that is forbidden, the namespace's own.
+func scopeMonitors(ctx context.Context, gvr schema.GroupVersionResource, kind string, opts Options) ([]monitor, error) {
+	if opts.Namespace != "" {
+		all, err := listMonitors(ctx, opts.Dynamic, gvr, kind, "", opts.PageSize)
+		if err == nil {
+			var out []monitor
+			for _, m := range all {
+				if m.selects(opts.Namespace) {
+					out = append(out, m)
+				}
+			}
+			return out, nil
+		}
+		if !apierrors.IsForbidden(err) {
+			return nil, err
+		}
+	}
+	return listMonitors(ctx, opts.Dynamic, gvr, kind, opts.Namespace, opts.PageSize)
 }
 
 // serviceMonitorTargets selects the Services of each endpoint of m, then their pods.

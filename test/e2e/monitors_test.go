@@ -14,9 +14,10 @@ import (
 )
 
 // With the Prometheus Operator's CRDs served, ServiceMonitors and PodMonitors lead discovery to
-// pods that no other rule finds (ports named "web" and "custom", no annotations, no kubebuilder
-// Service), and queues reads them; a user who may not list the monitors gets a warning and the
-// other rules, not a failure. The CRDs exist only while this test runs: it is not parallel, so
+// pods that no other rule finds (ports named "web", "custom" and "remote", no annotations, no
+// kubebuilder Service), including a monitor kept in another namespace that names this one, and
+// queues reads them; a user who may not list the monitors gets a warning and the other rules,
+// not a failure. The CRDs exist only while this test runs: it is not parallel, so
 // no other test sees them come and go.
 func TestMonitorDiscovery(t *testing.T) {
 	installMonitoringCRDs(t)
@@ -29,6 +30,9 @@ func TestMonitorDiscovery(t *testing.T) {
 		Ports: []podPort{{Name: "web", Port: 8081}}, Command: serve(8081)})
 	byPod := startBehindPod(t, podSpec{Namespace: ns, Name: "by-podmonitor", Labels: map[string]string{"app": "by-pm"},
 		Ports: []podPort{{Name: "custom", Port: 9091}}, Command: serve(9091)})
+	byRemote := startBehindPod(t, podSpec{Namespace: ns, Name: "by-remote-podmonitor", Labels: map[string]string{"app": "by-remote"},
+		Ports: []podPort{{Name: "remote", Port: 9092}}, Command: serve(9092)})
+	monitoring := newNamespace(t) // where kube-prometheus keeps its monitors
 
 	if items, r := targetsJSON(t, env.kubeconfig, "-n", ns); len(items) != 0 {
 		t.Fatalf("before the monitors, no rule may find these pods:\n%s", r)
@@ -54,7 +58,15 @@ metadata: {name: pm, namespace: %[1]s}
 spec:
   selector: {matchLabels: {app: by-pm}}
   podMetricsEndpoints: [{port: custom}]
-`, ns))
+---
+apiVersion: monitoring.coreos.com/v1
+kind: PodMonitor
+metadata: {name: remote, namespace: %[2]s}
+spec:
+  namespaceSelector: {matchNames: [%[1]s]}
+  selector: {matchLabels: {app: by-remote}}
+  podMetricsEndpoints: [{port: remote}]
+`, ns, monitoring))
 
 	items, r := targetsJSON(t, env.kubeconfig, "-n", ns)
 	found := map[string]string{}
@@ -62,8 +74,9 @@ spec:
 		found[fmt.Sprintf("%s:%d", it.Name, it.Port)] = it.Reason
 	}
 	want := map[string]string{
-		bySvc.Name + ":8081": "ServiceMonitor " + ns + "/sm, endpoint port web of Service by-sm",
-		byPod.Name + ":9091": "PodMonitor " + ns + "/pm",
+		bySvc.Name + ":8081":    "ServiceMonitor " + ns + "/sm, endpoint port web of Service by-sm",
+		byPod.Name + ":9091":    "PodMonitor " + ns + "/pm",
+		byRemote.Name + ":9092": "PodMonitor " + monitoring + "/remote",
 	}
 	if len(found) != len(want) {
 		t.Fatalf("targets found %v, want %v\n%s", found, want, r)
@@ -78,7 +91,7 @@ spec:
 	if r.Code != 0 {
 		t.Fatalf("queues -n %s:\n%s", ns, r)
 	}
-	for _, id := range []string{ns + "/" + bySvc.Name + ":8081", ns + "/" + byPod.Name + ":9091"} {
+	for _, id := range []string{ns + "/" + bySvc.Name + ":8081", ns + "/" + byPod.Name + ":9091", ns + "/" + byRemote.Name + ":9092"} {
 		if len(l.targetsOf()[id]) == 0 {
 			t.Errorf("queues read nothing from %s: %v\n%s", id, slices.Collect(func(yield func(string) bool) {
 				for k := range l.targetsOf() {

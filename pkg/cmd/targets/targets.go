@@ -28,11 +28,12 @@ prometheus.io/scrape=true (prometheus.io/port, /path, /scheme), container ports 
 metrics, http-metrics, https or https-metrics, kube-controller-manager and kube-scheduler
 pods of kubeadm clusters (HTTPS 10257, 10259), and pods behind kubebuilder's
 *-metrics-service (label control-plane=controller-manager). When the cluster serves
-monitoring.coreos.com/v1 (the Prometheus Operator), the ServiceMonitors and PodMonitors in the
-namespace(s) are read too, and what they configure wins: a ServiceMonitor endpoint (port name
-or targetPort, path, scheme) selects Services by its selector and namespaceSelector, then
-their pods; a PodMonitor podMetricsEndpoint (port name, path, scheme) selects pods. Monitors
-you may not list are a warning. --include-apiserver adds the API server's own /metrics (on
+monitoring.coreos.com/v1 (the Prometheus Operator), the ServiceMonitors and PodMonitors that
+select the namespace(s) are read too, and what they configure wins: a ServiceMonitor endpoint
+(port name or targetPort, path, scheme) selects Services by its selector and
+namespaceSelector, then their pods; a PodMonitor podMetricsEndpoint (port name, path, scheme)
+selects pods. With -n, monitors kept in other namespaces that name it count when you may list
+monitors in all namespaces. Monitors you may not list are a warning. --include-apiserver adds the API server's own /metrics (on
 with -A and no -l, unless --include-apiserver=false). Pods
 that are not running and ready are listed as skipped. On a terminal a progress line shows on
 stderr when finding takes over a second.
