@@ -46,11 +46,13 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// Flag errors print usage and exit 2; help reads `kubectl ctrldiag`.
+// Flag errors are one line and a pointer to -h, exit 2, as in kubectl; help reads
+// `kubectl ctrldiag`.
 func TestUsageAndHelp(t *testing.T) {
-	r := ctrldiag(t, "--no-such-flag")
-	if r.Code != 2 || !strings.Contains(r.Stderr, "unknown flag: --no-such-flag") || !strings.Contains(r.Stdout+r.Stderr, "Usage:") {
-		t.Errorf("an unknown flag should print usage and exit 2:\n%s", r)
+	r := ctrldiag(t, "queues", "--no-such-flag")
+	if r.Code != 2 || r.Stdout != "" ||
+		r.Stderr != "error: unknown flag: --no-such-flag\nSee 'kubectl ctrldiag queues -h' for help and examples.\n" {
+		t.Errorf("an unknown flag should say so in one line, point to -h and exit 2:\n%s", r)
 	}
 	r = ctrldiag(t, "version", "-o", "xml")
 	if r.Code != 2 || !strings.Contains(r.Stderr, `unknown output format "xml"`) {

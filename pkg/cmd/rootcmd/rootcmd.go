@@ -41,6 +41,10 @@ func New(spec Spec, streams genericiooptions.IOStreams) (*cobra.Command, *global
 			cobra.CommandDisplayNameAnnotation: spec.DisplayName,
 		},
 		SilenceErrors: true, // Main prints the one-line error
+		// Main points to -h instead, as kubectl does: a page of usage would bury the error.
+		// Subcommands still set their own SilenceUsage once their flags are valid, which is how
+		// Main tells a usage error from a failure.
+		SilenceUsage: true,
 	}
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
@@ -71,18 +75,21 @@ func addKlogVerbosity(root *cobra.Command, stderr io.Writer) {
 }
 
 // Main runs root and returns the process exit code, after printing the error, if any, as one
-// line on stderr.
+// line on stderr; a usage error adds a line that points to the command's -h.
 func Main(root *cobra.Command, stderr io.Writer) int {
 	c, err := root.ExecuteC()
 	klog.Flush()
 	code, msg := exitcode.CodeFor(err)
-	if code == exitcode.Error && c != nil && !c.SilenceUsage {
+	if code == exitcode.Error && c != nil && (c == root || !c.SilenceUsage) {
 		// Commands silence usage once their flags are validated: an error before that point
-		// (unknown flag, bad value, wrong arguments) is a usage error and usage was printed.
+		// (unknown command or flag, bad value, wrong arguments) is a usage error.
 		code = exitcode.Usage
 	}
 	if msg != "" {
 		fmt.Fprintln(stderr, "error: "+strings.TrimSpace(msg))
+		if code == exitcode.Usage && c != nil {
+			fmt.Fprintf(stderr, "See '%s -h' for help and examples.\n", c.CommandPath())
+		}
 	}
 	return code
 }

@@ -1,9 +1,11 @@
 package rootcmd
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
 )
@@ -18,5 +20,48 @@ func TestKlogGoesThroughRedaction(t *testing.T) {
 	got := errOut.String()
 	if strings.Contains(got, "secret-token") || strings.Count(got, "[REDACTED]") != 2 {
 		t.Fatalf("klog output is not masked, or not written once:\n%s", got)
+	}
+}
+
+// A usage error is one line and a pointer to -h (exit 2), never a page of usage; a failure
+// after the flags were accepted is exit 1 without the pointer.
+func TestUsageErrorsPointToHelp(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+		want string // on stderr
+	}{
+		{"unknown flag", []string{"sub", "--bogus"}, 2, "error: unknown flag: --bogus\nSee 'kubectl x sub -h' for help and examples.\n"},
+		{"unknown command", []string{"nope"}, 2, "error: unknown command \"nope\" for \"kubectl x\"\nSee 'kubectl x -h' for help and examples.\n"},
+		{"bad value", []string{"sub", "--n", "many"}, 2, "See 'kubectl x sub -h'"},
+		{"failure", []string{"sub", "--fail"}, 1, "error: it broke\n"},
+		{"success", []string{"sub"}, 0, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+			root, _ := New(Spec{Use: "x", DisplayName: "kubectl x"}, streams)
+			var fail bool
+			var n int
+			sub := &cobra.Command{Use: "sub", Args: cobra.NoArgs, RunE: func(cmd *cobra.Command, _ []string) error {
+				cmd.SilenceUsage = true // the flags are valid
+				if fail {
+					return errors.New("it broke")
+				}
+				return nil
+			}}
+			sub.Flags().BoolVar(&fail, "fail", false, "")
+			sub.Flags().IntVar(&n, "n", 0, "")
+			root.AddCommand(sub)
+			root.SetArgs(tt.args)
+			code := Main(root, errOut)
+			got := errOut.String()
+			if code != tt.code || !strings.Contains(got, tt.want) || (tt.want == "" && got != "") {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, got, tt.code, tt.want)
+			}
+			if strings.Contains(out.String()+got, "Usage:") || strings.Contains(got, "See ") && tt.code != 2 {
+				t.Errorf("stdout %q, stderr %q", out.String(), got)
+			}
+		})
 	}
 }
