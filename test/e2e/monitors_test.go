@@ -138,7 +138,7 @@ func targetsJSON(t *testing.T, kubeconfig string, args ...string) ([]targetItem,
 }
 
 // installMonitoringCRDs installs ServiceMonitor and PodMonitor, waits until they are served, and
-// deletes them, waiting until they are gone, when the test ends.
+// deletes them when the test ends, waiting until the API is no longer served.
 func installMonitoringCRDs(t *testing.T) {
 	t.Helper()
 	crds, err := os.ReadFile(filepath.Join(env.root, "test/e2e/testdata/monitoring-crds.yaml"))
@@ -151,6 +151,13 @@ func installMonitoringCRDs(t *testing.T) {
 		if r.Code != 0 {
 			t.Errorf("deleting the monitoring CRDs: %s", r)
 		}
+		// The tests after this one must not see the API still served for a moment.
+		eventually(t, 30*time.Second, "monitoring.coreos.com/v1 to be gone", func() error {
+			if r := kubectl(t, "get", "--raw", "/apis/monitoring.coreos.com/v1"); r.Code == 0 {
+				return fmt.Errorf("still served: %s", r.Stdout)
+			}
+			return nil
+		})
 	})
 	apply(t, string(crds))
 	mustKubectl(t, append([]string{"wait", "--for=condition=Established", "--timeout=60s"}, names...)...)
