@@ -82,6 +82,16 @@ func TestTwoReplicasOneLeaderFold(t *testing.T) {
 		t.Errorf("-o wide must say LEADER yes and why the standby is folded:\n%s", r)
 	}
 	t.Logf("queues -n %s:\n%s", ns, r.Stdout)
+
+	// report: a healthy pair raises no warning; the standby is one info finding that names the
+	// leader, and the leader none at all.
+	d, r := reportJSON(t, "-n", ns, "--interval", "1s", "--include-apiserver=false")
+	if r.Code != 0 || d.Summary.Warning != 0 || d.Summary.Critical != 0 || d.Summary.Read != 2 {
+		t.Fatalf("report over a healthy leader and standby: %s\n%s", d.checks(), r)
+	}
+	if d.checks() != "info:no-workqueue-metrics@"+standby || !strings.Contains(d.Findings[0].Summary, "whose leader is "+leader) {
+		t.Errorf("report findings: want one info for the standby %s naming the leader %s, got %s\n%+v", standby, leader, d.checks(), d.Findings)
+	}
 }
 
 // hasRow reports whether a line of a table starts with target and has every other cell.
