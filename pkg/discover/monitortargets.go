@@ -48,23 +48,15 @@ func scanMonitors(ctx context.Context, client kubernetes.Interface, opts Options
 }
 
 // scopeMonitors lists the monitors of one kind that may select targets in the scope. With one
-// namespace that includes monitors kept elsewhere whose namespaceSelector names it (as
-// kube-prometheus keeps them in "monitoring"), when the user may list them in all namespaces;
-// otherwise, or if that is forbidden, the namespace's own.
+// namespace it lists them in all namespaces when the user may, so that monitors kept elsewhere
+// whose namespaceSelector names it count (kube-prometheus keeps them in "monitoring"; the
+// target rules check every monitor's namespaceSelector); if that is forbidden, the namespace's
+// own.
 func scopeMonitors(ctx context.Context, gvr schema.GroupVersionResource, kind string, opts Options) ([]monitor, error) {
 	if opts.Namespace != "" {
 		all, err := listMonitors(ctx, opts.Dynamic, gvr, kind, "", opts.PageSize)
-		if err == nil {
-			var out []monitor
-			for _, m := range all {
-				if m.selects(opts.Namespace) {
-					out = append(out, m)
-				}
-			}
-			return out, nil
-		}
 		if !apierrors.IsForbidden(err) {
-			return nil, err
+			return all, err
 		}
 	}
 	return listMonitors(ctx, opts.Dynamic, gvr, kind, opts.Namespace, opts.PageSize)

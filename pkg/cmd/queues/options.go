@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -80,7 +81,7 @@ func (o *Options) Run(ctx context.Context) error {
 	for _, f := range plan.Failed {
 		errs = append(errs, render.TargetError{Target: f.Target.ID(), Error: f.Err.Error()})
 	}
-	for _, w := range append(plan.Warnings, mistypedWarnings(results)...) {
+	for _, w := range slices.Concat(plan.Warnings, mistypedWarnings(results)) {
 		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
 	}
 	list := render.NewQueueList(stats, errs)
