@@ -33,8 +33,8 @@ select the namespace(s) are read too, and what they configure wins: a ServiceMon
 (port name or targetPort, path, scheme) selects Services by its selector and
 namespaceSelector, then their pods; a PodMonitor podMetricsEndpoint (port name, path, scheme)
 selects pods. With -n, monitors kept in other namespaces that name it count when you may list
-monitors in all namespaces. Monitors you may not list are a warning. --include-apiserver adds the API server's own /metrics (on
-with -A and no -l, unless --include-apiserver=false). Pods
+monitors in all namespaces. Monitors you may not list are a warning. --include-apiserver adds
+the API server's own /metrics (on with -A and no -l, unless --include-apiserver=false). Pods
 that are not running and ready are listed as skipped. On a terminal a progress line shows on
 stderr when finding takes over a second.
 
