@@ -11,7 +11,7 @@ BUILD_DATE ?= $(shell date -u -d @$$(git log -1 --format=%ct 2>/dev/null || date
 LDFLAGS := -s -w -X $(PKG)/pkg/version.version=$(VERSION) -X $(PKG)/pkg/version.commit=$(COMMIT) \
 	-X $(PKG)/pkg/version.buildDate=$(BUILD_DATE)
 
-.PHONY: all build test unit e2e lint cluster cluster-down demo clean dist krew-manifest release-check
+.PHONY: all build deps test unit e2e lint cluster cluster-down demo clean dist krew-manifest release-check
 
 all: build
 
@@ -20,15 +20,19 @@ build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-ctrldiag
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)-operator ./cmd/kubectl-ctrldiag-operator
 
+## deps: the system packages the tests use (hack/test-deps.sh): installed as root, named otherwise
+deps:
+	hack/test-deps.sh
+
 ## test: lint, unit tests, then the e2e suite against the local control plane
-test: lint unit e2e
+test: deps lint unit e2e
 
 ## unit: the unit tests (no cluster)
 unit:
 	$(GO) test -count=1 ./...
 
 ## e2e: the e2e suite; starts the local cluster if needed and stops it again if it started it
-e2e:
+e2e: deps
 	hack/e2e.sh
 
 ## lint: gofmt and go vet (including the e2e build tag)

@@ -28,7 +28,7 @@ const shotW, shotH = 1280, 2400
 func TestReportHTML(t *testing.T) {
 	browser, err := exec.LookPath("chromium")
 	if err != nil {
-		t.Fatalf("chromium is not installed: install it (apt-get install -y chromium; .ci/run does) to check the html report in a real browser: %v", err)
+		t.Fatalf("chromium is not installed: make test installs it (hack/test-deps.sh); it is needed to check the html report in a real browser: %v", err)
 	}
 	res := ctrldiag(t, "report", "-n", "kube-system", "-o", "html")
 	if res.Code != 0 || !strings.HasPrefix(res.Stdout, "<!DOCTYPE html>") {
