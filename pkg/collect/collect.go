@@ -1,6 +1,7 @@
-// Package collect turns a scrape configuration into the sources to read: saved pages, URLs, and
-// targets in a cluster, found by discovery, checked against RBAC, each with the transport
-// (proxy, port-forward, direct) that can reach it and the metrics credentials it needs.
+// Package collect is the source of metrics pages: saved pages, URLs, and targets in a cluster,
+// found by discovery, checked against RBAC, each with the transport (proxy, port-forward,
+// direct) that can reach it and the metrics credentials it needs. It implements source.Source
+// and, for a cluster, source.Cluster.
 package collect
 
 import (
@@ -10,9 +11,7 @@ import (
 	"io"
 	"net/url"
 	"strings"
-	"sync"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic"
@@ -21,7 +20,9 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/access"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sample"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -49,63 +50,79 @@ type Kube struct {
 	Client kubernetes.Interface
 }
 
-// Plan is what will be read.
-type Plan struct {
-	Sources []scrape.Source
-	// Targets are the readable cluster targets, in the order of their sources after the URL and
-	// file ones.
-	Targets []target.Target
-	Skipped []discover.Skipped
-	// Pods are the pods behind targets and skipped pods, by "namespace/name".
-	Pods map[string]*corev1.Pod
-	// Failed are targets that cannot be read at all (e.g. a missing permission), with why.
-	Failed []Failure
-	// Warnings are things the user should know (printed on stderr by the command). Sources
-	// add to it while they are read, concurrently: use Warn, and read it after reading.
-	Warnings []string
-	// Kube is the cluster connection; nil when the cluster is not read.
-	Kube *Kube
-	mu   sync.Mutex
+// Pages is the source of metrics pages a Config describes. Open it once, then Read it once.
+type Pages struct {
+	cfg  Config
+	kube func() (*Kube, error)
+	inv  *source.Inventory
+	// pages are the readable targets' page sources, in the order of inv.Targets after the URL
+	// and file ones.
+	pages []scrape.Source
+	// warnings are gathered while Open works.
+	warnings []string
 }
 
-// Warn records a warning; safe for concurrent use.
-func (p *Plan) Warn(s string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.Warnings = append(p.Warnings, s)
+var _ source.Source = (*Pages)(nil)
+
+// New returns the source cfg describes. kube is called only when the cluster is used.
+func New(cfg Config, kube func() (*Kube, error)) *Pages {
+	return &Pages{cfg: cfg, kube: kube}
 }
 
-// Failure is a target that was found but cannot be read.
-type Failure struct {
-	Target target.Target
-	Err    error
-}
+// warn records a warning for the inventory.
+func (p *Pages) warn(s string) { p.warnings = append(p.warnings, s) }
 
-// Build makes the plan. kube is called only when the cluster is used.
-func Build(ctx context.Context, cfg Config, kube func() (*Kube, error)) (*Plan, error) {
-	p := &Plan{}
+// Open finds the targets: the files and URLs given, and the cluster's by discovery, each
+// checked against the permissions its way of reaching it needs.
+func (p *Pages) Open(ctx context.Context) (*source.Inventory, error) {
+	if p.inv != nil {
+		return p.inv, nil
+	}
+	inv := &source.Inventory{}
 	var err error
-	if p.Sources, err = directSources(cfg, p); err != nil {
+	if p.pages, err = p.directSources(); err != nil {
 		return nil, err
 	}
-	if !cfg.Cluster {
-		return p, nil
+	direct := make([]target.Target, 0, len(p.pages))
+	for _, src := range p.pages {
+		direct = append(direct, src.Target())
 	}
-	k, err := kube()
-	if err != nil {
-		return nil, err
+	if p.cfg.Cluster {
+		k, err := p.kube()
+		if err != nil {
+			return nil, err
+		}
+		inv.Cluster = &cluster{kube: k}
+		if err := p.discover(ctx, k, inv); err != nil {
+			return nil, err
+		}
+		if err := p.clusterSources(ctx, k, inv); err != nil {
+			return nil, err
+		}
 	}
-	p.Kube = k
-	if err := p.discover(ctx, cfg, k); err != nil {
-		return nil, err
-	}
-	if err := p.clusterSources(ctx, cfg, k); err != nil {
-		return nil, err
-	}
-	return p, nil
+	inv.Targets = append(direct, inv.Targets...)
+	inv.Warnings = p.warnings
+	p.inv = inv
+	return inv, nil
 }
 
-func directSources(cfg Config, p *Plan) ([]scrape.Source, error) {
+// Read samples every readable target; the unreadable ones are returned as failed Results.
+func (p *Pages) Read(ctx context.Context, o source.Options) []source.Result {
+	if p.inv == nil {
+		return nil
+	}
+	results := sample.Collect(ctx, p.pages, o)
+	for i := range results {
+		t := results[i].Target
+		if t.Kind == target.KindPod {
+			results[i].Pod = p.inv.Pods[t.Namespace+"/"+t.Name]
+		}
+	}
+	return append(results, p.inv.Unreadable...)
+}
+
+func (p *Pages) directSources() ([]scrape.Source, error) {
+	cfg := p.cfg
 	var out []scrape.Source
 	for _, f := range cfg.Files {
 		out = append(out, &scrape.FileSource{Paths: strings.Split(f, ","), MaxBodyBytes: cfg.HTTP.MaxBodyBytes, Stdin: cfg.Stdin})
@@ -123,7 +140,7 @@ func directSources(cfg Config, p *Plan) ([]scrape.Source, error) {
 			return nil, err
 		}
 		if cfg.HTTP.Token != "" && src.URL.Scheme == "http" {
-			p.Warn(src.Name() + ": the bearer token is sent over plain http")
+			p.warn(src.Name() + ": the bearer token is sent over plain http")
 		}
 		out = append(out, src)
 	}
@@ -131,7 +148,8 @@ func directSources(cfg Config, p *Plan) ([]scrape.Source, error) {
 }
 
 // discover checks the list permissions and finds the targets.
-func (p *Plan) discover(ctx context.Context, cfg Config, k *Kube) error {
+func (p *Pages) discover(ctx context.Context, k *Kube, inv *source.Inventory) error {
+	cfg := p.cfg
 	ns := cfg.Discover.Namespace
 	want := []access.Permission{access.ListPods(ns)}
 	if len(cfg.Discover.Explicit) == 0 {
@@ -146,7 +164,7 @@ func (p *Plan) discover(ctx context.Context, cfg Config, k *Kube) error {
 			return &access.Error{Missing: []access.Permission{m}}
 		}
 		cfg.Discover.SkipServices = true
-		p.Warn(fmt.Sprintf("you may not %s: kubebuilder metrics Services are not looked at", m))
+		p.warn(fmt.Sprintf("you may not %s: kubebuilder metrics Services are not looked at", m))
 	}
 	if k.Config != nil {
 		// ServiceMonitors and PodMonitors are read with the dynamic client, when served.
@@ -164,10 +182,8 @@ func (p *Plan) discover(ctx context.Context, cfg Config, k *Kube) error {
 			return fmt.Errorf("namespace %q does not exist: check -n (kubectl get namespaces) or use -A", ns)
 		}
 	}
-	for _, w := range res.Warnings {
-		p.Warn(w)
-	}
-	p.Targets, p.Skipped, p.Pods = res.Targets, res.Skipped, res.Pods
+	p.warnings = append(p.warnings, res.Warnings...)
+	inv.Targets, inv.Skipped, inv.Pods = res.Targets, res.Skipped, res.Pods
 	return nil
 }
 

@@ -8,14 +8,16 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/access"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/token"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/transport"
 )
 
 // clusterSources picks each target's transport, checks the permissions each way needs once per
-// namespace, and builds the sources. A target whose way is forbidden becomes a Failure.
-func (p *Plan) clusterSources(ctx context.Context, cfg Config, k *Kube) error {
+// namespace, and builds the sources. A target whose way is forbidden becomes unreadable.
+func (p *Pages) clusterSources(ctx context.Context, k *Kube, inv *source.Inventory) error {
+	cfg := p.cfg
 	if err := resolveToken(ctx, &cfg, k); err != nil {
 		return err
 	}
@@ -28,29 +30,29 @@ func (p *Plan) clusterSources(ctx context.Context, cfg Config, k *Kube) error {
 		return err
 	}
 	withToken := cfg.HTTP.Token != ""
-	for i := range p.Targets {
-		p.Targets[i].Via, p.Targets[i].ViaReason = transport.Choose(p.Targets[i], cfg.Via, withToken)
+	for i := range inv.Targets {
+		inv.Targets[i].Via, inv.Targets[i].ViaReason = transport.Choose(inv.Targets[i], cfg.Via, withToken)
 	}
-	denied, err := deniedWays(ctx, k, p.Targets)
+	denied, err := deniedWays(ctx, k, inv.Targets)
 	if err != nil {
 		return err
 	}
 	proxy := &transport.Proxy{Cluster: cluster}
 	forward := &transport.PortForward{Cluster: cluster, Client: client, Token: cfg.HTTP.Token}
-	readable := p.Targets[:0]
-	for _, t := range p.Targets {
+	readable := inv.Targets[:0]
+	for _, t := range inv.Targets {
 		if perm, ok := denied[way{t.Via, t.Namespace}]; ok && t.Via == target.ViaProxy && (cfg.Via == target.ViaAuto || cfg.Via == "") {
 			if _, pfDenied := denied[way{target.ViaPortForward, t.Namespace}]; !pfDenied {
 				t.Via, t.ViaReason = target.ViaPortForward, "you may not "+perm.String()+"; port-forward is allowed"
 			}
 		}
 		if perm, ok := denied[way{t.Via, t.Namespace}]; ok {
-			p.Failed = append(p.Failed, Failure{Target: t, Err: &access.Error{Missing: []access.Permission{perm}}})
+			inv.Unreadable = append(inv.Unreadable, source.Result{Target: t, Pod: inv.Pods[t.Namespace+"/"+t.Name],
+				Err: &access.Error{Missing: []access.Permission{perm}}})
 			continue
 		}
 		readable = append(readable, t)
-		src := &scrape.ClusterSource{Target: t, WithToken: withToken, Token: cfg.HTTP.Token, MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
-			Warn: p.Warn}
+		src := &scrape.ClusterSource{Endpoint: t, WithToken: withToken, Token: cfg.HTTP.Token, MaxBodyBytes: cfg.HTTP.MaxBodyBytes}
 		switch t.Via {
 		case target.ViaProxy:
 			src.Transport = proxy
@@ -64,9 +66,9 @@ func (p *Plan) clusterSources(ctx context.Context, cfg Config, k *Kube) error {
 		default:
 			src.Transport = &transport.APIServer{Cluster: cluster}
 		}
-		p.Sources = append(p.Sources, src)
+		p.pages = append(p.pages, src)
 	}
-	p.Targets = readable
+	inv.Targets = readable
 	return nil
 }
 

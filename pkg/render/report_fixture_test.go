@@ -16,7 +16,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sample"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -29,10 +29,11 @@ var fixtureNow = time.Date(2026, 11, 22, 3, 7, 30, 0, time.UTC)
 // that every kind of row and finding card renders.
 func fixtureReport(t *testing.T) report.Report {
 	t.Helper()
-	pair := func(name, first, second string) sample.Result {
+	// pair is the result of reading target t, behind pod p, twice 10 s apart.
+	pair := func(t0 target.Target, p *corev1.Pod, first, second string) source.Result {
 		a, b := loadPage(t, first), loadPage(t, second)
-		return sample.Result{Target: name, Window: 10 * time.Second,
-			Samples: []sample.Sample{{Families: a.Families, Time: fixtureNow.Add(-10 * time.Second)}, {Families: b.Families, Time: fixtureNow}}}
+		return source.Result{Target: t0, Pod: p, Window: 10 * time.Second,
+			Samples: []source.Sample{{Families: a.Families, Time: fixtureNow.Add(-10 * time.Second)}, {Families: b.Families, Time: fixtureNow}}}
 	}
 	kcmPod := pod("kube-system", "kube-controller-manager-node-1", 0, "", "", "")
 	opPod := pod("widgets-system", "widgets-controller-7d9f8-abcde", 0, "", "128Mi", "256Mi")
@@ -40,19 +41,15 @@ func fixtureReport(t *testing.T) report.Report {
 	stuckA, stuckB := stuckPage(t, 120, 40, 41, 0), stuckPage(t, 138, 50, 55, 10)
 	in := report.Input{
 		Scope: "all namespaces",
-		Targets: []report.TargetInput{
-			{Target: target.Target{Kind: target.KindPod, Namespace: "widgets-system", Name: opPod.Name, Port: 8080, Container: "manager"},
-				Result: pair("op", "controller-runtime-1.prom", "controller-runtime-2.prom"), Pod: opPod},
-			{Target: target.Target{Kind: target.KindPod, Namespace: "kube-system", Name: kcmPod.Name, Port: 10257, Container: "kube-controller-manager"},
-				Result: pair("kcm", "kube-controller-manager-1.prom.gz", "kube-controller-manager-2.prom.gz"), Pod: kcmPod},
-			{Target: target.Target{Kind: target.KindAPIServer, Name: "apiserver"},
-				Result: pair("apiserver", "kube-apiserver-1.prom.gz", "kube-apiserver-2.prom.gz")},
+		Targets: []source.Result{
+			pair(target.Target{Kind: target.KindPod, Namespace: "widgets-system", Name: opPod.Name, Port: 8080, Container: "manager"}, opPod, "controller-runtime-1.prom", "controller-runtime-2.prom"),
+			pair(target.Target{Kind: target.KindPod, Namespace: "kube-system", Name: kcmPod.Name, Port: 10257, Container: "kube-controller-manager"}, kcmPod, "kube-controller-manager-1.prom.gz", "kube-controller-manager-2.prom.gz"),
+			pair(target.Target{Kind: target.KindAPIServer, Name: "apiserver"}, nil, "kube-apiserver-1.prom.gz", "kube-apiserver-2.prom.gz"),
 			{Target: target.Target{Kind: target.KindPod, Namespace: "stuck-system", Name: stuckPod.Name, Port: 8080, Container: "manager"},
-				Result: sample.Result{Target: "stuck", Window: 10 * time.Second, Samples: []sample.Sample{
-					{Families: stuckA.Families, Time: fixtureNow.Add(-10 * time.Second)}, {Families: stuckB.Families, Time: fixtureNow}}},
+				Window: 10 * time.Second, Samples: []source.Sample{
+					{Families: stuckA.Families, Time: fixtureNow.Add(-10 * time.Second)}, {Families: stuckB.Families, Time: fixtureNow}},
 				Pod: stuckPod},
-			{Target: target.Target{Kind: target.KindPod, Namespace: "broken-system", Name: "broken-operator-0", Port: 8443, Scheme: "https"},
-				Result: sample.Result{Target: "broken", Err: fmt.Errorf("HTTP 403 Forbidden through the API server proxy: the endpoint wants a bearer token <use --token-from-sa>")}},
+			{Target: target.Target{Kind: target.KindPod, Namespace: "broken-system", Name: "broken-operator-0", Port: 8443, Scheme: "https"}, Err: fmt.Errorf("HTTP 403 Forbidden through the API server proxy: the endpoint wants a bearer token <use --token-from-sa>")},
 		},
 		Pods: []report.PodInput{{Pod: kcmPod, Scraped: true}, {Pod: opPod, Scraped: true}, {Pod: stuckPod, Scraped: true},
 			{Pod: pod("broken-system", "broken-operator-0", 0, "", "", ""), Note: "scrape failed"}},

@@ -12,35 +12,27 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sample"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
 // Input is everything the report is computed from.
 type Input struct {
 	Scope string
-	// Targets are the scraped targets with their samples.
-	Targets []TargetInput
+	// Targets are the targets read (or not), with their samples, pods and errors.
+	Targets []source.Result
 	// Pods are every pod to show in section 1 (targets' pods and skipped ones), with notes.
 	Pods        []PodInput
 	Generations []cachesync.GenerationReport
 	// Usage is metrics.k8s.io's pod usage by "namespace/name"; UsageNote says why it is
 	// missing when it is.
-	Usage     map[string]Usage
+	Usage     map[string]source.Usage
 	UsageNote string
 	// MemoryLimitBytes applies to targets without a pod (--url, --from-file); 0 = none.
 	MemoryLimitBytes float64
 	Thresholds       findings.Thresholds
 	QueueThresholds  health.Thresholds
 	Now              time.Time
-}
-
-// TargetInput is one scraped target.
-type TargetInput struct {
-	Target target.Target
-	Result sample.Result
-	// Pod is the pod behind the target (nil for the API server, URLs and files).
-	Pod *corev1.Pod
 }
 
 // PodInput is a pod for section 1.
@@ -50,15 +42,9 @@ type PodInput struct {
 	Note    string
 }
 
-// Usage is a pod's usage from metrics.k8s.io.
-type Usage struct {
-	CPUCores    float64
-	MemoryBytes float64
-}
-
 // target is one read target, with its snapshots.
 type read struct {
-	in        TargetInput
+	in        source.Result
 	prev, cur *health.Snapshot
 	window    time.Duration
 	queues    []health.QueueStats
@@ -108,8 +94,8 @@ func Build(in Input) Report {
 		fTargets = append(fTargets, findingsTarget(rd, in))
 	}
 	for _, t := range in.Targets {
-		if len(t.Result.Samples) == 0 {
-			fTargets = append(fTargets, findings.Target{ID: t.Target.ID(), Kind: findings.ClientGo, ScrapeError: errText(t.Result)})
+		if len(t.Samples) == 0 {
+			fTargets = append(fTargets, findings.Target{ID: t.Target.ID(), Kind: findings.ClientGo, ScrapeError: errText(t)})
 		}
 	}
 	r.CacheSync.Generations = generationRows(in.Generations)
@@ -134,8 +120,8 @@ func Build(in Input) Report {
 	return r
 }
 
-func readTarget(t TargetInput, th health.Thresholds) (read, string) {
-	res := t.Result
+func readTarget(t source.Result, th health.Thresholds) (read, string) {
+	res := t
 	rd := read{in: t}
 	switch len(res.Samples) {
 	case 0:
@@ -156,7 +142,7 @@ func readTarget(t TargetInput, th health.Thresholds) (read, string) {
 	return rd, ""
 }
 
-func errText(res sample.Result) string {
+func errText(res source.Result) string {
 	if res.Err != nil {
 		return res.Err.Error()
 	}

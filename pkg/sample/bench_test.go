@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
 // BenchmarkScrape reads N local targets (httptest servers serving a captured controller-runtime
@@ -57,11 +58,11 @@ func BenchmarkScrape(b *testing.B) {
 					var before, after runtime.MemStats
 					runtime.GC()
 					runtime.ReadMemStats(&before)
-					res := Collect(context.Background(), sources, Options{Timeout: 10 * time.Second, Concurrency: c.concurrency, Keep: health.Wanted})
+					res := Collect(context.Background(), sources, source.Options{Timeout: 10 * time.Second, Concurrency: c.concurrency, Keep: health.Wanted})
 					b.StopTimer()
 					for _, r := range res {
 						if r.Err != nil || len(r.Samples) != 1 {
-							b.Fatalf("%s: %d samples, err %v", r.Target, len(r.Samples), r.Err)
+							b.Fatalf("%s: %d samples, err %v", r.ID(), len(r.Samples), r.Err)
 						}
 					}
 					runtime.GC()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/test/e2e/hostile"
 )
 
@@ -53,7 +54,7 @@ func TestCollectHostile(t *testing.T) {
 			}
 			const timeout = 2 * time.Second
 			start := time.Now()
-			res := Collect(context.Background(), sources, Options{Timeout: timeout, Keep: health.Wanted})
+			res := Collect(context.Background(), sources, source.Options{Timeout: timeout, Keep: health.Wanted})
 			if took := time.Since(start); took > timeout+5*time.Second {
 				t.Errorf("sampling took %s with a %s timeout", took, timeout)
 			}

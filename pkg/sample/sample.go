@@ -9,60 +9,30 @@ import (
 	"sync"
 	"time"
 
-	dto "github.com/prometheus/client_model/go"
-
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
-// Options say how to sample.
-type Options struct {
-	// Interval between the two samples of a target; 0 takes one sample. For saved pages
-	// without sample-time comments it is the assumed time between them.
-	Interval time.Duration
-	// Timeout bounds each fetch-and-parse of one page.
-	Timeout time.Duration
-	// Concurrency bounds how many targets are read at once (default 8).
-	Concurrency int
-	// Keep selects the metric families to parse (nil: all).
-	Keep parse.Keep
-	// Deadline bounds the whole collection (0: none). A target not read by then gets an
-	// error saying the overall deadline was reached; the others keep their samples.
-	Deadline time.Duration
-	// Done, when set, is called as each target finishes (for a progress line).
-	Done func()
-
-	selector *parse.Selector // Keep's decisions, shared by every page of the collection
+// options are the reading options and the Keep decisions shared by every page of the reading.
+type options struct {
+	source.Options
+	selector *parse.Selector
 }
 
-// Sample is one parsed page of a target.
-type Sample struct {
-	Families map[string]*dto.MetricFamily
-	Time     time.Time
-}
-
-// Result is what sampling one target gave: one or two samples, and the error that stopped
-// it. With one sample and an error the error hit the second sample.
-type Result struct {
-	Target  string
-	Samples []Sample
-	// Window is the time between the two samples (0 with one).
-	Window time.Duration
-	Err    error
-}
-
-// Collect samples every source and returns one Result per source, in the order given.
-func Collect(ctx context.Context, sources []scrape.Source, o Options) []Result {
+// Collect samples every source and returns one Result per source, in the order given. Each
+// Result carries the target as it was reached in the end and the source's notes.
+func Collect(ctx context.Context, sources []scrape.Source, so source.Options) []source.Result {
+	o := options{Options: so, selector: parse.NewSelector(so.Keep)}
 	if o.Concurrency <= 0 {
 		o.Concurrency = 8
 	}
-	o.selector = parse.NewSelector(o.Keep)
 	if o.Deadline > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, o.Deadline, errDeadline)
 		defer cancel()
 	}
-	out := make([]Result, len(sources))
+	out := make([]source.Result, len(sources))
 	sem := make(chan struct{}, o.Concurrency)
 	var wg sync.WaitGroup
 	for i, src := range sources {
@@ -70,6 +40,10 @@ func Collect(ctx context.Context, sources []scrape.Source, o Options) []Result {
 		go func() {
 			defer wg.Done()
 			out[i] = collectOne(ctx, src, o, sem)
+			out[i].Target = src.Target()
+			if n, ok := src.(scrape.Noted); ok {
+				out[i].Notes = n.Notes()
+			}
 			if out[i].Err != nil && context.Cause(ctx) == errDeadline {
 				out[i].Err = deadlineError(out[i], o.Deadline)
 			}
@@ -86,7 +60,7 @@ func Collect(ctx context.Context, sources []scrape.Source, o Options) []Result {
 var errDeadline = errors.New("overall deadline reached")
 
 // deadlineError says that the overall deadline stopped the target, and what to do.
-func deadlineError(r Result, d time.Duration) error {
+func deadlineError(r source.Result, d time.Duration) error {
 	what := "before this target answered"
 	if len(r.Samples) == 1 {
 		what = "before its second sample (rates and window quantiles unavailable, lifetime figures shown)"
@@ -94,8 +68,8 @@ func deadlineError(r Result, d time.Duration) error {
 	return fmt.Errorf("overall deadline reached: --deadline %s passed %s; raise --deadline, lower --timeout so that one slow target cannot hold a worker, raise --concurrency, or name fewer targets", d, what)
 }
 
-func collectOne(ctx context.Context, src scrape.Source, o Options, sem chan struct{}) Result {
-	r := Result{Target: src.Name()}
+func collectOne(ctx context.Context, src scrape.Source, o options, sem chan struct{}) source.Result {
+	var r source.Result
 	want := 1
 	rec, recorded := src.(scrape.Recorded)
 	switch {
@@ -148,11 +122,11 @@ func collectOne(ctx context.Context, src scrape.Source, o Options, sem chan stru
 }
 
 // take fetches and parses one page within the per-page timeout.
-func take(ctx context.Context, src scrape.Source, o Options, sem chan struct{}) (Sample, error) {
+func take(ctx context.Context, src scrape.Source, o options, sem chan struct{}) (source.Sample, error) {
 	select {
 	case sem <- struct{}{}:
 	case <-ctx.Done():
-		return Sample{}, ctx.Err()
+		return source.Sample{}, ctx.Err()
 	}
 	defer func() { <-sem }()
 	if o.Timeout > 0 {
@@ -162,7 +136,7 @@ func take(ctx context.Context, src scrape.Source, o Options, sem chan struct{}) 
 	}
 	page, err := src.Fetch(ctx)
 	if err != nil {
-		return Sample{}, err
+		return source.Sample{}, err
 	}
 	defer page.Body.Close()
 	name := page.Name
@@ -171,11 +145,11 @@ func take(ctx context.Context, src scrape.Source, o Options, sem chan struct{}) 
 	}
 	p, err := parse.ParseSelected(name, page.Body, o.selector)
 	if err != nil {
-		return Sample{}, err
+		return source.Sample{}, err
 	}
 	t := page.Time
 	if !p.SampleTime.IsZero() {
 		t = p.SampleTime
 	}
-	return Sample{Families: p.Families, Time: t}, nil
+	return source.Sample{Families: p.Families, Time: t}, nil
 }

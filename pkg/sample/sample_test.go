@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
 // live is a live source that serves a counter growing by 10 a fetch, or fails on call fail.
@@ -19,6 +21,8 @@ type live struct {
 }
 
 func (l *live) Name() string { return "live" }
+
+func (l *live) Target() target.Target { return target.Target{Kind: target.KindURL, Name: "live"} }
 
 func (l *live) Fetch(context.Context) (*scrape.Page, error) {
 	n := l.calls.Add(1)
@@ -57,7 +61,7 @@ func TestCollect(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := Collect(context.Background(), []scrape.Source{tt.src}, Options{Interval: tt.interval, Timeout: 5 * time.Second})[0]
+			r := Collect(context.Background(), []scrape.Source{tt.src}, source.Options{Interval: tt.interval, Timeout: 5 * time.Second})[0]
 			if len(r.Samples) != tt.samples {
 				t.Fatalf("%d samples, want %d (err %v)", len(r.Samples), tt.samples, r.Err)
 			}
@@ -79,6 +83,8 @@ type hang struct{ name string }
 
 func (h hang) Name() string { return h.name }
 
+func (h hang) Target() target.Target { return target.Target{Kind: target.KindURL, Name: h.name} }
+
 func (h hang) Fetch(ctx context.Context) (*scrape.Page, error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
@@ -91,7 +97,7 @@ func (h hang) Fetch(ctx context.Context) (*scrape.Page, error) {
 func TestCollectDeadline(t *testing.T) {
 	var done atomic.Int32
 	start := time.Now()
-	rs := Collect(context.Background(), []scrape.Source{&live{}, hang{"slow-1"}, hang{"slow-2"}}, Options{
+	rs := Collect(context.Background(), []scrape.Source{&live{}, hang{"slow-1"}, hang{"slow-2"}}, source.Options{
 		Timeout: time.Minute, Concurrency: 3, Deadline: 200 * time.Millisecond, Done: func() { done.Add(1) }})
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("took %s with a 200ms deadline", took)
@@ -101,7 +107,7 @@ func TestCollectDeadline(t *testing.T) {
 	}
 	for _, r := range rs[1:] {
 		if r.Err == nil || !strings.Contains(r.Err.Error(), "overall deadline reached: --deadline 200ms passed before this target answered; raise --deadline") {
-			t.Errorf("%s: err = %v", r.Target, r.Err)
+			t.Errorf("%s: err = %v", r.ID(), r.Err)
 		}
 	}
 	if done.Load() != 3 {
@@ -112,11 +118,11 @@ func TestCollectDeadline(t *testing.T) {
 // A target still waiting for a slot when the deadline passes gets the same error as the one in
 // flight: with one slot and two hanging targets, one of them never starts.
 func TestCollectDeadlineWhileWaiting(t *testing.T) {
-	rs := Collect(context.Background(), []scrape.Source{hang{"slow-1"}, hang{"slow-2"}}, Options{
+	rs := Collect(context.Background(), []scrape.Source{hang{"slow-1"}, hang{"slow-2"}}, source.Options{
 		Timeout: time.Minute, Concurrency: 1, Deadline: 100 * time.Millisecond})
 	for _, r := range rs {
 		if r.Err == nil || !strings.Contains(r.Err.Error(), "overall deadline reached: --deadline 100ms passed before this target answered") {
-			t.Errorf("%s: err = %v", r.Target, r.Err)
+			t.Errorf("%s: err = %v", r.ID(), r.Err)
 		}
 	}
 }

@@ -16,10 +16,10 @@ import (
 
 // ClusterSource reads a target in a cluster through a transport (the API server's proxy, a
 // port-forward, or the API server itself). When the proxy was picked automatically and the
-// API server cannot reach the pod, it falls back to Fallback (a port-forward) and says so
-// through Warn.
+// API server cannot reach the pod, it falls back to Fallback (a port-forward) and says so in
+// its Notes. One ClusterSource is read by one goroutine at a time.
 type ClusterSource struct {
-	Target    target.Target
+	Endpoint  target.Target
 	Transport transport.Transport
 	Fallback  transport.Transport
 	// WithToken says whether a metrics token is configured (it changes the advice on 401).
@@ -28,11 +28,19 @@ type ClusterSource struct {
 	// errors (an endpoint may echo it back in an error page).
 	Token        string
 	MaxBodyBytes int64
-	Warn         func(string)
+	notes        []string
 }
 
+var _ Noted = (*ClusterSource)(nil)
+
 // Name is the target's ID.
-func (s *ClusterSource) Name() string { return s.Target.ID() }
+func (s *ClusterSource) Name() string { return s.Endpoint.ID() }
+
+// Target is the target, with the way it is reached now.
+func (s *ClusterSource) Target() target.Target { return s.Endpoint }
+
+// Notes says when the source fell back to a port-forward, and why.
+func (s *ClusterSource) Notes() []string { return s.notes }
 
 // Fetch requests the page.
 func (s *ClusterSource) Fetch(ctx context.Context) (*Page, error) {
@@ -41,15 +49,14 @@ func (s *ClusterSource) Fetch(ctx context.Context) (*Page, error) {
 }
 
 func (s *ClusterSource) fetchWithFallback(ctx context.Context) (*Page, error) {
-	page, err := s.fetch(ctx, s.Transport, s.Target.Via)
+	page, err := s.fetch(ctx, s.Transport, s.Endpoint.Via)
 	var unreachable *unreachableError
 	if err != nil && s.Fallback != nil && errors.As(err, &unreachable) {
-		if s.Warn != nil {
-			s.Warn(fmt.Sprintf("%s: the API server's proxy could not reach the pod (%s); using port-forward", s.Name(), unreachable.msg))
-		}
+		s.notes = append(s.notes, fmt.Sprintf("%s: the API server's proxy could not reach the pod (%s); using port-forward", s.Name(), unreachable.msg))
 		s.Transport, s.Fallback = s.Fallback, nil
-		s.Target.Via = target.ViaPortForward
-		return s.fetch(ctx, s.Transport, s.Target.Via)
+		s.Endpoint.Via = target.ViaPortForward
+		s.Endpoint.ViaReason = "the API server's proxy could not reach the pod"
+		return s.fetch(ctx, s.Transport, s.Endpoint.Via)
 	}
 	return page, err
 }
@@ -60,7 +67,7 @@ func (s *ClusterSource) fetch(ctx context.Context, tr transport.Transport, via t
 	h.Set("Accept-Encoding", "gzip")
 	h.Set("User-Agent", "kubectl-ctrldiag")
 	start := time.Now()
-	resp, err := tr.Get(ctx, s.Target, h)
+	resp, err := tr.Get(ctx, s.Endpoint, h)
 	if err != nil {
 		return nil, fmt.Errorf("via %s: %w", via, explainTransport(err))
 	}

@@ -33,21 +33,21 @@ func TestClusterSourceFallsBackFromAnUnreachableProxy(t *testing.T) {
 	pod := target.Target{Kind: target.KindPod, Namespace: "ops", Name: "op", Port: 8080, Via: target.ViaProxy}
 	proxy := &fakeTransport{status: 503, contentType: "application/json", body: unreachableStatus}
 	forward := &fakeTransport{status: 200, contentType: "text/plain; version=0.0.4", body: "workqueue_depth{name=\"q\"} 1\n"}
-	var warnings []string
-	src := &ClusterSource{Target: pod, Transport: proxy, Fallback: forward, Warn: func(s string) { warnings = append(warnings, s) }}
+	src := &ClusterSource{Endpoint: pod, Transport: proxy, Fallback: forward}
 	page, err := src.Fetch(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := io.ReadAll(page.Body)
-	if !strings.Contains(string(b), "workqueue_depth") || forward.calls != 1 || src.Target.Via != target.ViaPortForward {
-		t.Errorf("page %q, forward calls %d, via %s", b, forward.calls, src.Target.Via)
+	if !strings.Contains(string(b), "workqueue_depth") || forward.calls != 1 || src.Target().Via != target.ViaPortForward {
+		t.Errorf("page %q, forward calls %d, via %s", b, forward.calls, src.Target().Via)
 	}
+	warnings := src.Notes()
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "using port-forward") || !strings.Contains(warnings[0], "connection refused") {
 		t.Errorf("warnings: %q", warnings)
 	}
 
-	alone := &ClusterSource{Target: pod, Transport: &fakeTransport{status: 503, contentType: "application/json", body: unreachableStatus}}
+	alone := &ClusterSource{Endpoint: pod, Transport: &fakeTransport{status: 503, contentType: "application/json", body: unreachableStatus}}
 	if _, err := alone.Fetch(context.Background()); err == nil || !strings.Contains(err.Error(), "could not reach the pod") {
 		t.Errorf("without a fallback: %v", err)
 	}

@@ -21,7 +21,7 @@ func (e echoTransport) Get(context.Context, target.Target, http.Header) (*http.R
 // An endpoint behind a port-forward that echoes the token in its error page does not get it
 // printed.
 func TestClusterSourceRedactsToken(t *testing.T) {
-	src := &ClusterSource{Target: target.Target{Namespace: "ns", Name: "p", Port: 8443, Via: target.ViaPortForward},
+	src := &ClusterSource{Endpoint: target.Target{Namespace: "ns", Name: "p", Port: 8443, Via: target.ViaPortForward},
 		Transport: echoTransport{token: secret}, WithToken: true, Token: secret}
 	_, err := src.Fetch(context.Background())
 	if err == nil || strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), "[REDACTED]") {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
 // FileSource replays saved pages of one target: one path for a single sample, or several
@@ -24,6 +26,11 @@ func (f *FileSource) Name() string {
 		return "stdin"
 	}
 	return f.Paths[0]
+}
+
+// Target is the saved pages as a target.
+func (f *FileSource) Target() target.Target {
+	return target.Target{Kind: target.KindFile, Name: f.Name()}
 }
 
 // Pages is the number of saved pages.

@@ -4,12 +4,16 @@ import (
 	"context"
 	"io"
 	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
 // Source reads the metrics page of one target.
 type Source interface {
 	// Name identifies the target in output and errors. It never contains credentials.
 	Name() string
+	// Target is the target read, as it is reached now (a fallback changes its Via).
+	Target() target.Target
 	// Fetch returns the target's page. The caller reads the Body within ctx and closes it.
 	// For a live target each call reads the target anew.
 	Fetch(ctx context.Context) (*Page, error)
@@ -30,4 +34,11 @@ type Page struct {
 	// Time is when the page was requested; zero for saved pages (their time, if any, is in a
 	// "# ctrldiag-sample-time:" comment).
 	Time time.Time
+}
+
+// Noted is a Source that learns things the user should know while it reads (a fallback to
+// another way of reaching the target): Notes returns them, after the reading.
+type Noted interface {
+	Source
+	Notes() []string
 }

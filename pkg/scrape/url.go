@@ -12,6 +12,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
 // AcceptHeader asks for the Prometheus text format 0.0.4, which every exporter serves.
@@ -74,6 +76,11 @@ func NewURLSource(raw string, client *http.Client, cfg HTTPConfig) (*URLSource, 
 
 // Name is the URL without user information.
 func (s *URLSource) Name() string { return s.URL.Redacted() }
+
+// Target is the URL as a target.
+func (s *URLSource) Target() target.Target {
+	return target.Target{Kind: target.KindURL, Name: s.Name(), Via: target.ViaDirect}
+}
 
 // Fetch requests the page. The body is capped and gunzipped; ctx bounds the whole read.
 func (s *URLSource) Fetch(ctx context.Context) (*Page, error) {

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 )
 
 // Delay is how long the work runs before the line appears.
@@ -100,13 +102,9 @@ func (l *Line) draw() {
 	fmt.Fprintf(l.w, "\r\033[K%s...", l.what)
 }
 
-// Reading is what sampling targets does, in the words of the line: "Reading 3 targets twice,
-// 5s apart", or "Reading 3 targets" for one sample.
-func Reading(targets int, interval time.Duration) string {
-	if interval <= 0 {
-		return fmt.Sprintf("Reading %d targets", targets)
-	}
-	return fmt.Sprintf("Reading %d targets twice, %s apart", targets, interval)
+// To returns the progress display the engines draw on w.
+func To(w io.Writer) func(what string, total int) engine.Progress {
+	return func(what string, total int) engine.Progress { return Start(w, what, total) }
 }
 
 func isTerminal(w io.Writer) bool {

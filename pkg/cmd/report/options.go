@@ -5,13 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
-	"time"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
@@ -19,12 +16,11 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printers"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sample"
 )
 
 // Options holds the flag values of the report command.
@@ -41,7 +37,6 @@ type Options struct {
 	thresholds  findings.Thresholds
 	generations []schema.GroupVersionResource
 	memoryLimit float64
-	kube        func() (*collect.Kube, error)
 	globals     *globals.Flags
 	genericiooptions.IOStreams
 }
@@ -97,14 +92,6 @@ func (o *Options) Validate(args []string) error {
 		return err
 	}
 	o.config = cfg
-	kube := o.Sources.Kube(o.globals)
-	var once sync.Once
-	var k *collect.Kube
-	var kerr error
-	o.kube = func() (*collect.Kube, error) {
-		once.Do(func() { k, kerr = kube() })
-		return k, kerr
-	}
 	return nil
 }
 
@@ -120,45 +107,14 @@ func parseResource(s string) (schema.GroupVersionResource, error) {
 
 // Run makes and prints the report, and sets the exit code --fail-on asks for.
 func (o *Options) Run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	plan, err := collect.Build(ctx, o.config, o.kube)
+	res, err := engine.Report(ctx, engine.ReportConfig{Read: o.Sources.Read(), Thresholds: o.thresholds,
+		Scope: sourceflags.Scope(o.config), Generations: o.generations, MemoryLimitBytes: o.memoryLimit},
+		engine.Env{Source: o.Sources.Source(o.globals, o.config), Progress: progress.To(o.ErrOut)})
 	if err != nil {
 		return err
 	}
-	if len(plan.Sources) == 0 && len(plan.Failed) == 0 {
-		return errors.New("no controller metrics endpoint found: name a target (pod/NAME, deploy/NAME, svc/NAME), look in another namespace (-n, -A), or give --url; `kubectl ctrldiag targets` shows what discovery sees")
-	}
-	var dyn dynamic.Interface
-	var genBefore []cachesync.GenerationReport
-	if o.config.Cluster {
-		k, err := o.kube()
-		if err != nil {
-			return err
-		}
-		if dyn, err = dynamic.NewForConfig(k.Config); err != nil {
-			return err
-		}
-		genBefore = cachesync.Generations(ctx, dyn, o.config.Discover.Namespace, o.generations)
-	}
-	line := progress.Start(o.ErrOut, progress.Reading(len(plan.Sources), o.Sources.Interval), len(plan.Sources))
-	results := sample.Collect(ctx, plan.Sources, sample.Options{Interval: o.Sources.Interval, Timeout: o.Sources.Timeout,
-		Concurrency: o.Sources.Concurrency, Keep: health.Wanted, Deadline: o.Sources.Deadline, Done: line.Step})
-	line.Stop()
-
-	in := report.Input{Scope: scope(o.config), Thresholds: o.thresholds, QueueThresholds: health.DefaultThresholds(),
-		MemoryLimitBytes: o.memoryLimit, Now: time.Now()}
-	in.Targets, in.Pods = targetInputs(plan, results)
-	if dyn != nil {
-		genAfter := cachesync.Generations(ctx, dyn, o.config.Discover.Namespace, o.generations)
-		cachesync.Still(genBefore, genAfter)
-		in.Generations = genAfter
-		k, _ := o.kube()
-		in.Usage, in.UsageNote = podUsage(ctx, k, plan)
-	}
-	r := report.Build(in)
-	for _, w := range plan.Warnings {
+	r := res.Report
+	for _, w := range res.Warnings {
 		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
 	}
 	if err := o.print(r); err != nil {
@@ -195,14 +151,4 @@ func failOn(level string, fs []findings.Finding) bool {
 		return w == findings.Critical
 	}
 	return false
-}
-
-func scope(cfg collect.Config) string {
-	switch {
-	case !cfg.Cluster:
-		return "metrics read directly (--url, --from-file)"
-	case cfg.Discover.Namespace == "":
-		return "all namespaces"
-	}
-	return "namespace " + cfg.Discover.Namespace
 }

@@ -18,8 +18,10 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -173,7 +175,22 @@ func (f *Flags) validate(args []string) error {
 	return nil
 }
 
-// Kube returns the function collect.Build calls to connect to the cluster. Its API calls are
+// Source returns the source cfg describes, connecting to the cluster only when it is read.
+func (f *Flags) Source(g *globals.Flags, cfg collect.Config) source.Source {
+	return collect.New(cfg, f.Kube(g))
+}
+
+// Read is how the engines read the targets: the sampling flags.
+func (f *Flags) Read() source.Options {
+	return source.Options{Interval: f.Interval, Timeout: f.Timeout, Concurrency: f.Concurrency, Deadline: f.Deadline}
+}
+
+// Scope says where the configuration looks for targets.
+func Scope(cfg collect.Config) engine.Scope {
+	return engine.Scope{Cluster: cfg.Cluster, Namespace: cfg.Discover.Namespace, Selector: cfg.Discover.Selector}
+}
+
+// Kube returns the function the source calls to connect to the cluster. Its API calls are
 // bounded by --timeout unless --request-timeout says otherwise.
 func (f *Flags) Kube(g *globals.Flags) func() (*collect.Kube, error) {
 	return func() (*collect.Kube, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printers"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
@@ -100,31 +101,18 @@ func (o *Options) Validate() error {
 
 // Run discovers and prints.
 func (o *Options) Run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	line := progress.Start(o.ErrOut, "Finding targets and checking permissions", 0)
-	plan, err := collect.Build(ctx, o.config, o.Sources.Kube(o.globals))
-	line.Stop()
+	res, err := engine.Targets(ctx, engine.Env{Source: o.Sources.Source(o.globals, o.config), Progress: progress.To(o.ErrOut)})
 	if err != nil {
 		return err
 	}
-	for _, w := range plan.Warnings {
+	for _, w := range res.Warnings {
 		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
 	}
-	var skipped []render.SkippedPod
-	for _, s := range plan.Skipped {
-		skipped = append(skipped, render.SkippedPod{Namespace: s.Namespace, Pod: s.Pod, Reason: s.Reason})
-	}
-	var failed []render.TargetError
-	for _, f := range plan.Failed {
-		failed = append(failed, render.TargetError{Target: f.Target.ID(), Error: f.Err.Error()})
-	}
-	list := render.NewTargetList(plan.Targets, skipped, failed)
+	list := res.List
 	if printers.Structured(o.Output) {
 		return printers.Write(o.Out, o.Output, list)
 	}
-	if len(list.Items)+len(skipped)+len(failed) == 0 {
+	if len(list.Items)+len(list.Skipped)+len(list.Failed) == 0 {
 		_, err := o.ErrOut.Write([]byte("No metrics endpoints found.\n"))
 		return err
 	}

@@ -1,0 +1,84 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+)
+
+// Env is where an engine's inputs come from and where its progress goes.
+type Env struct {
+	// Source yields the targets and their samples.
+	Source source.Source
+	// Progress, when set, shows that work is under way: what is done, of how many steps (0:
+	// unknown). The engine steps it once a target and stops it.
+	Progress func(what string, total int) Progress
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// Progress is a running progress display.
+type Progress interface {
+	Step()
+	Stop()
+}
+
+// Scope says where targets were looked for, for the messages that depend on it.
+type Scope struct {
+	// Cluster is true when a cluster is read (not only --url and --from-file).
+	Cluster bool
+	// Namespace is the namespace looked in; "" for all.
+	Namespace string
+	Selector  string
+}
+
+// String is the scope in the report's words.
+func (s Scope) String() string {
+	switch {
+	case !s.Cluster:
+		return "metrics read directly (--url, --from-file)"
+	case s.Namespace == "":
+		return "all namespaces"
+	}
+	return "namespace " + s.Namespace
+}
+
+func (e Env) now() time.Time {
+	if e.Now == nil {
+		return time.Now()
+	}
+	return e.Now()
+}
+
+type noProgress struct{}
+
+func (noProgress) Step() {}
+func (noProgress) Stop() {}
+
+func (e Env) progress(what string, total int) Progress {
+	if e.Progress == nil {
+		return noProgress{}
+	}
+	return e.Progress(what, total)
+}
+
+// readAll reads the opened source's targets, with a progress line.
+func (e Env) readAll(ctx context.Context, inv *source.Inventory, o source.Options) []source.Result {
+	n := len(inv.Targets)
+	line := e.progress(reading(n, o.Interval), n)
+	o.Done = line.Step
+	results := e.Source.Read(ctx, o)
+	line.Stop()
+	return results
+}
+
+// reading is what reading n targets does, in the words of a progress line: "Reading 3 targets
+// twice, 5s apart", or "Reading 3 targets" for one sample.
+func reading(n int, interval time.Duration) string {
+	if interval <= 0 {
+		return fmt.Sprintf("Reading %d targets", n)
+	}
+	return fmt.Sprintf("Reading %d targets twice, %s apart", n, interval)
+}

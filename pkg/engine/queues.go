@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+)
+
+// QueuesConfig is what `queues` needs besides its source.
+type QueuesConfig struct {
+	// Read says how to read the targets (the families to keep are the engine's choice).
+	Read       source.Options
+	Thresholds health.Thresholds
+	Scope      Scope
+}
+
+// QueuesResult is the queue table and what to say beside it.
+type QueuesResult struct {
+	List render.QueueList
+	// Warnings are things the user should know (stderr).
+	Warnings []string
+}
+
+// Queues reads the targets once or twice and returns one row per workqueue, worst first, the
+// standby replicas folded into their leader's rows. It fails when nothing was found or no
+// target could be read; targets that failed among others are in the list's Errors.
+func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, error) {
+	inv, err := env.Source.Open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(inv.Targets) == 0 && len(inv.Unreadable) == 0 {
+		return nil, errors.New(nothingFound(cfg.Scope, inv))
+	}
+	o := cfg.Read
+	o.Keep = health.WantedQueues
+	results := env.readAll(ctx, inv, o)
+
+	stats, errs, leaders := Analyse(results, cfg.Thresholds)
+	stats, groups := foldStandbys(ctx, inv, results, stats, leaders)
+	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
+	warnings = append(warnings, mistypedWarnings(results)...)
+	list := render.NewQueueList(stats, errs)
+	list.Replicas = groups
+
+	read := 0
+	for _, r := range results {
+		if len(r.Samples) > 0 {
+			read++
+		}
+	}
+	if read == 0 {
+		msgs := make([]string, 0, len(errs))
+		for _, e := range errs {
+			msgs = append(msgs, "  "+e.Target+": "+e.Error)
+		}
+		return nil, errors.New("no target could be read:\n" + strings.Join(msgs, "\n"))
+	}
+	return &QueuesResult{List: list, Warnings: warnings}, nil
+}
+
+// Analyse turns reading results into queue figures, sorted worst first, the errors of the
+// targets that failed (also those read once before an error), and the
+// leader_election_master_status of each target read (NaN when it has none).
+func Analyse(results []source.Result, th health.Thresholds) ([]health.QueueStats, []render.TargetError, map[string]float64) {
+	var stats []health.QueueStats
+	var errs []render.TargetError
+	leaders := map[string]float64{}
+	for _, r := range results {
+		id := r.ID()
+		if r.Err != nil {
+			errs = append(errs, render.TargetError{Target: id, Error: r.Err.Error()})
+		}
+		switch len(r.Samples) {
+		case 1:
+			cur := health.FromFamilies(r.Samples[0].Families, r.Samples[0].Time)
+			stats = append(stats, health.Queues(id, nil, cur, 0, th)...)
+			leaders[id] = replicas.LeaderStatus(cur)
+		case 2:
+			prev := health.FromFamilies(r.Samples[0].Families, r.Samples[0].Time)
+			cur := health.FromFamilies(r.Samples[1].Families, r.Samples[1].Time)
+			stats = append(stats, health.Queues(id, prev, cur, r.Window, th)...)
+			leaders[id] = replicas.LeaderStatus(cur)
+		}
+	}
+	health.Sort(stats)
+	return stats, errs, leaders
+}
+
+// foldStandbys groups the pods read into workloads, finds each one's leader (from the metrics,
+// else from the Leases of the namespace when the source can list them) and folds the standby
+// replicas' empty rows into the leader's.
+func foldStandbys(ctx context.Context, inv *source.Inventory, results []source.Result, stats []health.QueueStats,
+	leaders map[string]float64) ([]health.QueueStats, []replicas.Group) {
+	var reps []replicas.Replica
+	for _, r := range results {
+		t := r.Target
+		if t.Kind != target.KindPod || len(r.Samples) == 0 {
+			continue
+		}
+		reps = append(reps, replicas.Replica{Target: t.ID(), Namespace: t.Namespace, Pod: t.Name,
+			Workload: t.Workload, LeaderStatus: leaders[t.ID()]})
+	}
+	var holders []replicas.Holder
+	if ns := replicas.Unsure(reps); len(ns) > 0 && inv.Cluster != nil {
+		holders = inv.Cluster.LeaseHolders(ctx, ns)
+	}
+	return replicas.Fold(stats, reps, holders)
+}
+
+// mistypedWarnings says, per target, which families the queue figures read were declared with
+// a TYPE that kept their values out, so that a "-" in the table has a reason on stderr.
+func mistypedWarnings(results []source.Result) []string {
+	var out []string
+	for _, r := range results {
+		if len(r.Samples) == 0 {
+			continue
+		}
+		for _, m := range health.MistypedFamilies(r.Samples[len(r.Samples)-1].Families) {
+			out = append(out, fmt.Sprintf("%s: %s is declared TYPE %s but is read as %s, so the figures drawn from it show as \"-\" (finding CD103 of `kubectl ctrldiag report`)",
+				r.ID(), m.Family, m.Declared, m.Read))
+		}
+	}
+	return out
+}
+
+// notes are what the source learnt while reading the targets (a fallback to port-forward).
+func notes(results []source.Result) []string {
+	var out []string
+	for _, r := range results {
+		out = append(out, r.Notes...)
+	}
+	return out
+}
+
+// nothingFound explains an empty discovery.
+func nothingFound(s Scope, inv *source.Inventory) string {
+	where := "in namespace " + s.Namespace
+	if s.Namespace == "" {
+		where = "in any namespace"
+	}
+	msg := "no controller metrics endpoint found " + where
+	if s.Selector != "" {
+		msg += " with selector " + s.Selector
+	}
+	if len(inv.Skipped) > 0 {
+		msg += fmt.Sprintf(" (%d pods skipped: not ready)", len(inv.Skipped))
+	}
+	return msg + ": name a target (pod/NAME, deploy/NAME, svc/NAME) with --port, add --include-apiserver, or look in another namespace (-n, -A); `kubectl ctrldiag targets` shows what discovery sees"
+}

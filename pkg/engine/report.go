@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+)
+
+// ReportConfig is what `report` needs besides its source.
+type ReportConfig struct {
+	// Read says how to read the targets (the families to keep are the engine's choice).
+	Read       source.Options
+	Thresholds findings.Thresholds
+	Scope      Scope
+	// Generations are the resources checked for generation lag, when a cluster is read.
+	Generations []schema.GroupVersionResource
+	// MemoryLimitBytes applies to targets without a pod (--url, --from-file); 0 = none.
+	MemoryLimitBytes float64
+}
+
+// ReportResult is the report and what to say beside it.
+type ReportResult struct {
+	Report report.Report
+	// Warnings are things the user should know (stderr).
+	Warnings []string
+}
+
+// Report reads the targets twice and diagnoses them. In a cluster it also checks generation
+// lag before and after the reading (objects still lagging after the window are the ones that
+// count) and reads the metrics API's usage. It fails only when nothing was found; a report
+// whose targets all failed is returned, with the scrape-failed findings saying why.
+func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, error) {
+	inv, err := env.Source.Open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(inv.Targets) == 0 && len(inv.Unreadable) == 0 {
+		return nil, errors.New("no controller metrics endpoint found: name a target (pod/NAME, deploy/NAME, svc/NAME), look in another namespace (-n, -A), or give --url; `kubectl ctrldiag targets` shows what discovery sees")
+	}
+	var genBefore []cachesync.GenerationReport
+	if inv.Cluster != nil {
+		genBefore = inv.Cluster.Generations(ctx, cfg.Scope.Namespace, cfg.Generations)
+	}
+	o := cfg.Read
+	o.Keep = health.Wanted
+	results := env.readAll(ctx, inv, o)
+
+	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds, QueueThresholds: health.DefaultThresholds(),
+		MemoryLimitBytes: cfg.MemoryLimitBytes, Now: env.now(), Targets: results, Pods: podInputs(inv, results)}
+	if inv.Cluster != nil {
+		genAfter := inv.Cluster.Generations(ctx, cfg.Scope.Namespace, cfg.Generations)
+		cachesync.Still(genBefore, genAfter)
+		in.Generations = genAfter
+		in.Usage, in.UsageNote = inv.Cluster.Usage(ctx, namespaces(inv))
+	}
+	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
+	return &ReportResult{Report: report.Build(in), Warnings: warnings}, nil
+}
+
+// podInputs lists the pods for section 1: those behind targets, and skipped ones with why.
+func podInputs(inv *source.Inventory, results []source.Result) []report.PodInput {
+	scraped := map[string]bool{}
+	for _, r := range results {
+		if r.Pod != nil {
+			scraped[r.Pod.Namespace+"/"+r.Pod.Name] = true
+		}
+	}
+	notes := map[string]string{}
+	for _, s := range inv.Skipped {
+		notes[s.Namespace+"/"+s.Pod] = "not scraped: " + s.Reason
+	}
+	keys := make([]string, 0, len(inv.Pods))
+	for k := range inv.Pods {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var pods []report.PodInput
+	for _, k := range keys {
+		pods = append(pods, report.PodInput{Pod: inv.Pods[k], Scraped: scraped[k], Note: notes[k]})
+	}
+	return pods
+}
+
+// namespaces are the namespaces of the inventory's pods, sorted.
+func namespaces(inv *source.Inventory) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range inv.Pods {
+		if !seen[p.Namespace] {
+			seen[p.Namespace] = true
+			out = append(out, p.Namespace)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,34 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+)
+
+// TargetsResult is what discovery found, and what to say beside it.
+type TargetsResult struct {
+	List render.TargetList
+	// Warnings are things the user should know (stderr).
+	Warnings []string
+}
+
+// Targets opens the source, which finds the targets and checks how each can be reached, and
+// reads nothing.
+func Targets(ctx context.Context, env Env) (*TargetsResult, error) {
+	line := env.progress("Finding targets and checking permissions", 0)
+	inv, err := env.Source.Open(ctx)
+	line.Stop()
+	if err != nil {
+		return nil, err
+	}
+	var skipped []render.SkippedPod
+	for _, s := range inv.Skipped {
+		skipped = append(skipped, render.SkippedPod{Namespace: s.Namespace, Pod: s.Pod, Reason: s.Reason})
+	}
+	var failed []render.TargetError
+	for _, f := range inv.Unreadable {
+		failed = append(failed, render.TargetError{Target: f.ID(), Error: f.Err.Error()})
+	}
+	return &TargetsResult{List: render.NewTargetList(inv.Targets, skipped, failed), Warnings: inv.Warnings}, nil
+}

@@ -1,0 +1,29 @@
+package source
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+)
+
+// Cluster is what a source that reads a live cluster offers beyond the metrics pages: the
+// objects whose status trails their spec, the metrics API's usage, and who holds the Leases.
+type Cluster interface {
+	// Generations checks the objects of resources in namespace ns ("" for all) whose
+	// status.observedGeneration trails metadata.generation.
+	Generations(ctx context.Context, ns string, resources []schema.GroupVersionResource) []cachesync.GenerationReport
+	// Usage reads metrics.k8s.io for the pods of the namespaces, by "namespace/name"; note
+	// says why it is missing when it is.
+	Usage(ctx context.Context, namespaces []string) (usage map[string]Usage, note string)
+	// LeaseHolders lists the holders of the Leases of the namespaces, where they may be listed.
+	LeaseHolders(ctx context.Context, namespaces []string) []replicas.Holder
+}
+
+// Usage is a pod's CPU and memory use as the metrics API reports it.
+type Usage struct {
+	CPUCores    float64
+	MemoryBytes float64
+}

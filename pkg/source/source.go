@@ -1,0 +1,81 @@
+package source
+
+import (
+	"context"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+)
+
+// Source yields timestamped samples per target.
+type Source interface {
+	// Open finds the targets and checks how each can be reached; nothing is read yet.
+	Open(ctx context.Context) (*Inventory, error)
+	// Read reads the targets Open found and returns one Result per target, the unreadable
+	// ones included with their error. It is called once, after Open.
+	Read(ctx context.Context, o Options) []Result
+}
+
+// Inventory is what Open found.
+type Inventory struct {
+	// Targets are the targets that will be read, with the way each will be tried first.
+	Targets []target.Target
+	// Unreadable are targets found but that cannot be read at all (a missing permission), each
+	// with its error; Read returns them as failed Results.
+	Unreadable []Result
+	// Skipped are pods that were looked at but not taken, with why (not ready).
+	Skipped []discover.Skipped
+	// Pods are the pods behind targets and skipped pods, by "namespace/name".
+	Pods map[string]*corev1.Pod
+	// Warnings are what the user should know about the finding of targets.
+	Warnings []string
+	// Cluster is the live cluster the targets are in; nil when the source reads none.
+	Cluster Cluster
+}
+
+// Options say how to read.
+type Options struct {
+	// Interval between the two samples of a target; 0 takes one sample. For saved pages
+	// without sample-time comments it is the assumed time between them.
+	Interval time.Duration
+	// Timeout bounds each fetch-and-parse of one page.
+	Timeout time.Duration
+	// Concurrency bounds how many targets are read at once (default 8).
+	Concurrency int
+	// Keep selects the metric families to parse (nil: all).
+	Keep parse.Keep
+	// Deadline bounds the whole reading (0: none). A target not read by then gets an error
+	// saying the overall deadline was reached; the others keep their samples.
+	Deadline time.Duration
+	// Done, when set, is called as each target finishes (for a progress line).
+	Done func()
+}
+
+// Sample is one parsed page of a target.
+type Sample struct {
+	Families map[string]*dto.MetricFamily
+	Time     time.Time
+}
+
+// Result is what reading one target gave: up to two samples, and the error that stopped it.
+// With one sample and an error, the error hit the second sample.
+type Result struct {
+	// Target is the target as it was reached in the end (Via says how).
+	Target target.Target
+	// Pod is the pod behind the target; nil when it is not a pod.
+	Pod     *corev1.Pod
+	Samples []Sample
+	// Window is the time between the two samples (0 with one).
+	Window time.Duration
+	Err    error
+	// Notes are what the user should know about how the target was read (a fallback).
+	Notes []string
+}
+
+// ID is the target's ID, the name it has in every output.
+func (r Result) ID() string { return r.Target.ID() }
