@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	dto "github.com/prometheus/client_model/go"
+
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 )
 
@@ -40,4 +42,14 @@ func Parse(t testing.TB, name string, keep parse.Keep) *parse.Page {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// ParseText parses a page written in a test; it fails the test on any error.
+func ParseText(t testing.TB, page string) map[string]*dto.MetricFamily {
+	t.Helper()
+	p, err := parse.Parse("page", strings.NewReader(page), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Families
 }

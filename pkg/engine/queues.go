@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -16,8 +17,9 @@ import (
 // QueuesConfig is what `queues` needs besides its source.
 type QueuesConfig struct {
 	// Read says how to read the targets (the families to keep are the engine's choice).
-	Read       source.Options
-	Thresholds health.Thresholds
+	Read source.Options
+	// Thresholds judge the status of every queue, as they judge the findings of report.
+	Thresholds findings.Thresholds
 	Scope      Scope
 }
 
@@ -69,7 +71,7 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 // Analyse turns reading results into queue figures, sorted worst first, the errors of the
 // targets that failed (also those read once before an error), and the
 // leader_election_master_status of each target read (NaN when it has none).
-func Analyse(results []source.Result, th health.Thresholds) ([]health.QueueStats, []render.TargetError, map[string]float64) {
+func Analyse(results []source.Result, th findings.Thresholds) ([]health.QueueStats, []render.TargetError, map[string]float64) {
 	var stats []health.QueueStats
 	var errs []render.TargetError
 	leaders := map[string]float64{}
@@ -78,17 +80,22 @@ func Analyse(results []source.Result, th health.Thresholds) ([]health.QueueStats
 		if r.Err != nil {
 			errs = append(errs, render.TargetError{Target: id, Error: r.Err.Error()})
 		}
-		switch len(r.Samples) {
-		case 1:
-			cur := health.FromFamilies(r.Samples[0].Families, r.Samples[0].Time)
-			stats = append(stats, health.Queues(id, nil, cur, 0, th)...)
-			leaders[id] = replicas.LeaderStatus(cur)
-		case 2:
-			prev := health.FromFamilies(r.Samples[0].Families, r.Samples[0].Time)
-			cur := health.FromFamilies(r.Samples[1].Families, r.Samples[1].Time)
-			stats = append(stats, health.Queues(id, prev, cur, r.Window, th)...)
-			leaders[id] = replicas.LeaderStatus(cur)
+		if len(r.Samples) == 0 {
+			continue
 		}
+		t := findings.Target{ID: id, Cur: health.FromFamilies(r.Samples[len(r.Samples)-1].Families, r.Samples[len(r.Samples)-1].Time)}
+		if len(r.Samples) == 2 {
+			t.Prev, t.Window = health.FromFamilies(r.Samples[0].Families, r.Samples[0].Time), r.Window
+		}
+		var labels map[string]string
+		if r.Pod != nil {
+			labels = r.Pod.Labels
+		}
+		t.Kind = findings.KindOf(t.Cur, labels)
+		t.Queues = health.Queues(id, t.Prev, t.Cur, t.Window)
+		findings.Judge(&t, th)
+		stats = append(stats, t.Queues...)
+		leaders[id] = replicas.LeaderStatus(t.Cur)
 	}
 	health.Sort(stats)
 	return stats, errs, leaders

@@ -53,7 +53,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	o.Keep = health.Wanted
 	results := env.readAll(ctx, inv, o)
 
-	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds, QueueThresholds: health.DefaultThresholds(),
+	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds,
 		MemoryLimitBytes: cfg.MemoryLimitBytes, Now: env.now(), Targets: results, Pods: podInputs(inv, results)}
 	if inv.Cluster != nil {
 		genAfter := inv.Cluster.Generations(ctx, cfg.Scope.Namespace, cfg.Generations)

@@ -3,6 +3,8 @@ package findings
 import (
 	"fmt"
 	"sort"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 )
 
 // Kind is the kind of controller a target runs; recommendations name its knobs.
@@ -35,6 +37,8 @@ type Finding struct {
 	Evidence       []Evidence `json:"evidence"`
 	Explanation    string     `json:"explanation"`
 	Recommendation string     `json:"recommendation"`
+	// status is what a queue finding makes the queue's STATUS (see Judge); "" otherwise.
+	status health.Status
 }
 
 // newFinding fills a finding from the catalog entry of check.
@@ -45,6 +49,12 @@ func newFinding(check string, kind Kind, target, queue, summary string, ev ...Ev
 	}
 	return Finding{Code: d.Code, Check: d.Check, Severity: d.Severity, Title: d.Title, Target: target, Queue: queue,
 		Summary: summary, Evidence: ev, Explanation: d.Explanation, Recommendation: d.RecommendationFor(kind)}
+}
+
+// as sets the STATUS the finding gives its queue.
+func (f Finding) as(s health.Status) Finding {
+	f.status = s
+	return f
 }
 
 // withSeverity overrides the catalog severity (e.g. an OOMKill is critical).

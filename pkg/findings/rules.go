@@ -68,7 +68,7 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			fmt.Sprintf("an item of %s has been in a worker for %s", q.Queue, format(q.Longest, "s")),
 			ev("longest running item", q.Longest, "s", ">= "+th.StuckAfter.String()),
 			ev("unfinished work", q.Unfinished, "s", ""),
-			workersEvidence(q)))
+			workersEvidence(q)).as(health.StatusStuck))
 	}
 
 	c := controllerOf(t, q)
@@ -91,13 +91,13 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			fmt.Sprintf("%.0f%% of %s's %.0f reconciles failed %s", 100*errRatio, q.Queue, judged, when),
 			ev("reconcile errors", errs, "", ""), ev("reconciles", judged, "", ""),
 			ev("error ratio", errRatio, "%", fmt.Sprintf("> %.0f%%", 100*th.ErrorRatio)),
-			ev("retries/s", q.RetriesPerSecond, "/s", "")))
+			ev("retries/s", q.RetriesPerSecond, "/s", "")).as(health.StatusFailing))
 	case c == nil && t.Window > 0 && q.RetriesPerSecond >= th.RetriesPerSecond && q.RetryRatio >= th.RetryRatio &&
 		q.AddsPerSecond*t.Window.Seconds() >= th.MinEvents:
 		out = append(out, newFinding("retry-storm", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%s retries %.1f items a second, %.0f per 100 adds", q.Queue, q.RetriesPerSecond, 100*q.RetryRatio),
 			ev("retries/s", q.RetriesPerSecond, "/s", fmt.Sprintf(">= %g/s", th.RetriesPerSecond)),
-			ev("retries per add", q.RetryRatio, "%", fmt.Sprintf(">= %.0f%%", 100*th.RetryRatio))))
+			ev("retries per add", q.RetryRatio, "%", fmt.Sprintf(">= %.0f%%", 100*th.RetryRatio))).as(health.StatusRetrying))
 	}
 
 	rate := reconciles / t.Window.Seconds()
@@ -107,7 +107,7 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			fmt.Sprintf("%s reconciles %.0f times a second, %.0f%% of them asking to be requeued, with almost no work each", q.Queue, rate, 100*requeues/reconciles),
 			ev("reconciles/s", rate, "/s", fmt.Sprintf(">= %g/s", th.HotLoopRate)),
 			ev("requeue results", requeues/reconciles, "%", fmt.Sprintf(">= %.0f%%", 100*th.HotLoopRequeueRatio)),
-			ev("work p50", q.WorkP50, "s", "<= "+th.HotLoopWork.String())))
+			ev("work p50", q.WorkP50, "s", "<= "+th.HotLoopWork.String())).as(health.StatusRetrying))
 	}
 
 	saturated := false
@@ -118,25 +118,25 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 		out = append(out, newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("all %.0f workers of %s are busy and %.0f items wait", q.MaxWorkers, q.Queue, q.Depth),
 			workersEvidence(q), ev("depth", q.Depth, "", "> 0"),
-			ev("queue p99", q.QueueP99, "s", ">= "+th.SaturatedQueueWait.String())))
+			ev("queue p99", q.QueueP99, "s", ">= "+th.SaturatedQueueWait.String())).as(health.StatusSlow))
 	case math.IsNaN(q.MaxWorkers) && q.Depth > 0 && q.QueueP99 >= th.SaturatedQueueWait.Seconds() && q.QueueP99 > q.WorkP99:
 		saturated = true
 		out = append(out, newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("items of %s wait %s for a worker, longer than the work itself", q.Queue, format(q.QueueP99, "s")),
 			ev("queue p99", q.QueueP99, "s", ">= "+th.SaturatedQueueWait.String()), ev("work p99", q.WorkP99, "s", "< queue p99"),
-			ev("depth", q.Depth, "", "> 0")))
+			ev("depth", q.Depth, "", "> 0")).as(health.StatusSlow))
 	}
 	if p99, p50, when := workQuantiles(t, q); !stuck && !saturated && p99 >= th.SlowWork.Seconds() {
 		out = append(out, newFinding("slow-reconcile", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%s spends %s on an item (p99 %s) although workers are free", q.Queue, format(p99, "s"), when),
-			ev("work p99", p99, "s", ">= "+th.SlowWork.String()), ev("work p50", p50, "s", ""), workersEvidence(q)))
+			ev("work p99", p99, "s", ">= "+th.SlowWork.String()), ev("work p50", p50, "s", ""), workersEvidence(q)).as(health.StatusSlow))
 	}
 	if q.Depth >= th.BacklogDepth || (t.Window > 0 && q.Depth >= th.RisingDepth && q.Depth > q.DepthBefore) {
 		out = append(out, newFinding("backlog-growing", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%.0f items wait in %s%s", q.Depth, q.Queue, rising(q)),
 			ev("depth", q.Depth, "", fmt.Sprintf(">= %g, or >= %g and rising", th.BacklogDepth, th.RisingDepth)),
 			ev("depth at the first sample", q.DepthBefore, "", ""), ev("completions/s", q.CompletionsPerSecond, "/s", ""),
-			ev("drain time", drainTime(q), "s", "")))
+			ev("drain time", drainTime(q), "s", "")).as(health.StatusBacklog))
 	}
 	return out
 }

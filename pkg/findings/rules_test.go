@@ -171,13 +171,12 @@ func TestSortPutsCausesFirst(t *testing.T) {
 func TestControlPlaneAtRestRaisesNothing(t *testing.T) {
 	for _, name := range []string{"kube-controller-manager", "kube-apiserver"} {
 		a, b := load(t, name+"-1.prom.gz"), load(t, name+"-2.prom.gz")
-		th := health.DefaultThresholds()
 		target := Target{ID: name, Kind: KindOf(b, nil), Prev: a, Cur: b, Window: 10 * time.Second,
-			Queues: health.Queues(name, a, b, 10*time.Second, th)}
+			Queues: health.Queues(name, a, b, 10*time.Second)}
 		if fs := Evaluate([]Target{target}, nil, DefaultThresholds()); len(fs) > 0 {
 			t.Errorf("%s at rest: %s: %s", name, checks(fs), fs[0].Summary)
 		}
-		lifetime := Target{ID: name, Kind: KindOf(b, nil), Cur: b, Queues: health.Queues(name, nil, b, 0, th)}
+		lifetime := Target{ID: name, Kind: KindOf(b, nil), Cur: b, Queues: health.Queues(name, nil, b, 0)}
 		if fs := Evaluate([]Target{lifetime}, nil, DefaultThresholds()); len(fs) > 0 {
 			t.Errorf("%s at rest, one sample: %s: %s", name, checks(fs), fs[0].Summary)
 		}

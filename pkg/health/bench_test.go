@@ -68,7 +68,7 @@ func BenchmarkModel(b *testing.B) {
 			for range b.N {
 				prev := FromFamilies(fb, t0)
 				cur := FromFamilies(fa, t0.Add(10*time.Second))
-				if len(Queues("bench", prev, cur, 10*time.Second, DefaultThresholds())) == 0 {
+				if len(Queues("bench", prev, cur, 10*time.Second)) == 0 {
 					b.Fatal("no queues")
 				}
 			}

@@ -45,7 +45,7 @@ func FuzzFromFamilies(f *testing.F) {
 		if prev == nil {
 			window = 0
 		}
-		stats := health.Queues("fuzz", prev, cur, window, health.DefaultThresholds())
+		stats := health.Queues("fuzz", prev, cur, window)
 		for _, st := range stats {
 			if st.Status == "" {
 				t.Fatalf("queue %q has no status", st.Queue)

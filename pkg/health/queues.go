@@ -1,7 +1,6 @@
 package health
 
 import (
-	"fmt"
 	"math"
 	"sort"
 	"time"
@@ -51,7 +50,7 @@ type QueueStats struct {
 
 // Queues compares the snapshots of one target and returns one QueueStats per queue, sorted
 // worst first. prev is nil for lifetime figures; window is the time between prev and cur.
-func Queues(target string, prev, cur *Snapshot, window time.Duration, th Thresholds) []QueueStats {
+func Queues(target string, prev, cur *Snapshot, window time.Duration) []QueueStats {
 	if prev == nil {
 		window = 0
 	}
@@ -74,7 +73,7 @@ func Queues(target string, prev, cur *Snapshot, window time.Duration, th Thresho
 		}
 		st := queueStats(target, q, before, cur.Controllers[controllerOf(q)], controllerIn(prev, controllerOf(q)), window)
 		st.Leader = leader
-		st.Status, st.Reason = judge(st, th)
+		st.Status = StatusOK // until the findings judge it
 		out = append(out, st)
 	}
 	if prev != nil {
@@ -160,44 +159,6 @@ func gone(target string, q *Queue, window time.Duration, leader float64) QueueSt
 		Reconciles: n, ReconcileErrors: n, LifetimeReconciles: n, LifetimeReconcileErrors: n,
 		Unfinished: n, Longest: n, ActiveWorkers: n, MaxWorkers: n, Leader: leader,
 		Status: StatusGone, Reason: "the queue was in the first sample but not in the second: the process restarted or lost leadership"}
-}
-
-// judge decides the status of a queue, checking the worst cases first.
-func judge(st QueueStats, th Thresholds) (Status, string) {
-	if st.Longest >= th.StuckAfter.Seconds() {
-		return StatusStuck, fmt.Sprintf("an item has been processed for %s (threshold %s)", seconds(st.Longest), th.StuckAfter)
-	}
-	if st.Window > 0 && st.CompletionsPerSecond == 0 && st.Depth > 0 && st.Longest >= st.Window.Seconds() {
-		return StatusStuck, fmt.Sprintf("no item finished in %s while %.0f waited; the oldest in-flight item is %s old", st.Window, st.Depth, seconds(st.Longest))
-	}
-	if errs, n, lifetime := st.Failures(th.MinEvents); n >= th.MinEvents && errs/n > th.ErrorRatio {
-		since := ""
-		if lifetime {
-			since = " since the process started"
-		}
-		return StatusFailing, fmt.Sprintf("%.0f%% of %.0f reconciles failed%s (threshold %.0f%%)", 100*errs/n, n, since, 100*th.ErrorRatio)
-	}
-	if st.Depth >= th.BacklogDepth {
-		return StatusBacklog, fmt.Sprintf("%.0f items wait (threshold %.0f)", st.Depth, th.BacklogDepth)
-	}
-	if st.Depth >= th.RisingDepth && st.Depth > st.DepthBefore {
-		return StatusBacklog, fmt.Sprintf("depth rose from %.0f to %.0f in %s", st.DepthBefore, st.Depth, st.Window)
-	}
-	if st.QueueP99 >= th.SlowQueue.Seconds() {
-		return StatusSlow, fmt.Sprintf("queue p99 %s: items wait for a free worker (threshold %s)", seconds(st.QueueP99), th.SlowQueue)
-	}
-	if st.WorkP99 >= th.SlowWork.Seconds() {
-		return StatusSlow, fmt.Sprintf("work p99 %s (threshold %s)", seconds(st.WorkP99), th.SlowWork)
-	}
-	if st.adds >= th.MinEvents && st.RetryRatio >= th.RetryRatio {
-		return StatusRetrying, fmt.Sprintf("%.0f retries per 100 adds (threshold %.0f); retries count every delayed requeue, not only errors", 100*st.RetryRatio, 100*th.RetryRatio)
-	}
-	return StatusOK, ""
-}
-
-// seconds formats a number of seconds for a reason text.
-func seconds(s float64) string {
-	return time.Duration(s * float64(time.Second)).Round(time.Millisecond).String()
 }
 
 func controllerOf(q *Queue) string {

@@ -1,7 +1,5 @@
 package health
 
-import "time"
-
 // Status is the verdict on one queue. The order of the constants is the order of severity,
 // worst first, and the order tables sort by.
 type Status string
@@ -10,20 +8,18 @@ type Status string
 const (
 	// StatusError: the target could not be scraped or parsed.
 	StatusError Status = "ERROR"
-	// StatusStuck: an item has been processed for longer than Thresholds.StuckAfter, or over the
-	// window no item finished while items waited and the oldest in-flight item is older than
-	// the window.
+	// The statuses from STUCK to RETRYING are set by the findings (pkg/findings), from the
+	// queue's own findings, so that the table and the findings always agree.
+
+	// StatusStuck: a stuck-worker finding.
 	StatusStuck Status = "STUCK"
-	// StatusFailing: reconcile errors are more than Thresholds.ErrorRatio of reconciles.
+	// StatusFailing: a retry-storm finding on failing reconciles.
 	StatusFailing Status = "FAILING"
-	// StatusBacklog: depth is at least Thresholds.BacklogDepth, or it rose over the window to at
-	// least Thresholds.RisingDepth.
+	// StatusBacklog: a backlog-growing finding.
 	StatusBacklog Status = "BACKLOG"
-	// StatusSlow: queue p99 is at least Thresholds.SlowQueue (items wait for a worker), or work
-	// p99 is at least Thresholds.SlowWork.
+	// StatusSlow: a workers-saturated or slow-reconcile finding.
 	StatusSlow Status = "SLOW"
-	// StatusRetrying: retries are at least Thresholds.RetryRatio of adds (retries count every
-	// rate-limited or delayed requeue, not only errors).
+	// StatusRetrying: a retry-storm finding on a queue without reconcile metrics, or a hot loop.
 	StatusRetrying Status = "RETRYING"
 	// StatusGone: the queue was in the first sample but not in the second (restart, lost
 	// leadership).
@@ -46,32 +42,4 @@ func (s Status) Rank() int {
 		return r
 	}
 	return len(severity)
-}
-
-// Thresholds decide the status of a queue. DefaultThresholds starts from public alerting
-// practice (see reference/metrics.md).
-type Thresholds struct {
-	StuckAfter   time.Duration
-	ErrorRatio   float64
-	BacklogDepth float64
-	RisingDepth  float64
-	SlowQueue    time.Duration
-	SlowWork     time.Duration
-	RetryRatio   float64
-	// MinEvents is how many adds (or reconciles) a ratio needs before it counts.
-	MinEvents float64
-}
-
-// DefaultThresholds are the thresholds `queues` uses.
-func DefaultThresholds() Thresholds {
-	return Thresholds{
-		StuckAfter:   time.Minute,
-		ErrorRatio:   0.10,
-		BacklogDepth: 100,
-		RisingDepth:  10,
-		SlowQueue:    time.Second,
-		SlowWork:     10 * time.Second,
-		RetryRatio:   0.5,
-		MinEvents:    10,
-	}
 }

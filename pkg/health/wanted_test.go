@@ -28,8 +28,8 @@ func TestWantedQueuesGivesTheSameQueues(t *testing.T) {
 					}
 					snaps[j] = FromFamilies(page.Families, t0.Add(time.Duration(j)*10*time.Second))
 				}
-				got[i] = append(Queues(p.name, snaps[0], snaps[1], 10*time.Second, DefaultThresholds()),
-					Queues(p.name, nil, snaps[1], 0, DefaultThresholds())...)
+				got[i] = append(Queues(p.name, snaps[0], snaps[1], 10*time.Second),
+					Queues(p.name, nil, snaps[1], 0)...)
 				leaders[i] = snaps[1].Leader
 			}
 			if len(got[0]) == 0 {

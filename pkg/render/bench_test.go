@@ -37,7 +37,7 @@ func benchList(b *testing.B, targets int) QueueList {
 	cur := snap("kube-controller-manager-2.prom.gz", t0.Add(10*time.Second))
 	var stats []health.QueueStats
 	for i := range targets {
-		stats = append(stats, health.Queues(fmt.Sprintf("ns-%d/kube-controller-manager-%d", i%20, i), prev, cur, 10*time.Second, health.DefaultThresholds())...)
+		stats = append(stats, health.Queues(fmt.Sprintf("ns-%d/kube-controller-manager-%d", i%20, i), prev, cur, 10*time.Second)...)
 	}
 	health.Sort(stats)
 	return NewQueueList(stats, nil)

@@ -53,9 +53,8 @@ func fixtureReport(t *testing.T) report.Report {
 		},
 		Pods: []report.PodInput{{Pod: kcmPod, Scraped: true}, {Pod: opPod, Scraped: true}, {Pod: stuckPod, Scraped: true},
 			{Pod: pod("broken-system", "broken-operator-0", 0, "", "", ""), Note: "scrape failed"}},
-		Thresholds:      findings.DefaultThresholds(),
-		QueueThresholds: health.DefaultThresholds(),
-		Now:             fixtureNow,
+		Thresholds: findings.DefaultThresholds(),
+		Now:        fixtureNow,
 	}
 	return report.Build(in)
 }

@@ -30,9 +30,9 @@ type Input struct {
 	UsageNote string
 	// MemoryLimitBytes applies to targets without a pod (--url, --from-file); 0 = none.
 	MemoryLimitBytes float64
-	Thresholds       findings.Thresholds
-	QueueThresholds  health.Thresholds
-	Now              time.Time
+	// Thresholds judge the findings and, through them, the status of every queue.
+	Thresholds findings.Thresholds
+	Now        time.Time
 }
 
 // PodInput is a pod for section 1.
@@ -58,7 +58,7 @@ func Build(in Input) Report {
 	var reads []read
 	var apiPrev, apiCur *health.Snapshot
 	for _, t := range in.Targets {
-		rd, err := readTarget(t, in.QueueThresholds)
+		rd, err := readTarget(t, in.Thresholds)
 		if err != "" {
 			r.Errors = append(r.Errors, TargetError{Target: t.Target.ID(), Error: err})
 			continue
@@ -120,7 +120,7 @@ func Build(in Input) Report {
 	return r
 }
 
-func readTarget(t source.Result, th health.Thresholds) (read, string) {
+func readTarget(t source.Result, th findings.Thresholds) (read, string) {
 	res := t
 	rd := read{in: t}
 	switch len(res.Samples) {
@@ -133,12 +133,16 @@ func readTarget(t source.Result, th health.Thresholds) (read, string) {
 		rd.cur = health.FromFamilies(res.Samples[1].Families, res.Samples[1].Time)
 		rd.window = res.Window
 	}
-	rd.queues = health.Queues(t.Target.ID(), rd.prev, rd.cur, rd.window, th)
 	var labels map[string]string
 	if t.Pod != nil {
 		labels = t.Pod.Labels
 	}
 	rd.kind = findings.KindOf(rd.cur, labels)
+	judged := findings.Target{ID: t.Target.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window,
+		Queues: health.Queues(t.Target.ID(), rd.prev, rd.cur, rd.window)}
+	findings.Judge(&judged, th)
+	health.Sort(judged.Queues)
+	rd.queues = judged.Queues
 	return rd, ""
 }
 

@@ -23,7 +23,7 @@ func families(t *testing.T, name string) map[string]*dto.MetricFamily {
 func TestBuildFromCapturedPages(t *testing.T) {
 	now := time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
 	kcm := target.Target{Kind: target.KindPod, Namespace: "kube-system", Name: "kcm", Port: 10257}
-	in := Input{Scope: "namespace kube-system", Now: now, Thresholds: findings.DefaultThresholds(), QueueThresholds: health.DefaultThresholds(),
+	in := Input{Scope: "namespace kube-system", Now: now, Thresholds: findings.DefaultThresholds(),
 		Targets: []source.Result{
 			{Target: kcm, Window: 10 * time.Second, Samples: []source.Sample{
 				{Families: families(t, "kube-controller-manager-1.prom.gz"), Time: now.Add(-10 * time.Second)},

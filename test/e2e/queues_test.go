@@ -21,6 +21,7 @@ type queueList struct {
 		Depth         *float64 `json:"depth"`
 		AddsPerSecond *float64 `json:"addsPerSecond"`
 		Status        string   `json:"status"`
+		Reason        string   `json:"reason"`
 	} `json:"items"`
 	Errors []struct{ Target, Error string } `json:"errors"`
 }

@@ -20,7 +20,8 @@ type reportDoc struct {
 		Targets, Read, Critical, Warning int
 		Verdict                          string
 	} `json:"summary"`
-	Pods     []struct{ Namespace, Name string } `json:"pods"`
+	Pods     []struct{ Namespace, Name string }       `json:"pods"`
+	Backlog  []struct{ Target, Queue, Status string } `json:"backlog"`
 	Findings []struct {
 		Code, Check, Severity, Target, Queue, Summary, Recommendation string
 		Evidence                                                      []struct{ Name, Value, Threshold string }
@@ -37,6 +38,40 @@ func reportJSON(t *testing.T, args ...string) (reportDoc, Result) {
 		}
 	}
 	return d, r
+}
+
+// statusBacks are the checks a queue status needs behind it in the findings.
+var statusBacks = map[string][]string{
+	"STUCK": {"stuck-worker"}, "FAILING": {"retry-storm"}, "BACKLOG": {"backlog-growing"},
+	"SLOW": {"workers-saturated", "slow-reconcile"}, "RETRYING": {"retry-storm", "hot-loop"},
+}
+
+// disagreements lists the queues whose STATUS in section 2 and findings in section 6 tell
+// different stories: OK with a warning or critical finding about the queue, or a status that
+// no finding about the queue backs.
+func (d reportDoc) disagreements() []string {
+	var out []string
+	for _, q := range d.Backlog {
+		checks := map[string]bool{}
+		serious := false
+		for _, f := range d.Findings {
+			if f.Target == q.Target && f.Queue == q.Queue {
+				checks[f.Check] = true
+				serious = serious || f.Severity != "info"
+			}
+		}
+		backed := false
+		for _, c := range statusBacks[q.Status] {
+			backed = backed || checks[c]
+		}
+		switch {
+		case q.Status == "OK" && serious:
+			out = append(out, fmt.Sprintf("%s %s is OK but has findings %v", q.Target, q.Queue, checks))
+		case statusBacks[q.Status] != nil && !backed:
+			out = append(out, fmt.Sprintf("%s %s is %s but no finding says so (%v)", q.Target, q.Queue, q.Status, checks))
+		}
+	}
+	return out
 }
 
 func (d reportDoc) checks() string {
@@ -100,6 +135,9 @@ func TestReportDiagnosesEachScenario(t *testing.T) {
 				if len(d.Findings) > 0 {
 					t.Logf("report %v: %s: %s", way, d.Findings[0].Check, d.Findings[0].Summary)
 				}
+				for _, dis := range d.disagreements() {
+					t.Errorf("report %v: section 2 and the findings disagree: %s", way, dis)
+				}
 				if top != tc.want {
 					t.Errorf("report %v: top finding %q, want %q; all: %s", way, top, tc.want, d.checks())
 				}
@@ -130,6 +168,9 @@ func TestReportControlPlaneAtRest(t *testing.T) {
 	}
 	if d.Summary.Critical+d.Summary.Warning > 0 {
 		t.Errorf("the control plane at rest raised: %s", d.checks())
+	}
+	for _, dis := range d.disagreements() {
+		t.Errorf("section 2 and the findings disagree: %s", dis)
 	}
 	if len(d.Pods) != 1 || d.Pods[0].Name != "kube-controller-manager-ctrldiag-node" {
 		t.Errorf("pods section: %+v", d.Pods)
@@ -165,8 +206,25 @@ func TestReportFailOnAndThresholds(t *testing.T) {
 	if r.Code != 3 || len(d.Findings) == 0 || d.Findings[0].Check != "stuck-worker" {
 		t.Fatalf("--fail-on critical with a stuck worker must exit 3 and say stuck-worker:\n%s", r)
 	}
+	for _, dis := range d.disagreements() {
+		t.Errorf("section 2 and the findings disagree: %s", dis)
+	}
 	r = ctrldiag(t, "report", "-n", ns, "--include-apiserver=false", "--threshold", "stuckAfter=soon")
 	if r.Code != 2 || !strings.Contains(r.Stderr, "stuckAfter") {
 		t.Errorf("a bad threshold is a usage error:\n%s", r)
+	}
+	// queues judges with the same thresholds: the same flag makes the queue STUCK there too,
+	// and the default leaves it as the findings leave it, not stuck.
+	for _, tc := range []struct {
+		args  []string
+		stuck bool
+	}{{[]string{"--threshold", "stuckAfter=5s"}, true}, {[]string{"--threshold", "stuckAfter=1h"}, false}} {
+		l, r := queuesJSON(t, append([]string{"-n", ns, "--interval", "1s"}, tc.args...)...)
+		if r.Code != 0 || len(l.Items) == 0 {
+			t.Fatalf("queues %v:\n%s", tc.args, r)
+		}
+		if got := l.Items[0].Status == "STUCK"; got != tc.stuck {
+			t.Errorf("queues %v: top row %s %s (%s), want stuck=%v", tc.args, l.Items[0].Queue, l.Items[0].Status, l.Items[0].Reason, tc.stuck)
+		}
 	}
 }

@@ -10,21 +10,24 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printers"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
 // Options holds the flag values of the queues command.
 type Options struct {
-	Sources sourceflags.Flags
-	Output  string
-	Args    []string
+	Sources    sourceflags.Flags
+	Thresholds thresholdflags.Flags
+	Output     string
+	Args       []string
 
 	// Set by Validate.
-	config collect.Config
+	config     collect.Config
+	thresholds findings.Thresholds
 
 	globals *globals.Flags
 	genericiooptions.IOStreams
@@ -46,6 +49,11 @@ func (o *Options) Validate() error {
 	if err := printers.ValidateFormat(o.Output, "", "wide", "json", "yaml"); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
+	th, err := o.Thresholds.Thresholds()
+	if err != nil {
+		return err
+	}
+	o.thresholds = th
 	cfg, err := o.Sources.Config(o.globals, o.Args, o.In)
 	if err != nil {
 		return err
@@ -57,7 +65,7 @@ func (o *Options) Validate() error {
 // Run reads the targets, and prints the queue table and, on stderr, the warnings and the
 // targets that could not be read.
 func (o *Options) Run(ctx context.Context) error {
-	res, err := engine.Queues(ctx, engine.QueuesConfig{Read: o.Sources.Read(), Thresholds: health.DefaultThresholds(),
+	res, err := engine.Queues(ctx, engine.QueuesConfig{Read: o.Sources.Read(), Thresholds: o.thresholds,
 		Scope: sourceflags.Scope(o.config)}, o.env())
 	if err != nil {
 		return err

@@ -52,19 +52,22 @@ wide shows LEADER yes on the leader's rows. -o json|yaml lists every replica of 
 workloads under "replicas" (leader, how it was told, queues, folded). A non-leader with items
 in its queues keeps its rows.
 
-STATUS, worst first:
+STATUS, worst first. A queue's status comes from the findings of kubectl ctrldiag report on
+that queue, judged with the same thresholds (--threshold name=value, --thresholds FILE; names
+in README), so the table and the report always agree; REASON names the finding's code:
   ERROR     the target could not be read or parsed (reason on stderr / in "errors")
-  STUCK     an item has been in work for 1m or more, or nothing finished in the window while
-            items waited and the oldest in-flight item is older than the window
-  FAILING   more than 10% of reconciles failed (at least 10 reconciles in the window, or,
-            when some failed in a thinner window, since the process started)
-  BACKLOG   depth 100 or more, or depth rose to 10 or more over the window
-  SLOW      queue p99 1s or more (workers saturated), or work p99 10s or more
-  RETRYING  retries are 50% or more of adds (at least 10 adds)
+  STUCK     stuck-worker: an item has been in a worker for stuckAfter (30s) or more
+  FAILING   retry-storm: more than errorRatio (10%) of reconciles failed (at least minEvents,
+            10, in the window, or, when some failed in a thinner window, since the process
+            started)
+  BACKLOG   backlog-growing: backlogDepth (100) items wait, or risingDepth (10) and rising
+  SLOW      workers-saturated (every worker busy and items wait, or items wait longer than
+            the work takes) or slow-reconcile (work p99 of slowWork, 1s, with workers free)
+  RETRYING  retry-storm on a queue without reconcile metrics (retriesPerSecond and
+            retryRatio of adds), or hot-loop (reconciles that ask to be requeued, at once)
   GONE      the queue was in the first sample but not the second (restart, lost leadership)
   OK        none of the above
   STANDBY   not a queue: the standby replicas of a workload, folded into the leader's rows
-
 Exit codes: 0 results printed (also when some targets failed: they are listed as ERROR rows,
 in "errors" of -o json|yaml, and on stderr); 1 every target failed (stderr names each);
 2 invalid flags or arguments.`
@@ -102,6 +105,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 		},
 	}
 	o.Sources.AddFlags(cmd.Flags(), true)
+	o.Thresholds.AddFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: wide, json or yaml (default: table)")
 	return cmd
 }

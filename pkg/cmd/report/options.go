@@ -15,6 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
@@ -28,8 +29,7 @@ type Options struct {
 	Sources             sourceflags.Flags
 	Output              string
 	FailOn              string
-	ThresholdSet        []string
-	ThresholdFile       string
+	Thresholds          thresholdflags.Flags
 	GenerationResources []string
 	MemoryLimit         string
 
@@ -58,17 +58,11 @@ func (o *Options) Validate(args []string) error {
 	default:
 		return exitcode.UsageError("--fail-on must be none, warning or critical, got %q", o.FailOn)
 	}
-	o.thresholds = findings.DefaultThresholds()
-	if o.ThresholdFile != "" {
-		if err := o.thresholds.LoadFile(o.ThresholdFile); err != nil {
-			return exitcode.UsageError("%v", err)
-		}
+	th, err := o.Thresholds.Thresholds()
+	if err != nil {
+		return err
 	}
-	for _, kv := range o.ThresholdSet {
-		if err := o.thresholds.Set(kv); err != nil {
-			return exitcode.UsageError("%v", err)
-		}
-	}
+	o.thresholds = th
 	o.generations = append([]schema.GroupVersionResource(nil), cachesync.DefaultGenerationResources...)
 	for _, r := range o.GenerationResources {
 		gv, err := parseResource(r)

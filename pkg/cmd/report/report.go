@@ -70,8 +70,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	f := cmd.Flags()
 	f.StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml, markdown or html")
 	f.StringVar(&o.FailOn, "fail-on", "none", "Exit 3 when a finding reaches this severity: none, warning or critical")
-	f.StringArrayVar(&o.ThresholdSet, "threshold", nil, "Override a threshold, name=value (repeatable; see README for names)")
-	f.StringVar(&o.ThresholdFile, "thresholds", "", "YAML file of thresholds to override")
+	o.Thresholds.AddFlags(f)
 	f.StringArrayVar(&o.GenerationResources, "generation-resource", nil, "Also check generation lag of RESOURCE.GROUP/VERSION (e.g. widgets.example.com/v1; repeatable)")
 	f.StringVar(&o.MemoryLimit, "memory-limit", "", "Memory limit to compare --url and --from-file targets against (e.g. 256Mi)")
 	return cmd

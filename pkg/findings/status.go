@@ -1,0 +1,31 @@
+package findings
+
+import (
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+)
+
+// Judge sets the STATUS and REASON of each queue of t from the findings the same thresholds
+// raise on it: a queue with a queue finding is never OK, and a queue is STUCK, FAILING,
+// BACKLOG, SLOW or RETRYING only when the finding behind it is raised. A queue that went away
+// between the samples stays GONE.
+func Judge(t *Target, th Thresholds) {
+	for i := range t.Queues {
+		q := &t.Queues[i]
+		if q.Status == health.StatusGone {
+			continue
+		}
+		q.Status, q.Reason = statusOf(queueFindings(*t, *q, th))
+	}
+}
+
+// statusOf is the worst status the findings give their queue, with the finding's summary and
+// code as the reason.
+func statusOf(fs []Finding) (health.Status, string) {
+	st, reason := health.StatusOK, ""
+	for _, f := range fs {
+		if f.status != "" && f.status.Rank() < st.Rank() {
+			st, reason = f.status, f.Summary+" ("+f.Code+")"
+		}
+	}
+	return st, reason
+}

@@ -1,0 +1,151 @@
+package findings
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testpages"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+)
+
+// backs are the checks a status needs behind it: a queue shows STUCK only with a stuck-worker
+// finding, and so on.
+var backs = map[health.Status][]string{
+	health.StatusStuck:    {"stuck-worker"},
+	health.StatusFailing:  {"retry-storm"},
+	health.StatusBacklog:  {"backlog-growing"},
+	health.StatusSlow:     {"workers-saturated", "slow-reconcile"},
+	health.StatusRetrying: {"retry-storm", "hot-loop"},
+}
+
+// disagreements lists the queues whose status and findings tell different stories: a queue
+// with a warning or critical queue finding shown OK, or a status no finding backs.
+func disagreements(t Target, fs []Finding) []string {
+	var out []string
+	for _, q := range t.Queues {
+		var checks []string
+		serious := false
+		for _, f := range fs {
+			if f.Target == t.ID && f.Queue == q.Queue && f.status != "" {
+				checks = append(checks, f.Check)
+				serious = serious || f.Severity == Warning || f.Severity == Critical
+			}
+		}
+		switch {
+		case q.Status == health.StatusOK && serious:
+			out = append(out, fmt.Sprintf("%s/%s is OK but has %v", t.ID, q.Queue, checks))
+		case backs[q.Status] != nil && !anyOf(checks, backs[q.Status]):
+			out = append(out, fmt.Sprintf("%s/%s is %s but has only %v", t.ID, q.Queue, q.Status, checks))
+		}
+	}
+	return out
+}
+
+func anyOf(have, want []string) bool {
+	for _, h := range have {
+		for _, w := range want {
+			if h == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// judged builds a target from two snapshots (prev nil: one sample) and judges its queues.
+func judged(id string, prev, cur *health.Snapshot, window time.Duration) Target {
+	if prev == nil {
+		window = 0
+	}
+	t := Target{ID: id, Kind: KindOf(cur, nil), Prev: prev, Cur: cur, Window: window, Queues: health.Queues(id, prev, cur, window)}
+	Judge(&t, DefaultThresholds())
+	return t
+}
+
+// Every captured page, over its window and over its lifetime: the STATUS of every queue agrees
+// with the findings of the same thresholds.
+func TestStatusAgreesWithFindingsOnCapturedPages(t *testing.T) {
+	pairs := [][2]string{
+		{"controller-runtime-1.prom", "controller-runtime-2.prom"},
+		{"kube-controller-manager-1.prom.gz", "kube-controller-manager-2.prom.gz"},
+		{"kube-apiserver-1.prom.gz", "kube-apiserver-2.prom.gz"},
+	}
+	nonOK := 0
+	for _, p := range pairs {
+		a, b := load(t, p[0]), load(t, p[1])
+		for _, tg := range []Target{judged(p[0], a, b, 10*time.Second), judged(p[1], nil, b, 0), judged("large", nil, load(t, "kube-apiserver-large.prom.gz"), 0)} {
+			fs := Evaluate([]Target{tg}, nil, DefaultThresholds())
+			for _, d := range disagreements(tg, fs) {
+				t.Error(d)
+			}
+			for _, q := range tg.Queues {
+				if q.Status != health.StatusOK {
+					nonOK++
+				}
+			}
+		}
+	}
+	if nonOK == 0 {
+		t.Error("no queue of the captured pages is judged: the agreement was not put to the test")
+	}
+}
+
+// Each status comes from its finding, with the finding's summary and code as the reason.
+func TestJudgeSetsTheStatusOfTheFinding(t *testing.T) {
+	n := math.NaN()
+	base := health.QueueStats{Queue: "q", Depth: 0, DepthBefore: n, QueueP99: n, WorkP99: n, QueueP50: n, WorkP50: n,
+		Longest: 0, ErrorRatio: n, RetryRatio: n, MaxWorkers: n, ActiveWorkers: n, Reconciles: n, ReconcileErrors: n,
+		LifetimeReconciles: n, LifetimeReconcileErrors: n, AddsPerSecond: n, RetriesPerSecond: n, Status: health.StatusOK}
+	tests := []struct {
+		name string
+		edit func(*health.QueueStats)
+		want health.Status
+		code string
+	}{
+		{"healthy", func(*health.QueueStats) {}, health.StatusOK, ""},
+		{"long item", func(s *health.QueueStats) { s.Longest = 120 }, health.StatusStuck, "CD201"},
+		{"deep", func(s *health.QueueStats) { s.Depth = 150 }, health.StatusBacklog, "CD211"},
+		{"rising", func(s *health.QueueStats) { s.Depth, s.DepthBefore = 20, 5 }, health.StatusBacklog, "CD211"},
+		{"waiting longer than working", func(s *health.QueueStats) { s.Depth, s.QueueP99, s.WorkP99 = 3, 2, 0.1 }, health.StatusSlow, "CD208"},
+		{"slow work", func(s *health.QueueStats) { s.WorkP99, s.WorkP50 = 30, 10 }, health.StatusSlow, "CD209"},
+		{"retries", func(s *health.QueueStats) { s.AddsPerSecond, s.RetriesPerSecond, s.RetryRatio = 20, 15, 0.75 }, health.StatusRetrying, "CD203"},
+		{"gone stays gone", func(s *health.QueueStats) { s.Status, s.Longest = health.StatusGone, 120 }, health.StatusGone, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := base
+			tt.edit(&q)
+			tg := Target{ID: "t", Cur: &health.Snapshot{}, Prev: &health.Snapshot{}, Window: 5 * time.Second, Queues: []health.QueueStats{q}}
+			Judge(&tg, DefaultThresholds())
+			got := tg.Queues[0]
+			if got.Status != tt.want || !strings.Contains(got.Reason, tt.code) || (tt.code != "" && !strings.Contains(got.Reason, "("+tt.code+")")) {
+				t.Errorf("status %s (%q), want %s with %s", got.Status, got.Reason, tt.want, tt.code)
+			}
+		})
+	}
+}
+
+// A backing-off controller reconciles rarely: 4 failures in the window are too few to judge,
+// but the process's 200 failed reconciles of 200 make the queue FAILING.
+func TestFailingJudgesLifetimeWhenTheWindowIsThin(t *testing.T) {
+	page := func(errs float64) *health.Snapshot {
+		return health.FromFamilies(testpages.ParseText(t, fmt.Sprintf(`workqueue_adds_total{name="c",controller="c"} %[1]g
+workqueue_depth{name="c",controller="c",priority=""} 0
+controller_runtime_reconcile_total{controller="c",result="error"} %[1]g
+controller_runtime_reconcile_total{controller="c",result="success"} 0
+controller_runtime_reconcile_errors_total{controller="c"} %[1]g
+`, errs)), time.Time{})
+	}
+	st := judged("t", page(196), page(200), 5*time.Second).Queues
+	if len(st) != 1 || st[0].Status != health.StatusFailing || !strings.Contains(st[0].Reason, "since the process started") {
+		t.Fatalf("got %+v", st)
+	}
+	// Without a failure in the window, the past is not judged.
+	st = judged("t", page(200), page(200), 5*time.Second).Queues
+	if st[0].Status != health.StatusOK {
+		t.Errorf("no failure in the window: %s %s", st[0].Status, st[0].Reason)
+	}
+}
