@@ -67,21 +67,27 @@ type read struct {
 
 // Build computes the report.
 func Build(in Input) Report {
-	r := Report{APIVersion: APIVersion, Kind: Kind, GeneratedAt: in.Now.UTC(), Scope: in.Scope, Window: "lifetime",
+	r := Report{APIVersion: APIVersion, Kind: Kind, GeneratedAt: in.Now.UTC(), Scope: in.Scope, Window: Lifetime,
 		Pods: []Pod{}, Backlog: []Backlog{}, Events: []Events{}, Resources: []Resources{}, Findings: []findings.Finding{}}
 	var reads []read
 	var apiPrev, apiCur *health.Snapshot
 	for _, t := range in.Targets {
-		rd, err := readTarget(t, in.QueueThresholds)
-		if err != "" {
-			r.Errors = append(r.Errors, TargetError{Target: t.Target.ID(), Error: err})
+		rd, ok := readTarget(t, in.QueueThresholds)
+		if !ok {
+			r.Errors = append(r.Errors, TargetError{Target: t.Target.ID(), Error: errText(t.Result)})
 			continue
+		}
+		if t.Result.Err != nil {
+			// Read, but not completely (the second sample failed or the deadline passed before
+			// it): the target is judged over what was read, and the error stays listed with
+			// that window, in the words `queues` uses for it.
+			r.Errors = append(r.Errors, TargetError{Target: t.Target.ID(), Error: t.Result.Err.Error(), Window: windowName(rd.window)})
 		}
 		if t.Target.Kind == target.KindAPIServer || rd.kind == findings.KubeAPIServer {
 			apiPrev, apiCur = rd.prev, rd.cur
 		}
 		if rd.window > 0 {
-			r.Window = rd.window.Round(100 * time.Millisecond).String()
+			r.Window = windowName(rd.window)
 		}
 		reads = append(reads, rd)
 	}
@@ -134,12 +140,14 @@ func Build(in Input) Report {
 	return r
 }
 
-func readTarget(t TargetInput, th health.Thresholds) (read, string) {
+// readTarget computes the snapshots and queue figures of a target; ok is false when it gave
+// no sample. With one sample the figures are over the process's lifetime.
+func readTarget(t TargetInput, th health.Thresholds) (rd read, ok bool) {
 	res := t.Result
-	rd := read{in: t}
+	rd = read{in: t}
 	switch len(res.Samples) {
 	case 0:
-		return rd, errText(res)
+		return rd, false
 	case 1:
 		rd.cur = health.FromFamilies(res.Samples[0].Families, res.Samples[0].Time)
 	default:
@@ -153,7 +161,16 @@ func readTarget(t TargetInput, th health.Thresholds) (read, string) {
 		labels = t.Pod.Labels
 	}
 	rd.kind = findings.KindOf(rd.cur, labels)
-	return rd, ""
+	return rd, true
+}
+
+// windowName names the window figures are over: a duration rounded to 100 ms, or "lifetime"
+// (one sample: since the process started).
+func windowName(d time.Duration) string {
+	if d <= 0 {
+		return Lifetime
+	}
+	return d.Round(100 * time.Millisecond).String()
 }
 
 func errText(res sample.Result) string {
