@@ -78,9 +78,9 @@ func Build(in Input) Report {
 			continue
 		}
 		if t.Result.Err != nil {
-			// Read, but not completely (the second sample failed or the deadline passed before
-			// it): the target is judged over what was read, and the error stays listed with
-			// that window, in the words `queues` uses for it.
+			// Read, but not completely (the second sample failed, the deadline passed before it,
+			// or saved pages out of order left one): the target is judged over what was read,
+			// and the error stays listed with that window, in the words `queues` uses for it.
 			r.Errors = append(r.Errors, TargetError{Target: t.Target.ID(), Error: t.Result.Err.Error(), Window: windowName(rd.window)})
 		}
 		if t.Target.Kind == target.KindAPIServer || rd.kind == findings.KubeAPIServer {

@@ -170,9 +170,10 @@ type Resources struct {
 }
 
 // TargetError is a target that could not be read, or not completely: its second sample
-// failed, or the overall deadline passed before it. Such a target is still judged, over the
-// window its samples allow, and Window names that window ("lifetime" with one sample). Window
-// is empty for a target that gave no figures at all.
+// failed, the overall deadline passed before it, or two saved pages came in the wrong order
+// and only one was used. Such a target is still judged, over the window its samples allow,
+// and Window names that window ("lifetime" with one sample). Window is empty for a target
+// that gave no figures at all.
 type TargetError struct {
 	Target string `json:"target"`
 	Error  string `json:"error"`
