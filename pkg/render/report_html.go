@@ -26,6 +26,7 @@ var reportHTML = sync.OnceValue(func() *template.Template {
 		"minus":     func(a, b float64) float64 { return a - b },
 		"upper":     strings.ToUpper,
 		"pathParts": pathParts,
+		"judged":    judged,
 	}).Parse(reportHTMLTemplate))
 })
 
@@ -35,9 +36,13 @@ type htmlPage struct {
 	R         report.Report
 	Generated string
 	Verdict   string // the verdict banner's class: critical, warning or ok
+	Window    string // the report's window, and the other windows some targets were judged over
 	Style     template.CSS
 	Sections  []htmlSection
 	Findings  []htmlFinding
+	// ErrorsTitle heads the list of target errors; ErrorsNav is its link in the navigation.
+	ErrorsTitle string
+	ErrorsNav   string
 }
 
 // htmlSection is one numbered section; the backlog and event sections carry charts.
@@ -60,7 +65,11 @@ var sectionIDs = []string{"pods", "backlog", "cache", "events", "resources"}
 // ReportHTML writes the report as one self-contained HTML page: inline CSS and inline SVG
 // charts (depth per queue, queue and work latency distributions), no script, nothing fetched.
 func ReportHTML(w io.Writer, r report.Report) error {
-	p := htmlPage{R: r, Generated: r.GeneratedAt.Format("2006-01-02 15:04:05 UTC"), Verdict: "ok", Style: template.CSS(reportHTMLStyle)}
+	p := htmlPage{R: r, Generated: r.GeneratedAt.Format("2006-01-02 15:04:05 UTC"), Verdict: "ok", Style: template.CSS(reportHTMLStyle),
+		Window: reportWindow(r), ErrorsTitle: errorsTitle(r), ErrorsNav: "Unread targets"}
+	if partlyRead(r) {
+		p.ErrorsNav = "Unread or partly read targets"
+	}
 	switch {
 	case r.Summary.Critical > 0 || r.Summary.Read == 0:
 		p.Verdict = "critical"

@@ -12,7 +12,7 @@ func ReportMarkdown(w io.Writer, r report.Report) error {
 	ew := &errWriter{w: w}
 	ew.printf("# kubectl ctrldiag report\n\n")
 	ew.printf("%s, window %s, %s.\n\n**Verdict:** %s (%d of %d targets read).\n",
-		md(r.Scope), md(r.Window), r.GeneratedAt.Format("2006-01-02T15:04:05Z"), md(r.Summary.Verdict), r.Summary.Read, r.Summary.Targets)
+		md(r.Scope), md(reportWindow(r)), r.GeneratedAt.Format("2006-01-02T15:04:05Z"), md(r.Summary.Verdict), r.Summary.Read, r.Summary.Targets)
 	for _, s := range reportSections(r) {
 		writeMarkdownSection(ew, s, "## ")
 	}
@@ -29,8 +29,12 @@ func ReportMarkdown(w io.Writer, r report.Report) error {
 		ew.printf("\n**Why:** %s\n\n**Fix:** %s\n\n", md(f.Explanation), md(f.Recommendation))
 	}
 	if len(r.Errors) > 0 {
-		ew.printf("\n## Targets that could not be read\n\n")
+		ew.printf("\n## %s\n\n", errorsTitle(r))
 		for _, e := range r.Errors {
+			if j := judged(e); j != "" {
+				ew.printf("- `%s` (%s): %s\n", e.Target, j, md(e.Error))
+				continue
+			}
 			ew.printf("- `%s`: %s\n", e.Target, md(e.Error))
 		}
 	}

@@ -131,8 +131,8 @@ func eventSection(r report.Report) section {
 			triple(e.QueueP50Seconds, e.QueueP90Seconds, e.QueueP99Seconds), triple(e.WorkP50Seconds, e.WorkP90Seconds, e.WorkP99Seconds),
 			results(e.Reconciles)})
 	}
-	window := "over the last " + r.Window
-	if r.Window == "lifetime" {
+	window := "over the last " + reportWindow(r)
+	if r.Window == report.Lifetime {
 		window = "since each process started (one sample: no rates)"
 	}
 	s.Note = fmt.Sprintf("Busiest queues first, %s; %d quiet or beyond the first %d not shown.", window, quiet, maxRows)
@@ -155,6 +155,64 @@ func resourceSection(r report.Report) section {
 		s.Note = upperFirst(r.ResourcesNote) + "."
 	}
 	return s
+}
+
+// reportWindow is the report's window followed, when some targets were judged over another
+// (read once while the others were read twice), by those windows and how many targets each:
+// "10s (lifetime for 1 target: see below)". The list of errors names the targets.
+func reportWindow(r report.Report) string {
+	var others []string
+	n := map[string]int{}
+	for _, e := range r.Errors {
+		if e.Window == "" || e.Window == r.Window {
+			continue
+		}
+		if n[e.Window] == 0 {
+			others = append(others, e.Window)
+		}
+		n[e.Window]++
+	}
+	if len(others) == 0 {
+		return r.Window
+	}
+	for i, w := range others {
+		target := "targets"
+		if n[w] == 1 {
+			target = "target"
+		}
+		others[i] = fmt.Sprintf("%s for %d %s", w, n[w], target)
+	}
+	return r.Window + " (" + strings.Join(others, ", ") + ": see below)"
+}
+
+// partlyRead reports whether some target with an error was still judged (it gave one sample).
+func partlyRead(r report.Report) bool {
+	for _, e := range r.Errors {
+		if e.Window != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// errorsTitle heads the list of target errors.
+func errorsTitle(r report.Report) string {
+	if partlyRead(r) {
+		return "Targets that could not be read, or only once"
+	}
+	return "Targets that could not be read"
+}
+
+// judged says over which window a target with an error was still judged ("judged over its
+// lifetime"), or "" when it gave no figures.
+func judged(e report.TargetError) string {
+	switch e.Window {
+	case "":
+		return ""
+	case report.Lifetime:
+		return "judged over its lifetime"
+	}
+	return "judged over " + e.Window
 }
 
 func yesNo(b bool) string {

@@ -13,7 +13,7 @@ import (
 // kubectl-style tables, then the findings, worst first, each with evidence and the fix.
 func ReportText(w io.Writer, r report.Report) error {
 	ew := &errWriter{w: w}
-	ew.printf("kubectl ctrldiag report: %s, window %s, %s\n", r.Scope, r.Window, r.GeneratedAt.Format("2006-01-02T15:04:05Z"))
+	ew.printf("kubectl ctrldiag report: %s, window %s, %s\n", r.Scope, reportWindow(r), r.GeneratedAt.Format("2006-01-02T15:04:05Z"))
 	ew.printf("Verdict: %s (%d of %d targets read)\n", r.Summary.Verdict, r.Summary.Read, r.Summary.Targets)
 	for _, s := range reportSections(r) {
 		writeTextSection(ew, s, "\n"+strings.ToUpper(s.Title)+"\n")
@@ -33,8 +33,12 @@ func ReportText(w io.Writer, r report.Report) error {
 		ew.printf("%s", wrap("fix: "+f.Recommendation, "  ", 96))
 	}
 	if len(r.Errors) > 0 {
-		ew.printf("\nTARGETS THAT COULD NOT BE READ\n")
+		ew.printf("\n%s\n", strings.ToUpper(errorsTitle(r)))
 		for _, e := range r.Errors {
+			if j := judged(e); j != "" {
+				ew.printf("  %s (%s): %s\n", e.Target, j, e.Error)
+				continue
+			}
 			ew.printf("  %s: %s\n", e.Target, e.Error)
 		}
 	}

@@ -53,21 +53,27 @@ type read struct {
 
 // Build computes the report.
 func Build(in Input) Report {
-	r := Report{APIVersion: APIVersion, Kind: Kind, GeneratedAt: in.Now.UTC(), Scope: in.Scope, Window: "lifetime",
+	r := Report{APIVersion: APIVersion, Kind: Kind, GeneratedAt: in.Now.UTC(), Scope: in.Scope, Window: Lifetime,
 		Pods: []Pod{}, Backlog: []Backlog{}, Events: []Events{}, Resources: []Resources{}, Findings: []findings.Finding{}}
 	var reads []read
 	var apiPrev, apiCur *health.Snapshot
 	for _, t := range in.Targets {
-		rd, err := readTarget(t, in.Thresholds)
-		if err != "" {
-			r.Errors = append(r.Errors, TargetError{Target: t.Target.ID(), Error: err})
+		rd, ok := readTarget(t, in.Thresholds)
+		if !ok {
+			r.Errors = append(r.Errors, TargetError{Target: t.Target.ID(), Error: errText(t)})
 			continue
+		}
+		if t.Err != nil {
+			// Read, but not completely (the second sample failed, the deadline passed before it,
+			// or saved pages out of order left one): the target is judged over what was read,
+			// and the error stays listed with that window, in the words `queues` uses for it.
+			r.Errors = append(r.Errors, TargetError{Target: t.Target.ID(), Error: t.Err.Error(), Window: windowName(rd.window)})
 		}
 		if t.Target.Kind == target.KindAPIServer || rd.kind == findings.KubeAPIServer {
 			apiPrev, apiCur = rd.prev, rd.cur
 		}
 		if rd.window > 0 {
-			r.Window = rd.window.Round(100 * time.Millisecond).String()
+			r.Window = windowName(rd.window)
 		}
 		reads = append(reads, rd)
 	}
@@ -120,12 +126,14 @@ func Build(in Input) Report {
 	return r
 }
 
-func readTarget(t source.Result, th findings.Thresholds) (read, string) {
+// readTarget computes the snapshots and judged queue figures of a target; ok is false when it
+// gave no sample. With one sample the figures are over the process's lifetime.
+func readTarget(t source.Result, th findings.Thresholds) (rd read, ok bool) {
 	res := t
-	rd := read{in: t}
+	rd = read{in: t}
 	switch len(res.Samples) {
 	case 0:
-		return rd, errText(res)
+		return rd, false
 	case 1:
 		rd.cur = health.FromFamilies(res.Samples[0].Families, res.Samples[0].Time)
 	default:
@@ -143,7 +151,16 @@ func readTarget(t source.Result, th findings.Thresholds) (read, string) {
 	findings.Judge(&judged, th)
 	health.Sort(judged.Queues)
 	rd.queues = judged.Queues
-	return rd, ""
+	return rd, true
+}
+
+// windowName names the window figures are over: a duration rounded to 100 ms, or "lifetime"
+// (one sample: since the process started).
+func windowName(d time.Duration) string {
+	if d <= 0 {
+		return Lifetime
+	}
+	return d.Round(100 * time.Millisecond).String()
 }
 
 func errText(res source.Result) string {

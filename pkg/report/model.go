@@ -17,13 +17,18 @@ const (
 	Kind       = "Report"
 )
 
+// Lifetime is the window of figures computed from one sample: since each process started.
+const Lifetime = "lifetime"
+
 // Report is the whole diagnosis. Numbers that cannot be known are null.
 type Report struct {
 	APIVersion  string    `json:"apiVersion"`
 	Kind        string    `json:"kind"`
 	GeneratedAt time.Time `json:"generatedAt"`
 	// Scope says where targets were looked for; Window the time between the two samples
-	// ("lifetime" for one sample: figures since each process started).
+	// ("lifetime" when no target was read twice: figures since each process started). A
+	// target judged over another window (only its first sample was read) has an entry in
+	// Errors that names its window.
 	Scope     string      `json:"scope"`
 	Window    string      `json:"window"`
 	Summary   Summary     `json:"summary"`
@@ -164,10 +169,15 @@ type Resources struct {
 	LastTermination  string   `json:"lastTermination,omitempty"`
 }
 
-// TargetError is a target that could not be read.
+// TargetError is a target that could not be read, or not completely: its second sample
+// failed, the overall deadline passed before it, or two saved pages came in the wrong order
+// and only one was used. Such a target is still judged, over the window its samples allow,
+// and Window names that window ("lifetime" with one sample). Window is empty for a target
+// that gave no figures at all.
 type TargetError struct {
 	Target string `json:"target"`
 	Error  string `json:"error"`
+	Window string `json:"window,omitempty"`
 }
 
 // num is v, or nil when v is NaN or infinite (JSON has neither).

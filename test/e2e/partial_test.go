@@ -1,0 +1,53 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A target of which only one sample could be used (here two saved pages given in the wrong
+// order) is judged over its lifetime and its error is kept: `report` lists it in "errors" with
+// window "lifetime" and the words `queues` prints for it, says so in the text, and raises no
+// scrape-failed finding; the target read twice keeps the report's window.
+func TestReportKeepsPartialReadErrors(t *testing.T) {
+	pages := filepath.Join(env.root, "testdata/pages")
+	outOfOrder := filepath.Join(pages, "controller-runtime-2.prom") + "," + filepath.Join(pages, "controller-runtime-1.prom")
+	pair := filepath.Join(pages, "kube-controller-manager-1.prom.gz") + "," + filepath.Join(pages, "kube-controller-manager-2.prom.gz")
+	args := []string{"--from-file", outOfOrder, "--from-file", pair, "--interval", "10s"}
+
+	l, q := queuesJSON(t, args...)
+	if q.Code != 0 || len(l.Errors) != 1 || !strings.Contains(l.Errors[0].Error, "not in time order") {
+		t.Fatalf("queues should list the out-of-order pair as an error:\n%s", q)
+	}
+
+	r := ctrldiag(t, append([]string{"report", "-o", "json"}, args...)...)
+	var d struct {
+		reportDoc
+		Errors []struct{ Target, Error, Window string } `json:"errors"`
+	}
+	if r.Code != 0 {
+		t.Fatalf("report:\n%s", r)
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
+		t.Fatalf("report -o json is not JSON: %v\n%s", err, r)
+	}
+	if d.Window != "10s" || d.Summary.Read != 2 || len(d.Errors) != 1 || d.Errors[0].Target != l.Errors[0].Target ||
+		d.Errors[0].Error != l.Errors[0].Error || d.Errors[0].Window != "lifetime" {
+		t.Errorf("window %q, read %d, errors %+v: want 10s, 2 and the error queues gives, judged over the lifetime (%+v)",
+			d.Window, d.Summary.Read, d.Errors, l.Errors)
+	}
+	if strings.Contains(d.checks(), "scrape-failed") {
+		t.Errorf("a target with lifetime figures is not a failed scrape: %s", d.checks())
+	}
+
+	text := ctrldiag(t, append([]string{"report"}, args...)...)
+	for _, want := range []string{"window 10s (lifetime for 1 target: see below)", "(judged over its lifetime): the saved pages are not in time order"} {
+		if !strings.Contains(text.Stdout, want) {
+			t.Errorf("the text report lacks %q:\n%s", want, text)
+		}
+	}
+}
