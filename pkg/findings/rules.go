@@ -149,7 +149,7 @@ func clientFindings(t Target, th Thresholds) []Finding {
 	if t.Prev != nil {
 		prevRL, prevCodes = t.Prev.Client.RateLimiterDuration, t.Prev.Client.RequestsByCode
 	}
-	if rl := t.Cur.Client.RateLimiterDuration.Since(prevRL); rl != nil && rl.Count >= th.MinEvents {
+	if rl := t.Cur.Client.RateLimiterDuration.Since(prevRL); rl != nil && rl.Count >= th.ThrottleMinRequests {
 		if mean := rl.Sum / rl.Count; mean >= th.ThrottleWait.Seconds() {
 			out = append(out, newFinding("client-throttling", t.Kind, t.ID, "",
 				fmt.Sprintf("requests wait %s on average in the client's own rate limiter %s", format(mean, "s"), over(t)),

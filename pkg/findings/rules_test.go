@@ -101,6 +101,19 @@ func TestClientPodLeaderAndCacheRules(t *testing.T) {
 	if got := checks(Evaluate([]Target{throttled}, nil, th)); got != "warning:client-throttling" {
 		t.Errorf("throttled: %q", got)
 	}
+	// A client held to QPS 1 makes five requests in a 5s window, each waiting about a second:
+	// throttling, although too few requests for a ratio.
+	slowQPS := throttled
+	slowQPS.Cur = &health.Snapshot{Queues: base.Cur.Queues, Client: health.Client{RateLimiterDuration: hist(15, 6)}}
+	if got := checks(Evaluate([]Target{slowQPS}, nil, th)); got != "warning:client-throttling" {
+		t.Errorf("throttled to QPS 1: %q", got)
+	}
+	// Two requests that waited are not enough to say so.
+	twice := throttled
+	twice.Cur = &health.Snapshot{Queues: base.Cur.Queues, Client: health.Client{RateLimiterDuration: hist(12, 3)}}
+	if got := checks(Evaluate([]Target{twice}, nil, th)); got != "" {
+		t.Errorf("two waits: %q", got)
+	}
 
 	apiErr := base
 	apiErr.Prev = &health.Snapshot{Client: health.Client{RequestsByCode: map[string]float64{"200": 100, "429": 1}}}

@@ -42,8 +42,11 @@ type Thresholds struct {
 	HotLoopRequeueRatio float64  `json:"hotLoopRequeueRatio"`
 	HotLoopRate         float64  `json:"hotLoopRate"`
 	HotLoopWork         Duration `json:"hotLoopWork"`
-	// ThrottleWait: a mean wait in the client rate limiter at or above this is throttling.
-	ThrottleWait Duration `json:"throttleWait"`
+	// ThrottleWait: a mean wait in the client rate limiter at or above this, over at least
+	// ThrottleMinRequests requests, is throttling. A throttled client makes few requests by
+	// definition (QPS 1 allows five in a 5s window), so this count is lower than MinEvents.
+	ThrottleWait        Duration `json:"throttleWait"`
+	ThrottleMinRequests float64  `json:"throttleMinRequests"`
 	// APIErrorRatio: 5xx, 429 and transport errors / requests above this (kubernetes-mixin: 1 %).
 	APIErrorRatio float64 `json:"apiErrorRatio"`
 	// InformerQueuedItems, InformerLatency: events waiting before the handlers, or handler p99
@@ -70,6 +73,7 @@ func DefaultThresholds() Thresholds {
 		HotLoopRate:         5,
 		HotLoopWork:         Duration(50 * time.Millisecond),
 		ThrottleWait:        Duration(50 * time.Millisecond),
+		ThrottleMinRequests: 3,
 		APIErrorRatio:       0.01,
 		InformerQueuedItems: 100,
 		InformerLatency:     Duration(time.Second),
