@@ -12,6 +12,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -76,6 +77,7 @@ func Build(in Input) Report {
 	r.Pods = podRows(in.Pods, in.Now)
 	var fTargets []findings.Target
 	var lags []findings.CacheLag
+	var reps []replicas.Replica
 	for _, rd := range reads {
 		id := rd.in.Target.ID()
 		r.Backlog = append(r.Backlog, backlogRows(rd)...)
@@ -92,6 +94,9 @@ func Build(in Input) Report {
 			r.CacheSync.Metrics = append(r.CacheSync.Metrics, Metric{Target: id, Series: m.Series, Value: num(m.Value)})
 		}
 		fTargets = append(fTargets, findingsTarget(rd, in))
+		if rep, ok := replicaOf(rd.in, rd.cur); ok {
+			reps = append(reps, rep)
+		}
 	}
 	for _, t := range in.Targets {
 		if len(t.Samples) == 0 {
@@ -103,7 +108,7 @@ func Build(in Input) Report {
 	r.CacheSync.Methods, r.CacheSync.Note = methods(r.CacheSync, apiCur != nil)
 	sortRows(&r)
 
-	if fs := findings.Evaluate(fTargets, lags, in.Thresholds); len(fs) > 0 {
+	if fs := findings.Evaluate(fTargets, replicas.Elections(reps, nil), lags, in.Thresholds); len(fs) > 0 {
 		r.Findings = fs
 	}
 	for _, f := range r.Findings {
@@ -142,6 +147,31 @@ func readTarget(t source.Result, th health.Thresholds) (read, string) {
 	return rd, ""
 }
 
+// replicaOf is the replica a target read is, when it is a pod of a workload.
+func replicaOf(t source.Result, cur *health.Snapshot) (replicas.Replica, bool) {
+	if t.Pod == nil || t.Target.Workload == "" {
+		return replicas.Replica{}, false
+	}
+	return replicas.Replica{Target: t.Target.ID(), Namespace: t.Target.Namespace, Pod: t.Target.Name,
+		Workload: t.Target.Workload, LeaderStatus: leaderStatus(cur)}, true
+}
+
+// leaderStatus is 1 when the snapshot leads any of its leases, 0 when it reports leases but
+// leads none, NaN when it has no leader_election_master_status (a controller-runtime standby):
+// the reading the leader-election check has always made of a process with several leases,
+// where replicas.LeaderStatus, for `queues`, says NaN.
+func leaderStatus(s *health.Snapshot) float64 {
+	if s == nil || len(s.Leader) == 0 {
+		return math.NaN()
+	}
+	for _, v := range s.Leader {
+		if v == 1 {
+			return 1
+		}
+	}
+	return 0
+}
+
 func errText(res source.Result) string {
 	if res.Err != nil {
 		return res.Err.Error()
@@ -153,7 +183,7 @@ func findingsTarget(rd read, in Input) findings.Target {
 	ft := findings.Target{ID: rd.in.Target.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Queues: rd.queues}
 	if p := rd.in.Pod; p != nil {
 		restarts, last := containerHistory(p)
-		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Workload: rd.in.Target.Workload, Restarts: restarts,
+		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Restarts: restarts,
 			LastTerminationReason: last, MemoryLimitBytes: quantity(container(p, rd.in.Target.Container).Resources.Limits, corev1.ResourceMemory)}
 	} else if in.MemoryLimitBytes > 0 && rd.in.Target.Kind != target.KindAPIServer {
 		ft.Pod = &findings.Pod{Name: rd.in.Target.ID(), MemoryLimitBytes: in.MemoryLimitBytes}
