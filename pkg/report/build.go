@@ -25,6 +25,9 @@ type Input struct {
 	// Pods are every pod to show in section 1 (targets' pods and skipped ones), with notes.
 	Pods        []PodInput
 	Generations []cachesync.GenerationReport
+	// Leases are the holders of the Leases of the namespaces where no replica's metrics say
+	// which of a workload's replicas leads (replicas.Unsure of Replicas); nil when not read.
+	Leases []replicas.Holder
 	// Usage is metrics.k8s.io's pod usage by "namespace/name"; UsageNote says why it is
 	// missing when it is.
 	Usage     map[string]source.Usage
@@ -108,7 +111,7 @@ func Build(in Input) Report {
 	r.CacheSync.Methods, r.CacheSync.Note = methods(r.CacheSync, apiCur != nil)
 	sortRows(&r)
 
-	if fs := findings.Evaluate(fTargets, replicas.Elections(reps, nil), lags, in.Thresholds); len(fs) > 0 {
+	if fs := findings.Evaluate(fTargets, replicas.Elections(reps, in.Leases), lags, in.Thresholds); len(fs) > 0 {
 		r.Findings = fs
 	}
 	for _, f := range r.Findings {
@@ -145,6 +148,22 @@ func readTarget(t source.Result, th health.Thresholds) (read, string) {
 	}
 	rd.kind = findings.KindOf(rd.cur, labels)
 	return rd, ""
+}
+
+// Replicas are the targets read that are replicas of a workload, with each one's
+// leader_election_master_status as of the last sample: what replicas.Unsure needs to tell
+// which namespaces' Leases to read for Input.Leases.
+func Replicas(targets []source.Result) []replicas.Replica {
+	var out []replicas.Replica
+	for _, t := range targets {
+		if n := len(t.Samples); n > 0 {
+			last := t.Samples[n-1]
+			if rep, ok := replicaOf(t, health.FromFamilies(last.Families, last.Time)); ok {
+				out = append(out, rep)
+			}
+		}
+	}
+	return out
 }
 
 // replicaOf is the replica a target read is, when it is a pod of a workload.

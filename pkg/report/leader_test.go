@@ -12,6 +12,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -79,5 +80,33 @@ func TestLeaderCheckKeepsNamespacesApart(t *testing.T) {
 	if got := leaderChecks(r); !strings.HasPrefix(got, "warning:leader-election@") || strings.Count(got, "leader-election") != 1 ||
 		!strings.Contains(r.Findings[0].Summary, "0 of 2 replicas") {
 		t.Errorf("no leader in team-a: want one warning leader-election, got %q (%+v)", got, r.Findings)
+	}
+}
+
+// When no replica of a workload exports leader_election_master_status, Replicas tells
+// replicas.Unsure that its namespace's Leases are needed, and the holder given in
+// Input.Leases is the leader: the replica without queues is then its standby (info), as
+// `queues` folds it, and not a target with unnamed queues (warning). A Lease held in another
+// namespace by a pod of the same name tells nothing.
+func TestLeaseHolderTellsTheStandby(t *testing.T) {
+	const w = "deployment/controller-manager"
+	targets := []source.Result{replicaInput(t, "team-a", "controller-manager-6f7b9-aaaaa", w, true, ""),
+		replicaInput(t, "team-a", "controller-manager-6f7b9-ccccc", w, false, ""),
+		replicaInput(t, "team-b", "controller-manager-6f7b9-bbbbb", w, true, "1")}
+	if ns := replicas.Unsure(Replicas(targets)); len(ns) != 1 || ns[0] != "team-a" {
+		t.Fatalf("namespaces whose Leases are needed: %v, want [team-a]", ns)
+	}
+	build := func(leases ...replicas.Holder) Report {
+		return Build(Input{Scope: "all namespaces", Targets: targets, Leases: leases, Thresholds: findings.DefaultThresholds(),
+			QueueThresholds: health.DefaultThresholds(), Now: time.Unix(0, 0)})
+	}
+	standby := "team-a/controller-manager-6f7b9-ccccc:8080"
+	if got := leaderChecks(build(replicas.Holder{Namespace: "team-b", Lease: "lock", Identity: "controller-manager-6f7b9-aaaaa_1"})); got != "warning:no-workqueue-metrics@"+standby {
+		t.Errorf("without the Lease of team-a: %q", got)
+	}
+	r := build(replicas.Holder{Namespace: "team-a", Lease: "lock", Identity: "controller-manager-6f7b9-aaaaa_1"})
+	if got := leaderChecks(r); got != "info:no-workqueue-metrics@"+standby ||
+		!strings.Contains(r.Findings[0].Summary, "whose leader is team-a/controller-manager-6f7b9-aaaaa:8080") {
+		t.Errorf("with the Lease of team-a: %q %+v", got, r.Findings)
 	}
 }
