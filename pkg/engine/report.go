@@ -10,6 +10,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
@@ -60,6 +61,9 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 		cachesync.Still(genBefore, genAfter)
 		in.Generations = genAfter
 		in.Usage, in.UsageNote = inv.Cluster.Usage(ctx, namespaces(inv))
+		if ns := replicas.Unsure(report.Replicas(results)); len(ns) > 0 {
+			in.Leases = inv.Cluster.LeaseHolders(ctx, ns)
+		}
 	}
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
 	return &ReportResult{Report: report.Build(in), Warnings: warnings}, nil

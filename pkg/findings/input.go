@@ -22,9 +22,7 @@ type Target struct {
 
 // Pod is what the pod behind a target says.
 type Pod struct {
-	Namespace, Name string
-	// Workload groups replicas (e.g. deployment/foo) for the leader-election check.
-	Workload              string
+	Namespace, Name       string
 	Restarts              int32
 	LastTerminationReason string
 	// MemoryLimitBytes is the container's memory limit; 0 when it has none.

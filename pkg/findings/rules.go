@@ -7,17 +7,19 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 )
 
-// Evaluate runs every rule over the targets and the informer lags and returns the findings,
-// worst first.
-func Evaluate(targets []Target, lags []CacheLag, th Thresholds) []Finding {
+// Evaluate runs every rule over the targets, the workloads their pods belong to (grouped by
+// replicas.Elections, by namespace and workload) and the informer lags and returns the
+// findings, worst first.
+func Evaluate(targets []Target, workloads []replicas.Election, lags []CacheLag, th Thresholds) []Finding {
 	var out []Finding
-	leaders := leadersByWorkload(targets)
+	leaders := leadersByTarget(workloads)
 	for _, t := range targets {
 		out = append(out, targetFindings(t, th, leaders)...)
 	}
-	out = append(out, leaderFindings(targets)...)
+	out = append(out, leaderFindings(targets, workloads)...)
 	for _, l := range lags {
 		out = append(out, cacheLagFinding(l, th)...)
 	}
@@ -25,7 +27,7 @@ func Evaluate(targets []Target, lags []CacheLag, th Thresholds) []Finding {
 	return out
 }
 
-func targetFindings(t Target, th Thresholds, leaders map[string]string) []Finding {
+func targetFindings(t Target, th Thresholds, leaders map[string]*replicas.Election) []Finding {
 	if t.ScrapeError != "" {
 		return []Finding{newFinding("scrape-failed", t.Kind, t.ID, "", t.ScrapeError,
 			Evidence{Name: "error", Value: t.ScrapeError})}
@@ -235,13 +237,11 @@ func mistyped(t Target) (Finding, bool) {
 		ev...), true
 }
 
-func noQueues(t Target, leaders map[string]string) Finding {
-	if t.Pod != nil && t.Pod.Workload != "" {
-		if l := leaders[t.Pod.Namespace+"/"+t.Pod.Workload]; l != "" && l != t.ID {
-			return newFinding("no-workqueue-metrics", t.Kind, t.ID, "",
-				fmt.Sprintf("no workqueue metrics: this replica is a standby of %s, whose leader is %s, so it runs no controllers", t.Pod.Workload, l),
-				Evidence{Name: "leader", Value: l}).withSeverity(Info)
-		}
+func noQueues(t Target, leaders map[string]*replicas.Election) Finding {
+	if e := leaders[t.ID]; e != nil && e.Leader != t.ID {
+		return newFinding("no-workqueue-metrics", t.Kind, t.ID, "",
+			fmt.Sprintf("no workqueue metrics: this replica is a standby of %s, whose leader is %s, so it runs no controllers", e.Workload, e.Leader),
+			Evidence{Name: "leader", Value: e.Leader}).withSeverity(Info)
 	}
 	for _, v := range t.Cur.Leader {
 		if v == 0 {
@@ -254,73 +254,48 @@ func noQueues(t Target, leaders map[string]string) Finding {
 		Evidence{Name: "workqueue series", Value: "0"})
 }
 
-// leadersByWorkload maps "namespace/workload" to the one replica whose
-// leader_election_master_status is 1; workloads where several claim it are left out. A
-// controller-runtime standby exports no leader series at all, so this is how it is told apart
-// from a target with unnamed queues (the same rule as the folding of `queues`, pkg/replicas).
-func leadersByWorkload(targets []Target) map[string]string {
-	out := map[string]string{}
-	claims := map[string]int{}
-	for _, t := range targets {
-		if t.Pod == nil || t.Pod.Workload == "" || t.Cur == nil {
+// leadersByTarget maps the target of each replica whose workload has a known leader to that
+// workload. A controller-runtime standby exports no leader series at all, so this is how it
+// is told apart from a target with unnamed queues (as the folding of `queues` does).
+func leadersByTarget(workloads []replicas.Election) map[string]*replicas.Election {
+	out := map[string]*replicas.Election{}
+	for i := range workloads {
+		e := &workloads[i]
+		if e.Leader == "" {
 			continue
 		}
-		for _, v := range t.Cur.Leader {
-			if v == 1 {
-				k := t.Pod.Namespace + "/" + t.Pod.Workload
-				claims[k]++
-				out[k] = t.ID
-				break
-			}
-		}
-	}
-	for k, n := range claims {
-		if n > 1 {
-			delete(out, k)
+		for _, r := range e.Replicas {
+			out[r.Target] = e
 		}
 	}
 	return out
 }
 
-// leaderFindings checks, per workload with several scraped replicas, that exactly one leads.
-func leaderFindings(targets []Target) []Finding {
-	type group struct {
-		leaders, replicas int
-		kind              Kind
-		ids               []string
-	}
-	groups := map[string]*group{}
-	var order []string
+// leaderFindings checks, per workload (in one namespace) with several replicas that report
+// leader_election_master_status, that exactly one claims the lead. Only the metrics count:
+// a Lease names the leader for the folding of standbys, but a Lease whose holder's metrics
+// say it does not lead may be a stale one of an earlier process of the same pod.
+func leaderFindings(targets []Target, workloads []replicas.Election) []Finding {
+	kinds := make(map[string]Kind, len(targets))
 	for _, t := range targets {
-		if t.Pod == nil || t.Pod.Workload == "" || t.Cur == nil || len(t.Cur.Leader) == 0 {
-			continue
-		}
-		g := groups[t.Pod.Workload]
-		if g == nil {
-			g = &group{kind: t.Kind}
-			groups[t.Pod.Workload] = g
-			order = append(order, t.Pod.Workload)
-		}
-		g.replicas++
-		g.ids = append(g.ids, t.ID)
-		for _, v := range t.Cur.Leader {
-			if v == 1 {
-				g.leaders++
-				break
-			}
-		}
+		kinds[t.ID] = t.Kind
 	}
 	var out []Finding
-	for _, w := range order {
-		g := groups[w]
-		if g.replicas < 2 || g.leaders == 1 {
+	for _, e := range workloads {
+		if e.Reporting < 2 || e.Claims == 1 {
 			continue
 		}
-		f := newFinding("leader-election", g.kind, w, "",
-			fmt.Sprintf("%d of %d replicas of %s claim to lead", g.leaders, g.replicas, w),
-			Evidence{Name: "leaders", Value: fmt.Sprint(g.leaders), Threshold: "exactly 1"},
-			Evidence{Name: "replicas scraped", Value: strings.Join(g.ids, ", ")})
-		if g.leaders > 1 {
+		var ids []string
+		for _, r := range e.Replicas {
+			if !math.IsNaN(r.LeaderStatus) {
+				ids = append(ids, r.Target)
+			}
+		}
+		f := newFinding("leader-election", kinds[ids[0]], e.Namespace+"/"+e.Workload, "",
+			fmt.Sprintf("%d of %d replicas of %s in namespace %s claim to lead", e.Claims, e.Reporting, e.Workload, e.Namespace),
+			Evidence{Name: "leaders", Value: fmt.Sprint(e.Claims), Threshold: "exactly 1"},
+			Evidence{Name: "replicas scraped", Value: strings.Join(ids, ", ")})
+		if e.Claims > 1 {
 			f = f.withSeverity(Critical)
 		}
 		out = append(out, f)

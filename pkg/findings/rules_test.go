@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/testpages"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 )
 
 var nan = math.NaN()
@@ -81,7 +82,7 @@ func TestRulesTellScenariosApart(t *testing.T) {
 			map[string]float64{"requeue_after": 0}, map[string]float64{"requeue_after": 980}, 0), "warning:hot-loop"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := checks(Evaluate([]Target{tc.target}, nil, th)); got != tc.want {
+			if got := checks(Evaluate([]Target{tc.target}, nil, nil, th)); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
@@ -98,69 +99,99 @@ func TestClientPodLeaderAndCacheRules(t *testing.T) {
 	throttled.Prev = &health.Snapshot{Client: health.Client{RateLimiterDuration: hist(10, 1)}}
 	throttled.Cur = &health.Snapshot{Queues: base.Cur.Queues, Client: health.Client{RateLimiterDuration: hist(30, 21),
 		RequestsByCode: map[string]float64{"200": 100}}}
-	if got := checks(Evaluate([]Target{throttled}, nil, th)); got != "warning:client-throttling" {
+	if got := checks(Evaluate([]Target{throttled}, nil, nil, th)); got != "warning:client-throttling" {
 		t.Errorf("throttled: %q", got)
 	}
 	// A client held to QPS 1 makes five requests in a 5s window, each waiting about a second:
 	// throttling, although too few requests for a ratio.
 	slowQPS := throttled
 	slowQPS.Cur = &health.Snapshot{Queues: base.Cur.Queues, Client: health.Client{RateLimiterDuration: hist(15, 6)}}
-	if got := checks(Evaluate([]Target{slowQPS}, nil, th)); got != "warning:client-throttling" {
+	if got := checks(Evaluate([]Target{slowQPS}, nil, nil, th)); got != "warning:client-throttling" {
 		t.Errorf("throttled to QPS 1: %q", got)
 	}
 	// Two requests that waited are not enough to say so.
 	twice := throttled
 	twice.Cur = &health.Snapshot{Queues: base.Cur.Queues, Client: health.Client{RateLimiterDuration: hist(12, 3)}}
-	if got := checks(Evaluate([]Target{twice}, nil, th)); got != "" {
+	if got := checks(Evaluate([]Target{twice}, nil, nil, th)); got != "" {
 		t.Errorf("two waits: %q", got)
 	}
 
 	apiErr := base
 	apiErr.Prev = &health.Snapshot{Client: health.Client{RequestsByCode: map[string]float64{"200": 100, "429": 1}}}
 	apiErr.Cur = &health.Snapshot{Queues: base.Cur.Queues, Client: health.Client{RequestsByCode: map[string]float64{"200": 190, "429": 6, "503": 4}}}
-	if got := checks(Evaluate([]Target{apiErr}, nil, th)); got != "warning:api-errors" {
+	if got := checks(Evaluate([]Target{apiErr}, nil, nil, th)); got != "warning:api-errors" {
 		t.Errorf("api errors: %q", got)
 	}
 
 	mem := base
 	mem.Cur = &health.Snapshot{Queues: base.Cur.Queues, Process: health.Process{ResidentMemoryBytes: 110 << 20}}
 	mem.Pod = &Pod{Namespace: "ns", Name: "op", MemoryLimitBytes: 128 << 20}
-	if got := checks(Evaluate([]Target{mem}, nil, th)); got != "warning:memory-pressure" {
+	if got := checks(Evaluate([]Target{mem}, nil, nil, th)); got != "warning:memory-pressure" {
 		t.Errorf("memory: %q", got)
 	}
 	mem.Pod = &Pod{Namespace: "ns", Name: "op", Restarts: 2, LastTerminationReason: "OOMKilled"}
-	if got := checks(Evaluate([]Target{mem}, nil, th)); got != "critical:memory-pressure warning:restarts" {
+	if got := checks(Evaluate([]Target{mem}, nil, nil, th)); got != "critical:memory-pressure warning:restarts" {
 		t.Errorf("OOMKilled: %q", got)
 	}
 
 	replica := func(id string, leader float64) Target {
 		r := crTarget(queue(nil), nil, nil, 0)
-		r.ID, r.Cur.Leader, r.Pod = id, map[string]float64{"l": leader}, &Pod{Workload: "deployment/op"}
+		r.ID, r.Cur.Leader, r.Pod = id, map[string]float64{"l": leader}, &Pod{Namespace: "ns", Name: id}
 		return r
 	}
-	if got := checks(Evaluate([]Target{replica("a", 1), replica("b", 0)}, nil, th)); got != "" {
+	// leaders evaluates the targets as the replicas of deployment/op in namespace ns, each
+	// with its leader_election_master_status (NaN without the series), as pkg/report groups them.
+	leaders := func(holders []replicas.Holder, ts ...Target) []Finding {
+		var reps []replicas.Replica
+		for _, t := range ts {
+			status := nan
+			if v, ok := t.Cur.Leader["l"]; ok {
+				status = v
+			}
+			reps = append(reps, replicas.Replica{Target: t.ID, Namespace: "ns", Pod: t.ID, Workload: "deployment/op", LeaderStatus: status})
+		}
+		return Evaluate(ts, replicas.Elections(reps, holders), nil, th)
+	}
+	if got := checks(leaders(nil, replica("a", 1), replica("b", 0))); got != "" {
 		t.Errorf("one leader: %q", got)
 	}
-	if got := checks(Evaluate([]Target{replica("a", 1), replica("b", 1)}, nil, th)); got != "critical:leader-election" {
+	fs := leaders(nil, replica("a", 1), replica("b", 1))
+	if got := checks(fs); got != "critical:leader-election" {
 		t.Errorf("two leaders: %q", got)
+	} else if fs[0].Target != "ns/deployment/op" || fs[0].Summary != "2 of 2 replicas of deployment/op in namespace ns claim to lead" {
+		t.Errorf("two leaders: %+v", fs[0])
+	}
+	if got := checks(leaders(nil, replica("a", 0), replica("b", 0))); got != "warning:leader-election" {
+		t.Errorf("no leader: %q", got)
 	}
 	follower := replica("b", 0)
 	follower.Cur.Queues = nil
 	follower.Queues = nil
-	if got := checks(Evaluate([]Target{replica("a", 1), follower}, nil, th)); got != "info:no-workqueue-metrics" {
+	if got := checks(leaders(nil, replica("a", 1), follower)); got != "info:no-workqueue-metrics" {
 		t.Errorf("a follower without queues: %q", got)
 	}
 	// A controller-runtime standby exports no leader series either: another replica leads.
 	follower.Cur.Leader = nil
-	if got := checks(Evaluate([]Target{replica("a", 1), follower}, nil, th)); got != "info:no-workqueue-metrics" {
+	if got := checks(leaders(nil, replica("a", 1), follower)); got != "info:no-workqueue-metrics" {
 		t.Errorf("a standby without any series: %q", got)
+	}
+	// When no replica exports the series, the Lease tells the leader, and so the standby; the
+	// Lease of another namespace does not.
+	leader := replica("a", 0)
+	leader.Cur.Leader = nil
+	if got := checks(leaders([]replicas.Holder{{Namespace: "other", Lease: "op-lock", Identity: "a_1"}}, leader, follower)); got != "warning:no-workqueue-metrics" {
+		t.Errorf("a standby without a known leader: %q", got)
+	}
+	fs = leaders([]replicas.Holder{{Namespace: "ns", Lease: "op-lock", Identity: "a_1"}}, leader, follower)
+	if got := checks(fs); got != "info:no-workqueue-metrics" || !strings.Contains(fs[0].Summary, "whose leader is a,") {
+		t.Errorf("a standby of the Lease holder: %q %+v", got, fs)
 	}
 
 	lag := CacheLag{Target: "ns/op:8080", Kind: ControllerRuntime, Informer: "op/workloads", QueuedItems: 572, LatencyP99: 9, VersionsBehind: 300}
-	if got := checks(Evaluate(nil, []CacheLag{lag, {QueuedItems: 0, LatencyP99: 0.01, VersionsBehind: nan}}, th)); got != "warning:cache-sync-lag" {
+	if got := checks(Evaluate(nil, nil, []CacheLag{lag, {QueuedItems: 0, LatencyP99: 0.01, VersionsBehind: nan}}, th)); got != "warning:cache-sync-lag" {
 		t.Errorf("cache lag: %q", got)
 	}
-	if got := checks(Evaluate([]Target{{ID: "x", ScrapeError: "401"}}, nil, th)); got != "warning:scrape-failed" {
+	if got := checks(Evaluate([]Target{{ID: "x", ScrapeError: "401"}}, nil, nil, th)); got != "warning:scrape-failed" {
 		t.Errorf("scrape failed: %q", got)
 	}
 }
@@ -186,11 +217,11 @@ func TestControlPlaneAtRestRaisesNothing(t *testing.T) {
 		a, b := load(t, name+"-1.prom.gz"), load(t, name+"-2.prom.gz")
 		target := Target{ID: name, Kind: KindOf(b, nil), Prev: a, Cur: b, Window: 10 * time.Second,
 			Queues: health.Queues(name, a, b, 10*time.Second)}
-		if fs := Evaluate([]Target{target}, nil, DefaultThresholds()); len(fs) > 0 {
+		if fs := Evaluate([]Target{target}, nil, nil, DefaultThresholds()); len(fs) > 0 {
 			t.Errorf("%s at rest: %s: %s", name, checks(fs), fs[0].Summary)
 		}
 		lifetime := Target{ID: name, Kind: KindOf(b, nil), Cur: b, Queues: health.Queues(name, nil, b, 0)}
-		if fs := Evaluate([]Target{lifetime}, nil, DefaultThresholds()); len(fs) > 0 {
+		if fs := Evaluate([]Target{lifetime}, nil, nil, DefaultThresholds()); len(fs) > 0 {
 			t.Errorf("%s at rest, one sample: %s: %s", name, checks(fs), fs[0].Summary)
 		}
 	}
@@ -271,7 +302,7 @@ func TestRetryStormJudgedOverTheLifetimeIsNoHotLoop(t *testing.T) {
 		map[string]float64{"error": 196, "requeue": 196}, map[string]float64{"error": 200, "requeue": 200}, 200)
 	tg.Queues[0].ReconcileErrors = 4
 	tg.Queues[0].LifetimeReconciles, tg.Queues[0].LifetimeReconcileErrors = 200, 200
-	fs := Evaluate([]Target{tg}, nil, DefaultThresholds())
+	fs := Evaluate([]Target{tg}, nil, nil, DefaultThresholds())
 	if got := checks(fs); got != "warning:retry-storm" {
 		t.Fatalf("got %q", got)
 	}
@@ -284,14 +315,14 @@ func TestRetryStormJudgedOverTheLifetimeIsNoHotLoop(t *testing.T) {
 // them, on top of what the rest of the page says; a page without any gets none.
 func TestMistypedFamiliesAreAFinding(t *testing.T) {
 	tg := crTarget(queue(nil), map[string]float64{"success": 10}, map[string]float64{"success": 20}, 0)
-	if fs := Evaluate([]Target{tg}, nil, DefaultThresholds()); len(fs) != 0 {
+	if fs := Evaluate([]Target{tg}, nil, nil, DefaultThresholds()); len(fs) != 0 {
 		t.Fatalf("healthy target: %s", checks(fs))
 	}
 	tg.Cur.Mistyped = []health.Mistyped{
 		{Family: "workqueue_depth", Declared: "histogram", Read: "gauge, counter or untyped"},
 		{Family: "workqueue_work_duration_seconds", Declared: "summary", Read: "histogram"},
 	}
-	fs := Evaluate([]Target{tg}, nil, DefaultThresholds())
+	fs := Evaluate([]Target{tg}, nil, nil, DefaultThresholds())
 	if got := checks(fs); got != "warning:metric-type" {
 		t.Fatalf("got %q", got)
 	}

@@ -77,7 +77,7 @@ func TestStatusAgreesWithFindingsOnCapturedPages(t *testing.T) {
 	for _, p := range pairs {
 		a, b := load(t, p[0]), load(t, p[1])
 		for _, tg := range []Target{judged(p[0], a, b, 10*time.Second), judged(p[1], nil, b, 0), judged("large", nil, load(t, "kube-apiserver-large.prom.gz"), 0)} {
-			fs := Evaluate([]Target{tg}, nil, DefaultThresholds())
+			fs := Evaluate([]Target{tg}, nil, nil, DefaultThresholds())
 			for _, d := range disagreements(tg, fs) {
 				t.Error(d)
 			}

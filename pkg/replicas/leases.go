@@ -36,24 +36,12 @@ func LeaseHolders(ctx context.Context, client kubernetes.Interface, namespaces [
 // Unsure returns the namespaces of the replicas that belong to a workload of two or more
 // replicas none of whose metrics say it leads: only those need the Leases.
 func Unsure(reps []Replica) []string {
-	type key struct{ ns, w string }
-	count, leads := map[key]int{}, map[key]bool{}
-	for _, r := range reps {
-		if r.Workload == "" {
-			continue
-		}
-		k := key{r.Namespace, r.Workload}
-		count[k]++
-		if r.LeaderStatus == 1 {
-			leads[k] = true
-		}
-	}
 	seen := map[string]bool{}
 	var out []string
-	for k, n := range count {
-		if n >= 2 && !leads[k] && !seen[k.ns] {
-			seen[k.ns] = true
-			out = append(out, k.ns)
+	for _, e := range Elections(reps, nil) {
+		if len(e.Replicas) >= 2 && e.Claims == 0 && !seen[e.Namespace] {
+			seen[e.Namespace] = true
+			out = append(out, e.Namespace)
 		}
 	}
 	return out

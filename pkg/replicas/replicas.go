@@ -1,7 +1,8 @@
-// Package replicas groups the scraped replicas of one workload, finds the one that leads
-// (leader_election_master_status, else the holder of a Lease) and folds the standby replicas,
-// whose queues are empty or absent, into the leader's rows, recording each one so that none
-// disappears from the output.
+// Package replicas groups the scraped replicas of one workload in one namespace, finds the
+// one that leads (leader_election_master_status, else the holder of a Lease) and counts those
+// that claim the lead (Elections), for the leader-election check of the findings and for
+// the folding of the standby replicas, whose queues are empty or absent, into the leader's
+// rows, which records each one so that none disappears from the output (Fold).
 package replicas
 
 import (
@@ -62,15 +63,29 @@ func (g Group) Folded() []string {
 	return out
 }
 
-// Fold groups reps by namespace and workload and, in each group of two or more with one
-// known leader, removes the rows of the standby replicas whose queues are all empty. It
-// returns the rows kept (in their order) and the groups, sorted by namespace and workload.
-// holders are consulted only for groups where no replica's metrics say it leads.
-func Fold(stats []health.QueueStats, reps []Replica, holders []Holder) ([]health.QueueStats, []Group) {
-	rows := map[string][]health.QueueStats{}
-	for _, s := range stats {
-		rows[s.Target] = append(rows[s.Target], s)
-	}
+// Election is the replicas read of one workload in one namespace and who leads them: the
+// one model of a workload's replicas, which the folding of standbys (Fold) and the
+// leader-election check of the findings both read.
+type Election struct {
+	Namespace, Workload string
+	// Replicas are sorted by target.
+	Replicas []Replica
+	// Leader is the target of the replica that leads: the one whose
+	// leader_election_master_status is 1, else, when none says so, the one that holds a Lease
+	// of the namespace; "" when it is unknown or several claim it.
+	Leader string
+	// LeaderFrom says how the leader was told: "leader_election_master_status" or "Lease NS/NAME".
+	LeaderFrom string
+	// Claims is how many replicas' leader_election_master_status is 1; Reporting how many
+	// export it at all (a controller-runtime standby usually exports nothing).
+	Claims, Reporting int
+}
+
+// Elections groups reps by namespace and workload, replicas without a workload left out, and
+// tells each group's leader. holders are consulted only for groups where no replica's
+// metrics claim the lead. Groups of one replica are included; the result is sorted by
+// namespace and workload.
+func Elections(reps []Replica, holders []Holder) []Election {
 	byKey := map[[2]string][]Replica{}
 	for _, r := range reps {
 		if r.Workload == "" {
@@ -79,25 +94,56 @@ func Fold(stats []health.QueueStats, reps []Replica, holders []Holder) ([]health
 		k := [2]string{r.Namespace, r.Workload}
 		byKey[k] = append(byKey[k], r)
 	}
+	out := make([]Election, 0, len(byKey))
+	for k, rs := range byKey {
+		sort.Slice(rs, func(i, j int) bool { return rs[i].Target < rs[j].Target })
+		e := Election{Namespace: k[0], Workload: k[1], Replicas: rs}
+		for _, r := range rs {
+			if !math.IsNaN(r.LeaderStatus) {
+				e.Reporting++
+			}
+			if r.LeaderStatus == 1 {
+				e.Claims++
+			}
+		}
+		e.Leader, e.LeaderFrom = leaderOf(rs, holders)
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Namespace != out[j].Namespace {
+			return out[i].Namespace < out[j].Namespace
+		}
+		return out[i].Workload < out[j].Workload
+	})
+	return out
+}
+
+// Fold groups reps by namespace and workload (Elections) and, in each group of two or more
+// with one known leader, removes the rows of the standby replicas whose queues are all
+// empty. It returns the rows kept (in their order) and the groups of two or more, sorted by
+// namespace and workload. holders are consulted only for groups where no replica's metrics
+// say it leads.
+func Fold(stats []health.QueueStats, reps []Replica, holders []Holder) ([]health.QueueStats, []Group) {
+	rows := map[string][]health.QueueStats{}
+	for _, s := range stats {
+		rows[s.Target] = append(rows[s.Target], s)
+	}
 	folded := map[string]bool{}
 	var groups []Group
-	for k, rs := range byKey {
-		if len(rs) < 2 {
+	for _, e := range Elections(reps, holders) {
+		if len(e.Replicas) < 2 {
 			continue
 		}
-		sort.Slice(rs, func(i, j int) bool { return rs[i].Target < rs[j].Target })
-		g := Group{Namespace: k[0], Workload: k[1]}
-		leader, from := leaderOf(rs, holders)
-		g.Leader, g.LeaderFrom = leader, from
-		for _, r := range rs {
+		g := Group{Namespace: e.Namespace, Workload: e.Workload, Leader: e.Leader, LeaderFrom: e.LeaderFrom}
+		for _, r := range e.Replicas {
 			m := Member{Target: r.Target, Pod: r.Pod, Queues: len(rows[r.Target])}
 			switch {
-			case leader != "":
-				m.Leader = ptr(r.Target == leader)
+			case e.Leader != "":
+				m.Leader = ptr(r.Target == e.Leader)
 			case !math.IsNaN(r.LeaderStatus):
 				m.Leader = ptr(r.LeaderStatus == 1)
 			}
-			if leader != "" && r.Target != leader && allEmpty(rows[r.Target]) {
+			if e.Leader != "" && r.Target != e.Leader && allEmpty(rows[r.Target]) {
 				m.Folded = true
 				folded[r.Target] = true
 			}
@@ -105,12 +151,6 @@ func Fold(stats []health.QueueStats, reps []Replica, holders []Holder) ([]health
 		}
 		groups = append(groups, g)
 	}
-	sort.Slice(groups, func(i, j int) bool {
-		if groups[i].Namespace != groups[j].Namespace {
-			return groups[i].Namespace < groups[j].Namespace
-		}
-		return groups[i].Workload < groups[j].Workload
-	})
 	kept := make([]health.QueueStats, 0, len(stats))
 	for _, s := range stats {
 		if !folded[s.Target] {

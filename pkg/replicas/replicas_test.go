@@ -2,6 +2,7 @@ package replicas
 
 import (
 	"errors"
+	"fmt"
 
 	"context"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -75,6 +76,46 @@ func TestFold(t *testing.T) {
 	}
 	if m := groups[2].Replicas[0]; m.Leader == nil || !*m.Leader || m.Folded {
 		t.Errorf("a replica that claims to lead with another = %+v", m)
+	}
+}
+
+// Elections keys replicas by namespace and workload: the same workload name in two
+// namespaces is two workloads (kubebuilder names every operator deployment/controller-manager),
+// each with its own leader, claims and Lease.
+func TestElections(t *testing.T) {
+	const w = "deployment/controller-manager"
+	reps := []Replica{
+		{Target: "b/cm-2:8080", Namespace: "b", Pod: "cm-2", Workload: w, LeaderStatus: nan},
+		{Target: "a/cm-1:8080", Namespace: "a", Pod: "cm-1", Workload: w, LeaderStatus: 1},
+		{Target: "b/cm-1:8080", Namespace: "b", Pod: "cm-1", Workload: w, LeaderStatus: 0},
+		{Target: "c/cm-1:8080", Namespace: "c", Pod: "cm-1", Workload: w, LeaderStatus: 1},
+		{Target: "c/cm-2:8080", Namespace: "c", Pod: "cm-2", Workload: w, LeaderStatus: 1},
+		{Target: "d/cm-1:8080", Namespace: "d", Pod: "cm-1", Workload: w, LeaderStatus: 0},
+		{Target: "d/cm-2:8080", Namespace: "d", Pod: "cm-2", Workload: w, LeaderStatus: 0},
+		{Target: "d/x:8080", Namespace: "d", Pod: "x", LeaderStatus: 1},
+	}
+	// The holder of a Lease in a leads nothing in b; c's Lease is ignored since c's metrics
+	// already answer (two claims: no leader); d's Lease names a replica whose metrics do not
+	// claim, so it is the leader, but the claims stay 0.
+	holders := []Holder{{Namespace: "a", Lease: "lock", Identity: "cm-2_1"}, {Namespace: "b", Lease: "lock", Identity: "cm-2_9"},
+		{Namespace: "c", Lease: "lock", Identity: "cm-2_3"}, {Namespace: "d", Lease: "lock", Identity: "cm-2_4"}}
+	var got []string
+	for _, e := range Elections(reps, holders) {
+		var ts []string
+		for _, r := range e.Replicas {
+			ts = append(ts, r.Target)
+		}
+		got = append(got, fmt.Sprintf("%s %s [%s] leader=%s from=%s claims=%d reporting=%d", e.Namespace, e.Workload,
+			strings.Join(ts, " "), e.Leader, e.LeaderFrom, e.Claims, e.Reporting))
+	}
+	want := []string{
+		"a deployment/controller-manager [a/cm-1:8080] leader=a/cm-1:8080 from=leader_election_master_status claims=1 reporting=1",
+		"b deployment/controller-manager [b/cm-1:8080 b/cm-2:8080] leader=b/cm-2:8080 from=Lease b/lock claims=0 reporting=1",
+		"c deployment/controller-manager [c/cm-1:8080 c/cm-2:8080] leader= from= claims=2 reporting=2",
+		"d deployment/controller-manager [d/cm-1:8080 d/cm-2:8080] leader=d/cm-2:8080 from=Lease d/lock claims=0 reporting=2",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("elections:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

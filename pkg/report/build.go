@@ -12,6 +12,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -24,6 +25,9 @@ type Input struct {
 	// Pods are every pod to show in section 1 (targets' pods and skipped ones), with notes.
 	Pods        []PodInput
 	Generations []cachesync.GenerationReport
+	// Leases are the holders of the Leases of the namespaces where no replica's metrics say
+	// which of a workload's replicas leads (replicas.Unsure of Replicas); nil when not read.
+	Leases []replicas.Holder
 	// Usage is metrics.k8s.io's pod usage by "namespace/name"; UsageNote says why it is
 	// missing when it is.
 	Usage     map[string]source.Usage
@@ -82,6 +86,7 @@ func Build(in Input) Report {
 	r.Pods = podRows(in.Pods, in.Now)
 	var fTargets []findings.Target
 	var lags []findings.CacheLag
+	var reps []replicas.Replica
 	for _, rd := range reads {
 		id := rd.in.Target.ID()
 		r.Backlog = append(r.Backlog, backlogRows(rd)...)
@@ -98,6 +103,9 @@ func Build(in Input) Report {
 			r.CacheSync.Metrics = append(r.CacheSync.Metrics, Metric{Target: id, Series: m.Series, Value: num(m.Value)})
 		}
 		fTargets = append(fTargets, findingsTarget(rd, in))
+		if rep, ok := replicaOf(rd.in, rd.cur); ok {
+			reps = append(reps, rep)
+		}
 	}
 	for _, t := range in.Targets {
 		if len(t.Samples) == 0 {
@@ -109,7 +117,7 @@ func Build(in Input) Report {
 	r.CacheSync.Methods, r.CacheSync.Note = methods(r.CacheSync, apiCur != nil)
 	sortRows(&r)
 
-	if fs := findings.Evaluate(fTargets, lags, in.Thresholds); len(fs) > 0 {
+	if fs := findings.Evaluate(fTargets, replicas.Elections(reps, in.Leases), lags, in.Thresholds); len(fs) > 0 {
 		r.Findings = fs
 	}
 	for _, f := range r.Findings {
@@ -163,6 +171,47 @@ func windowName(d time.Duration) string {
 	return d.Round(100 * time.Millisecond).String()
 }
 
+// Replicas are the targets read that are replicas of a workload, with each one's
+// leader_election_master_status as of the last sample: what replicas.Unsure needs to tell
+// which namespaces' Leases to read for Input.Leases.
+func Replicas(targets []source.Result) []replicas.Replica {
+	var out []replicas.Replica
+	for _, t := range targets {
+		if n := len(t.Samples); n > 0 {
+			last := t.Samples[n-1]
+			if rep, ok := replicaOf(t, health.FromFamilies(last.Families, last.Time)); ok {
+				out = append(out, rep)
+			}
+		}
+	}
+	return out
+}
+
+// replicaOf is the replica a target read is, when it is a pod of a workload.
+func replicaOf(t source.Result, cur *health.Snapshot) (replicas.Replica, bool) {
+	if t.Pod == nil || t.Target.Workload == "" {
+		return replicas.Replica{}, false
+	}
+	return replicas.Replica{Target: t.Target.ID(), Namespace: t.Target.Namespace, Pod: t.Target.Name,
+		Workload: t.Target.Workload, LeaderStatus: leaderStatus(cur)}, true
+}
+
+// leaderStatus is 1 when the snapshot leads any of its leases, 0 when it reports leases but
+// leads none, NaN when it has no leader_election_master_status (a controller-runtime standby):
+// the reading the leader-election check has always made of a process with several leases,
+// where replicas.LeaderStatus, for `queues`, says NaN.
+func leaderStatus(s *health.Snapshot) float64 {
+	if s == nil || len(s.Leader) == 0 {
+		return math.NaN()
+	}
+	for _, v := range s.Leader {
+		if v == 1 {
+			return 1
+		}
+	}
+	return 0
+}
+
 func errText(res source.Result) string {
 	if res.Err != nil {
 		return res.Err.Error()
@@ -174,7 +223,7 @@ func findingsTarget(rd read, in Input) findings.Target {
 	ft := findings.Target{ID: rd.in.Target.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Queues: rd.queues}
 	if p := rd.in.Pod; p != nil {
 		restarts, last := containerHistory(p)
-		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Workload: rd.in.Target.Workload, Restarts: restarts,
+		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Restarts: restarts,
 			LastTerminationReason: last, MemoryLimitBytes: quantity(container(p, rd.in.Target.Container).Resources.Limits, corev1.ResourceMemory)}
 	} else if in.MemoryLimitBytes > 0 && rd.in.Target.Kind != target.KindAPIServer {
 		ft.Pod = &findings.Pod{Name: rd.in.Target.ID(), MemoryLimitBytes: in.MemoryLimitBytes}

@@ -111,3 +111,69 @@ func hasRow(table, target string, cells ...string) bool {
 	}
 	return false
 }
+
+// Two single-replica operators with the same workload name in two namespaces (kubebuilder's
+// pods are all control-plane=controller-manager, its Deployments all controller-manager),
+// each leading its own Lease, are two workloads with one leader each: `report -A` raises no
+// leader-election finding and --fail-on critical exits 0.
+func TestSameWorkloadInTwoNamespacesIsNoLeaderElectionProblem(t *testing.T) {
+	plugin := filepath.Join(env.binDir, "kubectl-ctrldiag")
+	nsA, nsB := newNamespace(t), newNamespace(t)
+	// A label of this test only, so that -A reads these two pods and nothing else.
+	sel := "ctrldiag.dev/e2e=" + nsA
+	var ids []string
+	for _, ns := range []string{nsA, nsB} {
+		p := startBehindPod(t, podSpec{Namespace: ns, Name: "controller-manager",
+			Labels: map[string]string{"control-plane": "controller-manager", "ctrldiag.dev/e2e": nsA},
+			Ports:  []podPort{{Name: "http-metrics", Port: 8080}},
+			Command: func(l map[int32]string) []string {
+				return []string{plugin, "operator", "run", "-n", ns, "--scenario", "healthy", "--leader-election-id", "controller-manager-lock",
+					"--metrics-bind-address", l[8080], "--health-probe-bind-address", "0"}
+			}})
+		ids = append(ids, fmt.Sprintf("%s/%s:8080", ns, p.Name))
+		eventually(t, 60e9, "the operator in "+ns+" to hold its Lease", func() error {
+			r := kubectl(t, "-n", ns, "get", "lease", "controller-manager-lock", "-o", "jsonpath={.spec.holderIdentity}")
+			// The identity is the hostname of the process (not the pod's name here) and a UUID.
+			if r.Code != 0 || r.Stdout == "" {
+				return fmt.Errorf("no holder yet: %s", r)
+			}
+			return nil
+		})
+	}
+	// Both must say leader_election_master_status 1 before the report is judged: the bug was
+	// two claims counted as one workload's.
+	eventually(t, 30e9, "both operators to export leader_election_master_status 1", func() error {
+		r := ctrldiag(t, "queues", "-A", "-l", sel, "--interval", "0", "-o", "json")
+		var l struct {
+			Items []struct {
+				Target string
+				Leader *bool
+			}
+		}
+		if r.Code != 0 {
+			return fmt.Errorf("%s", r)
+		}
+		if err := json.Unmarshal([]byte(r.Stdout), &l); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, r)
+		}
+		leads := map[string]bool{}
+		for _, it := range l.Items {
+			leads[it.Target] = leads[it.Target] || (it.Leader != nil && *it.Leader)
+		}
+		if !leads[ids[0]] || !leads[ids[1]] {
+			return fmt.Errorf("want both leading: %s", r.Stdout)
+		}
+		return nil
+	})
+	eventually(t, 30e9, "report -A to read both leaders and raise no leader-election finding", func() error {
+		d, r := reportJSON(t, "-A", "-l", sel, "--interval", "1s", "--include-apiserver=false", "--fail-on", "critical")
+		if d.Summary.Read != 2 {
+			return fmt.Errorf("want both operators read:\n%s", r)
+		}
+		if r.Code != 0 || d.Summary.Critical != 0 || strings.Contains(d.checks(), "leader-election") {
+			t.Fatalf("%s and %s each lead their own namespace: want no leader-election finding and exit 0, got %s\n%s",
+				ids[0], ids[1], d.checks(), r)
+		}
+		return nil
+	})
+}
