@@ -2,7 +2,7 @@
 // BENCHMARKS.md as ratios against baselines measured in the same run, with the machine, the
 // command and the date: the Go benchmarks (parse, model, render, scrape; `go test -bench
 // -benchmem`), the peak RSS of `queues` over a generated 30 MB page, the start-up time against
-// `kubectl version --client`, and, when a local cluster runs, the seed script's way against
+// `kubectl version --client`, and, when a local cluster runs, reading by hand (`kubectl get --raw | grep`) against
 // `queues` on kube-controller-manager and the e2e fan-out and discovery measurements.
 //
 // Each part is a section of BENCHMARKS.md between markers; a run rewrites the sections it
@@ -38,9 +38,9 @@ func main() {
 	var only string
 	flag.StringVar(&c.out, "o", "BENCHMARKS.md", "file to write the sections into")
 	flag.IntVar(&c.count, "count", 6, "runs of each benchmark and measurement; medians are reported")
-	flag.StringVar(&only, "only", "", "comma-separated sections to measure (go,rss,startup,seed,e2e); default: all that can run here")
+	flag.StringVar(&only, "only", "", "comma-separated sections to measure (go,rss,startup,grep,e2e); default: all that can run here")
 	flag.StringVar(&c.clusterRoot, "cluster-root", os.Getenv("CTRLDIAG_E2E_CLUSTER_ROOT"),
-		"checkout whose local cluster runs (default: this one); the seed and e2e sections need it")
+		"checkout whose local cluster runs (default: this one); the grep and e2e sections need it")
 	flag.StringVar(&c.benchInput, "bench-input", "", "read `go test -bench` output from this file instead of running the benchmarks")
 	flag.Parse()
 	root, err := os.Getwd()
@@ -104,7 +104,7 @@ func run(c config) error {
 		add("go", s)
 	}
 	var plugin string
-	if c.want("rss") || c.want("startup") || c.want("seed") {
+	if c.want("rss") || c.want("startup") || c.want("grep") {
 		binDir := filepath.Join(tmp, "bin")
 		if err := os.MkdirAll(binDir, 0o755); err != nil {
 			return err
@@ -127,19 +127,19 @@ func run(c config) error {
 		}
 		add("startup", s)
 	}
-	up := (c.want("seed") || c.want("e2e")) && c.clusterUp()
-	if !up && (c.only["seed"] || c.only["e2e"]) {
-		return fmt.Errorf("the local cluster of %s does not answer: start it with make cluster (the seed and e2e sections need it)", c.clusterRoot)
+	up := (c.want("grep") || c.want("e2e")) && c.clusterUp()
+	if !up && (c.only["grep"] || c.only["e2e"]) {
+		return fmt.Errorf("the local cluster of %s does not answer: start it with make cluster (the grep and e2e sections need it)", c.clusterRoot)
 	}
-	if !up && (c.want("seed") || c.want("e2e")) {
-		fmt.Fprintf(os.Stderr, "benchratio: no local cluster answers at %s: the seed and e2e sections keep their previous content\n", c.kubeconfig())
+	if !up && (c.want("grep") || c.want("e2e")) {
+		fmt.Fprintf(os.Stderr, "benchratio: no local cluster answers at %s: the grep and e2e sections keep their previous content\n", c.kubeconfig())
 	}
-	if up && c.want("seed") {
-		s, err := seedSection(c, plugin)
+	if up && c.want("grep") {
+		s, err := grepSection(c, plugin)
 		if err != nil {
 			return err
 		}
-		add("seed", s)
+		add("grep", s)
 	}
 	if up && c.want("e2e") {
 		s, err := e2eSection(c)
@@ -348,7 +348,7 @@ func startupSection(c config, plugin string) (string, error) {
 	return b.String(), nil
 }
 
-func seedSection(c config, plugin string) (string, error) {
+func grepSection(c config, plugin string) (string, error) {
 	env := append(pathEnv(plugin), "KUBECONFIG="+c.kubeconfig())
 	cmd := exec.Command("kubectl", "-n", "kube-system", "get", "pods", "-l", "component=kube-controller-manager", "-o", "jsonpath={.items[0].metadata.name}")
 	cmd.Env = env
@@ -367,8 +367,8 @@ func seedSection(c config, plugin string) (string, error) {
 	}
 	s, p, d := medianWall(runs[0]), medianWall(runs[1]), medianWall(runs[2])
 	var b strings.Builder
-	b.WriteString("### The seed script's way against `queues`, on kube-controller-manager of the local control plane\n\n")
-	b.WriteString(stamp(fmt.Sprintf("go run ./hack/benchratio -only seed -count %d", c.count)))
+	b.WriteString("### Reading by hand (`kubectl get --raw | grep`) against `queues`, on kube-controller-manager of the local control plane\n\n")
+	b.WriteString(stamp(fmt.Sprintf("go run ./hack/benchratio -only grep -count %d", c.count)))
 	fmt.Fprintf(&b, "%d interleaved runs of each, single sample (`--interval 0`: the two-sample mode waits on purpose).\n\n", n)
 	b.WriteString("| command | median wall | ratio to the script |\n|---|---:|---:|\n")
 	fmt.Fprintf(&b, "| `%s` (baseline) | %s | 1.00x |\n", script, ms(s))

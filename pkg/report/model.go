@@ -1,5 +1,5 @@
 // Package report assembles the diagnosis of `kubectl ctrldiag report` from what was scraped: the
-// six sections of the seed documents' script (controller pods, workqueue backlog, cache sync
+// six sections of the usual hand-written diagnosis (controller pods, workqueue backlog, cache sync
 // lag, event processing, memory and CPU, findings), computed rather than grepped, as one
 // versioned data model that every output format renders.
 package report

@@ -1,6 +1,7 @@
-// Package report implements `kubectl ctrldiag report`: the seed documents' diagnosis script,
-// automated: controller pods, workqueue backlog, cache sync lag, event processing, memory and
-// CPU, and findings with recommendations, as text, json, yaml, markdown or html.
+// Package report implements `kubectl ctrldiag report`: the usual hand-written diagnosis (grep
+// the metrics page, kubectl top, a list of tuning advice), automated: controller pods,
+// workqueue backlog, cache sync lag, event processing, memory and CPU, and findings with
+// recommendations, as text, json, yaml, markdown or html.
 package report
 
 import (
@@ -10,9 +11,10 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 )
 
-const long = `Diagnose the controllers of a namespace (-n) or of the cluster (-A): the seed documents'
-troubleshooting script, automated. Six sections, each computed from two samples of every
-target's metrics taken --interval apart (default 5s):
+const long = `Diagnose the controllers of a namespace (-n) or of the cluster (-A): what people do by hand
+with kubectl get --raw .../metrics | grep workqueue, kubectl top and a list of tuning advice,
+automated. Six sections, each computed from two samples of every target's metrics taken
+--interval apart (default 5s):
 
   1. Controller pods: phase, readiness, restarts, age, last termination reason (OOMKilled).
   2. Workqueue depth and backlog trend between the samples, and the time to drain it.
