@@ -8,8 +8,8 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -25,7 +25,7 @@ type QueuesConfig struct {
 
 // QueuesResult is the queue table and what to say beside it.
 type QueuesResult struct {
-	List render.QueueList
+	List QueueList
 	// Warnings are things the user should know (stderr).
 	Warnings []string
 }
@@ -49,7 +49,7 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	stats, groups := foldStandbys(ctx, inv, results, stats, leaders)
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
 	warnings = append(warnings, mistypedWarnings(results)...)
-	list := render.NewQueueList(stats, errs)
+	list := NewQueueList(stats, errs)
 	list.Replicas = groups
 
 	read := 0
@@ -71,14 +71,14 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 // Analyse turns reading results into queue figures, sorted worst first, the errors of the
 // targets that failed (also those read once before an error), and the
 // leader_election_master_status of each target read (NaN when it has none).
-func Analyse(results []source.Result, th findings.Thresholds) ([]health.QueueStats, []render.TargetError, map[string]float64) {
+func Analyse(results []source.Result, th findings.Thresholds) ([]health.QueueStats, []report.TargetError, map[string]float64) {
 	var stats []health.QueueStats
-	var errs []render.TargetError
+	var errs []report.TargetError
 	leaders := map[string]float64{}
 	for _, r := range results {
 		id := r.ID()
 		if r.Err != nil {
-			errs = append(errs, render.TargetError{Target: id, Error: r.Err.Error()})
+			errs = append(errs, report.TargetError{Target: id, Error: r.Err.Error()})
 		}
 		if len(r.Samples) == 0 {
 			continue

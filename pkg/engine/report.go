@@ -21,7 +21,8 @@ type ReportConfig struct {
 	Read       source.Options
 	Thresholds findings.Thresholds
 	Scope      Scope
-	// Generations are the resources checked for generation lag, when a cluster is read.
+	// Generations are resources checked for generation lag, when a cluster is read, besides
+	// the built-in workloads and the reference operator's Workloads.
 	Generations []schema.GroupVersionResource
 	// MemoryLimitBytes applies to targets without a pod (--url, --from-file); 0 = none.
 	MemoryLimitBytes float64
@@ -46,9 +47,10 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	if len(inv.Targets) == 0 && len(inv.Unreadable) == 0 {
 		return nil, errors.New("no controller metrics endpoint found: name a target (pod/NAME, deploy/NAME, svc/NAME), look in another namespace (-n, -A), or give --url; `kubectl ctrldiag targets` shows what discovery sees")
 	}
+	resources := append(append([]schema.GroupVersionResource(nil), cachesync.DefaultGenerationResources...), cfg.Generations...)
 	var genBefore []cachesync.GenerationReport
 	if inv.Cluster != nil {
-		genBefore = inv.Cluster.Generations(ctx, cfg.Scope.Namespace, cfg.Generations)
+		genBefore = inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources)
 	}
 	o := cfg.Read
 	o.Keep = health.Wanted
@@ -57,7 +59,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds,
 		MemoryLimitBytes: cfg.MemoryLimitBytes, Now: env.now(), Targets: results, Pods: podInputs(inv, results)}
 	if inv.Cluster != nil {
-		genAfter := inv.Cluster.Generations(ctx, cfg.Scope.Namespace, cfg.Generations)
+		genAfter := inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources)
 		cachesync.Still(genBefore, genAfter)
 		in.Generations = genAfter
 		in.Usage, in.UsageNote = inv.Cluster.Usage(ctx, namespaces(inv))

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printers"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
@@ -51,9 +51,9 @@ func FuzzFromFamilies(f *testing.F) {
 				t.Fatalf("queue %q has no status", st.Queue)
 			}
 		}
-		list := render.NewQueueList(stats, nil)
+		list := engine.NewQueueList(stats, nil)
 		for _, format := range []string{"json", "yaml"} {
-			if err := printers.Write(io.Discard, format, list); err != nil {
+			if err := render.Write(io.Discard, format, list); err != nil {
 				t.Fatalf("-o %s: %v", format, err)
 			}
 		}

@@ -10,13 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 )
 
 // benchList is the queue list of 200 kube-controller-manager-like targets (two samples each):
 // about the output of `queues -A` on a big cluster.
-func benchList(b *testing.B, targets int) QueueList {
+func benchList(b *testing.B, targets int) engine.QueueList {
 	snap := func(name string, t time.Time) *health.Snapshot {
 		raw, err := os.ReadFile("../../testdata/pages/" + name)
 		if err != nil {
@@ -40,7 +41,7 @@ func benchList(b *testing.B, targets int) QueueList {
 		stats = append(stats, health.Queues(fmt.Sprintf("ns-%d/kube-controller-manager-%d", i%20, i), prev, cur, 10*time.Second)...)
 	}
 	health.Sort(stats)
-	return NewQueueList(stats, nil)
+	return engine.NewQueueList(stats, nil)
 }
 
 // BenchmarkRender renders the queues of 200 targets as the table (and -o wide). The baseline

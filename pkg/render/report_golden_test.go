@@ -13,7 +13,6 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printers"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
 
@@ -25,8 +24,8 @@ var reportFormats = map[string]func(io.Writer, report.Report) error{
 	"txt":  ReportText,
 	"md":   ReportMarkdown,
 	"html": ReportHTML,
-	"json": func(w io.Writer, r report.Report) error { return printers.Write(w, "json", r) },
-	"yaml": func(w io.Writer, r report.Report) error { return printers.Write(w, "yaml", r) },
+	"json": func(w io.Writer, r report.Report) error { return Write(w, "json", r) },
+	"yaml": func(w io.Writer, r report.Report) error { return Write(w, "yaml", r) },
 }
 
 func TestReportGolden(t *testing.T) {

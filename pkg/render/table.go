@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 )
@@ -13,7 +14,7 @@ import (
 // spaces between columns (the same text/tabwriter settings as kubectl get). wide adds
 // WORKERS, ERRORS/s, the p50s, LEADER and REASON. Failed targets are ERROR rows; the standby
 // replicas folded into a leader's rows are one STANDBY row per workload, last.
-func QueueTable(w io.Writer, l QueueList, wide bool) error {
+func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 	tw := newColumns(w)
 	header := []string{"TARGET", "QUEUE", "DEPTH", "ADDS/s", "RETRIES/s", "QUEUE p99", "WORK p99", "UNFINISHED", "LONGEST", "STATUS"}
 	if wide {
@@ -77,7 +78,7 @@ func row(w io.Writer, cells []string) {
 	_, _ = io.WriteString(w, strings.Join(cells, "\t")+"\n")
 }
 
-func hasItems(l QueueList, target string) bool {
+func hasItems(l engine.QueueList, target string) bool {
 	for _, it := range l.Items {
 		if it.Target == target {
 			return true

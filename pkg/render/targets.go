@@ -4,36 +4,13 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
-// TargetList is the versioned schema of `targets -o json|yaml`.
-type TargetList struct {
-	APIVersion string          `json:"apiVersion"`
-	Kind       string          `json:"kind"`
-	Items      []target.Target `json:"items"`
-	Skipped    []SkippedPod    `json:"skipped,omitempty"`
-	Failed     []TargetError   `json:"failed,omitempty"`
-}
-
-// SkippedPod is a pod that looked like a target but cannot be scraped now.
-type SkippedPod struct {
-	Namespace string `json:"namespace"`
-	Pod       string `json:"pod"`
-	Reason    string `json:"reason"`
-}
-
-// NewTargetList builds the list.
-func NewTargetList(items []target.Target, skipped []SkippedPod, failed []TargetError) TargetList {
-	if items == nil {
-		items = []target.Target{}
-	}
-	return TargetList{APIVersion: APIVersion, Kind: "TargetList", Items: items, Skipped: skipped, Failed: failed}
-}
-
 // TargetTable writes the targets as kubectl-style columns; wide adds the workload, pod IP and
 // why each way was chosen. Skipped pods and unreadable targets follow as their own rows.
-func TargetTable(w io.Writer, l TargetList, wide bool) error {
+func TargetTable(w io.Writer, l engine.TargetList, wide bool) error {
 	tw := newColumns(w)
 	header := []string{"NAMESPACE", "NAME", "PORT", "SCHEME", "PATH", "VIA", "FOUND BY"}
 	if wide {

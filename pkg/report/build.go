@@ -71,13 +71,13 @@ func Build(in Input) Report {
 			// Read, but not completely (the second sample failed, the deadline passed before it,
 			// or saved pages out of order left one): the target is judged over what was read,
 			// and the error stays listed with that window, in the words `queues` uses for it.
-			r.Errors = append(r.Errors, TargetError{Target: t.Target.ID(), Error: t.Err.Error(), Window: windowName(rd.window)})
+			r.Errors = append(r.Errors, TargetError{Target: t.Target.ID(), Error: t.Err.Error(), Window: WindowName(rd.window)})
 		}
 		if t.Target.Kind == target.KindAPIServer || rd.kind == findings.KubeAPIServer {
 			apiPrev, apiCur = rd.prev, rd.cur
 		}
 		if rd.window > 0 {
-			r.Window = windowName(rd.window)
+			r.Window = WindowName(rd.window)
 		}
 		reads = append(reads, rd)
 	}
@@ -94,13 +94,13 @@ func Build(in Input) Report {
 		r.Resources = append(r.Resources, resourceRow(rd, in))
 		for _, i := range cachesync.Informers(id, rd.prev, rd.cur, apiPrev, apiCur) {
 			r.CacheSync.Informers = append(r.CacheSync.Informers, Informer{Target: id, Informer: i.Label(), Method: string(i.Method),
-				QueuedItems: num(i.QueuedItems), LatencyP99Seconds: num(i.LatencyP99Seconds), VersionsBehind: num(i.VersionsBehind),
+				QueuedItems: Num(i.QueuedItems), LatencyP99Seconds: Num(i.LatencyP99Seconds), VersionsBehind: Num(i.VersionsBehind),
 				BehindAPIServer: i.BehindAPIServer})
 			lags = append(lags, findings.CacheLag{Target: id, Kind: rd.kind, Informer: i.Label(), QueuedItems: i.QueuedItems,
 				LatencyP99: i.LatencyP99Seconds, BehindAPIServer: i.BehindAPIServer, VersionsBehind: i.VersionsBehind})
 		}
 		for _, m := range cachesync.Metrics(id, rd.cur) {
-			r.CacheSync.Metrics = append(r.CacheSync.Metrics, Metric{Target: id, Series: m.Series, Value: num(m.Value)})
+			r.CacheSync.Metrics = append(r.CacheSync.Metrics, Metric{Target: id, Series: m.Series, Value: Num(m.Value)})
 		}
 		fTargets = append(fTargets, findingsTarget(rd, in))
 		if rep, ok := replicaOf(rd.in, rd.cur); ok {
@@ -162,9 +162,9 @@ func readTarget(t source.Result, th findings.Thresholds) (rd read, ok bool) {
 	return rd, true
 }
 
-// windowName names the window figures are over: a duration rounded to 100 ms, or "lifetime"
+// WindowName names the window figures are over: a duration rounded to 100 ms, or "lifetime"
 // (one sample: since the process started).
-func windowName(d time.Duration) string {
+func WindowName(d time.Duration) string {
 	if d <= 0 {
 		return Lifetime
 	}
@@ -292,7 +292,7 @@ func quantity(l corev1.ResourceList, name corev1.ResourceName) float64 {
 func backlogRows(rd read) []Backlog {
 	var out []Backlog
 	for _, q := range rd.queues {
-		b := Backlog{Target: q.Target, Queue: q.Queue, Depth: num(q.Depth), DepthBefore: num(q.DepthBefore), Trend: "unknown",
+		b := Backlog{Target: q.Target, Queue: q.Queue, Depth: Num(q.Depth), DepthBefore: Num(q.DepthBefore), Trend: "unknown",
 			Status: string(q.Status)}
 		switch {
 		case math.IsNaN(q.DepthBefore) || math.IsNaN(q.Depth):
@@ -304,7 +304,7 @@ func backlogRows(rd read) []Backlog {
 			b.Trend = "steady"
 		}
 		if q.CompletionsPerSecond > 0 {
-			b.DrainSeconds = num(q.Depth / q.CompletionsPerSecond)
+			b.DrainSeconds = Num(q.Depth / q.CompletionsPerSecond)
 		}
 		out = append(out, b)
 	}
@@ -314,9 +314,9 @@ func backlogRows(rd read) []Backlog {
 func eventRows(rd read) []Events {
 	var out []Events
 	for _, q := range rd.queues {
-		e := Events{Target: q.Target, Queue: q.Queue, AddsPerSecond: num(q.AddsPerSecond), CompletionsPerSecond: num(q.CompletionsPerSecond),
-			RetriesPerSecond: num(q.RetriesPerSecond), QueueP50Seconds: num(q.QueueP50), QueueP99Seconds: num(q.QueueP99),
-			WorkP50Seconds: num(q.WorkP50), WorkP99Seconds: num(q.WorkP99)}
+		e := Events{Target: q.Target, Queue: q.Queue, AddsPerSecond: Num(q.AddsPerSecond), CompletionsPerSecond: Num(q.CompletionsPerSecond),
+			RetriesPerSecond: Num(q.RetriesPerSecond), QueueP50Seconds: Num(q.QueueP50), QueueP99Seconds: Num(q.QueueP99),
+			WorkP50Seconds: Num(q.WorkP50), WorkP99Seconds: Num(q.WorkP99)}
 		if cq := rd.cur.Queues[q.Queue]; cq != nil {
 			var pq *health.Queue
 			if rd.prev != nil {
@@ -326,7 +326,7 @@ func eventRows(rd read) []Events {
 			if pq != nil {
 				qd, wd = qd.Since(pq.QueueDuration), wd.Since(pq.WorkDuration)
 			}
-			e.QueueP90Seconds, e.WorkP90Seconds = num(qd.Quantile(0.9)), num(wd.Quantile(0.9))
+			e.QueueP90Seconds, e.WorkP90Seconds = Num(qd.Quantile(0.9)), Num(wd.Quantile(0.9))
 			e.QueueBuckets, e.WorkBuckets = buckets(qd), buckets(wd)
 			if wd != nil {
 				e.active = wd.Count
@@ -368,9 +368,9 @@ func buckets(h *health.Histogram) []Bucket {
 func resourceRow(rd read, in Input) Resources {
 	id := rd.in.Target.ID()
 	p := rd.cur.Process
-	row := Resources{Target: id, ResidentMemoryBytes: num(p.ResidentMemoryBytes), HeapBytes: num(p.HeapBytes)}
+	row := Resources{Target: id, ResidentMemoryBytes: Num(p.ResidentMemoryBytes), HeapBytes: Num(p.HeapBytes)}
 	if rd.prev != nil && rd.window > 0 {
-		row.CPUCores = num(health.Increase(rd.prev.Process.CPUSeconds, p.CPUSeconds) / rd.window.Seconds())
+		row.CPUCores = Num(health.Increase(rd.prev.Process.CPUSeconds, p.CPUSeconds) / rd.window.Seconds())
 	}
 	limit := in.MemoryLimitBytes
 	if pod := rd.in.Pod; pod != nil {
@@ -390,24 +390,24 @@ func resourceRow(rd read, in Input) Resources {
 		}
 		_, row.LastTermination = containerHistory(pod)
 		if u, ok := in.Usage[pod.Namespace+"/"+pod.Name]; ok {
-			row.UsageMemoryBytes, row.UsageCPUCores = num(u.MemoryBytes), num(u.CPUCores)
+			row.UsageMemoryBytes, row.UsageCPUCores = Num(u.MemoryBytes), Num(u.CPUCores)
 		}
 	} else if rd.in.Target.Kind == target.KindAPIServer {
 		limit = 0
 	}
 	if limit > 0 {
 		if row.MemoryLimitBytes == nil {
-			row.MemoryLimitBytes = num(limit)
+			row.MemoryLimitBytes = Num(limit)
 		}
-		row.MemoryOfLimit = num(p.ResidentMemoryBytes / limit)
+		row.MemoryOfLimit = Num(p.ResidentMemoryBytes / limit)
 	}
 	return row
 }
 
-func generationRows(gs []cachesync.GenerationReport) []GenerationReport {
-	out := []GenerationReport{}
+func generationRows(gs []cachesync.GenerationReport) []GenerationLag {
+	out := []GenerationLag{}
 	for _, g := range gs {
-		row := GenerationReport{Resource: g.Resource, Checked: g.Checked, Lagging: len(g.Lagging), StillLagging: g.StillLagging, Error: g.Error}
+		row := GenerationLag{Resource: g.Resource, Checked: g.Checked, Lagging: len(g.Lagging), StillLagging: g.StillLagging, Error: g.Error}
 		for i, l := range g.Lagging {
 			if i == 5 {
 				break

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -54,5 +55,11 @@ func TestBuildFromCapturedPages(t *testing.T) {
 	// NaN never reaches JSON: unknown numbers are null.
 	if _, err := json.Marshal(r); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestNumDropsNaNAndInf(t *testing.T) {
+	if Num(math.NaN()) != nil || Num(math.Inf(1)) != nil || *Num(2) != 2 {
+		t.Error("Num must drop NaN and Inf")
 	}
 }

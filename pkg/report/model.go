@@ -11,7 +11,8 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 )
 
-// APIVersion and Kind of the structured report.
+// APIVersion is the schema version of every structured output (Report, QueueList,
+// TargetList); Kind is the report's kind.
 const (
 	APIVersion = "ctrldiag.dev/v1alpha1"
 	Kind       = "Report"
@@ -86,11 +87,11 @@ type Backlog struct {
 // CacheSync is section 3.
 type CacheSync struct {
 	// Methods lists the methods that applied, in SPEC's order.
-	Methods     []string           `json:"methods"`
-	Informers   []Informer         `json:"informers"`
-	Generations []GenerationReport `json:"generations"`
-	Metrics     []Metric           `json:"metrics,omitempty"`
-	Note        string             `json:"note,omitempty"`
+	Methods     []string        `json:"methods"`
+	Informers   []Informer      `json:"informers"`
+	Generations []GenerationLag `json:"generations"`
+	Metrics     []Metric        `json:"metrics,omitempty"`
+	Note        string          `json:"note,omitempty"`
 }
 
 // Informer is one named informer's lag.
@@ -104,8 +105,9 @@ type Informer struct {
 	BehindAPIServer   bool     `json:"behindAPIServer"`
 }
 
-// GenerationReport is the generation lag of one resource type.
-type GenerationReport struct {
+// GenerationLag is the generation lag of one resource type, as section 3 shows it (counts and
+// examples; cachesync.GenerationReport holds the objects).
+type GenerationLag struct {
 	Resource     string   `json:"resource"`
 	Checked      int      `json:"checked"`
 	Lagging      int      `json:"lagging"`
@@ -180,8 +182,9 @@ type TargetError struct {
 	Window string `json:"window,omitempty"`
 }
 
-// num is v, or nil when v is NaN or infinite (JSON has neither).
-func num(v float64) *float64 {
+// Num is v, or nil when v is NaN or infinite (JSON has neither): every structured output
+// writes an unknown figure as null.
+func Num(v float64) *float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil
 	}

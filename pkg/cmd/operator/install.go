@@ -16,7 +16,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/install"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/scenario"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printers"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/version"
 )
 
@@ -119,7 +119,7 @@ func (o *InstallOptions) Complete() error {
 	if o.DryRun != "none" && o.DryRun != "client" {
 		return exitcode.UsageError("--dry-run must be none or client, got %q", o.DryRun)
 	}
-	if err := printers.ValidateFormat(o.Output, "yaml", "json"); err != nil {
+	if err := render.ValidateFormat(o.Output, "yaml", "json"); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
 	if o.Scenario != "" {
@@ -153,7 +153,7 @@ func (o *InstallOptions) RunInstall(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return install.Apply(ctxOrBackground(ctx), c, objs, o.Out)
+	return install.Apply(ctx, c, objs, o.Out)
 }
 
 // RunUninstall deletes what install created.
@@ -166,7 +166,7 @@ func (o *InstallOptions) RunUninstall(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return install.Delete(ctxOrBackground(ctx), c, objs, o.Out)
+	return install.Delete(ctx, c, objs, o.Out)
 }
 
 func (o *InstallOptions) client() (client.Client, error) {
@@ -188,7 +188,7 @@ func printObjects(w io.Writer, format string, objs []*unstructured.Unstructured)
 		for _, u := range objs {
 			items = append(items, u.Object)
 		}
-		return printers.Write(w, "json", map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
+		return render.Write(w, "json", map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
 	}
 	for i, u := range objs {
 		b, err := yaml.Marshal(u.Object)
@@ -205,11 +205,4 @@ func printObjects(w io.Writer, format string, objs []*unstructured.Unstructured)
 		}
 	}
 	return nil
-}
-
-func ctxOrBackground(ctx context.Context) context.Context {
-	if ctx == nil {
-		return context.Background()
-	}
-	return ctx
 }

@@ -90,9 +90,6 @@ func (o *RunOptions) Complete(cmd *cobra.Command) error {
 
 // Run starts the operator and blocks until SIGINT/SIGTERM or a fatal error.
 func (o *RunOptions) Run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	restCfg, err := o.g.ConfigFlags.ToRESTConfig()
 	if err != nil {
 		return fmt.Errorf("load the kubeconfig (set --kubeconfig or KUBECONFIG): %w", err)

@@ -8,13 +8,9 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printers"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
@@ -26,8 +22,8 @@ type Options struct {
 	Args       []string
 
 	// Set by Validate.
-	config     collect.Config
-	thresholds findings.Thresholds
+	cfg      engine.QueuesConfig
+	resolved sourceflags.Resolved
 
 	globals *globals.Flags
 	genericiooptions.IOStreams
@@ -46,27 +42,24 @@ func (o *Options) Complete(args []string) error {
 
 // Validate checks the flag values and builds the collect configuration.
 func (o *Options) Validate() error {
-	if err := printers.ValidateFormat(o.Output, "", "wide", "json", "yaml"); err != nil {
+	if err := render.ValidateFormat(o.Output, "", "wide", "json", "yaml"); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
 	th, err := o.Thresholds.Thresholds()
 	if err != nil {
 		return err
 	}
-	o.thresholds = th
-	cfg, err := o.Sources.Config(o.globals, o.Args, o.In)
-	if err != nil {
+	if o.resolved, err = o.Sources.Resolve(o.globals, o.Args, o.In); err != nil {
 		return err
 	}
-	o.config = cfg
+	o.cfg = engine.QueuesConfig{Read: o.resolved.Read, Thresholds: th, Scope: o.resolved.Scope}
 	return nil
 }
 
 // Run reads the targets, and prints the queue table and, on stderr, the warnings and the
 // targets that could not be read.
 func (o *Options) Run(ctx context.Context) error {
-	res, err := engine.Queues(ctx, engine.QueuesConfig{Read: o.Sources.Read(), Thresholds: o.thresholds,
-		Scope: sourceflags.Scope(o.config)}, o.env())
+	res, err := engine.Queues(ctx, o.cfg, o.resolved.Env(o.ErrOut))
 	if err != nil {
 		return err
 	}
@@ -76,13 +69,5 @@ func (o *Options) Run(ctx context.Context) error {
 	for _, e := range res.List.Errors {
 		fmt.Fprintf(o.ErrOut, "error: %s: %s\n", e.Target, e.Error)
 	}
-	if printers.Structured(o.Output) {
-		return printers.Write(o.Out, o.Output, res.List)
-	}
-	return render.QueueTable(o.Out, res.List, o.Output == "wide")
-}
-
-// env is where the engine reads from and draws its progress.
-func (o *Options) env() engine.Env {
-	return engine.Env{Source: o.Sources.Source(o.globals, o.config), Progress: progress.To(o.ErrOut)}
+	return render.Write(o.Out, o.Output, res.List)
 }

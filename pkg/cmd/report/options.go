@@ -10,16 +10,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printers"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
@@ -32,12 +27,12 @@ type Options struct {
 	Thresholds          thresholdflags.Flags
 	GenerationResources []string
 	MemoryLimit         string
+	Args                []string
 
-	config      collect.Config
-	thresholds  findings.Thresholds
-	generations []schema.GroupVersionResource
-	memoryLimit float64
-	globals     *globals.Flags
+	// Set by Validate.
+	cfg      engine.ReportConfig
+	resolved sourceflags.Resolved
+	globals  *globals.Flags
 	genericiooptions.IOStreams
 }
 
@@ -48,9 +43,16 @@ func NewOptions(g *globals.Flags, streams genericiooptions.IOStreams) *Options {
 	return o
 }
 
+// Complete takes the TARGET arguments.
+func (o *Options) Complete(args []string) error {
+	o.Args = args
+	return nil
+}
+
 // Validate checks the flags and builds the configuration.
-func (o *Options) Validate(args []string) error {
-	if err := printers.ValidateFormat(o.Output, "", "text", "json", "yaml", "markdown", "html"); err != nil {
+func (o *Options) Validate() error {
+	args := o.Args
+	if err := render.ValidateFormat(o.Output, "", "text", "json", "yaml", "markdown", "html"); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
 	switch o.FailOn {
@@ -62,30 +64,28 @@ func (o *Options) Validate(args []string) error {
 	if err != nil {
 		return err
 	}
-	o.thresholds = th
-	o.generations = append([]schema.GroupVersionResource(nil), cachesync.DefaultGenerationResources...)
+	o.cfg = engine.ReportConfig{Thresholds: th}
 	for _, r := range o.GenerationResources {
 		gv, err := parseResource(r)
 		if err != nil {
 			return exitcode.UsageError("%v", err)
 		}
-		o.generations = append(o.generations, gv)
+		o.cfg.Generations = append(o.cfg.Generations, gv)
 	}
 	if o.MemoryLimit != "" {
 		q, err := resource.ParseQuantity(o.MemoryLimit)
 		if err != nil || q.Sign() <= 0 {
 			return exitcode.UsageError("--memory-limit %q is not a positive quantity like 256Mi", o.MemoryLimit)
 		}
-		o.memoryLimit = q.AsApproximateFloat64()
+		o.cfg.MemoryLimitBytes = q.AsApproximateFloat64()
 	}
 	if len(o.Sources.URLs) > 0 || len(o.Sources.Files) > 0 {
 		o.Sources.IncludeAPIServer = o.Sources.IncludeAPIServer && len(args) > 0
 	}
-	cfg, err := o.Sources.Config(o.globals, args, o.In)
-	if err != nil {
+	if o.resolved, err = o.Sources.Resolve(o.globals, args, o.In); err != nil {
 		return err
 	}
-	o.config = cfg
+	o.cfg.Read, o.cfg.Scope = o.resolved.Read, o.resolved.Scope
 	return nil
 }
 
@@ -101,9 +101,7 @@ func parseResource(s string) (schema.GroupVersionResource, error) {
 
 // Run makes and prints the report, and sets the exit code --fail-on asks for.
 func (o *Options) Run(ctx context.Context) error {
-	res, err := engine.Report(ctx, engine.ReportConfig{Read: o.Sources.Read(), Thresholds: o.thresholds,
-		Scope: sourceflags.Scope(o.config), Generations: o.generations, MemoryLimitBytes: o.memoryLimit},
-		engine.Env{Source: o.Sources.Source(o.globals, o.config), Progress: progress.To(o.ErrOut)})
+	res, err := engine.Report(ctx, o.cfg, o.resolved.Env(o.ErrOut))
 	if err != nil {
 		return err
 	}
@@ -111,38 +109,25 @@ func (o *Options) Run(ctx context.Context) error {
 	for _, w := range res.Warnings {
 		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
 	}
-	if err := o.print(r); err != nil {
+	if err := render.Write(o.Out, o.Output, r); err != nil {
 		return err
 	}
 	if r.Summary.Read == 0 {
 		return errors.New("no target could be read: see the scrape-failed findings")
 	}
-	if failOn(o.FailOn, r.Findings) {
+	if failOn(o.FailOn, r.Summary) {
 		return &exitcode.ExitCodeError{Code: exitcode.Findings}
 	}
 	return nil
 }
 
-func (o *Options) print(r report.Report) error {
-	switch o.Output {
-	case "json", "yaml":
-		return printers.Write(o.Out, o.Output, r)
-	case "markdown":
-		return render.ReportMarkdown(o.Out, r)
-	case "html":
-		return render.ReportHTML(o.Out, r)
-	}
-	return render.ReportText(o.Out, r)
-}
-
 // failOn reports whether a finding reaches the --fail-on severity.
-func failOn(level string, fs []findings.Finding) bool {
-	w := findings.Worst(fs)
+func failOn(level string, s report.Summary) bool {
 	switch level {
 	case "warning":
-		return w == findings.Warning || w == findings.Critical
+		return s.Warning+s.Critical > 0
 	case "critical":
-		return w == findings.Critical
+		return s.Critical > 0
 	}
 	return false
 }

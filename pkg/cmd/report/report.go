@@ -61,7 +61,10 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 		Long:    long,
 		Example: example,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Validate(args); err != nil {
+			if err := o.Complete(args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
 				return err
 			}
 			cmd.SilenceUsage = true

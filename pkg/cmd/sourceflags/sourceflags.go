@@ -16,6 +16,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
@@ -175,19 +176,32 @@ func (f *Flags) validate(args []string) error {
 	return nil
 }
 
-// Source returns the source cfg describes, connecting to the cluster only when it is read.
-func (f *Flags) Source(g *globals.Flags, cfg collect.Config) source.Source {
-	return collect.New(cfg, f.Kube(g))
+// Resolved is what the source flags say, in the engines' terms.
+type Resolved struct {
+	// Source reads the targets; it connects to the cluster only when the cluster is read.
+	Source source.Source
+	// Scope says where targets are looked for; Read how they are read.
+	Scope engine.Scope
+	Read  source.Options
 }
 
-// Read is how the engines read the targets: the sampling flags.
-func (f *Flags) Read() source.Options {
-	return source.Options{Interval: f.Interval, Timeout: f.Timeout, Concurrency: f.Concurrency, Deadline: f.Deadline}
+// Resolve validates the flags and builds the source. args are the TARGET arguments; stdin is
+// read for --from-file -.
+func (f *Flags) Resolve(g *globals.Flags, args []string, stdin io.Reader) (Resolved, error) {
+	cfg, err := f.Config(g, args, stdin)
+	if err != nil {
+		return Resolved{}, err
+	}
+	return Resolved{
+		Source: collect.New(cfg, f.Kube(g)),
+		Scope:  engine.Scope{Cluster: cfg.Cluster, Namespace: cfg.Discover.Namespace, Selector: cfg.Discover.Selector},
+		Read:   source.Options{Interval: f.Interval, Timeout: f.Timeout, Concurrency: f.Concurrency, Deadline: f.Deadline},
+	}, nil
 }
 
-// Scope says where the configuration looks for targets.
-func Scope(cfg collect.Config) engine.Scope {
-	return engine.Scope{Cluster: cfg.Cluster, Namespace: cfg.Discover.Namespace, Selector: cfg.Discover.Selector}
+// Env is where an engine reads from, with its progress line drawn on errOut.
+func (r Resolved) Env(errOut io.Writer) engine.Env {
+	return engine.Env{Source: r.Source, Progress: progress.To(errOut)}
 }
 
 // Kube returns the function the source calls to connect to the cluster. Its API calls are

@@ -11,11 +11,8 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printers"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
@@ -55,9 +52,11 @@ const example = `  # What would be scraped in kube-system, and how
 type Options struct {
 	Sources sourceflags.Flags
 	Output  string
-	args    []string
-	config  collect.Config
-	globals *globals.Flags
+	Args    []string
+
+	// Set by Validate.
+	resolved sourceflags.Resolved
+	globals  *globals.Flags
 	genericiooptions.IOStreams
 }
 
@@ -70,7 +69,9 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 		Long:    long,
 		Example: example,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.args = args
+			if err := o.Complete(args); err != nil {
+				return err
+			}
 			if err := o.Validate(); err != nil {
 				return err
 			}
@@ -85,23 +86,26 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 
 // Validate checks the flags.
 func (o *Options) Validate() error {
-	if err := printers.ValidateFormat(o.Output, "", "wide", "json", "yaml"); err != nil {
+	if err := render.ValidateFormat(o.Output, "", "wide", "json", "yaml"); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
 	if len(o.Sources.URLs) > 0 || len(o.Sources.Files) > 0 {
 		return exitcode.UsageError("targets shows what is found in the cluster: --url and --from-file need no discovery")
 	}
-	cfg, err := o.Sources.Config(o.globals, o.args, o.In)
-	if err != nil {
-		return err
-	}
-	o.config = cfg
+	r, err := o.Sources.Resolve(o.globals, o.Args, o.In)
+	o.resolved = r
+	return err
+}
+
+// Complete takes the TARGET arguments.
+func (o *Options) Complete(args []string) error {
+	o.Args = args
 	return nil
 }
 
 // Run discovers and prints.
 func (o *Options) Run(ctx context.Context) error {
-	res, err := engine.Targets(ctx, engine.Env{Source: o.Sources.Source(o.globals, o.config), Progress: progress.To(o.ErrOut)})
+	res, err := engine.Targets(ctx, o.resolved.Env(o.ErrOut))
 	if err != nil {
 		return err
 	}
@@ -109,12 +113,9 @@ func (o *Options) Run(ctx context.Context) error {
 		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
 	}
 	list := res.List
-	if printers.Structured(o.Output) {
-		return printers.Write(o.Out, o.Output, list)
-	}
-	if len(list.Items)+len(list.Skipped)+len(list.Failed) == 0 {
+	if (o.Output == "" || o.Output == "wide") && len(list.Items)+len(list.Skipped)+len(list.Failed) == 0 {
 		_, err := o.ErrOut.Write([]byte("No metrics endpoints found.\n"))
 		return err
 	}
-	return render.TargetTable(o.Out, list, o.Output == "wide")
+	return render.Write(o.Out, o.Output, list)
 }

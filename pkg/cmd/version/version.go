@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printers"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	buildinfo "github.com/ctrldiag/kubectl-ctrldiag/pkg/version"
 )
 
@@ -25,7 +25,7 @@ func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
 		Short: "Print the version, commit and build date of kubectl-ctrldiag",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := printers.ValidateFormat(o.Output, "", "json", "yaml"); err != nil {
+			if err := render.ValidateFormat(o.Output, "", "json", "yaml"); err != nil {
 				return err
 			}
 			cmd.SilenceUsage = true
@@ -39,8 +39,8 @@ func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
 // Run prints the build information.
 func (o *Options) Run() error {
 	info := buildinfo.Get()
-	if printers.Structured(o.Output) {
-		return printers.Write(o.Out, o.Output, info)
+	if o.Output == "json" || o.Output == "yaml" {
+		return render.Write(o.Out, o.Output, info)
 	}
 	_, err := fmt.Fprintf(o.Out, "kubectl-ctrldiag %s (commit %s, built %s, %s, %s)\n",
 		info.Version, info.Commit, info.BuildDate, info.GoVersion, info.Platform)

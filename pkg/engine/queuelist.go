@@ -1,18 +1,12 @@
-package render
+package engine
 
 import (
 	"math"
-	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
-
-// APIVersion is the schema version of the structured outputs.
-const APIVersion = "ctrldiag.dev/v1alpha1"
-
-// Lifetime is the window of figures computed from a single sample.
-const Lifetime = "lifetime"
 
 // QueueList is the result of `queues` in -o json|yaml. Missing figures are null.
 type QueueList struct {
@@ -20,9 +14,9 @@ type QueueList struct {
 	Kind       string `json:"kind"`
 	// Window is "lifetime" (one sample: quantiles since process start, no rates), a duration
 	// such as "5s" (two samples that far apart), or "mixed".
-	Window string        `json:"window"`
-	Items  []QueueItem   `json:"items"`
-	Errors []TargetError `json:"errors,omitempty"`
+	Window string               `json:"window"`
+	Items  []QueueItem          `json:"items"`
+	Errors []report.TargetError `json:"errors,omitempty"`
 	// Replicas are the workloads of which two or more replicas were read: who leads, and which
 	// standby replicas were folded into the leader's rows (they have no items of their own).
 	Replicas []replicas.Group `json:"replicas,omitempty"`
@@ -52,18 +46,12 @@ type QueueItem struct {
 	Reason                   string   `json:"reason,omitempty"`
 }
 
-// TargetError says why a target gave no (or only partial) figures.
-type TargetError struct {
-	Target string `json:"target"`
-	Error  string `json:"error"`
-}
-
 // NewQueueList builds the view of stats (already sorted) and the per-target errors.
-func NewQueueList(stats []health.QueueStats, errs []TargetError) QueueList {
-	l := QueueList{APIVersion: APIVersion, Kind: "QueueList", Items: []QueueItem{}, Errors: errs}
+func NewQueueList(stats []health.QueueStats, errs []report.TargetError) QueueList {
+	l := QueueList{APIVersion: report.APIVersion, Kind: "QueueList", Items: []QueueItem{}, Errors: errs}
 	for _, s := range stats {
 		l.Items = append(l.Items, item(s))
-		switch w := window(s.Window); {
+		switch w := report.WindowName(s.Window); {
 		case l.Window == "":
 			l.Window = w
 		case l.Window != w:
@@ -71,20 +59,20 @@ func NewQueueList(stats []health.QueueStats, errs []TargetError) QueueList {
 		}
 	}
 	if l.Window == "" {
-		l.Window = Lifetime
+		l.Window = report.Lifetime
 	}
 	return l
 }
 
 func item(s health.QueueStats) QueueItem {
 	it := QueueItem{
-		Target: s.Target, Controller: s.Controller, Queue: s.Queue, Window: window(s.Window),
-		Depth: num(s.Depth), AddsPerSecond: num(s.AddsPerSecond), RetriesPerSecond: num(s.RetriesPerSecond),
-		CompletionsPerSecond: num(s.CompletionsPerSecond), ReconcileErrorsPerSecond: num(s.ReconcileErrorsPerSecond),
-		QueueP50Seconds: num(s.QueueP50), QueueP99Seconds: num(s.QueueP99),
-		WorkP50Seconds: num(s.WorkP50), WorkP99Seconds: num(s.WorkP99),
-		UnfinishedWorkSeconds: num(s.Unfinished), LongestRunningSeconds: num(s.Longest),
-		ActiveWorkers: num(s.ActiveWorkers), MaxWorkers: num(s.MaxWorkers),
+		Target: s.Target, Controller: s.Controller, Queue: s.Queue, Window: report.WindowName(s.Window),
+		Depth: report.Num(s.Depth), AddsPerSecond: report.Num(s.AddsPerSecond), RetriesPerSecond: report.Num(s.RetriesPerSecond),
+		CompletionsPerSecond: report.Num(s.CompletionsPerSecond), ReconcileErrorsPerSecond: report.Num(s.ReconcileErrorsPerSecond),
+		QueueP50Seconds: report.Num(s.QueueP50), QueueP99Seconds: report.Num(s.QueueP99),
+		WorkP50Seconds: report.Num(s.WorkP50), WorkP99Seconds: report.Num(s.WorkP99),
+		UnfinishedWorkSeconds: report.Num(s.Unfinished), LongestRunningSeconds: report.Num(s.Longest),
+		ActiveWorkers: report.Num(s.ActiveWorkers), MaxWorkers: report.Num(s.MaxWorkers),
 		Status: string(s.Status), Reason: s.Reason,
 	}
 	if !math.IsNaN(s.Leader) {
@@ -92,20 +80,4 @@ func item(s health.QueueStats) QueueItem {
 		it.Leader = &leader
 	}
 	return it
-}
-
-// window names a sampling window: "lifetime" or a duration rounded to 100 ms.
-func window(d time.Duration) string {
-	if d <= 0 {
-		return Lifetime
-	}
-	return d.Round(100 * time.Millisecond).String()
-}
-
-// num is v, or nil when v is NaN or infinite (JSON has no such numbers).
-func num(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
 }

@@ -1,0 +1,69 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+)
+
+// Write renders v in format, the value of a command's -o flag: "json" and "yaml" for any v
+// (keyed by its json tags, so both give the same data); "" (the default), "wide", "text",
+// "markdown" and "html" for the views that have them: the queue table, the target table and
+// the report.
+func Write(w io.Writer, format string, v any) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	case "yaml":
+		b, err := yaml.Marshal(v)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	switch v := v.(type) {
+	case engine.QueueList:
+		if format == "" || format == "wide" {
+			return QueueTable(w, v, format == "wide")
+		}
+	case engine.TargetList:
+		if format == "" || format == "wide" {
+			return TargetTable(w, v, format == "wide")
+		}
+	case report.Report:
+		switch format {
+		case "", "text":
+			return ReportText(w, v)
+		case "markdown":
+			return ReportMarkdown(w, v)
+		case "html":
+			return ReportHTML(w, v)
+		}
+	}
+	return fmt.Errorf("render: no %q output for %T", format, v)
+}
+
+// ValidateFormat returns an error naming the allowed values when format is not one of them.
+func ValidateFormat(format string, allowed ...string) error {
+	for _, a := range allowed {
+		if format == a {
+			return nil
+		}
+	}
+	shown := make([]string, 0, len(allowed))
+	for _, a := range allowed {
+		if a != "" { // "" is the default output, not something to type
+			shown = append(shown, a)
+		}
+	}
+	return fmt.Errorf("unknown output format %q: use one of %s", format, strings.Join(shown, ", "))
+}
