@@ -217,3 +217,37 @@ workqueue_adds_total{name="a"} 7
 		t.Errorf("a well-typed page: %v\n%s", err, errOut)
 	}
 }
+
+// The STATUS column follows --threshold, as report's findings do: with the error ratio out of
+// reach widget is no longer FAILING; a bad name is a usage error.
+func TestThresholdsJudgeStatus(t *testing.T) {
+	status := func(args ...string) string {
+		out, errOut, err := run(t, "", append([]string{"--from-file", pages + "controller-runtime-1.prom," + pages + "controller-runtime-2.prom", "-o", "json"}, args...)...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, errOut)
+		}
+		var l struct {
+			Items []struct{ Queue, Status string }
+		}
+		if err := json.Unmarshal([]byte(out), &l); err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range l.Items {
+			if it.Queue == "widget" {
+				return it.Status
+			}
+		}
+		t.Fatalf("no widget row:\n%s", out)
+		return ""
+	}
+	if got := status(); got != "FAILING" {
+		t.Errorf("default thresholds: widget %s, want FAILING", got)
+	}
+	if got := status("--threshold", "errorRatio=1"); got != "OK" {
+		t.Errorf("errorRatio=1: widget %s, want OK", got)
+	}
+	_, _, err := run(t, "", "--from-file", pages+"controller-runtime-1.prom", "--threshold", "nope=1")
+	if code, msg := exitcode.CodeFor(err); code != exitcode.Usage || !strings.Contains(msg, "unknown name") {
+		t.Errorf("bad threshold: code %d, %q", code, msg)
+	}
+}

@@ -1,0 +1,124 @@
+package report
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+)
+
+const pair = "../../../testdata/pages/controller-runtime-1.prom,../../../testdata/pages/controller-runtime-2.prom"
+
+// run executes `report args...` with test streams and returns stdout, stderr and the exit code
+// the error maps to.
+func run(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+	cmd := NewCmd(&globals.Flags{ConfigFlags: genericclioptions.NewConfigFlags(false)}, streams)
+	cmd.SetArgs(args)
+	cmd.SetOut(out)
+	cmd.SetErr(errOut)
+	code, msg := exitcode.CodeFor(cmd.Execute())
+	return out.String(), errOut.String() + msg, code
+}
+
+// Each -o value picks its own rendering of the same report.
+func TestFormats(t *testing.T) {
+	for format, marker := range map[string]string{
+		"":         "6. FINDINGS",
+		"text":     "6. FINDINGS",
+		"markdown": "## 6. Findings",
+		"html":     "<!DOCTYPE html>",
+		"yaml":     "kind: Report",
+		"json":     `"kind": "Report"`,
+	} {
+		out, errOut, code := run(t, "--from-file", pair, "-o", format)
+		if code != exitcode.OK || !strings.Contains(out, marker) {
+			t.Errorf("-o %q: exit %d, stdout lacks %q:\n%.300s\n%s", format, code, marker, out, errOut)
+		}
+	}
+	var doc struct{ Summary struct{ Warning int } }
+	out, _, _ := run(t, "--from-file", pair, "-o", "json")
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Summary.Warning == 0 {
+		t.Fatalf("the pages hold warnings (retry storm, saturation): %v %+v", err, doc)
+	}
+}
+
+// --fail-on sets exit code 3 when a finding reaches it, after printing the report.
+func TestFailOn(t *testing.T) {
+	for _, tt := range []struct {
+		level string
+		want  int
+	}{{"none", exitcode.OK}, {"critical", exitcode.OK}, {"warning", exitcode.Findings}} {
+		out, errOut, code := run(t, "--from-file", pair, "--fail-on", tt.level)
+		if code != tt.want || !strings.Contains(out, "6. FINDINGS") {
+			t.Errorf("--fail-on %s: exit %d, want %d\n%s", tt.level, code, tt.want, errOut)
+		}
+	}
+}
+
+// --threshold and --thresholds FILE reach the findings: with the error ratio out of reach the
+// retry storm is gone, the rest stays.
+func TestThresholds(t *testing.T) {
+	checks := func(args ...string) string {
+		out, errOut, code := run(t, append([]string{"--from-file", pair, "-o", "json"}, args...)...)
+		var doc struct{ Findings []struct{ Check string } }
+		if code != exitcode.OK || json.Unmarshal([]byte(out), &doc) != nil {
+			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
+		}
+		var s []string
+		for _, f := range doc.Findings {
+			s = append(s, f.Check)
+		}
+		return strings.Join(s, " ")
+	}
+	if got := checks(); !strings.Contains(got, "retry-storm") {
+		t.Fatalf("default thresholds: %s", got)
+	}
+	file := filepath.Join(t.TempDir(), "th.yaml")
+	if err := os.WriteFile(file, []byte("errorRatio: 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--threshold", "errorRatio=1"}, {"--thresholds", file}} {
+		if got := checks(args...); strings.Contains(got, "retry-storm") || !strings.Contains(got, "backlog-growing") {
+			t.Errorf("%v: %s", args, got)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--from-file", pair, "--fail-on", "sometimes"}, "--fail-on must be none, warning or critical"},
+		{[]string{"--from-file", pair, "-o", "wide"}, "unknown output format"},
+		{[]string{"--from-file", pair, "--threshold", "stuckAfter=soon"}, "stuckAfter"},
+		{[]string{"--from-file", pair, "--threshold", "nope=1"}, "unknown name"},
+		{[]string{"--from-file", pair, "--thresholds", "/nonexistent.yaml"}, "read thresholds"},
+		{[]string{"--from-file", pair, "--generation-resource", "widgets"}, "RESOURCE.GROUP/VERSION"},
+		{[]string{"--from-file", pair, "--memory-limit", "lots"}, "--memory-limit"},
+		{[]string{"--from-file", pair, "--interval", "-1s"}, "--interval"},
+	} {
+		_, errOut, code := run(t, tt.args...)
+		if code != exitcode.Usage || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, want %d with %q:\n%s", tt.args, code, exitcode.Usage, tt.want, errOut)
+		}
+	}
+}
+
+// Nothing readable: the report is printed, with the failure as a finding, and the exit code
+// is 1.
+func TestNothingReadable(t *testing.T) {
+	out, errOut, code := run(t, "--from-file", "../../../testdata/pages/nope.prom")
+	if code != exitcode.Error || !strings.Contains(out, "scrape-failed") || !strings.Contains(errOut, "no target could be read") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
