@@ -6,4 +6,9 @@
 // is not sure of goes to expfmt's text parser instead, so results and errors are always
 // exactly expfmt's (the tests and a fuzzer compare the two). A Selector shares the keep
 // decisions between the pages of one command.
+//
+// The lines the filter drops are not parsed but checked, cheaply: a page that is not text
+// exposition at all (an HTML or JSON answer, binary bytes, the protobuf format) fails with a
+// NotTextError that shows what came back, rather than reading as a page without the wanted
+// families. The check never rejects a page expfmt reads (a fuzzer holds it to that).
 package parse

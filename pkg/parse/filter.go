@@ -18,6 +18,14 @@ type Keep func(family string) bool
 
 // filter is an io.Reader over the lines of a page that Keep accepts. It remembers the line
 // number, in the original page, of every line it passes on, so that errors can name it.
+//
+// The lines it drops are never parsed, so it checks them instead, as cheaply as it can: a page
+// that is not text exposition at all (HTML, JSON, binary, protobuf) stops with a NotTextError
+// rather than reading as a page without the wanted families. The first sample line it drops
+// must be a whole sample (name, labels, a number); the others need only start like one, and
+// only when their name differs from the previous line's; a line longer than the read buffer
+// is judged by its head, before the rest is read. Kept lines are left to the parser, whose
+// errors are more precise.
 type filter struct {
 	in       *bufio.Reader
 	sel      *Selector // nil keeps everything
@@ -33,6 +41,10 @@ type filter struct {
 	// mostly the same metric, so most lines need no lookup at all.
 	lastName []byte
 	lastKeep bool
+	// contentType is the answer's media type when the reader knows it, for a NotTextError.
+	contentType string
+	started     bool // the first line was read (its byte order mark, if any, dropped)
+	sampled     bool // a sample line was seen
 }
 
 // MaxSeries bounds the sample lines of one page that reach the parser: a page of millions of
@@ -51,7 +63,11 @@ func (e *TooManySeriesError) Error() string {
 func newFilter(r io.Reader, sel *Selector) *filter {
 	in := readers.Get().(*bufio.Reader)
 	in.Reset(r)
-	return &filter{in: in, sel: sel}
+	f := &filter{in: in, sel: sel}
+	if ct, ok := r.(ContentTyper); ok {
+		f.contentType = ct.ContentType()
+	}
+	return f
 }
 
 // release returns the read buffer for another page; the filter must not be read again.
@@ -103,6 +119,12 @@ func (f *filter) appendAll(dst []byte) ([]byte, error) {
 // call.
 func (f *filter) next() []byte {
 	line, err := f.readLine()
+	if err != nil && err != io.EOF {
+		// The body failed (too large, timed out, connection lost) or showed it is not text:
+		// that is the cause, and a line the failure cut short is not judged.
+		f.err, f.end = err, err
+		return nil
+	}
 	var kept []byte
 	if len(line) > 0 {
 		f.line++
@@ -120,12 +142,11 @@ func (f *filter) next() []byte {
 				// The last line without a newline: keep it as the parser would see it.
 				kept = append(line[:len(line):len(line)], '\n')
 			}
+		} else if f.err != nil {
+			return nil // the line showed that the page is not text exposition
 		}
 	}
-	if err != nil {
-		if err != io.EOF {
-			f.err = err
-		}
+	if err == io.EOF {
 		f.end = err
 	}
 	return kept
@@ -138,7 +159,16 @@ func (f *filter) readLine() ([]byte, error) {
 	f.skipBlankLines()
 	for {
 		b, err := f.in.ReadSlice('\n')
+		if !f.started {
+			// A UTF-8 byte order mark (some editors save one) is not part of the first line.
+			f.started = true
+			b = bytes.TrimPrefix(b, utf8BOM)
+		}
 		if err == bufio.ErrBufferFull {
+			if len(f.long) == 0 && !startsLikeText(b) {
+				// Megabytes of binary without a newline are not read to their end.
+				return nil, f.notText(f.line+1, trimBlanks(b))
+			}
 			f.long = append(f.long, b...)
 			continue
 		}
@@ -195,19 +225,31 @@ func (f *filter) wanted(line []byte) bool {
 		return f.sel == nil || f.sel.comment(metricName(trimBlanks(rest)))
 	}
 	if f.sel == nil {
-		return true
+		return true // the parser reads every line
 	}
 	name := metricName(line)
-	if len(name) == 0 {
+	if len(name) > 0 && f.lastName != nil && bytes.Equal(name, f.lastName) {
+		return f.lastKeep // this name's line was checked, or kept
+	}
+	keep := len(name) > 0 && f.sel.sample(name)
+	first := !f.sampled
+	f.sampled = true
+	if !keep && !looksLikeSample(line, first, false) {
+		f.notText(f.line, line)
 		return false
 	}
-	if f.lastName != nil && bytes.Equal(name, f.lastName) {
-		return f.lastKeep
+	if len(name) > 0 {
+		f.lastName = append(f.lastName[:0], name...)
+		f.lastKeep = keep
 	}
-	keep := f.sel.sample(name)
-	f.lastName = append(f.lastName[:0], name...)
-	f.lastKeep = keep
 	return keep
+}
+
+// notText stops the page: line n, which starts with start, is not text exposition.
+func (f *filter) notText(n int, start []byte) error {
+	f.err = NewNotTextError(n, start, f.contentType)
+	f.end = f.err
+	return f.err
 }
 
 // trimBlanks drops leading blanks and tabs.

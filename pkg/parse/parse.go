@@ -64,7 +64,8 @@ func ParseSelected(source string, r io.Reader, sel *Selector) (page *Page, err e
 		}
 	}
 	if f.err != nil {
-		// The body failed (too large, timed out, connection lost): that is the real cause.
+		// The body failed (too large, timed out, connection lost), or the page is not text
+		// exposition at all (NotTextError): that is the real cause.
 		return nil, fmt.Errorf("%s: %w", source, f.err)
 	}
 	if perr != nil {
