@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 )
 
 // DefaultMaxBodyBytes caps a page after decompression; kube-apiserver pages reach 50 MB.
@@ -65,11 +67,16 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 func (l *limitedBody) Close() error { return l.c.Close() }
 
 // explainingBody passes read errors (a broken connection, the timeout) through explain, so
-// that they say what happened; a TooLargeError and EOF pass unchanged.
+// that they say what happened; a TooLargeError and EOF pass unchanged. It carries the answer's
+// Content-Type for the parser's errors.
 type explainingBody struct {
 	io.ReadCloser
-	explain func(error) error
+	explain     func(error) error
+	contentType string
 }
+
+// ContentType is the Content-Type header of the answer (parse.ContentTyper).
+func (b *explainingBody) ContentType() string { return b.contentType }
 
 func (b *explainingBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
@@ -80,4 +87,13 @@ func (b *explainingBody) Read(p []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// notMetrics is the error for a 200 answer whose Content-Type says it is no metrics page (an
+// HTML login page, a JSON API): it shows the first bytes of the body too, which say more than
+// the type, and closes the body.
+func notMetrics(contentType string, body io.ReadCloser) error {
+	defer body.Close()
+	head, _ := io.ReadAll(io.LimitReader(body, 4096))
+	return parse.NewNotTextError(1, head, contentType)
 }

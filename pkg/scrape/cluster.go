@@ -76,18 +76,18 @@ func (s *ClusterSource) fetch(ctx context.Context, tr transport.Transport, via t
 		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 		return nil, s.explain(resp, via, snippet)
 	}
-	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "text/html") || strings.HasPrefix(ct, "application/json") {
-		resp.Body.Close()
-		return nil, fmt.Errorf("via %s: the endpoint answered with %s, not Prometheus metrics: check --port and --path", via, ct)
-	}
+	ct := resp.Header.Get("Content-Type")
 	body, err := capped(resp.Body, s.MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}
+	if notMetricsType(ct) {
+		return nil, fmt.Errorf("via %s: %w", via, notMetrics(ct, body))
+	}
 	explain := func(err error) error {
 		return redactSecret(fmt.Errorf("via %s: %w", via, explainTransport(err)), s.Token)
 	}
-	return &Page{Body: &explainingBody{ReadCloser: body, explain: explain}, Time: start}, nil
+	return &Page{Body: &explainingBody{ReadCloser: body, explain: explain, contentType: ct}, Time: start, ContentType: ct}, nil
 }
 
 // explain turns a non-200 answer into advice. Through the proxy an answer may come from the

@@ -34,6 +34,10 @@ type Page struct {
 	// Time is when the page was requested; zero for saved pages (their time, if any, is in a
 	// "# ctrldiag-sample-time:" comment).
 	Time time.Time
+	// ContentType is the answer's Content-Type header, "" for saved pages. The Body of an HTTP
+	// answer also reports it (parse.ContentTyper), so that a page that turns out not to be text
+	// exposition is described by what the endpoint said it was.
+	ContentType string
 }
 
 // Noted is a Source that learns things the user should know while it reads (a fallback to

@@ -104,16 +104,22 @@ func (s *URLSource) Fetch(ctx context.Context) (*Page, error) {
 		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
 		return nil, s.redact(explainStatus(resp, s.Config.Token != "", string(snippet)))
 	}
-	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "text/html") || strings.HasPrefix(ct, "application/json") {
-		resp.Body.Close()
-		return nil, fmt.Errorf("the endpoint answered with %s, not Prometheus metrics: check the URL's path (usually /metrics)", ct)
-	}
+	ct := resp.Header.Get("Content-Type")
 	body, err := capped(resp.Body, s.Config.MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}
-	return &Page{Body: &explainingBody{ReadCloser: body, explain: func(err error) error { return s.redact(explainTransport(err)) }},
-		Time: start}, nil
+	if notMetricsType(ct) {
+		return nil, s.redact(notMetrics(ct, body))
+	}
+	return &Page{Body: &explainingBody{ReadCloser: body, explain: func(err error) error { return s.redact(explainTransport(err)) },
+		contentType: ct}, Time: start, ContentType: ct}, nil
+}
+
+// notMetricsType reports whether a Content-Type is surely not a metrics page: HTML or JSON.
+// Other types are read, and the parser tells text exposition from anything else.
+func notMetricsType(ct string) bool {
+	return strings.HasPrefix(ct, "text/html") || strings.HasPrefix(ct, "application/json")
 }
 
 // redact removes the token from an error message, whatever produced it.

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 )
 
 const secret = "s3cr3t-token-value"
@@ -93,6 +95,10 @@ func TestURLSource(t *testing.T) {
 		case "/html":
 			w.Header().Set("Content-Type", "text/html")
 			io.WriteString(w, "<html></html>")
+		case "/json":
+			// An API that echoes the request's credentials in its answer.
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"auth":"`+r.Header.Get("Authorization")+`","items":[]}`)
 		default:
 			http.NotFound(w, r)
 		}
@@ -119,7 +125,9 @@ func TestURLSource(t *testing.T) {
 		{name: "403", path: "/forbidden", cfg: HTTPConfig{Token: secret}, wantErr: "403 Forbidden: the token is valid but may not read metrics"},
 		{name: "404", path: "/nope", wantErr: "404 Not Found: nothing serves metrics at this path"},
 		{name: "500 echoing the token", path: "/fail", cfg: HTTPConfig{Token: secret}, wantErr: "500 Internal Server Error: the endpoint failed"},
-		{name: "html", path: "/html", wantErr: "not Prometheus metrics"},
+		{name: "html", path: "/html", wantErr: `not Prometheus text metrics (Content-Type "text/html"): line 1 starts "<html></html>"; is this the metrics port?`},
+		{name: "json echoing the token", path: "/json", cfg: HTTPConfig{Token: secret},
+			wantErr: `not Prometheus text metrics (Content-Type "application/json"): line 1 starts "{\"auth\":\"Bearer [REDACTED]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -260,5 +268,28 @@ func TestURLSourceExplainsRedirectsAndSchemes(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: want %q, got %v", url, want, err)
 		}
+	}
+}
+
+// A 200 answer of another type is read (the parser decides), and its Content-Type travels with
+// the page and its body, so that a parse error can name it.
+func TestURLSourceCarriesContentType(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Write([]byte("\x00\x01\x02binary"))
+	}))
+	defer srv.Close()
+	p, err := newSource(t, srv.URL+"/metrics", nil, HTTPConfig{}).Fetch(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Body.Close()
+	if p.ContentType != "application/octet-stream" {
+		t.Errorf("page Content-Type = %q", p.ContentType)
+	}
+	_, err = parse.Parse("page", p.Body, func(string) bool { return false })
+	var nt *parse.NotTextError
+	if !errors.As(err, &nt) || nt.ContentType != "application/octet-stream" || nt.Start != "\x00\x01\x02binary" {
+		t.Fatalf("parse error = %v, want a NotTextError naming the Content-Type and the bytes", err)
 	}
 }
