@@ -251,3 +251,37 @@ func TestThresholdsJudgeStatus(t *testing.T) {
 		t.Errorf("bad threshold: code %d, %q", code, msg)
 	}
 }
+
+// An endpoint that answers 200 with a megabyte of binary bytes is no metrics page: queues fails
+// with what came back and what to check, instead of printing an empty table. A valid page
+// without workqueue families is still read without an error.
+func TestURLNotText(t *testing.T) {
+	binary := make([]byte, 1<<20)
+	for i := range binary {
+		binary[i] = byte(i*7 + i>>8)
+	}
+	copy(binary, "\x89PNG\r\n\x1a\n")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/binary":
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Write(binary)
+		case "/no-queues":
+			w.Write([]byte("# TYPE go_goroutines gauge\ngo_goroutines 42\n"))
+		}
+	}))
+	defer srv.Close()
+	_, _, err := run(t, "", "--url", srv.URL+"/binary", "--interval", "0")
+	code, msg := exitcode.CodeFor(err)
+	for _, want := range []string{"no target could be read", srv.URL + "/binary: ",
+		`: page: not Prometheus text metrics (Content-Type "application/octet-stream"): line 1 starts "\x89PNG\r\n";`,
+		"is this the metrics port? is the path /metrics?"} {
+		if code != exitcode.Error || !strings.Contains(msg, want) {
+			t.Errorf("binary answer: exit code %d, error %q; want code %d and %q", code, msg, exitcode.Error, want)
+		}
+	}
+	out, errOut, err := run(t, "", "--url", srv.URL+"/no-queues", "--interval", "0")
+	if err != nil || strings.Contains(errOut, "error") {
+		t.Errorf("a valid page without queues: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
+	}
+}

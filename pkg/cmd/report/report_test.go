@@ -2,6 +2,8 @@ package report
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 )
 
 const pair = "../../../testdata/pages/controller-runtime-1.prom,../../../testdata/pages/controller-runtime-2.prom"
@@ -120,5 +123,67 @@ func TestNothingReadable(t *testing.T) {
 	out, errOut, code := run(t, "--from-file", "../../../testdata/pages/nope.prom")
 	if code != exitcode.Error || !strings.Contains(out, "scrape-failed") || !strings.Contains(errOut, "no target could be read") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+// An endpoint that answers 200 with binary bytes is a target that could not be read (finding
+// scrape-failed, naming what came back), not one that "serves metrics but no workqueue_*
+// series" (no-workqueue-metrics, CD102): that finding stays for valid pages without queues.
+func TestReportOnANonTextAnswer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/binary":
+			w.Header().Set("Content-Type", "application/octet-stream")
+			page := make([]byte, 1<<20)
+			for i := range page {
+				page[i] = byte(i*7 + i>>8)
+			}
+			w.Write(page)
+		case "/no-queues":
+			w.Write([]byte("# TYPE go_goroutines gauge\ngo_goroutines 42\n"))
+		}
+	}))
+	defer srv.Close()
+	binary, noQueues := srv.URL+"/binary", srv.URL+"/no-queues"
+
+	// report returns the findings by target, stderr and the exit code.
+	report := func(urls ...string) (map[string][]findings.Finding, string, int) {
+		t.Helper()
+		args := []string{"-o", "json", "--interval", "0"}
+		for _, u := range urls {
+			args = append(args, "--url", u)
+		}
+		out, errOut, code := run(t, args...)
+		var r struct {
+			Findings []findings.Finding `json:"findings"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("report -o json is not JSON (%v):\n%s\n%s", err, out, errOut)
+		}
+		byTarget := map[string][]findings.Finding{}
+		for _, f := range r.Findings {
+			byTarget[f.Target] = append(byTarget[f.Target], f)
+		}
+		return byTarget, errOut, code
+	}
+
+	byTarget, errOut, code := report(binary, noQueues)
+	if code != exitcode.OK {
+		t.Fatalf("one target was read: exit %d\n%s", code, errOut)
+	}
+	if f := byTarget[binary]; len(f) != 1 || f[0].Check != "scrape-failed" ||
+		!strings.Contains(f[0].Summary, `not Prometheus text metrics (Content-Type "application/octet-stream")`) ||
+		!strings.Contains(f[0].Summary, "is this the metrics port?") {
+		t.Errorf("the binary answer: findings %+v, want one scrape-failed naming what came back", f)
+	}
+	if f := byTarget[noQueues]; len(f) != 1 || f[0].Check != "no-workqueue-metrics" || f[0].Code != "CD102" {
+		t.Errorf("the valid page without queues: findings %+v, want CD102", f)
+	}
+
+	// Alone, the binary answer means that no target could be read.
+	byTarget, errOut, code = report(binary)
+	if code != exitcode.Error || !strings.Contains(errOut, "no target could be read") || len(byTarget[binary]) != 1 ||
+		byTarget[binary][0].Check != "scrape-failed" {
+		t.Errorf("a lone binary answer: exit %d, findings %+v\n%s", code, byTarget, errOut)
 	}
 }
