@@ -33,6 +33,8 @@ func TestCollectHostile(t *testing.T) {
 		"/bad-escape": "invalid escape sequence", "/duplicate-family": "second TYPE line", "/wrong-type": "",
 		"/nan": "", "/non-utf8": "invalid label value", "/huge-label": "",
 		"/login": "text/html", "/redirect-loop": "redirect", "/redirect-away": "redirect",
+		"/html-as-text": `text metrics (Content-Type "text/plain; version=0.0.4; charset=utf-8"): line 1 starts "<!DOCTYPE html>`, "/json": `Content-Type "application/json"): line 1 starts "{`,
+		"/binary": `not Prometheus text metrics (Content-Type "application/octet-stream"): line 1 starts "`, "/protobuf": "protobuf exposition format",
 		"/status/401": "rejected the bearer token", "/status/403": "may not read metrics",
 		"/status/404": "nothing serves metrics", "/status/500": "500 Internal Server Error",
 		"/status/503": "503 Service Unavailable",

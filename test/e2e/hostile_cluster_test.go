@@ -30,6 +30,8 @@ func clusterHostileCases() []clusterHostileCase {
 		{"bad-escape", "http", "/bad-escape", 8080, both("invalid escape sequence")},
 		{"nan", "http", "/nan", 8080, both("")},
 		{"login", "http", "/login", 8080, both("text/html")},
+		{"binary", "http", "/binary", 8080, both("not Prometheus text metrics")},
+		{"json", "http", "/json", 8080, both("not Prometheus text metrics")},
 		{"redirect-loop", "http", "/redirect-loop", 8080, both("redirect")},
 		{"401", "http", "/status/401", 8080, map[string]string{"proxy": "never forwards them", "port-forward": "needs a bearer token"}},
 		{"404", "http", "/status/404", 8080, both("nothing serves metrics")},

@@ -1,6 +1,7 @@
 // Package hostile serves metrics endpoints that misbehave in every way a scraper meets in the
 // wild: endpoints that hang, drip, never end, lie about their size, explode when gunzipped,
-// serve malformed or gigantic expositions, login pages, redirect loops and error statuses. The
+// serve malformed or gigantic expositions, login pages, JSON, binary bytes or the protobuf
+// format instead of text, redirect loops and error statuses. The
 // unit tests of the scrape and sample packages and the e2e suite (through cmd/hostile, behind
 // pods) drive the plugin against them. Every mode streams: nothing large is ever allocated.
 package hostile
@@ -14,6 +15,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
 
 // Healthy is the small page served at /metrics: one queue named "healthy".
@@ -32,7 +36,7 @@ workqueue_retries_total{name="healthy"} 1
 var Modes = []string{
 	"/hang", "/drip", "/endless", "/10g", "/gzip-bomb", "/many-series",
 	"/bad-escape", "/duplicate-family", "/wrong-type", "/nan", "/non-utf8", "/huge-label",
-	"/login", "/redirect-loop", "/redirect-away",
+	"/login", "/html-as-text", "/json", "/binary", "/protobuf", "/redirect-loop", "/redirect-away",
 	"/status/401", "/status/403", "/status/404", "/status/500", "/status/503",
 }
 
@@ -100,6 +104,16 @@ func Handler() http.Handler {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, "<html><body><form action=/login><input name=user><input type=password name=pw></form></body></html>\n")
 	})
+	// A web page served as text (a proxy or an application on the wrong port that lies).
+	mux.HandleFunc("/html-as-text", func(w http.ResponseWriter, _ *http.Request) {
+		text(w, "<!DOCTYPE html>\n<html><head><title>Dashboard</title></head><body>workqueue_depth</body></html>\n")
+	})
+	mux.HandleFunc("/json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"status":"success","data":{"resultType":"vector","result":[]}}`+"\n")
+	})
+	mux.HandleFunc("/binary", binary)
+	mux.HandleFunc("/protobuf", protobuf)
 	mux.HandleFunc("/redirect-loop", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/redirect-loop", http.StatusMovedPermanently)
 	})
@@ -176,6 +190,44 @@ func gzipBomb(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Encoding", "gzip")
 	for i := 0; i < 10<<10; i++ {
 		if _, err := w.Write(member.Bytes()); err != nil || r.Context().Err() != nil {
+			return
+		}
+	}
+}
+
+// binary answers 200 with a megabyte of noise (a gRPC or database port, a file download),
+// generated 64 KiB at a time.
+func binary(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/octet-stream")
+	chunk := make([]byte, 64<<10)
+	x := uint32(2463534242)
+	for range 16 {
+		for i := range chunk {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			chunk[i] = byte(x)
+		}
+		if _, err := w.Write(chunk); err != nil || r.Context().Err() != nil {
+			return
+		}
+	}
+}
+
+// protobuf answers with Healthy in the delimited protobuf exposition format, whatever the
+// Accept header asked for.
+func protobuf(w http.ResponseWriter, _ *http.Request) {
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := parser.TextToMetricFamilies(strings.NewReader(Healthy))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	format := expfmt.NewFormat(expfmt.TypeProtoDelim)
+	w.Header().Set("Content-Type", string(format))
+	enc := expfmt.NewEncoder(w, format)
+	for _, name := range []string{"workqueue_adds_total", "workqueue_depth", "workqueue_retries_total"} {
+		if err := enc.Encode(fams[name]); err != nil {
 			return
 		}
 	}
