@@ -22,10 +22,10 @@ type Keep func(family string) bool
 // The lines it drops are never parsed, so it checks them instead, as cheaply as it can: a page
 // that is not text exposition at all (HTML, JSON, binary, protobuf) stops with a NotTextError
 // rather than reading as a page without the wanted families. The first sample line it drops
-// must be a whole sample (name, labels, a number); the others need only start like one, and
-// only when their name differs from the previous line's; a line longer than the read buffer
-// is judged by its head, before the rest is read. Kept lines are left to the parser, whose
-// errors are more precise.
+// must be a whole sample (name, labels, a number); the others need only start like one
+// (skippedLineOK), and only when their name differs from the previous line's; a line longer
+// than the read buffer is judged by its head, before the rest is read. Kept lines are left to
+// the parser, whose errors are more precise.
 type filter struct {
 	in       *bufio.Reader
 	sel      *Selector // nil keeps everything
@@ -234,7 +234,7 @@ func (f *filter) wanted(line []byte) bool {
 	keep := len(name) > 0 && f.sel.sample(name)
 	first := !f.sampled
 	f.sampled = true
-	if !keep && !looksLikeSample(line, first, false) {
+	if !keep && !skippedLineOK(line, name, first) {
 		f.notText(f.line, line)
 		return false
 	}
