@@ -36,8 +36,10 @@ func NewNotTextError(line int, start []byte, contentType string) *NotTextError {
 	s := redact.String(string(start[:min(len(start), 4096)]))
 	e := &NotTextError{Line: line, ContentType: contentType}
 	if len(s) > startShown {
+		// Not inside a UTF-8 character; but binary may have no character start at all, and a
+		// character is at most 4 bytes.
 		cut := startShown
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
+		for cut > startShown-utf8.UTFMax+1 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}
 		s, e.Truncated = s[:cut], true
@@ -80,8 +82,8 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 
 // skippedLineOK judges a sample line the filter drops (blanks trimmed; name is its metricName):
 // the first of a page in full (looksLikeSample), the others by their start. For those, the
-// usual line, a name starting with a letter and then a blank or labels, costs two byte tests,
-// not a scan of the name (a scan on every change of name cost 15% on kube-apiserver pages).
+// usual line, a plain name and then a blank or labels, costs two byte tests, not a scan of the
+// name (a scan on every change of name cost 15% on kube-apiserver pages).
 // It is looser (odd bytes inside the name pass), which is enough: the first line is what tells
 // a page of something else, and later garbage rarely starts that way line after line.
 // Anything else gets looksLikeSample's exact answer.

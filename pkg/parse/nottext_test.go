@@ -75,6 +75,7 @@ func TestNotText(t *testing.T) {
 		{"plain text 404", []byte("404 page not found\n"), 1, "404 page not found\n"},
 		{"a sentence", []byte("Welcome to nginx!\n"), 1, "Welcome to nginx!\n"},
 		{"html after valid lines", []byte("# TYPE up gauge\nup 1\n<html>\n"), 3, "<html>\n"},
+		{"continuation bytes only", bytes.Repeat([]byte{0x80}, 100), 1, strings.Repeat("\x80", startShown-3)},
 		{"gzip compressed twice", []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"), 1, "\x1f\x8b\b\x00\x00\x00\x00\x00\x00\xff"},
 	}
 	for _, tt := range tests {
