@@ -46,9 +46,9 @@ func targetFindings(t Target, th Thresholds, leaders map[string]*replicas.Electi
 	}
 	for _, c := range t.Cur.Controllers {
 		if n := delta(t, c.Name, func(c *health.Controller) float64 { return c.Panics }); n > 0 {
-			out = append(out, newFinding("reconcile-panics", t.Kind, t.ID, c.Name,
+			out = append(out, lifetimeOnly(t, newFinding("reconcile-panics", t.Kind, t.ID, c.Name,
 				fmt.Sprintf("%s panicked %.0f times %s", c.Name, n, over(t)),
-				Evidence{Name: "reconcile panics", Value: fmt.Sprintf("%.0f", n), Threshold: "> 0"}))
+				Evidence{Name: "reconcile panics", Value: fmt.Sprintf("%.0f", n), Threshold: "> 0"})))
 		}
 	}
 	for _, q := range t.Queues {
@@ -64,13 +64,21 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 	ev := func(name string, v float64, unit string, thr string) Evidence {
 		return Evidence{Name: name, Value: format(v, unit), Threshold: thr}
 	}
+	// Stuck: with two samples, the same item was past the threshold at the first and is still
+	// in work at the second (its age grew with the window), so one long but legitimate
+	// reconcile that ends within the window is not stuck. One sample has only the gauge.
 	stuck := q.Longest >= th.StuckAfter.Seconds()
+	if t.Window > 0 {
+		stuck = stuck && q.LongestBefore >= th.StuckAfter.Seconds() && q.Longest-q.LongestBefore >= t.Window.Seconds()/2
+	}
 	if stuck {
+		evs := []Evidence{ev("longest running item", q.Longest, "s", ">= "+th.StuckAfter.String())}
+		if t.Window > 0 {
+			evs = append(evs, ev("at the first sample", q.LongestBefore, "s", ">= "+th.StuckAfter.String()+", and still running"))
+		}
+		evs = append(evs, ev("unfinished work", q.Unfinished, "s", ""), workersEvidence(q))
 		out = append(out, newFinding("stuck-worker", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("an item of %s has been in a worker for %s", q.Queue, format(q.Longest, "s")),
-			ev("longest running item", q.Longest, "s", ">= "+th.StuckAfter.String()),
-			ev("unfinished work", q.Unfinished, "s", ""),
-			workersEvidence(q)).as(health.StatusStuck))
+			fmt.Sprintf("an item of %s has been in a worker for %s", q.Queue, format(q.Longest, "s")), evs...).as(health.StatusStuck))
 	}
 
 	c := controllerOf(t, q)
@@ -84,16 +92,24 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 	errs, judged, lifetime := q.Failures(th.MinEvents)
 	when := over(t)
 	if lifetime {
-		when = "since the process started (too few in the window)"
+		when = fmt.Sprintf("since the process started (%.0f of %.0f reconciles failed in the last %s, too few for a ratio: read over a longer --interval)",
+			q.ReconcileErrors, q.Reconciles, t.Window.Round(100*time.Millisecond))
 	}
 	errRatio := errs / judged
 	switch {
 	case c != nil && judged >= th.MinEvents && errRatio > th.ErrorRatio:
-		out = append(out, newFinding("retry-storm", t.Kind, t.ID, q.Queue,
+		f := newFinding("retry-storm", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%.0f%% of %s's %.0f reconciles failed %s", 100*errRatio, q.Queue, judged, when),
 			ev("reconcile errors", errs, "", ""), ev("reconciles", judged, "", ""),
 			ev("error ratio", errRatio, "%", fmt.Sprintf("> %.0f%%", 100*th.ErrorRatio)),
-			ev("retries/s", q.RetriesPerSecond, "/s", "")).as(health.StatusFailing))
+			ev("retries/s", q.RetriesPerSecond, "/s", "")).as(health.StatusFailing)
+		if lifetime && !(q.ReconcileErrors >= th.PersistentFailures && q.ReconcileErrors == q.Reconciles) {
+			// Counts since the process started are context: a past incident weighs on them
+			// long after it ended. Only a window in which every reconcile failed (a
+			// controller backing off) says the failures go on.
+			f = f.withSeverity(Info)
+		}
+		out = append(out, lifetimeOnly(t, f))
 	case c == nil && t.Window > 0 && q.RetriesPerSecond >= th.RetriesPerSecond && q.RetryRatio >= th.RetryRatio &&
 		q.AddsPerSecond*t.Window.Seconds() >= th.MinEvents:
 		out = append(out, newFinding("retry-storm", t.Kind, t.ID, q.Queue,
@@ -115,7 +131,9 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 	saturated := false
 	switch {
 	case q.MaxWorkers > 0 && q.ActiveWorkers >= q.MaxWorkers && q.Depth > 0 &&
-		(q.QueueP99 >= th.SaturatedQueueWait.Seconds() || q.Depth > q.DepthBefore):
+		(q.QueueP99 >= th.SaturatedQueueWait.Seconds() || q.Depth-q.DepthBefore >= th.RisingDepth):
+		// Busy workers alone are no saturation (one worker is busy whenever there is work):
+		// items must wait long, or pile up.
 		saturated = true
 		out = append(out, newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("all %.0f workers of %s are busy and %.0f items wait", q.MaxWorkers, q.Queue, q.Depth),
@@ -133,10 +151,10 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			fmt.Sprintf("%s spends %s on an item (p99 %s) although workers are free", q.Queue, format(p99, "s"), when),
 			ev("work p99", p99, "s", ">= "+th.SlowWork.String()), ev("work p50", p50, "s", ""), workersEvidence(q)).as(health.StatusSlow))
 	}
-	if q.Depth >= th.BacklogDepth || (t.Window > 0 && q.Depth >= th.RisingDepth && q.Depth > q.DepthBefore) {
+	if q.Depth >= th.BacklogDepth || (t.Window > 0 && q.Depth-q.DepthBefore >= th.RisingDepth) {
 		out = append(out, newFinding("backlog-growing", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%.0f items wait in %s%s", q.Depth, q.Queue, rising(q)),
-			ev("depth", q.Depth, "", fmt.Sprintf(">= %g, or >= %g and rising", th.BacklogDepth, th.RisingDepth)),
+			ev("depth", q.Depth, "", fmt.Sprintf(">= %g, or up by %g or more", th.BacklogDepth, th.RisingDepth)),
 			ev("depth at the first sample", q.DepthBefore, "", ""), ev("completions/s", q.CompletionsPerSecond, "/s", ""),
 			ev("drain time", drainTime(q), "s", "")).as(health.StatusBacklog))
 	}
@@ -153,11 +171,11 @@ func clientFindings(t Target, th Thresholds) []Finding {
 	}
 	if rl := t.Cur.Client.RateLimiterDuration.Since(prevRL); rl != nil && rl.Count >= th.ThrottleMinRequests {
 		if mean := rl.Sum / rl.Count; mean >= th.ThrottleWait.Seconds() {
-			out = append(out, newFinding("client-throttling", t.Kind, t.ID, "",
+			out = append(out, lifetimeOnly(t, newFinding("client-throttling", t.Kind, t.ID, "",
 				fmt.Sprintf("requests wait %s on average in the client's own rate limiter %s", format(mean, "s"), over(t)),
 				Evidence{Name: "mean rate-limiter wait", Value: format(mean, "s"), Threshold: ">= " + th.ThrottleWait.String()},
 				Evidence{Name: "rate-limiter p99", Value: format(rl.Quantile(0.99), "s")},
-				Evidence{Name: "requests", Value: format(rl.Count, "")}))
+				Evidence{Name: "requests", Value: format(rl.Count, "")})))
 		}
 	}
 	var total, failed float64
@@ -366,6 +384,16 @@ func workersEvidence(q health.QueueStats) Evidence {
 	return Evidence{Name: "workers busy", Value: fmt.Sprintf("%.0f of %.0f", q.ActiveWorkers, q.MaxWorkers)}
 }
 
+// lifetimeOnly makes f, judged from counters, info when there is one sample: counts since
+// the process started (a start-up burst, an incident long past) never raise a warning alone.
+func lifetimeOnly(t Target, f Finding) Finding {
+	if t.Window > 0 || f.Severity == Info {
+		return f
+	}
+	f.Summary += " (one sample: counts since the process started; read twice, --interval, to judge)"
+	return f.withSeverity(Info)
+}
+
 func over(t Target) string {
 	if t.Window > 0 {
 		return "in the last " + t.Window.Round(100*time.Millisecond).String()
@@ -374,8 +402,11 @@ func over(t Target) string {
 }
 
 func rising(q health.QueueStats) string {
-	if q.Depth > q.DepthBefore {
+	switch {
+	case q.Depth > q.DepthBefore:
 		return fmt.Sprintf(", up from %.0f", q.DepthBefore)
+	case q.Depth < q.DepthBefore:
+		return fmt.Sprintf(", down from %.0f: draining, but deep", q.DepthBefore)
 	}
 	return ""
 }

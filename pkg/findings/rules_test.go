@@ -74,8 +74,19 @@ func TestRulesTellScenariosApart(t *testing.T) {
 		{"saturated", crTarget(queue(func(q *health.QueueStats) {
 			q.Depth, q.DepthBefore, q.ActiveWorkers, q.QueueP99, q.WorkP99 = 138, 135, 2, 90, 1.1
 		}), ok, okAfter, 0), "warning:workers-saturated warning:backlog-growing"},
-		{"stuck", crTarget(queue(func(q *health.QueueStats) { q.Longest, q.Unfinished, q.ActiveWorkers = 40, 41, 1 }), ok, okAfter, 0),
+		{"stuck", crTarget(queue(func(q *health.QueueStats) { q.LongestBefore, q.Longest, q.Unfinished, q.ActiveWorkers = 30, 40, 41, 1 }), ok, okAfter, 0),
 			"critical:stuck-worker"},
+		// False alarms of real controllers, each none of the above.
+		{"one long reconcile, not there at the first sample", crTarget(queue(func(q *health.QueueStats) {
+			q.LongestBefore, q.Longest, q.Unfinished, q.ActiveWorkers = 21, 31, 31, 1
+		}), ok, okAfter, 0), ""},
+		{"a long reconcile that ended, another one started", crTarget(queue(func(q *health.QueueStats) {
+			q.LongestBefore, q.Longest, q.ActiveWorkers = 35, 32, 1
+		}), ok, okAfter, 0), ""},
+		{"the one default worker busy, one item waits", crTarget(queue(func(q *health.QueueStats) {
+			q.MaxWorkers, q.ActiveWorkers, q.DepthBefore, q.Depth, q.QueueP99 = 1, 1, 0, 1, 0.004
+		}), ok, okAfter, 0), ""},
+		{"depth 9 to 10", crTarget(queue(func(q *health.QueueStats) { q.DepthBefore, q.Depth = 9, 10 }), ok, okAfter, 0), ""},
 		{"errors", crTarget(queue(func(q *health.QueueStats) { q.RetriesPerSecond, q.RetryRatio = 1.4, 1 }),
 			map[string]float64{"error": 0}, map[string]float64{"error": 14}, 14), "warning:retry-storm"},
 		{"hotloop", crTarget(queue(func(q *health.QueueStats) { q.AddsPerSecond, q.RetriesPerSecond, q.WorkP50 = 98, 98, 0.0002 }),
@@ -86,6 +97,12 @@ func TestRulesTellScenariosApart(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+	// A deep backlog that drains is still a backlog, and says it drains.
+	draining := crTarget(queue(func(q *health.QueueStats) { q.DepthBefore, q.Depth = 170, 150 }), ok, okAfter, 0)
+	fs := Evaluate([]Target{draining}, nil, nil, th)
+	if checks(fs) != "warning:backlog-growing" || !strings.Contains(fs[0].Summary, "down from 170: draining") {
+		t.Errorf("draining: %s %+v", checks(fs), fs)
 	}
 }
 
@@ -294,20 +311,60 @@ func TestREADMEListsEveryFinding(t *testing.T) {
 	}
 }
 
-// A backing-off controller: 4 failed reconciles in the window are too few for a ratio, so the
-// process's 200 failures out of 200 make it a retry storm; the lifetime count must not be read
-// as a rate (no hot loop from 200 reconciles "in" 10 s).
+// A backing-off controller: 4 reconciles in the window are too few for a ratio, but all of them
+// failed, so the process's 200 failures of 396 make it a retry storm; the lifetime counts must
+// not be read as a rate (no hot loop from 396 reconciles "in" 10 s).
 func TestRetryStormJudgedOverTheLifetimeIsNoHotLoop(t *testing.T) {
 	tg := crTarget(queue(func(q *health.QueueStats) { q.WorkP50 = 0.0001 }),
-		map[string]float64{"error": 196, "requeue": 196}, map[string]float64{"error": 200, "requeue": 200}, 200)
+		map[string]float64{"error": 196, "requeue": 196}, map[string]float64{"error": 200, "requeue": 196}, 200)
 	tg.Queues[0].ReconcileErrors = 4
-	tg.Queues[0].LifetimeReconciles, tg.Queues[0].LifetimeReconcileErrors = 200, 200
+	tg.Queues[0].LifetimeReconciles, tg.Queues[0].LifetimeReconcileErrors = 396, 200
 	fs := Evaluate([]Target{tg}, nil, nil, DefaultThresholds())
 	if got := checks(fs); got != "warning:retry-storm" {
 		t.Fatalf("got %q", got)
 	}
-	if !strings.Contains(fs[0].Summary, "since the process started") {
+	if !strings.Contains(fs[0].Summary, "since the process started") || !strings.Contains(fs[0].Summary, "4 of 4 reconciles failed in the last 10s") {
 		t.Errorf("summary: %s", fs[0].Summary)
+	}
+}
+
+// A past incident: 15 % of 100,000 reconciles failed long ago, and now 1 conflict in 3
+// reconciles in the window. The lifetime counts are context, not a retry storm.
+func TestPastIncidentIsNoRetryStorm(t *testing.T) {
+	tg := crTarget(queue(nil), map[string]float64{"error": 15000, "success": 84997}, map[string]float64{"error": 15001, "success": 84999}, 15001)
+	tg.Queues[0].ReconcileErrors = 1
+	fs := Evaluate([]Target{tg}, nil, nil, DefaultThresholds())
+	if got := checks(fs); got != "info:retry-storm" || !strings.Contains(fs[0].Summary, "too few for a ratio: read over a longer --interval") {
+		t.Fatalf("got %q %+v", got, fs)
+	}
+	Judge(&tg, DefaultThresholds())
+	if tg.Queues[0].Status != health.StatusOK {
+		t.Errorf("status %s: an info finding leaves the queue OK", tg.Queues[0].Status)
+	}
+}
+
+// With one sample every counter is a count since the process started: a panic weeks ago,
+// the start-up burst of a rate limiter, old reconcile errors are info, never a warning.
+func TestOneSampleCountersAreContext(t *testing.T) {
+	hist := &health.Histogram{Count: 50, Sum: 30, Buckets: []health.Bucket{{UpperBound: 1, Count: 50}, {UpperBound: math.Inf(1), Count: 50}}}
+	cur := &health.Snapshot{
+		Queues: map[string]*health.Queue{"ctrl": {Name: "ctrl", Controller: "ctrl"}},
+		Controllers: map[string]*health.Controller{"ctrl": {Name: "ctrl", Panics: 1,
+			ReconcileTotal: map[string]float64{"error": 50, "success": 50}, ReconcileErrors: 50}},
+		Client: health.Client{RateLimiterDuration: hist},
+	}
+	q := queue(nil)
+	q.Window, q.Reconciles, q.ReconcileErrors, q.LifetimeReconciles, q.LifetimeReconcileErrors = 0, 100, 50, 100, 50
+	tg := Target{ID: "ns/op:8080", Kind: ControllerRuntime, Cur: cur, Queues: []health.QueueStats{q}}
+	fs := Evaluate([]Target{tg}, nil, nil, DefaultThresholds())
+	got := checks(fs)
+	for _, c := range []string{"info:reconcile-panics", "info:client-throttling", "info:retry-storm"} {
+		if !strings.Contains(got, c) {
+			t.Errorf("%s missing from %q", c, got)
+		}
+	}
+	if Worst(fs) != Info {
+		t.Errorf("one sample raised %s: %s", Worst(fs), got)
 	}
 }
 

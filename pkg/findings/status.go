@@ -18,12 +18,12 @@ func Judge(t *Target, th Thresholds) {
 	}
 }
 
-// statusOf is the worst status the findings give their queue, with the finding's summary and
-// code as the reason.
+// statusOf is the worst status the warning and critical findings give their queue, with the
+// finding's summary and code as the reason; info findings leave a queue OK.
 func statusOf(fs []Finding) (health.Status, string) {
 	st, reason := health.StatusOK, ""
 	for _, f := range fs {
-		if f.status != "" && f.status.Rank() < st.Rank() {
+		if f.Severity != Info && f.status != "" && f.status.Rank() < st.Rank() {
 			st, reason = f.status, f.Summary+" ("+f.Code+")"
 		}
 	}

@@ -97,7 +97,7 @@ func TestStatusAgreesWithFindingsOnCapturedPages(t *testing.T) {
 func TestJudgeSetsTheStatusOfTheFinding(t *testing.T) {
 	n := math.NaN()
 	base := health.QueueStats{Queue: "q", Depth: 0, DepthBefore: n, QueueP99: n, WorkP99: n, QueueP50: n, WorkP50: n,
-		Longest: 0, ErrorRatio: n, RetryRatio: n, MaxWorkers: n, ActiveWorkers: n, Reconciles: n, ReconcileErrors: n,
+		Longest: 0, LongestBefore: n, ErrorRatio: n, RetryRatio: n, MaxWorkers: n, ActiveWorkers: n, Reconciles: n, ReconcileErrors: n,
 		LifetimeReconciles: n, LifetimeReconcileErrors: n, AddsPerSecond: n, RetriesPerSecond: n, Status: health.StatusOK}
 	tests := []struct {
 		name string
@@ -106,13 +106,14 @@ func TestJudgeSetsTheStatusOfTheFinding(t *testing.T) {
 		code string
 	}{
 		{"healthy", func(*health.QueueStats) {}, health.StatusOK, ""},
-		{"long item", func(s *health.QueueStats) { s.Longest = 120 }, health.StatusStuck, "CD201"},
+		{"long item", func(s *health.QueueStats) { s.LongestBefore, s.Longest = 115, 120 }, health.StatusStuck, "CD201"},
 		{"deep", func(s *health.QueueStats) { s.Depth = 150 }, health.StatusBacklog, "CD211"},
 		{"rising", func(s *health.QueueStats) { s.Depth, s.DepthBefore = 20, 5 }, health.StatusBacklog, "CD211"},
+		{"barely rising", func(s *health.QueueStats) { s.Depth, s.DepthBefore = 10, 9 }, health.StatusOK, ""},
 		{"waiting longer than working", func(s *health.QueueStats) { s.Depth, s.QueueP99, s.WorkP99 = 3, 2, 0.1 }, health.StatusSlow, "CD208"},
 		{"slow work", func(s *health.QueueStats) { s.WorkP99, s.WorkP50 = 30, 10 }, health.StatusSlow, "CD209"},
 		{"retries", func(s *health.QueueStats) { s.AddsPerSecond, s.RetriesPerSecond, s.RetryRatio = 20, 15, 0.75 }, health.StatusRetrying, "CD203"},
-		{"gone stays gone", func(s *health.QueueStats) { s.Status, s.Longest = health.StatusGone, 120 }, health.StatusGone, ""},
+		{"gone stays gone", func(s *health.QueueStats) { s.Status, s.LongestBefore, s.Longest = health.StatusGone, 115, 120 }, health.StatusGone, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,8 +129,9 @@ func TestJudgeSetsTheStatusOfTheFinding(t *testing.T) {
 	}
 }
 
-// A backing-off controller reconciles rarely: 4 failures in the window are too few to judge,
-// but the process's 200 failed reconciles of 200 make the queue FAILING.
+// A backing-off controller reconciles rarely: 4 failures in the window are too few for a
+// ratio, but all of them failed, so the process's 200 failed reconciles of 200 make the
+// queue FAILING.
 func TestFailingJudgesLifetimeWhenTheWindowIsThin(t *testing.T) {
 	page := func(errs float64) *health.Snapshot {
 		return health.FromFamilies(testpages.ParseText(t, fmt.Sprintf(`workqueue_adds_total{name="c",controller="c"} %[1]g
@@ -142,6 +144,11 @@ controller_runtime_reconcile_errors_total{controller="c"} %[1]g
 	st := judged("t", page(196), page(200), 5*time.Second).Queues
 	if len(st) != 1 || st[0].Status != health.StatusFailing || !strings.Contains(st[0].Reason, "since the process started") {
 		t.Fatalf("got %+v", st)
+	}
+	// Two failures in a thin window are too few to say the failures go on.
+	st = judged("t", page(198), page(200), 5*time.Second).Queues
+	if st[0].Status != health.StatusOK {
+		t.Errorf("two failures in the window: %s %s", st[0].Status, st[0].Reason)
 	}
 	// Without a failure in the window, the past is not judged.
 	st = judged("t", page(200), page(200), 5*time.Second).Queues

@@ -23,6 +23,10 @@ type Thresholds struct {
 	// ErrorRatio: reconcile errors / reconciles above this is a retry storm (prometheus-operator
 	// mixin: 10 %).
 	ErrorRatio float64 `json:"errorRatio"`
+	// PersistentFailures: in a window with fewer than MinEvents reconciles, this many that all
+	// failed (a controller backing off) let the lifetime error ratio raise a retry storm;
+	// otherwise counts since the process started are only context (info).
+	PersistentFailures float64 `json:"persistentFailures"`
 	// RetryRatio: retries / adds at or above this, on a queue without reconcile metrics, is a
 	// retry storm.
 	RetryRatio float64 `json:"retryRatio"`
@@ -31,7 +35,8 @@ type Thresholds struct {
 	RetriesPerSecond float64 `json:"retriesPerSecond"`
 	// BacklogDepth: this many items waiting is a backlog (operator rule sets: 100).
 	BacklogDepth float64 `json:"backlogDepth"`
-	// RisingDepth: a depth of at least this that rose over the window is a growing backlog.
+	// RisingDepth: a depth that rose by at least this over the window is a growing backlog, and
+	// busy workers whose queue grew that much are saturated.
 	RisingDepth float64 `json:"risingDepth"`
 	// SlowWork: work p99 at or above this, with workers to spare, is slow reconciling.
 	SlowWork Duration `json:"slowWork"`
@@ -63,6 +68,7 @@ func DefaultThresholds() Thresholds {
 		MinEvents:           10,
 		StuckAfter:          Duration(30 * time.Second),
 		ErrorRatio:          0.10,
+		PersistentFailures:  3,
 		RetryRatio:          0.5,
 		RetriesPerSecond:    10,
 		BacklogDepth:        100,

@@ -26,8 +26,10 @@ type QueueStats struct {
 	WorkP50, WorkP99   float64
 	Unfinished         float64
 	Longest            float64
-	ActiveWorkers      float64
-	MaxWorkers         float64
+	// LongestBefore is the longest running item's age at the first sample, NaN with one.
+	LongestBefore float64
+	ActiveWorkers float64
+	MaxWorkers    float64
 	// ErrorRatio is reconcile errors / reconciles and RetryRatio retries / adds, over the
 	// window or the lifetime; NaN when unknown.
 	ErrorRatio float64
@@ -121,7 +123,7 @@ func queueStats(target string, q, before *Queue, c, cBefore *Controller, window 
 	st := QueueStats{Target: target, Queue: q.Name, Controller: controllerOf(q), Window: window,
 		Depth: q.Depth, DepthBefore: n, AddsPerSecond: n, RetriesPerSecond: n,
 		CompletionsPerSecond: n, ReconcileErrorsPerSecond: n,
-		Unfinished: q.Unfinished, Longest: q.Longest, ActiveWorkers: n, MaxWorkers: n}
+		Unfinished: q.Unfinished, Longest: q.Longest, LongestBefore: n, ActiveWorkers: n, MaxWorkers: n}
 	if c != nil {
 		st.ActiveWorkers, st.MaxWorkers = c.ActiveWorkers, c.MaxConcurrent
 	}
@@ -130,7 +132,7 @@ func queueStats(target string, q, before *Queue, c, cBefore *Controller, window 
 	retries, errs := q.Retries, errorsOf(c)
 	if before != nil && window > 0 {
 		secs := window.Seconds()
-		st.DepthBefore = before.Depth
+		st.DepthBefore, st.LongestBefore = before.Depth, before.Longest
 		st.AddsPerSecond = Increase(before.Adds, q.Adds) / secs
 		st.RetriesPerSecond = Increase(before.Retries, q.Retries) / secs
 		st.CompletionsPerSecond = Increase(countOf(before.WorkDuration), countOf(q.WorkDuration)) / secs
@@ -157,7 +159,7 @@ func gone(target string, q *Queue, window time.Duration, leader float64) QueueSt
 		Depth: n, DepthBefore: q.Depth, AddsPerSecond: n, RetriesPerSecond: n, CompletionsPerSecond: n,
 		ReconcileErrorsPerSecond: n, QueueP50: n, QueueP99: n, WorkP50: n, WorkP99: n,
 		Reconciles: n, ReconcileErrors: n, LifetimeReconciles: n, LifetimeReconcileErrors: n,
-		Unfinished: n, Longest: n, ActiveWorkers: n, MaxWorkers: n, Leader: leader,
+		Unfinished: n, Longest: n, LongestBefore: n, ActiveWorkers: n, MaxWorkers: n, Leader: leader,
 		Status: StatusGone, Reason: "the queue was in the first sample but not in the second: the process restarted or lost leadership"}
 }
 

@@ -94,7 +94,7 @@ func TestReportDiagnosesEachScenario(t *testing.T) {
 		{"healthy", "", 10 * time.Second},
 		{"slow", "slow-reconcile", 15 * time.Second},
 		{"saturated", "workers-saturated", 15 * time.Second},
-		{"stuck", "stuck-worker", 35 * time.Second},
+		{"stuck", "stuck-worker", 42 * time.Second}, // past stuckAfter (30s) at the first sample too
 		{"errors", "retry-storm", 15 * time.Second},
 		{"hotloop", "hot-loop", 10 * time.Second},
 		{"throttled", "client-throttling", 15 * time.Second},
