@@ -22,11 +22,24 @@ type Target struct {
 
 // Pod is what the pod behind a target says.
 type Pod struct {
-	Namespace, Name       string
-	Restarts              int32
-	LastTerminationReason string
-	// MemoryLimitBytes is the container's memory limit; 0 when it has none.
+	Namespace, Name string
+	// Container is the container that serves the metrics; "" when unknown (then every
+	// container counts as it).
+	Container string
+	// Terminations are the last termination of each container that restarted.
+	Terminations []Termination
+	// MemoryLimitBytes is the metrics container's memory limit; 0 when it has none.
 	MemoryLimitBytes float64
+}
+
+// Termination is a container's last termination.
+type Termination struct {
+	Container string
+	// Restarts is the container's restart count.
+	Restarts int32
+	Reason   string
+	// Ago is how long ago it ended; 0 when unknown.
+	Ago time.Duration
 }
 
 // CacheLag is one informer's lag against the API server, as pkg/cachesync measures it.

@@ -205,37 +205,71 @@ func clientFindings(t Target, th Thresholds) []Finding {
 	return out
 }
 
-// podFindings judges memory against the limit and restarts.
+// podFindings judges memory against the limit and restarts. The container that serves the
+// metrics is the one judged; an OOMKill or restart longer ago than th.Since, or of another
+// container (a sidecar), is said as info.
 func podFindings(t Target, th Thresholds) []Finding {
 	if t.Pod == nil {
 		return nil
 	}
 	var out []Finding
 	rss := t.Cur.Process.ResidentMemoryBytes
-	if t.Pod.LastTerminationReason == "OOMKilled" {
-		out = append(out, newFinding("memory-pressure", t.Kind, t.ID, "",
-			"the container was OOMKilled", Evidence{Name: "last termination reason", Value: "OOMKilled"},
-			Evidence{Name: "resident memory", Value: format(rss, "B")},
-			Evidence{Name: "memory limit", Value: format(t.Pod.MemoryLimitBytes, "B")}).withSeverity(Critical))
-	} else if t.Pod.MemoryLimitBytes > 0 && rss/t.Pod.MemoryLimitBytes >= th.MemoryRatio {
+	memEvidence := []Evidence{{Name: "resident memory", Value: format(rss, "B")}, {Name: "memory limit", Value: format(t.Pod.MemoryLimitBytes, "B")}}
+	oom := false
+	for _, term := range t.Pod.Terminations {
+		if term.Reason != "OOMKilled" {
+			continue
+		}
+		ours, recent := t.Pod.Container == "" || term.Container == t.Pod.Container, term.Ago <= time.Duration(th.Since)
+		f := newFinding("memory-pressure", t.Kind, t.ID, "",
+			fmt.Sprintf("container %s was OOMKilled %s", term.Container, ago(term.Ago)),
+			append([]Evidence{{Name: "last termination reason", Value: "OOMKilled"}, {Name: "ended", Value: ago(term.Ago), Threshold: "within " + th.Since.String()}},
+				memEvidence...)...)
+		if ours && recent {
+			oom = true
+			out = append(out, f.withSeverity(Critical))
+			continue
+		}
+		if !ours {
+			f.Summary += " (not the container that serves the metrics)"
+		}
+		out = append(out, f.withSeverity(Info))
+	}
+	if !oom && t.Pod.MemoryLimitBytes > 0 && rss/t.Pod.MemoryLimitBytes >= th.MemoryRatio {
 		out = append(out, newFinding("memory-pressure", t.Kind, t.ID, "",
 			fmt.Sprintf("resident memory is %.0f%% of the memory limit", 100*rss/t.Pod.MemoryLimitBytes),
-			Evidence{Name: "resident memory", Value: format(rss, "B")},
-			Evidence{Name: "memory limit", Value: format(t.Pod.MemoryLimitBytes, "B")},
-			Evidence{Name: "ratio", Value: format(rss/t.Pod.MemoryLimitBytes, "%"), Threshold: fmt.Sprintf(">= %.0f%%", 100*th.MemoryRatio)},
-			Evidence{Name: "Go heap in use", Value: format(t.Cur.Process.HeapBytes, "B")}))
+			append(memEvidence, Evidence{Name: "ratio", Value: format(rss/t.Pod.MemoryLimitBytes, "%"), Threshold: fmt.Sprintf(">= %.0f%%", 100*th.MemoryRatio)},
+				Evidence{Name: "Go heap in use", Value: format(t.Cur.Process.HeapBytes, "B")})...))
 	}
-	if t.Pod.Restarts > 0 {
-		reason := t.Pod.LastTerminationReason
+	for _, term := range t.Pod.Terminations {
+		reason := term.Reason
 		if reason == "" {
 			reason = "unknown"
 		}
-		out = append(out, newFinding("restarts", t.Kind, t.ID, "",
-			fmt.Sprintf("the pod's containers restarted %d times (last: %s)", t.Pod.Restarts, reason),
-			Evidence{Name: "restarts", Value: fmt.Sprint(t.Pod.Restarts), Threshold: "> 0"},
-			Evidence{Name: "last termination reason", Value: reason}))
+		f := newFinding("restarts", t.Kind, t.ID, "",
+			fmt.Sprintf("container %s restarted %d times (last: %s, %s)", term.Container, term.Restarts, reason, ago(term.Ago)),
+			Evidence{Name: "restarts", Value: fmt.Sprint(term.Restarts), Threshold: "> 0"},
+			Evidence{Name: "last termination reason", Value: reason},
+			Evidence{Name: "ended", Value: ago(term.Ago), Threshold: "within " + th.Since.String()})
+		if term.Ago > time.Duration(th.Since) {
+			f = f.withSeverity(Info)
+		}
+		out = append(out, f)
 	}
 	return out
+}
+
+// ago says how long ago something ended: "10m ago", or "at an unknown time".
+func ago(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "at an unknown time"
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%.0f days ago", d.Hours()/24)
+	case d >= time.Minute:
+		return strings.TrimSuffix(d.Round(time.Minute).String(), "0s") + " ago"
+	}
+	return d.Round(time.Second).String() + " ago"
 }
 
 // mistyped reports the families whose declared TYPE kept their values from the model.

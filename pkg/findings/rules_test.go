@@ -146,9 +146,28 @@ func TestClientPodLeaderAndCacheRules(t *testing.T) {
 	if got := checks(Evaluate([]Target{mem}, nil, nil, th)); got != "warning:memory-pressure" {
 		t.Errorf("memory: %q", got)
 	}
-	mem.Pod = &Pod{Namespace: "ns", Name: "op", Restarts: 2, LastTerminationReason: "OOMKilled"}
+	oom := func(container string, ago time.Duration) []Termination {
+		return []Termination{{Container: container, Restarts: 2, Reason: "OOMKilled", Ago: ago}}
+	}
+	mem.Pod = &Pod{Namespace: "ns", Name: "op", Container: "manager", Terminations: oom("manager", 10*time.Minute)}
 	if got := checks(Evaluate([]Target{mem}, nil, nil, th)); got != "critical:memory-pressure warning:restarts" {
 		t.Errorf("OOMKilled: %q", got)
+	}
+	// A sidecar OOMKilled 30 days ago, the manager far under its limit: history, not pressure.
+	mem.Pod = &Pod{Namespace: "ns", Name: "op", Container: "manager", MemoryLimitBytes: 1 << 30, Terminations: oom("proxy", 30*24*time.Hour)}
+	fs := Evaluate([]Target{mem}, nil, nil, th)
+	if got := checks(fs); got != "info:memory-pressure info:restarts" || !strings.Contains(fs[0].Summary, "30 days ago (not the container that serves the metrics)") {
+		t.Errorf("old sidecar OOMKill: %q %+v", got, fs)
+	}
+	// The manager itself, OOMKilled two hours ago, beyond --since (1h): info; within it: critical.
+	mem.Pod = &Pod{Namespace: "ns", Name: "op", Container: "manager", Terminations: oom("manager", 2*time.Hour)}
+	if got := checks(Evaluate([]Target{mem}, nil, nil, th)); got != "info:memory-pressure info:restarts" {
+		t.Errorf("OOMKill 2h ago: %q", got)
+	}
+	longer := th
+	longer.Since = Duration(3 * time.Hour)
+	if got := checks(Evaluate([]Target{mem}, nil, nil, longer)); got != "critical:memory-pressure warning:restarts" {
+		t.Errorf("OOMKill 2h ago, since 3h: %q", got)
 	}
 
 	replica := func(id string, leader float64) Target {
@@ -172,7 +191,7 @@ func TestClientPodLeaderAndCacheRules(t *testing.T) {
 	if got := checks(leaders(nil, replica("a", 1), replica("b", 0))); got != "" {
 		t.Errorf("one leader: %q", got)
 	}
-	fs := leaders(nil, replica("a", 1), replica("b", 1))
+	fs = leaders(nil, replica("a", 1), replica("b", 1))
 	if got := checks(fs); got != "critical:leader-election" {
 		t.Errorf("two leaders: %q", got)
 	} else if fs[0].Target != "ns/deployment/op" || fs[0].Summary != "2 of 2 replicas of deployment/op in namespace ns claim to lead" {

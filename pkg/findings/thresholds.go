@@ -58,6 +58,9 @@ type Thresholds struct {
 	// latency, at or above these is cache sync lag.
 	InformerQueuedItems float64  `json:"informerQueuedItems"`
 	InformerLatency     Duration `json:"informerLatency"`
+	// Since: restarts and OOMKills that ended longer ago than this are history (info), not a
+	// warning or critical (report --since).
+	Since Duration `json:"since"`
 	// MemoryRatio: resident memory / container memory limit at or above this is memory pressure.
 	MemoryRatio float64 `json:"memoryRatio"`
 }
@@ -84,6 +87,7 @@ func DefaultThresholds() Thresholds {
 		InformerQueuedItems: 100,
 		InformerLatency:     Duration(time.Second),
 		MemoryRatio:         0.8,
+		Since:               Duration(time.Hour),
 	}
 }
 

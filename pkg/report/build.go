@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -222,9 +223,9 @@ func errText(res source.Result) string {
 func findingsTarget(rd read, in Input) findings.Target {
 	ft := findings.Target{ID: rd.in.Target.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Queues: rd.queues}
 	if p := rd.in.Pod; p != nil {
-		restarts, last := containerHistory(p)
-		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Restarts: restarts,
-			LastTerminationReason: last, MemoryLimitBytes: quantity(container(p, rd.in.Target.Container).Resources.Limits, corev1.ResourceMemory)}
+		served := container(p, rd.in.Target.Container)
+		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Container: served.Name,
+			Terminations: terminations(p, in.Now), MemoryLimitBytes: quantity(served.Resources.Limits, corev1.ResourceMemory)}
 	} else if in.MemoryLimitBytes > 0 && rd.in.Target.Kind != target.KindAPIServer {
 		ft.Pod = &findings.Pod{Name: rd.in.Target.ID(), MemoryLimitBytes: in.MemoryLimitBytes}
 	}
@@ -268,6 +269,31 @@ func containerHistory(p *corev1.Pod) (int32, string) {
 		}
 	}
 	return restarts, last
+}
+
+// terminations are the last terminations of the pod's containers that restarted, newest
+// first, with how long ago each ended.
+func terminations(p *corev1.Pod, now time.Time) []findings.Termination {
+	var out []findings.Termination
+	var at []time.Time
+	for _, cs := range p.Status.ContainerStatuses {
+		t := cs.LastTerminationState.Terminated
+		if cs.RestartCount == 0 && t == nil {
+			continue
+		}
+		term := findings.Termination{Container: cs.Name, Restarts: cs.RestartCount}
+		var when time.Time
+		if t != nil {
+			term.Reason, when = t.Reason, t.FinishedAt.Time
+			if !when.IsZero() && now.After(when) {
+				term.Ago = now.Sub(when)
+			}
+		}
+		i := sort.Search(len(at), func(i int) bool { return at[i].Before(when) })
+		out = slices.Insert(out, i, term)
+		at = slices.Insert(at, i, when)
+	}
+	return out
 }
 
 func container(p *corev1.Pod, name string) corev1.Container {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -15,6 +16,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
@@ -27,6 +29,7 @@ type Options struct {
 	Thresholds          thresholdflags.Flags
 	GenerationResources []string
 	MemoryLimit         string
+	Since               time.Duration
 	Args                []string
 
 	// Set by Validate.
@@ -63,6 +66,11 @@ func (o *Options) Validate() error {
 	th, err := o.Thresholds.Thresholds()
 	if err != nil {
 		return err
+	}
+	if o.Since > 0 {
+		th.Since = findings.Duration(o.Since)
+	} else if o.Since < 0 {
+		return exitcode.UsageError("--since must be positive, got %s", o.Since)
 	}
 	o.cfg = engine.ReportConfig{Thresholds: th}
 	for _, r := range o.GenerationResources {

@@ -109,6 +109,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--from-file", pair, "--generation-resource", "widgets"}, "RESOURCE.GROUP/VERSION"},
 		{[]string{"--from-file", pair, "--memory-limit", "lots"}, "--memory-limit"},
 		{[]string{"--from-file", pair, "--interval", "-1s"}, "--interval"},
+		{[]string{"--from-file", pair, "--since", "-1h"}, "--since must be positive"},
 	} {
 		_, errOut, code := run(t, tt.args...)
 		if code != exitcode.Usage || !strings.Contains(errOut, tt.want) {
