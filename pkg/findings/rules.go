@@ -64,6 +64,13 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 	ev := func(name string, v float64, unit string, thr string) Evidence {
 		return Evidence{Name: name, Value: format(v, unit), Threshold: thr}
 	}
+	if c := controllerOf(t, q); c != nil && q.Depth > 0 && !(q.ActiveWorkers > 0) && c.Reconciles() == 0 && !leads(t) {
+		// A warm replica: its queue filled while it waits for the lead. Nothing else to say.
+		return []Finding{newFinding("warm-standby", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("%.0f items wait in %s, which has never reconciled and runs no worker: a standby that does not lead yet", q.Depth, q.Queue),
+			ev("depth", q.Depth, "", "> 0"), ev("active workers", q.ActiveWorkers, "", "0"),
+			ev("reconciles since the process started", c.Reconciles(), "", "0"))}
+	}
 	// Stuck: with two samples, the same item was past the threshold at the first and is still
 	// in work at the second (its age grew with the window), so one long but legitimate
 	// reconcile that ends within the window is not stuck. One sample has only the gauge.
@@ -416,6 +423,16 @@ func workersEvidence(q health.QueueStats) Evidence {
 		return Evidence{Name: "workers busy", Value: "not reported"}
 	}
 	return Evidence{Name: "workers busy", Value: fmt.Sprintf("%.0f of %.0f", q.ActiveWorkers, q.MaxWorkers)}
+}
+
+// leads reports whether the target's metrics say it holds a lease.
+func leads(t Target) bool {
+	for _, v := range t.Cur.Leader {
+		if v == 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // lifetimeOnly makes f, judged from counters, info when there is one sample: counts since

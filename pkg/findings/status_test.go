@@ -156,3 +156,26 @@ controller_runtime_reconcile_errors_total{controller="c"} %[1]g
 		t.Errorf("no failure in the window: %s %s", st[0].Status, st[0].Reason)
 	}
 }
+
+// A warm replica filled its queue from its informers and waits for the lead: info, no backlog,
+// status OK. The same queue on a target that holds the lease is a backlog.
+func TestWarmStandbyIsNoBacklog(t *testing.T) {
+	page := func(leader string) *health.Snapshot {
+		return health.FromFamilies(testpages.ParseText(t, `workqueue_depth{name="c",controller="c",priority="0"} 150
+workqueue_adds_total{name="c",controller="c"} 150
+controller_runtime_active_workers{controller="c"} 0
+controller_runtime_max_concurrent_reconciles{controller="c"} 2
+controller_runtime_reconcile_total{controller="c",result="success"} 0
+`+leader), time.Time{})
+	}
+	standby := judged("standby", page(""), page(""), 5*time.Second)
+	fs := Evaluate([]Target{standby}, nil, nil, DefaultThresholds())
+	if got := checks(fs); got != "info:warm-standby" || standby.Queues[0].Status != health.StatusOK {
+		t.Errorf("standby: %q, status %s", got, standby.Queues[0].Status)
+	}
+	leader := judged("leader", page(`leader_election_master_status{name="l"} 1`+"\n"), page(`leader_election_master_status{name="l"} 1`+"\n"), 5*time.Second)
+	fs = Evaluate([]Target{leader}, nil, nil, DefaultThresholds())
+	if got := checks(fs); !strings.Contains(got, "warning:backlog-growing") || leader.Queues[0].Status != health.StatusBacklog {
+		t.Errorf("leader: %q, status %s", got, leader.Queues[0].Status)
+	}
+}
