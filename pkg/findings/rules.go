@@ -64,12 +64,12 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 	ev := func(name string, v float64, unit string, thr string) Evidence {
 		return Evidence{Name: name, Value: format(v, unit), Threshold: thr}
 	}
-	if c := controllerOf(t, q); c != nil && q.Depth > 0 && !(q.ActiveWorkers > 0) && c.Reconciles() == 0 && !leads(t) {
+	if c := controllerOf(t, q); c != nil && q.Depth > 0 && !(q.ActiveWorkers > 0) && !(c.Reconciles() > 0) && !leads(t) {
 		// A warm replica: its queue filled while it waits for the lead. Nothing else to say.
 		return []Finding{newFinding("warm-standby", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%.0f items wait in %s, which has never reconciled and runs no worker: a standby that does not lead yet", q.Depth, q.Queue),
 			ev("depth", q.Depth, "", "> 0"), ev("active workers", q.ActiveWorkers, "", "0"),
-			ev("reconciles since the process started", c.Reconciles(), "", "0"))}
+			ev("reconciles since the process started", nanZero(c.Reconciles()), "", "0"))}
 	}
 	// Stuck: with two samples, the same item was past the threshold at the first and is still
 	// in work at the second (its age grew with the window), so one long but legitimate
@@ -105,11 +105,15 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 	errRatio := errs / judged
 	switch {
 	case c != nil && judged >= th.MinEvents && errRatio > th.ErrorRatio:
-		f := newFinding("retry-storm", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("%.0f%% of %s's %.0f reconciles failed %s", 100*errRatio, q.Queue, judged, when),
-			ev("reconcile errors", errs, "", ""), ev("reconciles", judged, "", ""),
+		evs := []Evidence{ev("reconcile errors", errs, "", ""), ev("reconciles", judged, "", ""),
 			ev("error ratio", errRatio, "%", fmt.Sprintf("> %.0f%%", 100*th.ErrorRatio)),
-			ev("retries/s", q.RetriesPerSecond, "/s", "")).as(health.StatusFailing)
+			ev("retries/s", q.RetriesPerSecond, "/s", "")}
+		if terminal := delta(t, c.Name, func(c *health.Controller) float64 { return c.TerminalErrors }); terminal > 0 {
+			// Terminal errors are not retried: they fail for good, and say the cause is the object.
+			evs = append(evs, ev("terminal errors (not retried)", terminal, "", ""))
+		}
+		f := newFinding("retry-storm", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("%.0f%% of %s's %.0f reconciles failed %s", 100*errRatio, q.Queue, judged, when), evs...).as(health.StatusFailing)
 		if lifetime && !(q.ReconcileErrors >= th.PersistentFailures && q.ReconcileErrors == q.Reconciles) {
 			// Counts since the process started are context: a past incident weighs on them
 			// long after it ended. Only a window in which every reconcile failed (a
@@ -468,4 +472,12 @@ func drainTime(q health.QueueStats) float64 {
 		return q.Depth / q.CompletionsPerSecond
 	}
 	return math.NaN()
+}
+
+// nanZero is v, or 0 when v is NaN (a counter the page does not have yet).
+func nanZero(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
 }

@@ -347,6 +347,23 @@ func TestRetryStormJudgedOverTheLifetimeIsNoHotLoop(t *testing.T) {
 	}
 }
 
+// Terminal errors, which controller-runtime does not retry, are named in a retry storm.
+func TestRetryStormNamesTerminalErrors(t *testing.T) {
+	tg := crTarget(queue(nil), map[string]float64{"error": 0}, map[string]float64{"error": 20}, 20)
+	tg.Cur.Controllers["ctrl"].TerminalErrors = 5
+	fs := Evaluate([]Target{tg}, nil, nil, DefaultThresholds())
+	if checks(fs) != "warning:retry-storm" {
+		t.Fatalf("got %q", checks(fs))
+	}
+	found := false
+	for _, e := range fs[0].Evidence {
+		found = found || (e.Name == "terminal errors (not retried)" && e.Value == "5")
+	}
+	if !found {
+		t.Errorf("evidence: %+v", fs[0].Evidence)
+	}
+}
+
 // A past incident: 15 % of 100,000 reconciles failed long ago, and now 1 conflict in 3
 // reconciles in the window. The lifetime counts are context, not a retry storm.
 func TestPastIncidentIsNoRetryStorm(t *testing.T) {

@@ -173,6 +173,13 @@ controller_runtime_reconcile_total{controller="c",result="success"} 0
 	if got := checks(fs); got != "info:warm-standby" || standby.Queues[0].Status != health.StatusOK {
 		t.Errorf("standby: %q, status %s", got, standby.Queues[0].Status)
 	}
+	// A warm replica whose controller exports no reconcile counts yet is one too.
+	bare := health.FromFamilies(testpages.ParseText(t, `workqueue_depth{name="c",controller="c",priority="0"} 150
+controller_runtime_max_concurrent_reconciles{controller="c"} 2
+`), time.Time{})
+	if got := checks(Evaluate([]Target{judged("bare", bare, bare, 5*time.Second)}, nil, nil, DefaultThresholds())); got != "info:warm-standby" {
+		t.Errorf("standby without reconcile counts: %q", got)
+	}
 	leader := judged("leader", page(`leader_election_master_status{name="l"} 1`+"\n"), page(`leader_election_master_status{name="l"} 1`+"\n"), 5*time.Second)
 	fs = Evaluate([]Target{leader}, nil, nil, DefaultThresholds())
 	if got := checks(fs); !strings.Contains(got, "warning:backlog-growing") || leader.Queues[0].Status != health.StatusBacklog {
