@@ -69,8 +69,8 @@ release-check: krew-manifest
 clean:
 	rm -rf bin dist
 
-## bench: Go benchmarks (-benchmem), peak RSS, start-up and, with a local cluster up, the seed-script
-## comparison and the e2e scale measurements; medians and same-run ratios go into BENCHMARKS.md
+## bench: Go benchmarks (-benchmem), peak RSS, start-up and, with a local cluster up, reading by hand (kubectl get --raw | grep)
+## as a comparison, and the e2e scale measurements; medians and same-run ratios go into BENCHMARKS.md
 .PHONY: bench
 bench:
 	$(GO) run ./hack/benchratio -count $(or $(BENCH_COUNT),6) -o BENCHMARKS.md $(if $(BENCH_ONLY),-only $(BENCH_ONLY))
