@@ -71,12 +71,30 @@ func TestMissingPackagesAreNamed(t *testing.T) {
 	}
 	want := packages(t, md)
 
-	bare := t.TempDir() // a PATH with nothing the script looks for but id
+	// A PATH with nothing the script looks for but id, in a folder that user nobody may read
+	// (t.TempDir's parent is private to root).
+	bare, err := os.MkdirTemp("", "testdeps-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(bare) })
 	id, err := exec.LookPath("id")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(id, filepath.Join(bare, "id")); err != nil {
+		t.Fatal(err)
+	}
+	// A copy of the script that user nobody may read, wherever the checkout is.
+	body, err := os.ReadFile(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(bare, "test-deps.sh")
+	if err := os.WriteFile(copied, body, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(bare, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	env := []string{"PATH=" + bare}
@@ -85,14 +103,14 @@ func TestMissingPackagesAreNamed(t *testing.T) {
 		name string
 		argv []string
 	}
-	cases := []runCase{{"--check", []string{"/bin/bash", script, "--check"}}}
+	cases := []runCase{{"--check", []string{"/bin/bash", copied, "--check"}}}
 	switch {
 	case os.Geteuid() != 0:
-		cases = append(cases, runCase{"install mode", []string{"/bin/bash", script}})
+		cases = append(cases, runCase{"install mode", []string{"/bin/bash", copied}})
 	default: // as root, install mode is tried as user nobody
 		if setpriv, err := exec.LookPath("setpriv"); err == nil {
 			cases = append(cases, runCase{"install mode as nobody",
-				[]string{setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/bash", script}})
+				[]string{setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/bash", copied}})
 		}
 	}
 	for _, c := range cases {
