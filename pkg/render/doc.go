@@ -1,5 +1,5 @@
-// Package render turns the health model into what users read: view structs with a stable,
-// versioned JSON/YAML schema, kubectl-style plain-column tables, Markdown, and a self-contained
-// HTML page whose charts are inline SVG laid out in Go. It knows nothing of cobra or of how the
-// figures were obtained.
+// Package render is the one output layer: Write renders what an engine returns (the queue
+// list, the target list, the report) as JSON or YAML with a stable, versioned schema,
+// kubectl-style plain-column tables, text, Markdown, or a self-contained HTML page whose charts
+// are inline SVG laid out in Go. It knows nothing of cobra or of how the figures were obtained.
 package render
