@@ -50,6 +50,12 @@ func targetFindings(t Target, th Thresholds, leaders map[string]*replicas.Electi
 				fmt.Sprintf("%s panicked %.0f times %s", c.Name, n, over(t)),
 				Evidence{Name: "reconcile panics", Value: fmt.Sprintf("%.0f", n), Threshold: "> 0"})))
 		}
+		if n := delta(t, c.Name, func(c *health.Controller) float64 { return c.Timeouts }); n > 0 {
+			out = append(out, lifetimeOnly(t, newFinding("reconcile-timeouts", t.Kind, t.ID, c.Name,
+				fmt.Sprintf("%.0f reconciles of %s ran past ReconciliationTimeout and were cut off %s", n, c.Name, over(t)),
+				Evidence{Name: "reconcile timeouts", Value: fmt.Sprintf("%.0f", n), Threshold: "> 0"},
+				Evidence{Name: "reconciles", Value: format(delta(t, c.Name, (*health.Controller).Reconciles), "")})))
+		}
 	}
 	for _, q := range t.Queues {
 		out = append(out, queueFindings(t, q, th)...)

@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -271,7 +272,7 @@ func load(t *testing.T, file string) *health.Snapshot {
 func TestCatalogIsComplete(t *testing.T) {
 	want := []string{"scrape-failed", "no-workqueue-metrics", "backlog-growing", "workers-saturated", "slow-reconcile",
 		"stuck-worker", "retry-storm", "hot-loop", "client-throttling", "api-errors", "cache-sync-lag",
-		"memory-pressure", "restarts", "leader-election", "reconcile-panics", "metric-type", "warm-standby"}
+		"memory-pressure", "restarts", "leader-election", "reconcile-panics", "metric-type", "warm-standby", "reconcile-timeouts"}
 	codes := map[string]bool{}
 	for _, c := range want {
 		d, ok := Lookup(c)
@@ -361,6 +362,28 @@ func TestRetryStormNamesTerminalErrors(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("evidence: %+v", fs[0].Evidence)
+	}
+}
+
+// Reconciles cut off by ReconciliationTimeout in the window are a warning of their own; with
+// one sample the count since the process started is info.
+func TestReconcileTimeouts(t *testing.T) {
+	page := func(timeouts float64) *health.Snapshot {
+		return health.FromFamilies(testpages.ParseText(t, fmt.Sprintf(`workqueue_depth{name="c",controller="c"} 0
+controller_runtime_reconcile_total{controller="c",result="success"} 100
+controller_runtime_reconcile_timeouts_total{controller="c"} %g
+`, timeouts)), time.Time{})
+	}
+	tg := Target{ID: "t", Kind: ControllerRuntime, Prev: page(2), Cur: page(5), Window: 5 * time.Second}
+	fs := Evaluate([]Target{tg}, nil, nil, DefaultThresholds())
+	if checks(fs) != "warning:reconcile-timeouts" || !strings.Contains(fs[0].Summary, "3 reconciles of c ran past ReconciliationTimeout") {
+		t.Errorf("window: %q %+v", checks(fs), fs)
+	}
+	if got := checks(Evaluate([]Target{{ID: "t", Kind: ControllerRuntime, Prev: page(5), Cur: page(5), Window: 5 * time.Second}}, nil, nil, DefaultThresholds())); got != "" {
+		t.Errorf("no new timeouts: %q", got)
+	}
+	if got := checks(Evaluate([]Target{{ID: "t", Kind: ControllerRuntime, Cur: page(5)}}, nil, nil, DefaultThresholds())); got != "info:reconcile-timeouts" {
+		t.Errorf("one sample: %q", got)
 	}
 }
 

@@ -22,6 +22,7 @@ const (
 	crReconcileErrors = "controller_runtime_reconcile_errors_total"
 	crTerminalErrors  = "controller_runtime_terminal_reconcile_errors_total"
 	crPanics          = "controller_runtime_reconcile_panics_total"
+	crTimeouts        = "controller_runtime_reconcile_timeouts_total"
 	crActiveWorkers   = "controller_runtime_active_workers"
 	crMaxConcurrent   = "controller_runtime_max_concurrent_reconciles"
 
@@ -44,7 +45,7 @@ const (
 var wanted = map[string]bool{
 	wqDepth: true, wqAdds: true, wqRetries: true, wqQueueDur: true, wqWorkDur: true,
 	wqUnfinished: true, wqLongest: true,
-	crReconcileTotal: true, crReconcileErrors: true, crTerminalErrors: true, crPanics: true,
+	crReconcileTotal: true, crReconcileErrors: true, crTerminalErrors: true, crPanics: true, crTimeouts: true,
 	crActiveWorkers: true, crMaxConcurrent: true,
 	restRequests: true, restRateLimiter: true, leaderStatus: true,
 	informerQueued: true, informerLatency: true, informerRV: true, watchCacheRV: true,
@@ -118,7 +119,7 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 		case wqWorkDur:
 			q.WorkDuration = addHistogram(q.WorkDuration, m)
 		}
-	case crReconcileTotal, crReconcileErrors, crTerminalErrors, crPanics, crActiveWorkers, crMaxConcurrent:
+	case crReconcileTotal, crReconcileErrors, crTerminalErrors, crPanics, crTimeouts, crActiveWorkers, crMaxConcurrent:
 		if l["controller"] == "" {
 			return
 		}
@@ -132,6 +133,8 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 			c.TerminalErrors = sum(c.TerminalErrors, v)
 		case crPanics:
 			c.Panics = sum(c.Panics, v)
+		case crTimeouts:
+			c.Timeouts = sum(c.Timeouts, v)
 		case crActiveWorkers:
 			c.ActiveWorkers = sum(c.ActiveWorkers, v)
 		case crMaxConcurrent:
@@ -182,7 +185,7 @@ func (s *Snapshot) controller(name string) *Controller {
 	if c == nil {
 		n := math.NaN()
 		c = &Controller{Name: name, ReconcileTotal: map[string]float64{}, ReconcileErrors: n,
-			TerminalErrors: n, Panics: n, ActiveWorkers: n, MaxConcurrent: n}
+			TerminalErrors: n, Panics: n, Timeouts: n, ActiveWorkers: n, MaxConcurrent: n}
 		s.Controllers[name] = c
 	}
 	return c

@@ -48,8 +48,12 @@ type Controller struct {
 	ReconcileErrors float64            // counter, includes terminal errors
 	TerminalErrors  float64            // counter
 	Panics          float64            // counter
-	ActiveWorkers   float64
-	MaxConcurrent   float64
+	// Timeouts counts reconciles that ReconciliationTimeout cut off (controller-runtime >=
+	// 0.23); NaN when the page has no such series.
+	Timeouts float64
+
+	ActiveWorkers float64
+	MaxConcurrent float64
 }
 
 // Reconciles is the total of reconcile_total over all results (NaN when absent).
