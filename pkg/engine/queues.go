@@ -45,7 +45,7 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	o.Keep = health.WantedQueues
 	results := env.readAll(ctx, inv, o)
 
-	stats, errs, leaders := Analyse(results, cfg.Thresholds)
+	stats, errs, leaders := analyse(results, cfg.Thresholds)
 	stats, groups := foldStandbys(ctx, inv, results, stats, leaders)
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
 	warnings = append(warnings, mistypedWarnings(results)...)
@@ -68,10 +68,10 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	return &QueuesResult{List: list, Warnings: warnings}, nil
 }
 
-// Analyse turns reading results into queue figures, sorted worst first, the errors of the
+// analyse turns reading results into queue figures, sorted worst first, the errors of the
 // targets that failed (also those read once before an error), and the
 // leader_election_master_status of each target read (NaN when it has none).
-func Analyse(results []source.Result, th findings.Thresholds) ([]health.QueueStats, []report.TargetError, map[string]float64) {
+func analyse(results []source.Result, th findings.Thresholds) ([]health.QueueStats, []report.TargetError, map[string]float64) {
 	var stats []health.QueueStats
 	var errs []report.TargetError
 	leaders := map[string]float64{}
@@ -80,20 +80,10 @@ func Analyse(results []source.Result, th findings.Thresholds) ([]health.QueueSta
 		if r.Err != nil {
 			errs = append(errs, report.TargetError{Target: id, Error: r.Err.Error()})
 		}
-		if len(r.Samples) == 0 {
+		t, ok := findings.Read(r, th)
+		if !ok {
 			continue
 		}
-		t := findings.Target{ID: id, Cur: health.FromFamilies(r.Samples[len(r.Samples)-1].Families, r.Samples[len(r.Samples)-1].Time)}
-		if len(r.Samples) == 2 {
-			t.Prev, t.Window = health.FromFamilies(r.Samples[0].Families, r.Samples[0].Time), r.Window
-		}
-		var labels map[string]string
-		if r.Pod != nil {
-			labels = r.Pod.Labels
-		}
-		t.Kind = findings.KindOf(t.Cur, labels)
-		t.Queues = health.Queues(id, t.Prev, t.Cur, t.Window)
-		findings.Judge(&t, th)
 		stats = append(stats, t.Queues...)
 		leaders[id] = replicas.LeaderStatus(t.Cur)
 	}

@@ -70,7 +70,7 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 	ev := func(name string, v float64, unit string, thr string) Evidence {
 		return Evidence{Name: name, Value: format(v, unit), Threshold: thr}
 	}
-	if c := controllerOf(t, q); c != nil && q.Depth > 0 && !(q.ActiveWorkers > 0) && !(c.Reconciles() > 0) && !leads(t) {
+	if c := controllerOf(t, q); c != nil && q.Depth > 0 && !(q.ActiveWorkers > 0) && !(c.Reconciles() > 0) && replicas.ClaimStatus(t.Cur) != 1 {
 		// A warm replica: its queue filled while it waits for the lead. Nothing else to say.
 		return []Finding{newFinding("warm-standby", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%.0f items wait in %s, which has never reconciled and runs no worker: a standby that does not lead yet", q.Depth, q.Queue),
@@ -433,16 +433,6 @@ func workersEvidence(q health.QueueStats) Evidence {
 		return Evidence{Name: "workers busy", Value: "not reported"}
 	}
 	return Evidence{Name: "workers busy", Value: fmt.Sprintf("%.0f of %.0f", q.ActiveWorkers, q.MaxWorkers)}
-}
-
-// leads reports whether the target's metrics say it holds a lease.
-func leads(t Target) bool {
-	for _, v := range t.Cur.Leader {
-		if v == 1 {
-			return true
-		}
-	}
-	return false
 }
 
 // lifetimeOnly makes f, judged from counters, info when there is one sample: counts since

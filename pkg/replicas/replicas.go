@@ -220,4 +220,20 @@ func LeaderStatus(s *health.Snapshot) float64 {
 	return math.NaN()
 }
 
+// ClaimStatus is 1 when the snapshot leads any of its leases, 0 when it reports leases but
+// leads none, NaN when it has no leader_election_master_status (a controller-runtime
+// standby): the reading the leader-election check makes of a process with several leases,
+// where LeaderStatus, for `queues`, says NaN.
+func ClaimStatus(s *health.Snapshot) float64 {
+	if s == nil || len(s.Leader) == 0 {
+		return math.NaN()
+	}
+	for _, v := range s.Leader {
+		if v == 1 {
+			return 1
+		}
+	}
+	return 0
+}
+
 func ptr(b bool) *bool { return &b }

@@ -47,7 +47,7 @@ type PodInput struct {
 	Note    string
 }
 
-// target is one read target, with its snapshots.
+// read is one target read into the model, with its snapshots and judged queues.
 type read struct {
 	in        source.Result
 	prev, cur *health.Snapshot
@@ -135,32 +135,11 @@ func Build(in Input) Report {
 	return r
 }
 
-// readTarget computes the snapshots and judged queue figures of a target; ok is false when it
-// gave no sample. With one sample the figures are over the process's lifetime.
-func readTarget(t source.Result, th findings.Thresholds) (rd read, ok bool) {
-	res := t
-	rd = read{in: t}
-	switch len(res.Samples) {
-	case 0:
-		return rd, false
-	case 1:
-		rd.cur = health.FromFamilies(res.Samples[0].Families, res.Samples[0].Time)
-	default:
-		rd.prev = health.FromFamilies(res.Samples[0].Families, res.Samples[0].Time)
-		rd.cur = health.FromFamilies(res.Samples[1].Families, res.Samples[1].Time)
-		rd.window = res.Window
-	}
-	var labels map[string]string
-	if t.Pod != nil {
-		labels = t.Pod.Labels
-	}
-	rd.kind = findings.KindOf(rd.cur, labels)
-	judged := findings.Target{ID: t.Target.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window,
-		Queues: health.Queues(t.Target.ID(), rd.prev, rd.cur, rd.window)}
-	findings.Judge(&judged, th)
-	health.Sort(judged.Queues)
-	rd.queues = judged.Queues
-	return rd, true
+// readTarget reads a target into the model (findings.Read); ok is false when it gave no
+// sample. With one sample the figures are over the process's lifetime.
+func readTarget(t source.Result, th findings.Thresholds) (read, bool) {
+	ft, ok := findings.Read(t, th)
+	return read{in: t, prev: ft.Prev, cur: ft.Cur, window: ft.Window, queues: ft.Queues, kind: ft.Kind}, ok
 }
 
 // WindowName names the window figures are over: a duration rounded to 100 ms, or "lifetime"
@@ -178,11 +157,13 @@ func WindowName(d time.Duration) string {
 func Replicas(targets []source.Result) []replicas.Replica {
 	var out []replicas.Replica
 	for _, t := range targets {
-		if n := len(t.Samples); n > 0 {
-			last := t.Samples[n-1]
-			if rep, ok := replicaOf(t, health.FromFamilies(last.Families, last.Time)); ok {
-				out = append(out, rep)
-			}
+		n := len(t.Samples)
+		if n == 0 || t.Pod == nil || t.Target.Workload == "" {
+			continue // not a replica: no need to build its snapshot
+		}
+		last := t.Samples[n-1]
+		if rep, ok := replicaOf(t, health.FromFamilies(last.Families, last.Time)); ok {
+			out = append(out, rep)
 		}
 	}
 	return out
@@ -194,23 +175,7 @@ func replicaOf(t source.Result, cur *health.Snapshot) (replicas.Replica, bool) {
 		return replicas.Replica{}, false
 	}
 	return replicas.Replica{Target: t.Target.ID(), Namespace: t.Target.Namespace, Pod: t.Target.Name,
-		Workload: t.Target.Workload, LeaderStatus: leaderStatus(cur)}, true
-}
-
-// leaderStatus is 1 when the snapshot leads any of its leases, 0 when it reports leases but
-// leads none, NaN when it has no leader_election_master_status (a controller-runtime standby):
-// the reading the leader-election check has always made of a process with several leases,
-// where replicas.LeaderStatus, for `queues`, says NaN.
-func leaderStatus(s *health.Snapshot) float64 {
-	if s == nil || len(s.Leader) == 0 {
-		return math.NaN()
-	}
-	for _, v := range s.Leader {
-		if v == 1 {
-			return 1
-		}
-	}
-	return 0
+		Workload: t.Target.Workload, LeaderStatus: replicas.ClaimStatus(cur)}, true
 }
 
 func errText(res source.Result) string {

@@ -1,0 +1,30 @@
+package findings
+
+import (
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+)
+
+// Read builds the target the rules judge from what a source read of it: the snapshots of its
+// samples (two: over the window; one: over the process's lifetime), the kind of controller,
+// and its queues, worst first, with their STATUS judged. ok is false when it gave no sample.
+func Read(r source.Result, th Thresholds) (t Target, ok bool) {
+	n := len(r.Samples)
+	if n == 0 {
+		return Target{}, false
+	}
+	last := r.Samples[n-1]
+	t = Target{ID: r.ID(), Cur: health.FromFamilies(last.Families, last.Time)}
+	if n >= 2 {
+		t.Prev, t.Window = health.FromFamilies(r.Samples[0].Families, r.Samples[0].Time), r.Window
+	}
+	var labels map[string]string
+	if r.Pod != nil {
+		labels = r.Pod.Labels
+	}
+	t.Kind = KindOf(t.Cur, labels)
+	t.Queues = health.Queues(t.ID, t.Prev, t.Cur, t.Window)
+	Judge(&t, th)
+	health.Sort(t.Queues)
+	return t, true
+}
