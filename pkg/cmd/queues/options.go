@@ -22,8 +22,8 @@ type Options struct {
 	Args       []string
 
 	// Set by Validate.
-	cfg      engine.QueuesConfig
-	resolved sourceflags.Resolved
+	cfg engine.QueuesConfig
+	env engine.Env
 
 	globals *globals.Flags
 	genericiooptions.IOStreams
@@ -40,7 +40,7 @@ func (o *Options) Complete(args []string) error {
 	return nil
 }
 
-// Validate checks the flag values and builds the collect configuration.
+// Validate checks the flag values and builds the engine's configuration and source.
 func (o *Options) Validate() error {
 	if err := render.ValidateFormat(o.Output, "", "wide", "json", "yaml"); err != nil {
 		return exitcode.UsageError("%v", err)
@@ -49,17 +49,18 @@ func (o *Options) Validate() error {
 	if err != nil {
 		return err
 	}
-	if o.resolved, err = o.Sources.Resolve(o.globals, o.Args, o.In); err != nil {
+	r, err := o.Sources.Resolve(o.globals, o.Args, o.In)
+	if err != nil {
 		return err
 	}
-	o.cfg = engine.QueuesConfig{Read: o.resolved.Read, Thresholds: th, Scope: o.resolved.Scope}
+	o.cfg, o.env = engine.QueuesConfig{Read: r.Read, Thresholds: th, Scope: r.Scope}, r.Env(o.ErrOut)
 	return nil
 }
 
 // Run reads the targets, and prints the queue table and, on stderr, the warnings and the
 // targets that could not be read.
 func (o *Options) Run(ctx context.Context) error {
-	res, err := engine.Queues(ctx, o.cfg, o.resolved.Env(o.ErrOut))
+	res, err := engine.Queues(ctx, o.cfg, o.env)
 	if err != nil {
 		return err
 	}

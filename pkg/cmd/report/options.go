@@ -33,9 +33,9 @@ type Options struct {
 	Args                []string
 
 	// Set by Validate.
-	cfg      engine.ReportConfig
-	resolved sourceflags.Resolved
-	globals  *globals.Flags
+	cfg     engine.ReportConfig
+	env     engine.Env
+	globals *globals.Flags
 	genericiooptions.IOStreams
 }
 
@@ -67,10 +67,11 @@ func (o *Options) Validate() error {
 	if err != nil {
 		return err
 	}
+	if o.Since < 0 {
+		return exitcode.UsageError("--since must be positive, got %s", o.Since)
+	}
 	if o.Since > 0 {
 		th.Since = findings.Duration(o.Since)
-	} else if o.Since < 0 {
-		return exitcode.UsageError("--since must be positive, got %s", o.Since)
 	}
 	o.cfg = engine.ReportConfig{Thresholds: th}
 	for _, r := range o.GenerationResources {
@@ -90,10 +91,11 @@ func (o *Options) Validate() error {
 	if len(o.Sources.URLs) > 0 || len(o.Sources.Files) > 0 {
 		o.Sources.IncludeAPIServer = o.Sources.IncludeAPIServer && len(args) > 0
 	}
-	if o.resolved, err = o.Sources.Resolve(o.globals, args, o.In); err != nil {
+	r, err := o.Sources.Resolve(o.globals, args, o.In)
+	if err != nil {
 		return err
 	}
-	o.cfg.Read, o.cfg.Scope = o.resolved.Read, o.resolved.Scope
+	o.cfg.Read, o.cfg.Scope, o.env = r.Read, r.Scope, r.Env(o.ErrOut)
 	return nil
 }
 
@@ -109,7 +111,7 @@ func parseResource(s string) (schema.GroupVersionResource, error) {
 
 // Run makes and prints the report, and sets the exit code --fail-on asks for.
 func (o *Options) Run(ctx context.Context) error {
-	res, err := engine.Report(ctx, o.cfg, o.resolved.Env(o.ErrOut))
+	res, err := engine.Report(ctx, o.cfg, o.env)
 	if err != nil {
 		return err
 	}

@@ -87,9 +87,9 @@ func (f *Flags) AddFlags(fs *pflag.FlagSet, sampling bool) {
 	fs.IntVar(&f.Concurrency, "concurrency", f.Concurrency, "How many targets are read at once")
 }
 
-// Config validates the flags and builds the collect configuration. args are the TARGET
+// config validates the flags and builds the collect configuration. args are the TARGET
 // arguments; stdin is read for --from-file -.
-func (f *Flags) Config(g *globals.Flags, args []string, stdin io.Reader) (collect.Config, error) {
+func (f *Flags) config(g *globals.Flags, args []string, stdin io.Reader) (collect.Config, error) {
 	if err := f.validate(args); err != nil {
 		return collect.Config{}, err
 	}
@@ -188,12 +188,12 @@ type Resolved struct {
 // Resolve validates the flags and builds the source. args are the TARGET arguments; stdin is
 // read for --from-file -.
 func (f *Flags) Resolve(g *globals.Flags, args []string, stdin io.Reader) (Resolved, error) {
-	cfg, err := f.Config(g, args, stdin)
+	cfg, err := f.config(g, args, stdin)
 	if err != nil {
 		return Resolved{}, err
 	}
 	return Resolved{
-		Source: collect.New(cfg, f.Kube(g)),
+		Source: collect.New(cfg, f.kube(g)),
 		Scope:  engine.Scope{Cluster: cfg.Cluster, Namespace: cfg.Discover.Namespace, Selector: cfg.Discover.Selector},
 		Read:   source.Options{Interval: f.Interval, Timeout: f.Timeout, Concurrency: f.Concurrency, Deadline: f.Deadline},
 	}, nil
@@ -204,9 +204,9 @@ func (r Resolved) Env(errOut io.Writer) engine.Env {
 	return engine.Env{Source: r.Source, Progress: progress.To(errOut)}
 }
 
-// Kube returns the function the source calls to connect to the cluster. Its API calls are
+// kube returns the function the source calls to connect to the cluster. Its API calls are
 // bounded by --timeout unless --request-timeout says otherwise.
-func (f *Flags) Kube(g *globals.Flags) func() (*collect.Kube, error) {
+func (f *Flags) kube(g *globals.Flags) func() (*collect.Kube, error) {
 	return func() (*collect.Kube, error) {
 		cfg, err := g.ConfigFlags.ToRESTConfig()
 		if err != nil {

@@ -55,8 +55,8 @@ type Options struct {
 	Args    []string
 
 	// Set by Validate.
-	resolved sourceflags.Resolved
-	globals  *globals.Flags
+	env     engine.Env
+	globals *globals.Flags
 	genericiooptions.IOStreams
 }
 
@@ -93,7 +93,7 @@ func (o *Options) Validate() error {
 		return exitcode.UsageError("targets shows what is found in the cluster: --url and --from-file need no discovery")
 	}
 	r, err := o.Sources.Resolve(o.globals, o.Args, o.In)
-	o.resolved = r
+	o.env = r.Env(o.ErrOut)
 	return err
 }
 
@@ -105,7 +105,7 @@ func (o *Options) Complete(args []string) error {
 
 // Run discovers and prints.
 func (o *Options) Run(ctx context.Context) error {
-	res, err := engine.Targets(ctx, o.resolved.Env(o.ErrOut))
+	res, err := engine.Targets(ctx, o.env)
 	if err != nil {
 		return err
 	}
