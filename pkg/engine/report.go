@@ -10,6 +10,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -53,7 +54,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 		genBefore = inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources)
 	}
 	o := cfg.Read
-	o.Keep = health.Wanted
+	o.Keep = reportFamilies
 	results := env.readAll(ctx, inv, o)
 
 	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds,
@@ -70,6 +71,10 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
 	return &ReportResult{Report: report.Build(in), Warnings: warnings}, nil
 }
+
+// reportFamilies are the metric families `report` parses: what the model reads, and the
+// families that tell a well-known controller (whose knobs the findings name).
+func reportFamilies(family string) bool { return health.Wanted(family) || knobs.Wanted(family) }
 
 // podInputs lists the pods for section 1: those behind targets, and skipped ones with why.
 func podInputs(inv *source.Inventory, results []source.Result) []report.PodInput {

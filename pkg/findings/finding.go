@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 )
 
 // Kind is the kind of controller a target runs; recommendations name its knobs.
@@ -37,6 +38,9 @@ type Finding struct {
 	Evidence       []Evidence `json:"evidence"`
 	Explanation    string     `json:"explanation"`
 	Recommendation string     `json:"recommendation"`
+	// Knob is the flag of a recognised well-known controller the recommendation names; nil
+	// when the controller is not recognised or has no knob for the check.
+	Knob *knobs.Advice `json:"knob,omitempty"`
 	// status is what a queue finding makes the queue's STATUS (see Judge); "" otherwise.
 	status health.Status
 }

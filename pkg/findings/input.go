@@ -30,6 +30,10 @@ type Pod struct {
 	Terminations []Termination
 	// MemoryLimitBytes is the metrics container's memory limit; 0 when it has none.
 	MemoryLimitBytes float64
+	// Image and Args (its command, then its arguments) are the metrics container's: they tell
+	// a well-known controller and the flags it was started with.
+	Image string
+	Args  []string
 }
 
 // Termination is a container's last termination.

@@ -17,7 +17,7 @@ func Evaluate(targets []Target, workloads []replicas.Election, lags []CacheLag, 
 	var out []Finding
 	leaders := leadersByTarget(workloads)
 	for _, t := range targets {
-		out = append(out, targetFindings(t, th, leaders)...)
+		out = append(out, withKnobs(t, targetFindings(t, th, leaders))...)
 	}
 	out = append(out, leaderFindings(targets, workloads)...)
 	for _, l := range lags {

@@ -77,8 +77,10 @@ func FromFamilies(fams map[string]*dto.MetricFamily, t time.Time) *Snapshot {
 		WatchCache:  map[GroupResource]float64{},
 		Leader:      map[string]float64{},
 		Process:     Process{ResidentMemoryBytes: math.NaN(), HeapBytes: math.NaN(), CPUSeconds: math.NaN()},
+		Families:    make(map[string]bool, len(fams)),
 	}
 	for name, f := range fams {
+		s.Families[name] = true
 		if strings.Contains(name, cacheSyncLag) {
 			s.CacheSyncLag = append(s.CacheSyncLag, f)
 		}

@@ -25,6 +25,8 @@ type Snapshot struct {
 	CacheSyncLag []*dto.MetricFamily
 	// Mistyped are the families read whose TYPE kept their values out (see MistypedFamilies).
 	Mistyped []Mistyped
+	// Families are the names of the families on the page (those the parse kept).
+	Families map[string]bool
 }
 
 // Queue is one client-go workqueue.

@@ -1,0 +1,53 @@
+package findings
+
+import (
+	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
+)
+
+// knobPlaceholder stands for the knob in a catalog entry's "knob" recommendation.
+const knobPlaceholder = "{knob}"
+
+// withKnobs names, in the findings about t, the knob of the well-known controller t is
+// (pkg/knobs): the flag that sizes the finding's queue or the client, with its default and the
+// value the container's arguments set. A controller knobs does not recognise, and a check it has
+// no knob for, keep the catalog's recommendation for the kind of controller.
+func withKnobs(t Target, fs []Finding) []Finding {
+	m, ok := knobs.Recognise(seen(t))
+	if !ok {
+		return fs
+	}
+	for i := range fs {
+		tpl := catalog()[fs[i].Check].Recommendation["knob"]
+		a, ok := m.Advise(fs[i].Check, fs[i].Queue)
+		if !ok || tpl == "" {
+			continue
+		}
+		fs[i].Knob = &a
+		fs[i].Recommendation = strings.ReplaceAll(tpl, knobPlaceholder, a.String())
+		if a.Note != "" {
+			fs[i].Recommendation += " " + a.Note
+		}
+	}
+	return fs
+}
+
+// seen is what t shows of itself for recognition: its metrics container's image and
+// arguments, the metric families on its page, and its queue and controller names.
+func seen(t Target) knobs.Seen {
+	var s knobs.Seen
+	if t.Pod != nil {
+		s.Image, s.Args = t.Pod.Image, t.Pod.Args
+	}
+	if t.Cur != nil {
+		s.Families = t.Cur.Families
+		for name := range t.Cur.Queues {
+			s.Queues = append(s.Queues, name)
+		}
+		for name := range t.Cur.Controllers {
+			s.Queues = append(s.Queues, name)
+		}
+	}
+	return s
+}
