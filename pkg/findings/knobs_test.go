@@ -81,8 +81,8 @@ func TestRecommendationsNameTheKnobOfWellKnownControllers(t *testing.T) {
 			"Raise --concurrent-gc-syncs of kube-controller-manager (default 20): ", "", "queue garbage_collector_attempt_to_delete", ""},
 		{"kube-controller-manager, namespaces", saturated("namespace", false, &Pod{Image: "registry.k8s.io/kube-controller-manager:v1.36.3"}),
 			"Raise --concurrent-namespace-syncs of kube-controller-manager (default 10): ", "", "", ""},
-		{"Cluster API core, machines, by its metrics", saturated("machine", true, nil, "capi_cluster_cache_healthcheck"),
-			"Raise --machine-concurrency of Cluster API (default 10): ", "", "metric capi_cluster_cache_healthcheck", ""},
+		{"Cluster API core read with --url, machines", withIdleQueues(saturated("machine", true, nil, "capi_cluster_cache_healthcheck"), "machineset"),
+			"Raise --machine-concurrency of Cluster API (default 10): ", "", "queue machineset", ""},
 		{"Cluster API control plane provider", saturated("kubeadmcontrolplane", true, &Pod{
 			Image: "registry.k8s.io/cluster-api/kubeadm-control-plane-controller:v1.10.0", Args: []string{"--leader-elect", "--kubeadmcontrolplane-concurrency=20"}}),
 			"Raise --kubeadmcontrolplane-concurrency of Cluster API (now 20, default 10): ", "20", "", ""},
