@@ -102,31 +102,11 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			return c.ReconcileTotal["requeue"] + c.ReconcileTotal["requeue_after"]
 		})
 	}
-	errs, judged, lifetime := q.Failures(th.MinEvents)
-	when := over(t)
-	if lifetime {
-		when = fmt.Sprintf("since the process started (%.0f of %.0f reconciles failed in the last %s, too few for a ratio: read over a longer --interval)",
-			q.ReconcileErrors, q.Reconciles, t.Window.Round(100*time.Millisecond))
+	if c != nil {
+		out = append(out, failureFindings(t, q, c, th)...)
 	}
-	errRatio := errs / judged
+	errRatio := q.ErrorRatio
 	switch {
-	case c != nil && judged >= th.MinEvents && errRatio > th.ErrorRatio:
-		evs := []Evidence{ev("reconcile errors", errs, "", ""), ev("reconciles", judged, "", ""),
-			ev("error ratio", errRatio, "%", fmt.Sprintf("> %.0f%%", 100*th.ErrorRatio)),
-			ev("retries/s", q.RetriesPerSecond, "/s", "")}
-		if terminal := delta(t, c.Name, func(c *health.Controller) float64 { return c.TerminalErrors }); terminal > 0 {
-			// Terminal errors are not retried: they fail for good, and say the cause is the object.
-			evs = append(evs, ev("terminal errors (not retried)", terminal, "", ""))
-		}
-		f := newFinding("retry-storm", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("%.0f%% of %s's %.0f reconciles failed %s", 100*errRatio, q.Queue, judged, when), evs...).as(health.StatusFailing)
-		if lifetime && !(q.ReconcileErrors >= th.PersistentFailures && q.ReconcileErrors == q.Reconciles) {
-			// Counts since the process started are context: a past incident weighs on them
-			// long after it ended. Only a window in which every reconcile failed (a
-			// controller backing off) says the failures go on.
-			f = f.withSeverity(Info)
-		}
-		out = append(out, lifetimeOnly(t, f))
 	case c == nil && t.Window > 0 && q.RetriesPerSecond >= th.RetriesPerSecond && q.RetryRatio >= th.RetryRatio &&
 		q.AddsPerSecond*t.Window.Seconds() >= th.MinEvents:
 		out = append(out, newFinding("retry-storm", t.Kind, t.ID, q.Queue,

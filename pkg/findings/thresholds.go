@@ -23,9 +23,12 @@ type Thresholds struct {
 	// ErrorRatio: reconcile errors / reconciles above this is a retry storm (prometheus-operator
 	// mixin: 10 %).
 	ErrorRatio float64 `json:"errorRatio"`
-	// PersistentFailures: in a window with fewer than MinEvents reconciles, this many that all
-	// failed (a controller backing off) let the lifetime error ratio raise a retry storm;
-	// otherwise counts since the process started are only context (info).
+	// RetryStormRate: failing reconciles a second at or above this (with ErrorRatio exceeded)
+	// are a retry storm, a load on the API server; fewer are persistent failures of some
+	// objects backing off.
+	RetryStormRate float64 `json:"retryStormRate"`
+	// PersistentFailures: without the objects' status, this many failing reconciles in the
+	// window, all of them or over ErrorRatio, are persistent failures; fewer are context (info).
 	PersistentFailures float64 `json:"persistentFailures"`
 	// RetryRatio: retries / adds at or above this, on a queue without reconcile metrics, is a
 	// retry storm.
@@ -71,6 +74,7 @@ func DefaultThresholds() Thresholds {
 		MinEvents:           10,
 		StuckAfter:          Duration(30 * time.Second),
 		ErrorRatio:          0.10,
+		RetryStormRate:      2,
 		PersistentFailures:  3,
 		RetryRatio:          0.5,
 		RetriesPerSecond:    10,

@@ -130,6 +130,22 @@ var all = []Scenario{
 		Spec:      same(v1alpha1.WorkloadSpec{Children: 1, PayloadBytes: 200_000}),
 		Touch:     Touch{Every: 10 * time.Second, PerTick: 1},
 	},
+	{
+		Name:      "failing",
+		Signature: "6 of 11 objects fail every reconcile and back off (Ready=False: 4 DependencyUnavailable, 2 RepositoryNotFound); the rest succeed and requeue after 20s; reconcile errors rise slowly (back-off), no storm",
+		Objects:   11,
+		Spec: func(i int) v1alpha1.WorkloadSpec {
+			switch {
+			case i < 4:
+				return v1alpha1.WorkloadSpec{FailureRate: 1, FailureReason: "DependencyUnavailable",
+					FailureMessage: fmt.Sprintf("clone https://git.example.com/team/app-%d: dial tcp 10.96.0.7:443: connect: connection refused", i)}
+			case i < 6:
+				return v1alpha1.WorkloadSpec{FailureRate: 1, FailureReason: "RepositoryNotFound",
+					FailureMessage: fmt.Sprintf("clone https://git.example.com/team/gone-%d: repository not found", i)}
+			}
+			return v1alpha1.WorkloadSpec{Children: 1, RequeueAfter: dur(20 * time.Second)}
+		},
+	},
 }
 
 // Names lists the scenario names in a stable order.
