@@ -57,7 +57,7 @@ func fixtureReport(t *testing.T) report.Report {
 		Objects: &objects.View{Kinds: []objects.Summary{
 			{Kind: objects.Kind{Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments", Namespaced: true},
 				Controllers: []string{"kube-system/kube-controller-manager-node-1:10257 deployment"},
-				Error: "may not list deployments.apps in all namespaces: needs RBAC verb list on deployments.apps"},
+				Error:       "may not list deployments.apps in all namespaces: needs RBAC verb list on deployments.apps"},
 			{Kind: objects.Kind{Group: "example.com", Version: "v1", Kind: "Widget", Resource: "widgets", Namespaced: true},
 				Controllers: []string{"widgets-system/widgets-controller-7d9f8-abcde:8080 widget"}, Total: 40, Failed: 3,
 				Reasons: []objects.Reason{

@@ -108,6 +108,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--from-file", pair, "--thresholds", "/nonexistent.yaml"}, "read thresholds"},
 		{[]string{"--from-file", pair, "--generation-resource", "widgets"}, "RESOURCE.GROUP/VERSION"},
 		{[]string{"--from-file", pair, "--memory-limit", "lots"}, "--memory-limit"},
+		{[]string{"--from-file", pair, "--controller-kind", "reconciler"}, "want NAME=GROUP/KIND"},
 		{[]string{"--from-file", pair, "--interval", "-1s"}, "--interval"},
 		{[]string{"--from-file", pair, "--since", "-1h"}, "--since must be positive"},
 	} {

@@ -96,10 +96,10 @@ var all = []Scenario{
 	},
 	{
 		Name:      "errors",
-		Signature: "failureRate 1: every reconcile fails; controller_runtime_reconcile_errors_total, reconcile_total{result=error} and workqueue_retries_total rise",
-		Objects:   10,
+		Signature: "failureRate 1 on 100 objects touched 20/s: every reconcile fails, ~20 failing reconciles/s (a storm, not back-off); controller_runtime_reconcile_errors_total, reconcile_total{result=error} and workqueue_retries_total rise",
+		Objects:   100,
 		Spec:      same(v1alpha1.WorkloadSpec{FailureRate: 1}),
-		Touch:     Touch{Every: 2 * time.Second, PerTick: 2},
+		Touch:     Touch{Every: 100 * time.Millisecond, PerTick: 2},
 	},
 	{
 		Name:      "hotloop",
