@@ -101,28 +101,15 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 		requeues = delta(t, c.Name, func(c *health.Controller) float64 {
 			return c.ReconcileTotal["requeue"] + c.ReconcileTotal["requeue_after"]
 		})
-	}
-	if c != nil {
 		out = append(out, failureFindings(t, q, c, th)...)
+		out = append(out, hotLoop(t, q, c, reconciles, requeues, th)...)
 	}
-	errRatio := q.ErrorRatio
-	switch {
-	case c == nil && t.Window > 0 && q.RetriesPerSecond >= th.RetriesPerSecond && q.RetryRatio >= th.RetryRatio &&
-		q.AddsPerSecond*t.Window.Seconds() >= th.MinEvents:
+	if c == nil && t.Window > 0 && q.RetriesPerSecond >= th.RetriesPerSecond && q.RetryRatio >= th.RetryRatio &&
+		q.AddsPerSecond*t.Window.Seconds() >= th.MinEvents {
 		out = append(out, newFinding("retry-storm", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%s retries %.1f items a second, %.0f per 100 adds", q.Queue, q.RetriesPerSecond, 100*q.RetryRatio),
 			ev("retries/s", q.RetriesPerSecond, "/s", fmt.Sprintf(">= %g/s", th.RetriesPerSecond)),
 			ev("retries per add", q.RetryRatio, "%", fmt.Sprintf(">= %.0f%%", 100*th.RetryRatio))).as(health.StatusRetrying))
-	}
-
-	rate := reconciles / t.Window.Seconds()
-	if c != nil && t.Window > 0 && rate >= th.HotLoopRate && requeues/reconciles >= th.HotLoopRequeueRatio &&
-		!(errRatio > th.ErrorRatio) && !(q.WorkP50 > th.HotLoopWork.Seconds()) {
-		out = append(out, newFinding("hot-loop", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("%s reconciles %.0f times a second, %.0f%% of them asking to be requeued, with almost no work each", q.Queue, rate, 100*requeues/reconciles),
-			ev("reconciles/s", rate, "/s", fmt.Sprintf(">= %g/s", th.HotLoopRate)),
-			ev("requeue results", requeues/reconciles, "%", fmt.Sprintf(">= %.0f%%", 100*th.HotLoopRequeueRatio)),
-			ev("work p50", q.WorkP50, "s", "<= "+th.HotLoopWork.String())).as(health.StatusRetrying))
 	}
 
 	saturated := false

@@ -45,8 +45,13 @@ type Thresholds struct {
 	SlowWork Duration `json:"slowWork"`
 	// SaturatedQueueWait: queue p99 at or above this while every worker is busy is saturation.
 	SaturatedQueueWait Duration `json:"saturatedQueueWait"`
-	// HotLoopRequeueRatio: requeue results / reconciles at or above this, with HotLoopRate
-	// reconciles a second and work p50 under HotLoopWork, is a hot loop.
+	// HotLoopObjectRate: reconciles per object a second at or above this, with work p50 under
+	// HotLoopWork, is a hot loop, whatever the results (a reconcile that re-triggers itself
+	// succeeds). Judged when the objects the controller reconciles were counted.
+	HotLoopObjectRate float64 `json:"hotLoopObjectRate"`
+	// HotLoopRequeueRatio, HotLoopRate: without an objects count, requeue results / reconciles
+	// at or above HotLoopRequeueRatio, with HotLoopRate reconciles a second and work p50 under
+	// HotLoopWork, is a hot loop (periodic polling of many objects stays below HotLoopRate).
 	HotLoopRequeueRatio float64  `json:"hotLoopRequeueRatio"`
 	HotLoopRate         float64  `json:"hotLoopRate"`
 	HotLoopWork         Duration `json:"hotLoopWork"`
@@ -82,8 +87,9 @@ func DefaultThresholds() Thresholds {
 		RisingDepth:         10,
 		SlowWork:            Duration(time.Second),
 		SaturatedQueueWait:  Duration(time.Second),
+		HotLoopObjectRate:   1,
 		HotLoopRequeueRatio: 0.5,
-		HotLoopRate:         5,
+		HotLoopRate:         20,
 		HotLoopWork:         Duration(50 * time.Millisecond),
 		ThrottleWait:        Duration(50 * time.Millisecond),
 		ThrottleMinRequests: 3,

@@ -104,6 +104,8 @@ func TestReportDiagnosesEachScenario(t *testing.T) {
 		// Read with --url there are no objects, and a 5s window may hold no failure at all:
 		// persistent-failures or nothing, never a storm.
 		{"failing", "persistent-failures", 20 * time.Second},
+		// 300 objects polled every 20-40s: ~10 reconciles/s of no work, but no hot loop.
+		{"polling", "", 25 * time.Second},
 	}
 	for _, tc := range cases {
 		t.Run(tc.scenario, func(t *testing.T) {
