@@ -3,6 +3,8 @@ package collect
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -10,6 +12,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
@@ -23,17 +26,49 @@ type cluster struct {
 
 var _ source.Cluster = (*cluster)(nil)
 
-// Generations checks the objects of resources whose status trails their spec. A dynamic client
-// that cannot be made gives one report row saying so.
-func (c *cluster) Generations(ctx context.Context, ns string, resources []schema.GroupVersionResource) []cachesync.GenerationReport {
+// dynamic returns the dynamic client, made once.
+func (c *cluster) dynamic() (dynamic.Interface, error) {
 	if c.dyn == nil {
 		dyn, err := dynamic.NewForConfig(c.kube.Config)
 		if err != nil {
-			return []cachesync.GenerationReport{{Resource: "all", Error: "kubeconfig: " + err.Error()}}
+			return nil, fmt.Errorf("kubeconfig: %w", err)
 		}
 		c.dyn = dyn
 	}
-	return cachesync.Generations(ctx, c.dyn, ns, resources)
+	return c.dyn, nil
+}
+
+// Generations checks the objects of resources whose status trails their spec. A dynamic client
+// that cannot be made gives one report row saying so.
+func (c *cluster) Generations(ctx context.Context, ns string, resources []schema.GroupVersionResource) []cachesync.GenerationReport {
+	dyn, err := c.dynamic()
+	if err != nil {
+		return []cachesync.GenerationReport{{Resource: "all", Error: err.Error()}}
+	}
+	return cachesync.Generations(ctx, dyn, ns, resources)
+}
+
+// Objects resolves the controllers' kinds through API discovery and summarizes their objects.
+// Discovery that fails for some API groups still resolves the kinds of the others.
+func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind) objects.View {
+	var v objects.View
+	dyn, err := c.dynamic()
+	if err != nil {
+		v.Notes = append(v.Notes, err.Error())
+		return v
+	}
+	resources, err := c.kube.Client.Discovery().ServerPreferredResources()
+	if err != nil {
+		if len(resources) == 0 {
+			v.Notes = append(v.Notes, "API discovery failed, so the controllers' kinds are unknown: "+err.Error())
+			return v
+		}
+		v.Notes = append(v.Notes, "API discovery was partial: "+err.Error())
+	}
+	bindings, notes := objects.Resolve(controllers, resources, overrides)
+	v.Notes = append(v.Notes, notes...)
+	v.Kinds = objects.Read(ctx, dyn, bindings, ns, time.Now())
+	return v
 }
 
 // LeaseHolders lists the holders of the namespaces' Leases, where they may be listed.

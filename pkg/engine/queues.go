@@ -80,7 +80,7 @@ func analyse(results []source.Result, th findings.Thresholds) ([]health.QueueSta
 		if r.Err != nil {
 			errs = append(errs, report.TargetError{Target: id, Error: r.Err.Error()})
 		}
-		t, ok := findings.Read(r, th)
+		t, ok := findings.Read(r, th, nil)
 		if !ok {
 			continue
 		}

@@ -25,6 +25,9 @@ type ReportConfig struct {
 	// Generations are resources checked for generation lag, when a cluster is read, besides
 	// the built-in workloads and the reference operator's Workloads.
 	Generations []schema.GroupVersionResource
+	// ControllerKinds name the kind a controller reconciles, by controller name, where its
+	// name does not say it (--controller-kind).
+	ControllerKinds map[string]schema.GroupKind
 	// MemoryLimitBytes applies to targets without a pod (--url, --from-file); 0 = none.
 	MemoryLimitBytes float64
 }
@@ -38,7 +41,7 @@ type ReportResult struct {
 
 // Report reads the targets twice and diagnoses them. In a cluster it also checks generation
 // lag before and after the reading (objects still lagging after the window are the ones that
-// count) and reads the metrics API's usage. It fails only when nothing was found; a report
+// count), reads the objects the controllers reconcile and the metrics API's usage. It fails only when nothing was found; a report
 // whose targets all failed is returned, with the scrape-failed findings saying why.
 func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, error) {
 	inv, err := env.Source.Open(ctx)
@@ -63,6 +66,8 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 		genAfter := inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources)
 		cachesync.Still(genBefore, genAfter)
 		in.Generations = genAfter
+		view := inv.Cluster.Objects(ctx, cfg.Scope.Namespace, report.Controllers(results), cfg.ControllerKinds)
+		in.Objects = &view
 		in.Usage, in.UsageNote = inv.Cluster.Usage(ctx, namespaces(inv))
 		if ns := replicas.Unsure(report.Replicas(results)); len(ns) > 0 {
 			in.Leases = inv.Cluster.LeaseHolders(ctx, ns)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 )
 
 // Target is what the rules know about one scraped endpoint.
@@ -18,6 +19,8 @@ type Target struct {
 	Queues    []health.QueueStats
 	// Pod is nil for --url and --from-file targets.
 	Pod *Pod
+	// Objects are the objects the controllers reconcile, when they were read (a cluster).
+	Objects *objects.View
 }
 
 // Pod is what the pod behind a target says.

@@ -101,48 +101,15 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 		requeues = delta(t, c.Name, func(c *health.Controller) float64 {
 			return c.ReconcileTotal["requeue"] + c.ReconcileTotal["requeue_after"]
 		})
+		out = append(out, failureFindings(t, q, c, th)...)
+		out = append(out, hotLoop(t, q, c, reconciles, requeues, th)...)
 	}
-	errs, judged, lifetime := q.Failures(th.MinEvents)
-	when := over(t)
-	if lifetime {
-		when = fmt.Sprintf("since the process started (%.0f of %.0f reconciles failed in the last %s, too few for a ratio: read over a longer --interval)",
-			q.ReconcileErrors, q.Reconciles, t.Window.Round(100*time.Millisecond))
-	}
-	errRatio := errs / judged
-	switch {
-	case c != nil && judged >= th.MinEvents && errRatio > th.ErrorRatio:
-		evs := []Evidence{ev("reconcile errors", errs, "", ""), ev("reconciles", judged, "", ""),
-			ev("error ratio", errRatio, "%", fmt.Sprintf("> %.0f%%", 100*th.ErrorRatio)),
-			ev("retries/s", q.RetriesPerSecond, "/s", "")}
-		if terminal := delta(t, c.Name, func(c *health.Controller) float64 { return c.TerminalErrors }); terminal > 0 {
-			// Terminal errors are not retried: they fail for good, and say the cause is the object.
-			evs = append(evs, ev("terminal errors (not retried)", terminal, "", ""))
-		}
-		f := newFinding("retry-storm", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("%.0f%% of %s's %.0f reconciles failed %s", 100*errRatio, q.Queue, judged, when), evs...).as(health.StatusFailing)
-		if lifetime && !(q.ReconcileErrors >= th.PersistentFailures && q.ReconcileErrors == q.Reconciles) {
-			// Counts since the process started are context: a past incident weighs on them
-			// long after it ended. Only a window in which every reconcile failed (a
-			// controller backing off) says the failures go on.
-			f = f.withSeverity(Info)
-		}
-		out = append(out, lifetimeOnly(t, f))
-	case c == nil && t.Window > 0 && q.RetriesPerSecond >= th.RetriesPerSecond && q.RetryRatio >= th.RetryRatio &&
-		q.AddsPerSecond*t.Window.Seconds() >= th.MinEvents:
+	if c == nil && t.Window > 0 && q.RetriesPerSecond >= th.RetriesPerSecond && q.RetryRatio >= th.RetryRatio &&
+		q.AddsPerSecond*t.Window.Seconds() >= th.MinEvents {
 		out = append(out, newFinding("retry-storm", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%s retries %.1f items a second, %.0f per 100 adds", q.Queue, q.RetriesPerSecond, 100*q.RetryRatio),
 			ev("retries/s", q.RetriesPerSecond, "/s", fmt.Sprintf(">= %g/s", th.RetriesPerSecond)),
 			ev("retries per add", q.RetryRatio, "%", fmt.Sprintf(">= %.0f%%", 100*th.RetryRatio))).as(health.StatusRetrying))
-	}
-
-	rate := reconciles / t.Window.Seconds()
-	if c != nil && t.Window > 0 && rate >= th.HotLoopRate && requeues/reconciles >= th.HotLoopRequeueRatio &&
-		!(errRatio > th.ErrorRatio) && !(q.WorkP50 > th.HotLoopWork.Seconds()) {
-		out = append(out, newFinding("hot-loop", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("%s reconciles %.0f times a second, %.0f%% of them asking to be requeued, with almost no work each", q.Queue, rate, 100*requeues/reconciles),
-			ev("reconciles/s", rate, "/s", fmt.Sprintf(">= %g/s", th.HotLoopRate)),
-			ev("requeue results", requeues/reconciles, "%", fmt.Sprintf(">= %.0f%%", 100*th.HotLoopRequeueRatio)),
-			ev("work p50", q.WorkP50, "s", "<= "+th.HotLoopWork.String())).as(health.StatusRetrying))
 	}
 
 	saturated := false

@@ -88,8 +88,10 @@ func TestRulesTellScenariosApart(t *testing.T) {
 			q.MaxWorkers, q.ActiveWorkers, q.DepthBefore, q.Depth, q.QueueP99 = 1, 1, 0, 1, 0.004
 		}), ok, okAfter, 0), ""},
 		{"depth 9 to 10", crTarget(queue(func(q *health.QueueStats) { q.DepthBefore, q.Depth = 9, 10 }), ok, okAfter, 0), ""},
-		{"errors", crTarget(queue(func(q *health.QueueStats) { q.RetriesPerSecond, q.RetryRatio = 1.4, 1 }),
-			map[string]float64{"error": 0}, map[string]float64{"error": 14}, 14), "warning:retry-storm"},
+		{"errors", crTarget(queue(func(q *health.QueueStats) { q.RetriesPerSecond, q.RetryRatio = 20, 1 }),
+			map[string]float64{"error": 0}, map[string]float64{"error": 200}, 200), "warning:retry-storm"},
+		{"a few objects failing, backing off", crTarget(queue(func(q *health.QueueStats) { q.RetriesPerSecond, q.RetryRatio = 1.4, 1 }),
+			map[string]float64{"error": 0}, map[string]float64{"error": 14}, 14), "warning:persistent-failures"},
 		{"hotloop", crTarget(queue(func(q *health.QueueStats) { q.AddsPerSecond, q.RetriesPerSecond, q.WorkP50 = 98, 98, 0.0002 }),
 			map[string]float64{"requeue_after": 0}, map[string]float64{"requeue_after": 980}, 0), "warning:hot-loop"},
 	} {
@@ -272,7 +274,7 @@ func load(t *testing.T, file string) *health.Snapshot {
 func TestCatalogIsComplete(t *testing.T) {
 	want := []string{"scrape-failed", "no-workqueue-metrics", "backlog-growing", "workers-saturated", "slow-reconcile",
 		"stuck-worker", "retry-storm", "hot-loop", "client-throttling", "api-errors", "cache-sync-lag",
-		"memory-pressure", "restarts", "leader-election", "reconcile-panics", "metric-type", "warm-standby", "reconcile-timeouts"}
+		"memory-pressure", "restarts", "leader-election", "reconcile-panics", "metric-type", "warm-standby", "reconcile-timeouts", "persistent-failures"}
 	codes := map[string]bool{}
 	for _, c := range want {
 		d, ok := Lookup(c)
@@ -332,18 +334,19 @@ func TestREADMEListsEveryFinding(t *testing.T) {
 }
 
 // A backing-off controller: 4 reconciles in the window are too few for a ratio, but all of them
-// failed, so the process's 200 failures of 396 make it a retry storm; the lifetime counts must
-// not be read as a rate (no hot loop from 396 reconciles "in" 10 s).
-func TestRetryStormJudgedOverTheLifetimeIsNoHotLoop(t *testing.T) {
+// failed: some objects keep failing (not a storm: 0.4 a second). The lifetime counts must not
+// be read as a rate (no hot loop from 396 reconciles "in" 10 s).
+func TestBackingOffControllerIsNoStormNorHotLoop(t *testing.T) {
 	tg := crTarget(queue(func(q *health.QueueStats) { q.WorkP50 = 0.0001 }),
 		map[string]float64{"error": 196, "requeue": 196}, map[string]float64{"error": 200, "requeue": 196}, 200)
 	tg.Queues[0].ReconcileErrors = 4
 	tg.Queues[0].LifetimeReconciles, tg.Queues[0].LifetimeReconcileErrors = 396, 200
 	fs := Evaluate([]Target{tg}, nil, nil, DefaultThresholds())
-	if got := checks(fs); got != "warning:retry-storm" {
+	if got := checks(fs); got != "warning:persistent-failures" {
 		t.Fatalf("got %q", got)
 	}
-	if !strings.Contains(fs[0].Summary, "since the process started") || !strings.Contains(fs[0].Summary, "4 of 4 reconciles failed in the last 10s") {
+	if !strings.Contains(fs[0].Summary, "4 of 4 reconciles failed in the last 10s, 200 since the process started") ||
+		!strings.Contains(fs[0].Summary, "which ones is unknown") {
 		t.Errorf("summary: %s", fs[0].Summary)
 	}
 }
@@ -393,7 +396,7 @@ func TestPastIncidentIsNoRetryStorm(t *testing.T) {
 	tg := crTarget(queue(nil), map[string]float64{"error": 15000, "success": 84997}, map[string]float64{"error": 15001, "success": 84999}, 15001)
 	tg.Queues[0].ReconcileErrors = 1
 	fs := Evaluate([]Target{tg}, nil, nil, DefaultThresholds())
-	if got := checks(fs); got != "info:retry-storm" || !strings.Contains(fs[0].Summary, "too few for a ratio: read over a longer --interval") {
+	if got := checks(fs); got != "info:persistent-failures" || !strings.Contains(fs[0].Summary, "too few to judge: read over a longer --interval") {
 		t.Fatalf("got %q %+v", got, fs)
 	}
 	Judge(&tg, DefaultThresholds())

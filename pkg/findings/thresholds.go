@@ -23,9 +23,12 @@ type Thresholds struct {
 	// ErrorRatio: reconcile errors / reconciles above this is a retry storm (prometheus-operator
 	// mixin: 10 %).
 	ErrorRatio float64 `json:"errorRatio"`
-	// PersistentFailures: in a window with fewer than MinEvents reconciles, this many that all
-	// failed (a controller backing off) let the lifetime error ratio raise a retry storm;
-	// otherwise counts since the process started are only context (info).
+	// RetryStormRate: failing reconciles a second at or above this (with ErrorRatio exceeded)
+	// are a retry storm, a load on the API server; fewer are persistent failures of some
+	// objects backing off.
+	RetryStormRate float64 `json:"retryStormRate"`
+	// PersistentFailures: without the objects' status, this many failing reconciles in the
+	// window, all of them or over ErrorRatio, are persistent failures; fewer are context (info).
 	PersistentFailures float64 `json:"persistentFailures"`
 	// RetryRatio: retries / adds at or above this, on a queue without reconcile metrics, is a
 	// retry storm.
@@ -42,8 +45,13 @@ type Thresholds struct {
 	SlowWork Duration `json:"slowWork"`
 	// SaturatedQueueWait: queue p99 at or above this while every worker is busy is saturation.
 	SaturatedQueueWait Duration `json:"saturatedQueueWait"`
-	// HotLoopRequeueRatio: requeue results / reconciles at or above this, with HotLoopRate
-	// reconciles a second and work p50 under HotLoopWork, is a hot loop.
+	// HotLoopObjectRate: reconciles per object a second at or above this, with work p50 under
+	// HotLoopWork, is a hot loop, whatever the results (a reconcile that re-triggers itself
+	// succeeds). Judged when the objects the controller reconciles were counted.
+	HotLoopObjectRate float64 `json:"hotLoopObjectRate"`
+	// HotLoopRequeueRatio, HotLoopRate: without an objects count, requeue results / reconciles
+	// at or above HotLoopRequeueRatio, with HotLoopRate reconciles a second and work p50 under
+	// HotLoopWork, is a hot loop (periodic polling of many objects stays below HotLoopRate).
 	HotLoopRequeueRatio float64  `json:"hotLoopRequeueRatio"`
 	HotLoopRate         float64  `json:"hotLoopRate"`
 	HotLoopWork         Duration `json:"hotLoopWork"`
@@ -71,6 +79,7 @@ func DefaultThresholds() Thresholds {
 		MinEvents:           10,
 		StuckAfter:          Duration(30 * time.Second),
 		ErrorRatio:          0.10,
+		RetryStormRate:      2,
 		PersistentFailures:  3,
 		RetryRatio:          0.5,
 		RetriesPerSecond:    10,
@@ -78,8 +87,9 @@ func DefaultThresholds() Thresholds {
 		RisingDepth:         10,
 		SlowWork:            Duration(time.Second),
 		SaturatedQueueWait:  Duration(time.Second),
+		HotLoopObjectRate:   1,
 		HotLoopRequeueRatio: 0.5,
-		HotLoopRate:         5,
+		HotLoopRate:         20,
 		HotLoopWork:         Duration(50 * time.Millisecond),
 		ThrottleWait:        Duration(50 * time.Millisecond),
 		ThrottleMinRequests: 3,

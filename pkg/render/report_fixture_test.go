@@ -14,6 +14,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -53,6 +54,19 @@ func fixtureReport(t *testing.T) report.Report {
 		},
 		Pods: []report.PodInput{{Pod: kcmPod, Scraped: true}, {Pod: opPod, Scraped: true}, {Pod: stuckPod, Scraped: true},
 			{Pod: pod("broken-system", "broken-operator-0", 0, "", "", ""), Note: "scrape failed"}},
+		Objects: &objects.View{Kinds: []objects.Summary{
+			{Kind: objects.Kind{Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments", Namespaced: true},
+				Controllers: []string{"kube-system/kube-controller-manager-node-1:10257 deployment"},
+				Error:       "may not list deployments.apps in all namespaces: needs RBAC verb list on deployments.apps"},
+			{Kind: objects.Kind{Group: "example.com", Version: "v1", Kind: "Widget", Resource: "widgets", Namespaced: true},
+				Controllers: []string{"widgets-system/widgets-controller-7d9f8-abcde:8080 widget"}, Total: 40, Failed: 3,
+				Reasons: []objects.Reason{
+					{Condition: "Ready=False", Reason: "BackendUnavailable", Count: 2, Objects: []string{"shop/cart", "shop/checkout"},
+						Message: "dial tcp 10.0.3.4:5432: connect: connection refused", OldestSeconds: 1260},
+					{Condition: "Stalled=True", Reason: "InvalidSpec", Count: 1, Objects: []string{"shop/legacy"}, Message: "spec.size: must be at most 10"}},
+				BehindSpec: 2, BehindSpecExamples: []string{"shop/cart", "shop/checkout"},
+				Deleting: 1, Deletions: []objects.Deletion{{Object: "shop/old", Finalizers: []string{"example.com/backend"}, AgeSeconds: 5400}}},
+		}, Notes: []string{"controller reconciler may reconcile any of Event, events.k8s.io/Event: name its kind with --controller-kind reconciler=GROUP/KIND"}},
 		Thresholds: findings.DefaultThresholds(),
 		Now:        fixtureNow,
 	}

@@ -102,7 +102,7 @@ func TestReportHTMLIsSelfContained(t *testing.T) {
 	}
 	checkBalanced(t, page)
 	for _, want := range []string{"1. Controller pods", "2. Workqueue depth and backlog trend", "3. Cache sync lag",
-		"4. Event processing", "5. Memory and CPU", "6. Findings", html.EscapeString(r.Summary.Verdict),
+		"4. Event processing", "5. Memory and CPU", "6. Objects the controllers reconcile", "7. Findings", html.EscapeString(r.Summary.Verdict),
 		`<svg class="depth"`, `<svg class="hist"`, `class="mark p99"`, `class="card critical"`, `class="card warning"`,
 		"stuck-worker", "Targets that could not be read"} {
 		if !strings.Contains(page, want) {

@@ -16,7 +16,7 @@ func ReportMarkdown(w io.Writer, r report.Report) error {
 	for _, s := range reportSections(r) {
 		writeMarkdownSection(ew, s, "## ")
 	}
-	ew.printf("\n## 6. Findings\n\n")
+	ew.printf("\n## 7. Findings\n\n")
 	if len(r.Findings) == 0 {
 		ew.printf("No findings: every controller read keeps up.\n")
 	}

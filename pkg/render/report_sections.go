@@ -23,7 +23,7 @@ type section struct {
 const maxRows = 15
 
 func reportSections(r report.Report) []section {
-	return []section{podSection(r), backlogSection(r), cacheSection(r), eventSection(r), resourceSection(r)}
+	return []section{podSection(r), backlogSection(r), cacheSection(r), eventSection(r), resourceSection(r), objectsSection(r)}
 }
 
 func podSection(r report.Report) section {

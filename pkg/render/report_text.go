@@ -9,7 +9,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
 
-// ReportText writes the report for a terminal: a header, the five data sections as
+// ReportText writes the report for a terminal: a header, the six data sections as
 // kubectl-style tables, then the findings, worst first, each with evidence and the fix.
 func ReportText(w io.Writer, r report.Report) error {
 	ew := &errWriter{w: w}
@@ -18,7 +18,7 @@ func ReportText(w io.Writer, r report.Report) error {
 	for _, s := range reportSections(r) {
 		writeTextSection(ew, s, "\n"+strings.ToUpper(s.Title)+"\n")
 	}
-	ew.printf("\n6. FINDINGS\n")
+	ew.printf("\n7. FINDINGS\n")
 	if len(r.Findings) == 0 {
 		ew.printf("No findings: every controller read keeps up.\n")
 	}

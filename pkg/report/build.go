@@ -13,6 +13,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -26,6 +27,8 @@ type Input struct {
 	// Pods are every pod to show in section 1 (targets' pods and skipped ones), with notes.
 	Pods        []PodInput
 	Generations []cachesync.GenerationReport
+	// Objects are the objects the controllers reconcile; nil when not read (no cluster).
+	Objects *objects.View
 	// Leases are the holders of the Leases of the namespaces where no replica's metrics say
 	// which of a workload's replicas leads (replicas.Unsure of Replicas); nil when not read.
 	Leases []replicas.Holder
@@ -63,7 +66,7 @@ func Build(in Input) Report {
 	var reads []read
 	var apiPrev, apiCur *health.Snapshot
 	for _, t := range in.Targets {
-		rd, ok := readTarget(t, in.Thresholds)
+		rd, ok := readTarget(t, in.Thresholds, in.Objects)
 		if !ok {
 			r.Errors = append(r.Errors, TargetError{Target: t.Target.ID(), Error: errText(t)})
 			continue
@@ -114,6 +117,7 @@ func Build(in Input) Report {
 		}
 	}
 	r.CacheSync.Generations = generationRows(in.Generations)
+	r.Objects = in.Objects
 	r.ResourcesNote = in.UsageNote
 	r.CacheSync.Methods, r.CacheSync.Note = methods(r.CacheSync, apiCur != nil)
 	sortRows(&r)
@@ -137,8 +141,8 @@ func Build(in Input) Report {
 
 // readTarget reads a target into the model (findings.Read); ok is false when it gave no
 // sample. With one sample the figures are over the process's lifetime.
-func readTarget(t source.Result, th findings.Thresholds) (read, bool) {
-	ft, ok := findings.Read(t, th)
+func readTarget(t source.Result, th findings.Thresholds, objs *objects.View) (read, bool) {
+	ft, ok := findings.Read(t, th, objs)
 	return read{in: t, prev: ft.Prev, cur: ft.Cur, window: ft.Window, queues: ft.Queues, kind: ft.Kind}, ok
 }
 
@@ -186,7 +190,8 @@ func errText(res source.Result) string {
 }
 
 func findingsTarget(rd read, in Input) findings.Target {
-	ft := findings.Target{ID: rd.in.Target.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Queues: rd.queues}
+	ft := findings.Target{ID: rd.in.Target.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Queues: rd.queues,
+		Objects: in.Objects}
 	if p := rd.in.Pod; p != nil {
 		served := container(p, rd.in.Target.Container)
 		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Container: served.Name,

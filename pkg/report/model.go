@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 )
 
 // APIVersion is the schema version of every structured output (Report, QueueList,
@@ -39,9 +40,12 @@ type Report struct {
 	Events    []Events    `json:"events"`
 	Resources []Resources `json:"resources"`
 	// ResourcesNote says why metrics.k8s.io usage is missing, when it is.
-	ResourcesNote string             `json:"resourcesNote,omitempty"`
-	Findings      []findings.Finding `json:"findings"`
-	Errors        []TargetError      `json:"errors,omitempty"`
+	ResourcesNote string `json:"resourcesNote,omitempty"`
+	// Objects are the objects the controllers reconcile, by kind; null when no cluster was
+	// read.
+	Objects  *objects.View      `json:"objects"`
+	Findings []findings.Finding `json:"findings"`
+	Errors   []TargetError      `json:"errors,omitempty"`
 }
 
 // Summary counts what was read and found.

@@ -6,15 +6,20 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 )
 
 // Cluster is what a source that reads a live cluster offers beyond the metrics pages: the
-// objects whose status trails their spec, the metrics API's usage, and who holds the Leases.
+// objects whose status trails their spec, the objects the controllers reconcile, the metrics
+// API's usage, and who holds the Leases.
 type Cluster interface {
 	// Generations checks the objects of resources in namespace ns ("" for all) whose
 	// status.observedGeneration trails metadata.generation.
 	Generations(ctx context.Context, ns string, resources []schema.GroupVersionResource) []cachesync.GenerationReport
+	// Objects resolves the kinds the controllers reconcile (overrides by controller name
+	// first) and summarizes their objects in namespace ns ("" for all).
+	Objects(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind) objects.View
 	// Usage reads metrics.k8s.io for the pods of the namespaces, by "namespace/name"; note
 	// says why it is missing when it is.
 	Usage(ctx context.Context, namespaces []string) (usage map[string]Usage, note string)

@@ -74,7 +74,7 @@ func TestReportHTML(t *testing.T) {
 
 	dom := runBrowser(t, browser, dir, "--dump-dom", url)
 	for _, title := range []string{"1. Controller pods", "2. Workqueue depth and backlog trend", "3. Cache sync lag",
-		"4. Event processing", "5. Memory and CPU", "6. Findings"} {
+		"4. Event processing", "5. Memory and CPU", "6. Objects the controllers reconcile", "7. Findings"} {
 		if !strings.Contains(dom, "<h2>"+title+"</h2>") {
 			t.Errorf("the rendered page lacks the section %q", title)
 		}

@@ -67,17 +67,17 @@ func TestTwoReplicasOneLeaderFold(t *testing.T) {
 		if g.Workload != "app=op" || g.LeaderFrom != "leader_election_master_status" {
 			t.Errorf("group = %+v", g)
 		}
-		if q := l.targetsOf(); !contains(q[leader], "ctrldiag-demo") || len(q) != 1 {
+		if q := l.targetsOf(); !contains(q[leader], "workload") || len(q) != 1 {
 			return fmt.Errorf("want the leader's queue only: %v", q)
 		}
 		return nil
 	})
 	r := ctrldiag(t, "queues", "-n", ns, "--interval", "1s")
-	if r.Code != 0 || !hasRow(r.Stdout, leader, "ctrldiag-demo", "OK") || !hasRow(r.Stdout, standby, "-", "STANDBY") {
+	if r.Code != 0 || !hasRow(r.Stdout, leader, "workload", "OK") || !hasRow(r.Stdout, standby, "-", "STANDBY") {
 		t.Errorf("the table must show the leader's queue and one STANDBY row:\n%s", r)
 	}
 	r = ctrldiag(t, "queues", "-n", ns, "--interval", "0", "-o", "wide")
-	if !hasRow(r.Stdout, leader, "ctrldiag-demo", "yes") ||
+	if !hasRow(r.Stdout, leader, "workload", "yes") ||
 		!strings.Contains(r.Stdout, "1 standby replica of app=op folded into the rows of the leader "+leader) {
 		t.Errorf("-o wide must say LEADER yes and why the standby is folded:\n%s", r)
 	}

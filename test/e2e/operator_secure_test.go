@@ -29,7 +29,7 @@ func TestOperatorMetricsEveryWay(t *testing.T) {
 				"--metrics-secure", "--metrics-bind-address", l[8443], "--health-probe-bind-address", "0"}
 		}})
 	plainID, secureID := fmt.Sprintf("%s/plain:8080", ns), fmt.Sprintf("%s/secure:8443", ns)
-	hasQueue := func(l queueList, id string) bool { return contains(l.targetsOf()[id], "ctrldiag-demo") }
+	hasQueue := func(l queueList, id string) bool { return contains(l.targetsOf()[id], "workload") }
 
 	eventually(t, 60e9, "the operator's workqueue", func() error {
 		if l, r := queuesJSON(t, "-n", ns, "pod/plain", "--interval", "0"); !hasQueue(l, plainID) {
@@ -38,7 +38,7 @@ func TestOperatorMetricsEveryWay(t *testing.T) {
 		return nil
 	})
 	for _, way := range [][]string{{"-n", ns, "pod/plain", "--via", "port-forward"}, {"--url", "http://" + plain.Listen[8080] + "/metrics"}} {
-		if l, r := queuesJSON(t, append(way, "--interval", "1s")...); r.Code != 0 || len(l.Items) == 0 || l.Items[0].Queue != "ctrldiag-demo" {
+		if l, r := queuesJSON(t, append(way, "--interval", "1s")...); r.Code != 0 || len(l.Items) == 0 || l.Items[0].Queue != "workload" {
 			t.Errorf("queues %v:\n%s", way, r)
 		}
 	}

@@ -51,7 +51,7 @@ func scrapeOperator(t *testing.T, ns, pod string) operatorPage {
 // TestOperatorScenarios runs `kubectl ctrldiag operator run --scenario X` behind a pod and checks
 // each scenario's signature through the API-server proxy.
 func TestOperatorScenarios(t *testing.T) {
-	const ctrl = "ctrldiag-demo"
+	const ctrl = "workload"
 	q := map[string]string{"name": ctrl}
 	c := map[string]string{"controller": ctrl}
 	cases := []struct {

@@ -17,6 +17,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
@@ -28,6 +29,7 @@ type Options struct {
 	FailOn              string
 	Thresholds          thresholdflags.Flags
 	GenerationResources []string
+	ControllerKinds     []string
 	MemoryLimit         string
 	Since               time.Duration
 	Args                []string
@@ -80,6 +82,16 @@ func (o *Options) Validate() error {
 			return exitcode.UsageError("%v", err)
 		}
 		o.cfg.Generations = append(o.cfg.Generations, gv)
+	}
+	for _, ck := range o.ControllerKinds {
+		name, gk, err := objects.ParseOverride(ck)
+		if err != nil {
+			return exitcode.UsageError("%v", err)
+		}
+		if o.cfg.ControllerKinds == nil {
+			o.cfg.ControllerKinds = map[string]schema.GroupKind{}
+		}
+		o.cfg.ControllerKinds[name] = gk
 	}
 	if o.MemoryLimit != "" {
 		q, err := resource.ParseQuantity(o.MemoryLimit)

@@ -13,7 +13,7 @@ import (
 
 const long = `Diagnose the controllers of a namespace (-n) or of the cluster (-A): what people do by hand
 with kubectl get --raw .../metrics | grep workqueue, kubectl top and a list of tuning advice,
-automated. Six sections, each computed from two samples of every target's metrics taken
+automated. Seven sections, each computed from two samples of every target's metrics taken
 --interval apart (default 5s):
 
   1. Controller pods: phase, readiness, restarts, age, last termination reason (OOMKilled).
@@ -27,7 +27,10 @@ automated. Six sections, each computed from two samples of every target's metric
      p50/p90/p99, reconcile results.
   5. Memory and CPU: resident memory and Go heap against the container's requests and limits,
      metrics.k8s.io usage when served, OOMKilled history.
-  6. Findings, worst first, each with its evidence and the knob to turn (see README for every
+  6. Objects the controllers reconcile: per kind (named after the controller, as
+     controller-runtime does, or by --controller-kind NAME=GROUP/KIND), how many failed by
+     reason (Ready=False, Stalled=True) with examples, trail their spec, or wait on finalizers.
+  7. Findings, worst first, each with its evidence and the knob to turn (see README for every
      code). Thresholds: --threshold name=value (repeatable) or --thresholds FILE (YAML).
 
 Targets are found as in 'kubectl ctrldiag targets' (the API server's own metrics are
@@ -77,6 +80,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	f.StringVar(&o.FailOn, "fail-on", "none", "Exit 3 when a finding reaches this severity: none, warning or critical")
 	o.Thresholds.AddFlags(f)
 	f.StringArrayVar(&o.GenerationResources, "generation-resource", nil, "Also check generation lag of RESOURCE.GROUP/VERSION (e.g. widgets.example.com/v1; repeatable)")
+	f.StringArrayVar(&o.ControllerKinds, "controller-kind", nil, "The controller NAME reconciles GROUP/KIND, where its name does not say it: NAME=GROUP/KIND (NAME=KIND for the core group; repeatable)")
 	f.StringVar(&o.MemoryLimit, "memory-limit", "", "Memory limit to compare --url and --from-file targets against (e.g. 256Mi)")
 	f.DurationVar(&o.Since, "since", 0, "Restarts and OOMKills that ended longer ago are history (info), not a warning (default 1h; the threshold since)")
 	return cmd

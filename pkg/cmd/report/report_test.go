@@ -35,9 +35,9 @@ func run(t *testing.T, args ...string) (string, string, int) {
 // Each -o value picks its own rendering of the same report.
 func TestFormats(t *testing.T) {
 	for format, marker := range map[string]string{
-		"":         "6. FINDINGS",
-		"text":     "6. FINDINGS",
-		"markdown": "## 6. Findings",
+		"":         "7. FINDINGS",
+		"text":     "7. FINDINGS",
+		"markdown": "## 7. Findings",
 		"html":     "<!DOCTYPE html>",
 		"yaml":     "kind: Report",
 		"json":     `"kind": "Report"`,
@@ -61,7 +61,7 @@ func TestFailOn(t *testing.T) {
 		want  int
 	}{{"none", exitcode.OK}, {"critical", exitcode.OK}, {"warning", exitcode.Findings}} {
 		out, errOut, code := run(t, "--from-file", pair, "--fail-on", tt.level)
-		if code != tt.want || !strings.Contains(out, "6. FINDINGS") {
+		if code != tt.want || !strings.Contains(out, "7. FINDINGS") {
 			t.Errorf("--fail-on %s: exit %d, want %d\n%s", tt.level, code, tt.want, errOut)
 		}
 	}
@@ -108,6 +108,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--from-file", pair, "--thresholds", "/nonexistent.yaml"}, "read thresholds"},
 		{[]string{"--from-file", pair, "--generation-resource", "widgets"}, "RESOURCE.GROUP/VERSION"},
 		{[]string{"--from-file", pair, "--memory-limit", "lots"}, "--memory-limit"},
+		{[]string{"--from-file", pair, "--controller-kind", "reconciler"}, "want NAME=GROUP/KIND"},
 		{[]string{"--from-file", pair, "--interval", "-1s"}, "--interval"},
 		{[]string{"--from-file", pair, "--since", "-1h"}, "--since must be positive"},
 	} {

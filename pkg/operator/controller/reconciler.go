@@ -59,8 +59,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		}
 	}
 	if attempt := r.attempts.next(key); shouldFail(w.Spec.FailureRate, w.Spec.Seed, key, w.Generation, attempt) {
-		return reconcile.Result{}, fmt.Errorf("workload %s: injected failure (spec.failureRate=%g, attempt %d)",
-			key, w.Spec.FailureRate, attempt+1)
+		reason, message := failure(&w)
+		if err := r.writeFailure(ctx, &w, reason, message); err != nil {
+			return reconcile.Result{}, err
+		}
+		return reconcile.Result{}, fmt.Errorf("workload %s: %s (attempt %d)", key, message, attempt+1)
 	}
 
 	children, err := ensureChildren(ctx, r.Client, &w)
@@ -97,6 +100,41 @@ func (r *Reconciler) writeStatus(ctx context.Context, w *v1alpha1.Workload, chil
 		ObservedGeneration: w.Generation,
 		Reason:             "Reconciled",
 		Message:            fmt.Sprintf("%d child ConfigMaps in place", children),
+	})
+	if err := r.Client.Status().Patch(ctx, w, client.MergeFrom(base)); err != nil {
+		return fmt.Errorf("write status of workload %s/%s: %w", w.Namespace, w.Name, err)
+	}
+	return nil
+}
+
+// failure is the reason and message a failing reconcile of w reports.
+func failure(w *v1alpha1.Workload) (reason, message string) {
+	reason, message = w.Spec.FailureReason, w.Spec.FailureMessage
+	if reason == "" {
+		reason = "InjectedFailure"
+	}
+	if message == "" {
+		message = fmt.Sprintf("injected failure (spec.failureRate=%g)", w.Spec.FailureRate)
+	}
+	return reason, message
+}
+
+// writeFailure sets Ready=False with the failure's reason and message, as operators report a
+// reconcile that cannot succeed. It writes only when the condition changes, so that a failing
+// object backing off does not also cause a status write (and a watch event) per attempt.
+func (r *Reconciler) writeFailure(ctx context.Context, w *v1alpha1.Workload, reason, message string) error {
+	ready := meta.FindStatusCondition(w.Status.Conditions, v1alpha1.ConditionReady)
+	if ready != nil && ready.Status == metav1.ConditionFalse && ready.Reason == reason &&
+		ready.Message == message && ready.ObservedGeneration == w.Generation {
+		return nil
+	}
+	base := w.DeepCopy()
+	meta.SetStatusCondition(&w.Status.Conditions, metav1.Condition{
+		Type:               v1alpha1.ConditionReady,
+		Status:             metav1.ConditionFalse,
+		ObservedGeneration: w.Generation,
+		Reason:             reason,
+		Message:            message,
 	})
 	if err := r.Client.Status().Patch(ctx, w, client.MergeFrom(base)); err != nil {
 		return fmt.Errorf("write status of workload %s/%s: %w", w.Namespace, w.Name, err)

@@ -87,12 +87,44 @@ func TestReconcileCreatesChildrenAndStatus(t *testing.T) {
 }
 
 func TestReconcileInjectedFailure(t *testing.T) {
-	r := &Reconciler{Client: newClient(t, workload(v1alpha1.WorkloadSpec{FailureRate: 1}))}
+	c := newClient(t, workload(v1alpha1.WorkloadSpec{FailureRate: 1}))
+	r := &Reconciler{Client: c}
+	var version string
 	for i := 1; i <= 2; i++ {
 		_, err := r.Reconcile(context.Background(), req)
 		if err == nil || !strings.Contains(err.Error(), "injected failure") {
 			t.Fatalf("attempt %d: err = %v, want injected failure", i, err)
 		}
+		var got v1alpha1.Workload
+		if err := c.Get(context.Background(), req.NamespacedName, &got); err != nil {
+			t.Fatal(err)
+		}
+		ready := meta.FindStatusCondition(got.Status.Conditions, v1alpha1.ConditionReady)
+		if ready == nil || ready.Status != metav1.ConditionFalse || ready.Reason != "InjectedFailure" || ready.ObservedGeneration != 3 {
+			t.Fatalf("attempt %d: Ready = %+v, want False/InjectedFailure for generation 3", i, ready)
+		}
+		// The second failure writes nothing: the condition did not change.
+		if i == 2 && got.ResourceVersion != version {
+			t.Errorf("the second failure wrote the status again (resourceVersion %s -> %s)", version, got.ResourceVersion)
+		}
+		version = got.ResourceVersion
+	}
+}
+
+func TestReconcileFailureReasonAndMessage(t *testing.T) {
+	c := newClient(t, workload(v1alpha1.WorkloadSpec{FailureRate: 1, FailureReason: "RepositoryNotFound",
+		FailureMessage: "repository not found"}))
+	_, err := (&Reconciler{Client: c}).Reconcile(context.Background(), req)
+	if err == nil || !strings.Contains(err.Error(), "repository not found") {
+		t.Fatalf("err = %v, want the failure message", err)
+	}
+	var got v1alpha1.Workload
+	if err := c.Get(context.Background(), req.NamespacedName, &got); err != nil {
+		t.Fatal(err)
+	}
+	if ready := meta.FindStatusCondition(got.Status.Conditions, v1alpha1.ConditionReady); ready == nil ||
+		ready.Reason != "RepositoryNotFound" || ready.Message != "repository not found" {
+		t.Errorf("Ready = %+v", ready)
 	}
 }
 

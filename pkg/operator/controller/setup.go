@@ -14,8 +14,9 @@ import (
 )
 
 // DefaultName is the controller's name: the `controller` label of controller_runtime_* and
-// the `name`/`controller` labels of workqueue_*.
-const DefaultName = "ctrldiag-demo"
+// the `name`/`controller` labels of workqueue_*. Like controller-runtime's own default for a
+// controller built For(&Workload{}), it is the lowercase kind.
+const DefaultName = "workload"
 
 // Options configure the controller.
 type Options struct {

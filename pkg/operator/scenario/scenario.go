@@ -96,10 +96,10 @@ var all = []Scenario{
 	},
 	{
 		Name:      "errors",
-		Signature: "failureRate 1: every reconcile fails; controller_runtime_reconcile_errors_total, reconcile_total{result=error} and workqueue_retries_total rise",
-		Objects:   10,
+		Signature: "failureRate 1 on 100 objects touched 20/s: every reconcile fails, ~20 failing reconciles/s (a storm, not back-off); controller_runtime_reconcile_errors_total, reconcile_total{result=error} and workqueue_retries_total rise",
+		Objects:   100,
 		Spec:      same(v1alpha1.WorkloadSpec{FailureRate: 1}),
-		Touch:     Touch{Every: 2 * time.Second, PerTick: 2},
+		Touch:     Touch{Every: 100 * time.Millisecond, PerTick: 2},
 	},
 	{
 		Name:      "hotloop",
@@ -129,6 +129,32 @@ var all = []Scenario{
 		Objects:   200,
 		Spec:      same(v1alpha1.WorkloadSpec{Children: 1, PayloadBytes: 200_000}),
 		Touch:     Touch{Every: 10 * time.Second, PerTick: 1},
+	},
+	{
+		Name:      "failing",
+		Signature: "6 of 11 objects fail every reconcile and back off (Ready=False: 4 DependencyUnavailable, 2 RepositoryNotFound); the rest succeed and requeue after 20s; reconcile errors rise slowly (back-off), no storm",
+		Objects:   11,
+		Spec: func(i int) v1alpha1.WorkloadSpec {
+			switch {
+			case i < 4:
+				return v1alpha1.WorkloadSpec{FailureRate: 1, FailureReason: "DependencyUnavailable",
+					FailureMessage: fmt.Sprintf("clone https://git.example.com/team/app-%d: dial tcp 10.96.0.7:443: connect: connection refused", i)}
+			case i < 6:
+				return v1alpha1.WorkloadSpec{FailureRate: 1, FailureReason: "RepositoryNotFound",
+					FailureMessage: fmt.Sprintf("clone https://git.example.com/team/gone-%d: repository not found", i)}
+			}
+			return v1alpha1.WorkloadSpec{Children: 1, RequeueAfter: dur(20 * time.Second)}
+		},
+	},
+	{
+		Name:      "polling",
+		Signature: "300 objects, each requeued after 20-40s with no work (a controller polling an external system); ~10 reconciles/s, all requeue_after, work p50 under a millisecond, but each object only every 20-40s: no hot loop",
+		Objects:   300,
+		Spec: func(i int) v1alpha1.WorkloadSpec {
+			// Spread periods, as real polling spreads over time, so that reconciles do not come in
+			// one burst per period.
+			return v1alpha1.WorkloadSpec{RequeueAfter: dur(20*time.Second + time.Duration(i%100)*200*time.Millisecond)}
+		},
 	},
 }
 

@@ -20,6 +20,11 @@ type WorkloadSpec struct {
 	// FailureRate is the share of reconciles (0 to 1) that return an error. The choice is
 	// deterministic: it depends on Seed, the object's name, generation and attempt number.
 	FailureRate float64 `json:"failureRate,omitempty"`
+	// FailureReason and FailureMessage are what a failing reconcile says: the reason and
+	// message of the Ready=False condition it writes, and its error. Defaults:
+	// "InjectedFailure" and a message naming spec.failureRate.
+	FailureReason  string `json:"failureReason,omitempty"`
+	FailureMessage string `json:"failureMessage,omitempty"`
 	// Seed varies the deterministic failure choice between objects or runs.
 	Seed int64 `json:"seed,omitempty"`
 	// RequeueAfter, when set, asks for another reconcile this long after a successful one.

@@ -1,0 +1,118 @@
+package findings
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
+)
+
+// failureFindings judges the failing reconciles of a controller-runtime queue. A retry storm
+// is failures at a rate that loads the API server: over ErrorRatio of at least MinEvents
+// reconciles in the window, at RetryStormRate or more a second. Persistent failures are some
+// objects failing again and again while their retries back off: named from the objects'
+// status when the objects were read, else judged from the window's counts. Counts since the
+// process started are context only.
+func failureFindings(t Target, q health.QueueStats, c *health.Controller, th Thresholds) []Finding {
+	errs, judged, lifetime := q.Failures(th.MinEvents)
+	ratio := errs / judged
+	objs := t.Objects.Of(t.ID, c.Name)
+	failing := objs != nil && objs.Failed > 0
+	terminal := delta(t, c.Name, func(c *health.Controller) float64 { return c.TerminalErrors })
+
+	stormRate := errs / t.Window.Seconds()
+	if !lifetime && judged >= th.MinEvents && ratio > th.ErrorRatio && (t.Window == 0 || stormRate >= th.RetryStormRate) {
+		evs := []Evidence{evidence("reconcile errors", errs, ""), evidence("reconciles", judged, ""),
+			{Name: "error ratio", Value: format(ratio, "%"), Threshold: fmt.Sprintf("> %.0f%%", 100*th.ErrorRatio)}}
+		if t.Window > 0 {
+			evs = append(evs, Evidence{Name: "failing reconciles/s", Value: format(stormRate, "/s"), Threshold: fmt.Sprintf(">= %g/s", th.RetryStormRate)})
+		}
+		evs = append(evs, evidence("retries/s", q.RetriesPerSecond, "/s"))
+		if terminal > 0 {
+			// Terminal errors are not retried: they fail for good, and say the cause is the object.
+			evs = append(evs, evidence("terminal errors (not retried)", terminal, ""))
+		}
+		if failing {
+			evs = append(evs, objectEvidence(objs)...)
+		}
+		return []Finding{lifetimeOnly(t, newFinding("retry-storm", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("%.0f%% of %s's %.0f reconciles failed %s", 100*ratio, q.Queue, judged, over(t)), evs...).as(health.StatusFailing))}
+	}
+
+	winErrs, winRecs := q.ReconcileErrors, q.Reconciles
+	counts := fmt.Sprintf("%.0f of %.0f reconciles failed %s, %.0f since the process started", nanZero(winErrs), nanZero(winRecs), over(t), nanZero(c.ReconcileErrors))
+	if t.Window == 0 {
+		counts = fmt.Sprintf("%.0f of %.0f reconciles failed since the process started", nanZero(winErrs), nanZero(winRecs))
+	}
+	rateEvidence := func() []Evidence {
+		evs := []Evidence{evidence("reconcile errors "+over(t), nanZero(winErrs), ""),
+			evidence("reconciles "+over(t), nanZero(winRecs), "")}
+		if t.Window > 0 {
+			evs = append(evs, Evidence{Name: "failing reconciles/s", Value: format(nanZero(winErrs)/t.Window.Seconds(), "/s"),
+				Threshold: fmt.Sprintf("< %g/s: backing off, no storm", th.RetryStormRate)},
+				evidence("reconcile errors since the process started", nanZero(c.ReconcileErrors), ""))
+		}
+		if terminal > 0 {
+			evs = append(evs, evidence("terminal errors (not retried)", terminal, ""))
+		}
+		return evs
+	}
+
+	switch {
+	case failing:
+		// The objects' own status says they fail: a state, not a count.
+		f := newFinding("persistent-failures", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("%s; %s", failedObjects(objs), counts),
+			append(objectEvidence(objs), rateEvidence()...)...).as(health.StatusFailing)
+		if !(c.ReconcileErrors > 0) {
+			f.Summary = failedObjects(objs) + "; the controller reports no failed reconcile (it may requeue them without an error)"
+			f = f.withSeverity(Info)
+		}
+		return []Finding{f}
+	case t.Window > 0 && winErrs >= th.PersistentFailures && (winErrs == winRecs || winErrs/winRecs > th.ErrorRatio):
+		return []Finding{newFinding("persistent-failures", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("%s: some objects keep failing and back off (their status was not read: which ones is unknown)", counts),
+			rateEvidence()...).as(health.StatusFailing)}
+	case lifetime && ratio > th.ErrorRatio:
+		// Too few reconciles in the window to judge, but some failed: say so, and how to see more.
+		return []Finding{newFinding("persistent-failures", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("%.0f%% of %s's %.0f reconciles failed since the process started; %.0f of %.0f %s, too few to judge: read over a longer --interval",
+				100*ratio, q.Queue, judged, winErrs, winRecs, over(t)),
+			append(rateEvidence(), Evidence{Name: "error ratio since the process started", Value: format(ratio, "%"), Threshold: fmt.Sprintf("> %.0f%%", 100*th.ErrorRatio)})...).withSeverity(Info)}
+	}
+	return nil
+}
+
+// failedObjects says how many objects of the kind failed and why: "6 of 11 Workload objects
+// failed: DependencyUnavailable (4), RepositoryNotFound (2)".
+func failedObjects(s *objects.Summary) string {
+	var reasons []string
+	for _, r := range s.Reasons {
+		reasons = append(reasons, fmt.Sprintf("%s (%d)", r.Reason, r.Count))
+	}
+	return fmt.Sprintf("%d of %d %s objects failed: %s", s.Failed, s.Total, s.Kind.Kind, strings.Join(reasons, ", "))
+}
+
+// objectEvidence names, per reason, the objects and an example message.
+func objectEvidence(s *objects.Summary) []Evidence {
+	evs := []Evidence{{Name: "failed " + s.Kind.GroupResource(), Value: fmt.Sprintf("%d of %d", s.Failed, s.Total), Threshold: "status: Ready=False or Stalled=True"}}
+	for _, r := range s.Reasons {
+		v := fmt.Sprintf("%d: %s", r.Count, strings.Join(r.Objects, ", "))
+		if r.Count > len(r.Objects) {
+			v += ", ..."
+		}
+		if r.Message != "" {
+			v += fmt.Sprintf(`; e.g. "%s"`, r.Message)
+		}
+		if r.OldestSeconds > 0 {
+			v += "; the oldest for " + format(r.OldestSeconds, "s")
+		}
+		evs = append(evs, Evidence{Name: r.Condition + " " + r.Reason, Value: v})
+	}
+	return evs
+}
+
+func evidence(name string, v float64, unit string) Evidence {
+	return Evidence{Name: name, Value: format(v, unit)}
+}

@@ -1,0 +1,100 @@
+package objects
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
+)
+
+// pageSize is how many objects one list call returns.
+const pageSize = 500
+
+// View is the objects of the kinds the controllers read reconcile.
+type View struct {
+	Kinds []Summary `json:"kinds"`
+	// Notes say what could not be resolved or read, and how to help.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Of returns the summary of the kind the controller name of target reconciles, or nil.
+func (v *View) Of(target, name string) *Summary {
+	if v == nil {
+		return nil
+	}
+	id := target + " " + name
+	for i := range v.Kinds {
+		for _, c := range v.Kinds[i].Controllers {
+			if c == id {
+				return &v.Kinds[i]
+			}
+		}
+	}
+	return nil
+}
+
+// Read lists, once per kind, the objects the bound controllers reconcile in namespace ns ("" for
+// all; kinds without a namespace are listed whole), in pages, and summarizes them. A kind that
+// may not be listed gets a summary whose Error names the verb and resource.
+func Read(ctx context.Context, dyn dynamic.Interface, bindings []Binding, ns string, now time.Time) []Summary {
+	byKind := map[Kind]*Summary{}
+	var order []Kind
+	for _, b := range bindings {
+		s := byKind[b.Kind]
+		if s == nil {
+			s = &Summary{Kind: b.Kind, Controllers: []string{}}
+			if b.Kind.Namespaced {
+				s.Namespace = ns
+			}
+			byKind[b.Kind] = s
+			order = append(order, b.Kind)
+		}
+		s.Controllers = append(s.Controllers, b.Controller.Target+" "+b.Controller.Name)
+	}
+	out := make([]Summary, 0, len(order))
+	for _, k := range order {
+		s := byKind[k]
+		s.Error = list(ctx, dyn, s, now)
+		s.Sort()
+		sort.Strings(s.Controllers)
+		out = append(out, *s)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Kind.GroupResource() < out[j].Kind.GroupResource() })
+	return out
+}
+
+// list pages through the kind's objects into s and returns why it stopped early, if it did.
+func list(ctx context.Context, dyn dynamic.Interface, s *Summary, now time.Time) string {
+	opts := metav1.ListOptions{Limit: pageSize}
+	for {
+		l, err := dyn.Resource(s.Kind.GVR()).Namespace(s.Namespace).List(ctx, opts)
+		if err != nil {
+			return listError(s, err)
+		}
+		for i := range l.Items {
+			s.Add(&l.Items[i], now)
+		}
+		if l.GetContinue() == "" {
+			return ""
+		}
+		opts.Continue = l.GetContinue()
+	}
+}
+
+func listError(s *Summary, err error) string {
+	where := "in all namespaces"
+	switch {
+	case !s.Kind.Namespaced:
+		where = "(cluster-scoped)"
+	case s.Namespace != "":
+		where = "in namespace " + s.Namespace
+	}
+	if apierrors.IsForbidden(err) {
+		return fmt.Sprintf("may not list %s %s: needs RBAC verb list on %s", s.Kind.GroupResource(), where, s.Kind.GroupResource())
+	}
+	return fmt.Sprintf("list %s %s: %v", s.Kind.GroupResource(), where, err)
+}

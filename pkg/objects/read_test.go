@@ -1,0 +1,151 @@
+package objects
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
+	k8stesting "k8s.io/client-go/testing"
+)
+
+var (
+	now      = time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	workload = Kind{Group: "demo.ctrldiag.dev", Version: "v1alpha1", Kind: "Workload", Resource: "workloads", Namespaced: true}
+)
+
+// obj is a Workload with the given conditions ("Type=Status/Reason/Message/age"), generation
+// and observedGeneration, and finalizers when deleted ago > 0.
+func obj(name string, gen, observed int64, deletedAgo time.Duration, conds ...string) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]any{}}
+	u.SetAPIVersion("demo.ctrldiag.dev/v1alpha1")
+	u.SetKind("Workload")
+	u.SetNamespace("ns")
+	u.SetName(name)
+	u.SetGeneration(gen)
+	var cs []any
+	for _, c := range conds {
+		p := strings.SplitN(c, "/", 4)
+		typ, status, _ := strings.Cut(p[0], "=")
+		age, _ := time.ParseDuration(p[3])
+		cs = append(cs, map[string]any{"type": typ, "status": status, "reason": p[1], "message": p[2],
+			"lastTransitionTime": now.Add(-age).Format(time.RFC3339)})
+	}
+	status := map[string]any{"observedGeneration": observed}
+	if cs != nil {
+		status["conditions"] = cs
+	}
+	u.Object["status"] = status
+	if deletedAgo > 0 {
+		ts := metav1.NewTime(now.Add(-deletedAgo))
+		u.SetDeletionTimestamp(&ts)
+		u.SetFinalizers([]string{"demo.ctrldiag.dev/cleanup"})
+	}
+	return u
+}
+
+func TestSummaryCountsByStatus(t *testing.T) {
+	s := Summary{Kind: workload}
+	for _, u := range []*unstructured.Unstructured{
+		obj("ok", 1, 1, 0, "Ready=True/Reconciled//1m"),
+		obj("a", 1, 1, 0, "Ready=False/DependencyUnavailable/connect: connection refused/10m"),
+		obj("b", 1, 1, 0, "Ready=False/DependencyUnavailable/connect: connection refused/2m"),
+		obj("c", 1, 1, 0, "Ready=False/RepositoryNotFound/repository not found/30s"),
+		obj("busy", 2, 1, 0, "Ready=False/Progressing/working/5s", "Reconciling=True/Progressing/working/5s"), // at work, behind spec
+		obj("stalled", 1, 1, 0, "Stalled=True/InvalidSpec/bad field/1h", "Ready=False/InvalidSpec/bad field/1h"),
+		obj("unknown", 1, 1, 0, "Ready=Unknown/Progressing//1s"),
+		obj("gone", 1, 1, 20*time.Minute, "Ready=True/Reconciled//1h"),
+		obj("plain", 3, 2, 0),
+	} {
+		s.Add(u, now)
+	}
+	s.Sort()
+	if s.Total != 9 || s.Failed != 4 || s.BehindSpec != 2 || s.Deleting != 1 {
+		t.Fatalf("total %d failed %d behind %d deleting %d", s.Total, s.Failed, s.BehindSpec, s.Deleting)
+	}
+	got := []string{}
+	for _, r := range s.Reasons {
+		got = append(got, fmt.Sprintf("%s %s %d %v %.0f", r.Condition, r.Reason, r.Count, r.Objects, r.OldestSeconds))
+	}
+	want := []string{"Ready=False DependencyUnavailable 2 [ns/a ns/b] 600", "Stalled=True InvalidSpec 1 [ns/stalled] 3600", "Ready=False RepositoryNotFound 1 [ns/c] 30"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("reasons\n%q\nwant\n%q", got, want)
+	}
+	if s.Reasons[0].Message != "connect: connection refused" || s.Reasons[0].Messages["connect: connection refused"] != 2 {
+		t.Errorf("message: %+v", s.Reasons[0])
+	}
+	if d := s.Deletions[0]; d.Object != "ns/gone" || d.AgeSeconds != 1200 || d.Finalizers[0] != "demo.ctrldiag.dev/cleanup" {
+		t.Errorf("deletion: %+v", d)
+	}
+	if strings.Join(s.BehindSpecExamples, " ") != "ns/busy ns/plain" {
+		t.Errorf("behind spec: %v", s.BehindSpecExamples)
+	}
+}
+
+// A Deployment whose rollout passed its deadline failed; one still rolling out did not.
+func TestDeploymentProgressDeadline(t *testing.T) {
+	s := Summary{}
+	s.Add(obj("stuck", 1, 1, 0, "Progressing=False/ProgressDeadlineExceeded/ReplicaSet has timed out progressing/10m", "Available=False/MinimumReplicasUnavailable//10m"), now)
+	s.Add(obj("rolling", 1, 1, 0, "Progressing=True/ReplicaSetUpdated//10s", "Available=False/MinimumReplicasUnavailable//10s"), now)
+	if s.Failed != 1 || s.Reasons[0].Reason != "ProgressDeadlineExceeded" {
+		t.Errorf("failed %d %+v", s.Failed, s.Reasons)
+	}
+}
+
+func fakeClient(objs ...runtime.Object) *dynamicfake.FakeDynamicClient {
+	gvr := workload.GVR()
+	return dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
+		map[schema.GroupVersionResource]string{gvr: "WorkloadList"}, objs...)
+}
+
+// Read lists in pages (following continue) and names a kind it may not list with the verb and
+// resource RBAC needs.
+func TestReadPagesAndForbidden(t *testing.T) {
+	c := fakeClient()
+	calls := 0
+	c.PrependReactor("list", "workloads", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		calls++
+		opts := a.(k8stesting.ListActionImpl).ListOptions
+		if opts.Limit != pageSize {
+			t.Errorf("limit %d", opts.Limit)
+		}
+		l := &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "demo.ctrldiag.dev/v1alpha1", "kind": "WorkloadList"}}
+		switch opts.Continue {
+		case "":
+			l.Items = []unstructured.Unstructured{*obj("a", 1, 1, 0, "Ready=False/X/m/1m"), *obj("b", 1, 1, 0)}
+			l.SetContinue("page2")
+		case "page2":
+			l.Items = []unstructured.Unstructured{*obj("c", 1, 1, 0, "Ready=False/X/m/1m")}
+		default:
+			t.Errorf("continue %q", opts.Continue)
+		}
+		return true, l, nil
+	})
+	bs := []Binding{{Controller: Controller{Target: "ns/op:8080", Name: "workload"}, Kind: workload},
+		{Controller: Controller{Target: "ns/op2:8080", Name: "workload"}, Kind: workload}}
+	got := Read(context.Background(), c, bs, "ns", now)
+	if len(got) != 1 || calls != 2 || got[0].Total != 3 || got[0].Failed != 2 || got[0].Namespace != "ns" ||
+		strings.Join(got[0].Controllers, ",") != "ns/op2:8080 workload,ns/op:8080 workload" {
+		t.Fatalf("calls %d, got %+v", calls, got)
+	}
+	v := View{Kinds: got}
+	if v.Of("ns/op:8080", "workload") == nil || v.Of("ns/op:8080", "other") != nil || (*View)(nil).Of("a", "b") != nil {
+		t.Error("Of does not find the kind by target and controller")
+	}
+
+	c = fakeClient()
+	c.PrependReactor("list", "workloads", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(workload.GVR().GroupResource(), "", fmt.Errorf("no"))
+	})
+	got = Read(context.Background(), c, bs[:1], "", now)
+	if want := "may not list workloads.demo.ctrldiag.dev in all namespaces: needs RBAC verb list on workloads.demo.ctrldiag.dev"; got[0].Error != want {
+		t.Errorf("error %q, want %q", got[0].Error, want)
+	}
+}

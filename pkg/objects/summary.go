@@ -1,0 +1,140 @@
+package objects
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// maxExamples bounds the objects named per reason, and the deletions kept.
+const maxExamples = 3
+
+// Summary is what the objects of one kind say about the controllers that reconcile them.
+type Summary struct {
+	Kind Kind `json:"kind"`
+	// Controllers reconcile this kind, as "target queue".
+	Controllers []string `json:"controllers"`
+	// Namespace is the namespace read; "" for all (and for kinds without a namespace).
+	Namespace string `json:"namespace,omitempty"`
+	Total     int    `json:"total"`
+	// Failed are the objects whose status says they cannot be made ready, by reason.
+	Failed  int      `json:"failed"`
+	Reasons []Reason `json:"reasons,omitempty"`
+	// BehindSpec are the objects whose status.observedGeneration trails their generation.
+	BehindSpec         int      `json:"behindSpec"`
+	BehindSpecExamples []string `json:"behindSpecExamples,omitempty"`
+	// Deleting are objects being deleted that still have finalizers, oldest first; Deletions
+	// holds the oldest few.
+	Deleting  int        `json:"deleting"`
+	Deletions []Deletion `json:"deletions,omitempty"`
+	// Error says why the kind could not be listed (with the RBAC it needs).
+	Error string `json:"error,omitempty"`
+}
+
+// Reason is the objects that failed for one reason.
+type Reason struct {
+	// Condition is the condition that says so: "Ready=False", "Stalled=True" or
+	// "Progressing=False".
+	Condition string `json:"condition"`
+	Reason    string `json:"reason"`
+	Count     int    `json:"count"`
+	// Objects are up to three of them ("namespace/name"); Message the message of the first.
+	Objects []string `json:"objects"`
+	Message string   `json:"message,omitempty"`
+	// OldestSeconds is how long the oldest of them has been in this state (0 when unknown).
+	OldestSeconds float64 `json:"oldestSeconds"`
+	// Messages counts the distinct messages (after the first 200 characters).
+	Messages map[string]int `json:"messages,omitempty"`
+}
+
+// Deletion is an object whose deletion waits on finalizers.
+type Deletion struct {
+	Object     string   `json:"object"`
+	Finalizers []string `json:"finalizers"`
+	AgeSeconds float64  `json:"ageSeconds"`
+}
+
+// maxMessages bounds the distinct messages counted per reason.
+const maxMessages = 5
+
+// Add counts one object.
+func (s *Summary) Add(u *unstructured.Unstructured, now time.Time) {
+	s.Total++
+	name := u.GetName()
+	if ns := u.GetNamespace(); ns != "" {
+		name = ns + "/" + name
+	}
+	if c, ok := failed(u); ok {
+		s.Failed++
+		s.addReason(name, c, now)
+	}
+	if behindSpec(u) {
+		s.BehindSpec++
+		if len(s.BehindSpecExamples) < maxExamples {
+			s.BehindSpecExamples = append(s.BehindSpecExamples, name)
+		}
+	}
+	if ts := u.GetDeletionTimestamp(); ts != nil && len(u.GetFinalizers()) > 0 {
+		s.Deleting++
+		s.Deletions = append(s.Deletions, Deletion{Object: name, Finalizers: u.GetFinalizers(), AgeSeconds: now.Sub(ts.Time).Seconds()})
+		sort.SliceStable(s.Deletions, func(i, j int) bool { return s.Deletions[i].AgeSeconds > s.Deletions[j].AgeSeconds })
+		if len(s.Deletions) > maxExamples {
+			s.Deletions = s.Deletions[:maxExamples]
+		}
+	}
+}
+
+func (s *Summary) addReason(name string, c condition, now time.Time) {
+	cond := c.Type + "=" + c.Status
+	reason := c.Reason
+	if reason == "" {
+		reason = "(no reason)"
+	}
+	var r *Reason
+	for i := range s.Reasons {
+		if s.Reasons[i].Condition == cond && s.Reasons[i].Reason == reason {
+			r = &s.Reasons[i]
+		}
+	}
+	if r == nil {
+		s.Reasons = append(s.Reasons, Reason{Condition: cond, Reason: reason, Message: c.Message})
+		r = &s.Reasons[len(s.Reasons)-1]
+	}
+	r.Count++
+	if len(r.Objects) < maxExamples {
+		r.Objects = append(r.Objects, name)
+	}
+	if !c.Since.IsZero() {
+		if age := now.Sub(c.Since).Seconds(); age > r.OldestSeconds {
+			r.OldestSeconds = age
+		}
+	}
+	if m := shortMessage(c.Message); m != "" {
+		if _, ok := r.Messages[m]; ok || len(r.Messages) < maxMessages {
+			if r.Messages == nil {
+				r.Messages = map[string]int{}
+			}
+			r.Messages[m]++
+		}
+	}
+}
+
+// Sort orders the reasons, most objects first.
+func (s *Summary) Sort() {
+	sort.SliceStable(s.Reasons, func(i, j int) bool {
+		if s.Reasons[i].Count != s.Reasons[j].Count {
+			return s.Reasons[i].Count > s.Reasons[j].Count
+		}
+		return s.Reasons[i].Reason < s.Reasons[j].Reason
+	})
+}
+
+func shortMessage(m string) string {
+	m = strings.Join(strings.Fields(m), " ")
+	if len(m) > 200 {
+		m = m[:200] + "..."
+	}
+	return m
+}

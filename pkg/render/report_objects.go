@@ -1,0 +1,61 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+)
+
+// objectsSection is section 6: per kind the controllers reconcile, how many objects failed,
+// trail their spec or wait on finalizers, and the failed ones by reason.
+func objectsSection(r report.Report) section {
+	s := section{Title: "6. Objects the controllers reconcile",
+		Header: []string{"KIND", "NAMESPACE", "CONTROLLERS", "OBJECTS", "FAILED", "BEHIND SPEC", "DELETING", "NOTE"}}
+	v := r.Objects
+	if v == nil {
+		s.Note = "Not read: the targets were read directly (--url, --from-file), so there is no cluster to list objects in."
+		return s
+	}
+	reasons := section{Title: "Failed objects by reason",
+		Header: []string{"KIND", "CONDITION", "REASON", "OBJECTS", "OLDEST", "EXAMPLES", "MESSAGE"}}
+	for _, k := range v.Kinds {
+		ns := k.Namespace
+		switch {
+		case !k.Kind.Namespaced:
+			ns = "-"
+		case ns == "":
+			ns = "(all)"
+		}
+		note := k.Error
+		if note == "" && len(k.Deletions) > 0 {
+			d := k.Deletions[0]
+			note = fmt.Sprintf("oldest deletion %s, %s ago, waits on %s", d.Object, age(d.AgeSeconds), strings.Join(d.Finalizers, ", "))
+		}
+		counts := []string{fmt.Sprint(k.Total), fmt.Sprint(k.Failed), fmt.Sprint(k.BehindSpec), fmt.Sprint(k.Deleting)}
+		if k.Error != "" {
+			counts = []string{"-", "-", "-", "-"}
+		}
+		s.Rows = append(s.Rows, append(append([]string{k.Kind.GroupResource(), ns, strings.Join(k.Controllers, ", ")}, counts...), dash(note)))
+		for _, re := range k.Reasons {
+			oldest := "-"
+			if re.OldestSeconds > 0 {
+				oldest = age(re.OldestSeconds)
+			}
+			reasons.Rows = append(reasons.Rows, []string{k.Kind.Kind, re.Condition, re.Reason, fmt.Sprint(re.Count), oldest,
+				strings.Join(re.Objects, ", "), dash(shorten(re.Message, 80))})
+		}
+	}
+	var notes []string
+	if len(v.Kinds) == 0 {
+		notes = append(notes, "No controller read names a kind the API server serves: name one with --controller-kind NAME=GROUP/KIND.")
+	}
+	for _, n := range v.Notes {
+		notes = append(notes, upperFirst(n)+".")
+	}
+	s.Note = strings.Join(notes, " ")
+	if len(reasons.Rows) > 0 {
+		s.Sub = append(s.Sub, reasons)
+	}
+	return s
+}
