@@ -20,6 +20,7 @@ func Evaluate(targets []Target, workloads []replicas.Election, lags []CacheLag, 
 		out = append(out, withKnobs(t, targetFindings(t, th, leaders))...)
 	}
 	out = append(out, leaderFindings(targets, workloads)...)
+	out = withPriorityLevels(out, targets)
 	for _, l := range lags {
 		out = append(out, cacheLagFinding(l, th)...)
 	}
@@ -41,6 +42,8 @@ func targetFindings(t Target, th Thresholds, leaders map[string]*replicas.Electi
 		out = append(out, noQueues(t, leaders))
 	}
 	out = append(out, clientFindings(t, th)...)
+	out = append(out, serverThrottling(t, th)...)
+	out = append(out, webhookLatency(t, th)...)
 	if f, ok := mistyped(t); ok {
 		out = append(out, f)
 	}
@@ -170,7 +173,8 @@ func clientFindings(t Target, th Thresholds) []Finding {
 			n = v // a code first seen in the second sample counted from zero
 		}
 		total += n
-		if strings.HasPrefix(code, "5") || code == "429" || code == "<error>" {
+		// 429 is not an error of the API server but its flow control: server-throttling.
+		if strings.HasPrefix(code, "5") || code == "<error>" {
 			failed += n
 			if n > 0 {
 				failedCodes = append(failedCodes, fmt.Sprintf("%s: %.0f", code, n))
@@ -182,7 +186,7 @@ func clientFindings(t Target, th Thresholds) []Finding {
 	if t.Prev != nil && total >= th.MinEvents && failed/total > th.APIErrorRatio {
 		out = append(out, newFinding("api-errors", t.Kind, t.ID, "",
 			fmt.Sprintf("%.1f%% of %.0f requests to the API server failed %s (%s)", 100*failed/total, total, over(t), strings.Join(failedCodes, ", ")),
-			Evidence{Name: "failed requests (5xx, 429, transport)", Value: format(failed, "")},
+			Evidence{Name: "failed requests (5xx, transport)", Value: format(failed, "")},
 			Evidence{Name: "requests", Value: format(total, "")},
 			Evidence{Name: "failure ratio", Value: format(failed/total, "%"), Threshold: fmt.Sprintf("> %.0f%%", 100*th.APIErrorRatio)}))
 	}

@@ -139,7 +139,8 @@ func TestClientPodLeaderAndCacheRules(t *testing.T) {
 	apiErr := base
 	apiErr.Prev = &health.Snapshot{Client: health.Client{RequestsByCode: map[string]float64{"200": 100, "429": 1}}}
 	apiErr.Cur = &health.Snapshot{Queues: base.Cur.Queues, Client: health.Client{RequestsByCode: map[string]float64{"200": 190, "429": 6, "503": 4}}}
-	if got := checks(Evaluate([]Target{apiErr}, nil, nil, th)); got != "warning:api-errors" {
+	// 5 new 429s are server throttling, 4 503s in 99 requests are API errors.
+	if got := checks(Evaluate([]Target{apiErr}, nil, nil, th)); got != "warning:server-throttling warning:api-errors" {
 		t.Errorf("api errors: %q", got)
 	}
 
@@ -274,7 +275,8 @@ func load(t *testing.T, file string) *health.Snapshot {
 func TestCatalogIsComplete(t *testing.T) {
 	want := []string{"scrape-failed", "no-workqueue-metrics", "backlog-growing", "workers-saturated", "slow-reconcile",
 		"stuck-worker", "retry-storm", "hot-loop", "client-throttling", "api-errors", "cache-sync-lag",
-		"memory-pressure", "restarts", "leader-election", "reconcile-panics", "metric-type", "warm-standby", "reconcile-timeouts", "persistent-failures"}
+		"memory-pressure", "restarts", "leader-election", "reconcile-panics", "metric-type", "warm-standby", "reconcile-timeouts", "persistent-failures",
+		"server-throttling", "webhook-latency"}
 	codes := map[string]bool{}
 	for _, c := range want {
 		d, ok := Lookup(c)

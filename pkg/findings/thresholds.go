@@ -60,8 +60,22 @@ type Thresholds struct {
 	// definition (QPS 1 allows five in a 5s window), so this count is lower than MinEvents.
 	ThrottleWait        Duration `json:"throttleWait"`
 	ThrottleMinRequests float64  `json:"throttleMinRequests"`
-	// APIErrorRatio: 5xx, 429 and transport errors / requests above this (kubernetes-mixin: 1 %).
+	// APIErrorRatio: 5xx and transport errors / requests above this (kubernetes-mixin: 1 %).
+	// 429s are not counted: they are server-side throttling (ServerThrottleRejections).
 	APIErrorRatio float64 `json:"apiErrorRatio"`
+	// ServerThrottleRejections: this many 429 answers to a controller's requests, or requests
+	// an API Priority and Fairness priority level rejected, in the window is server-side
+	// throttling. A rejected request is retried after the server's Retry-After, so one is a
+	// delay; a few within seconds mean the level has no seat left for them. An idle API server
+	// rejects none.
+	ServerThrottleRejections float64 `json:"serverThrottleRejections"`
+	// APFQueueWait: a p99 wait in a priority level's queues at or above this, over at least
+	// MinEvents requests that waited in the window, is server-side throttling too (at rest
+	// requests wait microseconds, well under the first 5ms bucket).
+	APFQueueWait Duration `json:"apfQueueWait"`
+	// WebhookLatency: an admission webhook whose p90 latency over the window is at or above
+	// this, over at least MinEvents requests, is slow (operator rule sets: p90 > 200 ms).
+	WebhookLatency Duration `json:"webhookLatency"`
 	// InformerQueuedItems, InformerLatency: events waiting before the handlers, or handler p99
 	// latency, at or above these is cache sync lag.
 	InformerQueuedItems float64  `json:"informerQueuedItems"`
@@ -76,28 +90,31 @@ type Thresholds struct {
 // DefaultThresholds are the thresholds report starts from.
 func DefaultThresholds() Thresholds {
 	return Thresholds{
-		MinEvents:           10,
-		StuckAfter:          Duration(30 * time.Second),
-		ErrorRatio:          0.10,
-		RetryStormRate:      2,
-		PersistentFailures:  3,
-		RetryRatio:          0.5,
-		RetriesPerSecond:    10,
-		BacklogDepth:        100,
-		RisingDepth:         10,
-		SlowWork:            Duration(time.Second),
-		SaturatedQueueWait:  Duration(time.Second),
-		HotLoopObjectRate:   1,
-		HotLoopRequeueRatio: 0.5,
-		HotLoopRate:         20,
-		HotLoopWork:         Duration(50 * time.Millisecond),
-		ThrottleWait:        Duration(50 * time.Millisecond),
-		ThrottleMinRequests: 3,
-		APIErrorRatio:       0.01,
-		InformerQueuedItems: 100,
-		InformerLatency:     Duration(time.Second),
-		MemoryRatio:         0.8,
-		Since:               Duration(time.Hour),
+		MinEvents:                10,
+		StuckAfter:               Duration(30 * time.Second),
+		ErrorRatio:               0.10,
+		RetryStormRate:           2,
+		PersistentFailures:       3,
+		RetryRatio:               0.5,
+		RetriesPerSecond:         10,
+		BacklogDepth:             100,
+		RisingDepth:              10,
+		SlowWork:                 Duration(time.Second),
+		SaturatedQueueWait:       Duration(time.Second),
+		HotLoopObjectRate:        1,
+		HotLoopRequeueRatio:      0.5,
+		HotLoopRate:              20,
+		HotLoopWork:              Duration(50 * time.Millisecond),
+		ThrottleWait:             Duration(50 * time.Millisecond),
+		ThrottleMinRequests:      3,
+		APIErrorRatio:            0.01,
+		ServerThrottleRejections: 3,
+		APFQueueWait:             Duration(time.Second),
+		WebhookLatency:           Duration(200 * time.Millisecond),
+		InformerQueuedItems:      100,
+		InformerLatency:          Duration(time.Second),
+		MemoryRatio:              0.8,
+		Since:                    Duration(time.Hour),
 	}
 }
 

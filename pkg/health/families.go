@@ -50,6 +50,8 @@ var wanted = map[string]bool{
 	restRequests: true, restRateLimiter: true, leaderStatus: true,
 	informerQueued: true, informerLatency: true, informerRV: true, watchCacheRV: true,
 	processRSS: true, processCPU: true, heapInuse: true, heapAlloc: true,
+	apfRejected: true, apfInQueue: true, apfWait: true, // flowcontrol.go
+	crWebhookLatency: true, crWebhookRequests: true, crWebhookInFlight: true, // webhooks.go
 }
 
 // Wanted reports whether the model reads the metric family of this name. Use it to filter
@@ -166,6 +168,9 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 		s.Process.CPUSeconds = v
 	case heapInuse:
 		s.Process.HeapBytes = v
+	default:
+		s.addFlowControl(name, l, v, m)
+		s.addWebhook(name, l, v, m)
 	}
 }
 

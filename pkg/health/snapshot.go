@@ -21,6 +21,10 @@ type Snapshot struct {
 	// Leader is leader_election_master_status by lease name: 1 leader, 0 backup.
 	Leader  map[string]float64
 	Process Process
+	// FlowControl is the API server's API Priority and Fairness (API server only).
+	FlowControl FlowControl
+	// Webhooks are the admission webhooks a controller-runtime process serves, by path.
+	Webhooks map[string]*Webhook
 	// CacheSyncLag holds every family whose name contains "cache_sync_lag", as parsed.
 	CacheSyncLag []*dto.MetricFamily
 	// Mistyped are the families read whose TYPE kept their values out (see MistypedFamilies).

@@ -22,6 +22,7 @@ type Config struct {
 	QPS                float32
 	Burst              int
 	ClientLimitsSet    bool // --qps or --burst given: a scenario does not override them
+	WorkersSet         bool // --workers given: a scenario does not override it
 	GracefulShutdown   time.Duration
 	InstallCRD         bool
 	ControllerName     string

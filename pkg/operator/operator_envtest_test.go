@@ -71,6 +71,12 @@ type instance struct {
 // differ between the runs of one test process.
 func start(t *testing.T, name, sc string, mutate func(*operator.Config)) *instance {
 	t.Helper()
+	return startAs(t, name, sc, restCfg, mutate)
+}
+
+// startAs is start with the operator's own client configuration (another identity).
+func startAs(t *testing.T, name, sc string, as *rest.Config, mutate func(*operator.Config)) *instance {
+	t.Helper()
 	in := &instance{ns: "sc-" + name, controller: "ctrldiag-demo-" + name, leaseID: "lease-" + name,
 		metrics: freeAddr(t), health: freeAddr(t), scheme: "http"}
 	_, err := kube.CoreV1().Namespaces().Create(context.Background(),
@@ -92,7 +98,7 @@ func start(t *testing.T, name, sc string, mutate func(*operator.Config)) *instan
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	in.cancel, in.done = cancel, make(chan error, 1)
-	go func() { in.done <- operator.Run(ctx, restCfg, cfg) }()
+	go func() { in.done <- operator.Run(ctx, as, cfg) }()
 	t.Cleanup(func() { in.stop(t) })
 	return in
 }

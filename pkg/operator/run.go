@@ -72,6 +72,14 @@ func Run(ctx context.Context, restCfg *rest.Config, cfg Config) error {
 		}
 	}
 
+	if fc := sc.FlowControl; fc != nil {
+		cleanup, err := setUpFlowControl(ctx, helper, *fc, cfg.Namespace)
+		if err != nil {
+			return fmt.Errorf("scenario %s: %w", sc.Name, err)
+		}
+		defer cleanup()
+	}
+
 	name := cfg.ControllerName
 	if name == "" {
 		name = controller.DefaultName
@@ -87,7 +95,7 @@ func Run(ctx context.Context, restCfg *rest.Config, cfg Config) error {
 		return fmt.Errorf("create controller manager: %w", err)
 	}
 	if err := controller.Setup(mgr, &controller.Reconciler{Client: mgr.GetClient()},
-		controller.Options{Name: name, Workers: cfg.Workers, SkipNameValidation: cfg.SkipNameValidation}); err != nil {
+		controller.Options{Name: name, Workers: workers(cfg, sc), SkipNameValidation: cfg.SkipNameValidation}); err != nil {
 		return err
 	}
 	if err := addProbes(mgr); err != nil {
@@ -103,7 +111,7 @@ func Run(ctx context.Context, restCfg *rest.Config, cfg Config) error {
 		}
 	}
 	logger.Info("starting reference operator", "namespace", cfg.Namespace, "controller", name,
-		"workers", cfg.Workers, "scenario", cfg.Scenario, "metrics", cfg.MetricsBindAddress,
+		"workers", workers(cfg, sc), "scenario", cfg.Scenario, "metrics", cfg.MetricsBindAddress,
 		"metricsSecure", cfg.MetricsSecure, "leaderElect", cfg.LeaderElect)
 	if err := mgr.Start(ctx); err != nil {
 		return fmt.Errorf("operator stopped: %w", err)
@@ -123,15 +131,23 @@ func newScheme() (*runtime.Scheme, error) {
 }
 
 // operatorRESTConfig is the manager's client configuration: --qps/--burst, or the
-// scenario's limits when it has some and the user did not set them.
+// scenario's limits when it has some and the user did not set them (QPS < 0: none).
 func operatorRESTConfig(restCfg *rest.Config, cfg Config, sc scenario.Scenario) *rest.Config {
 	c := rest.CopyConfig(restCfg)
 	c.QPS, c.Burst = cfg.QPS, cfg.Burst
-	if sc.Client.QPS > 0 && !cfg.ClientLimitsSet {
+	if sc.Client.QPS != 0 && !cfg.ClientLimitsSet {
 		c.QPS, c.Burst = sc.Client.QPS, sc.Client.Burst
 	}
 	c.UserAgent = "kubectl-ctrldiag-operator"
 	return c
+}
+
+// workers is --workers, or the scenario's number when it has one and the user did not set it.
+func workers(cfg Config, sc scenario.Scenario) int {
+	if sc.Workers > 0 && !cfg.WorkersSet {
+		return sc.Workers
+	}
+	return cfg.Workers
 }
 
 func managerOptions(cfg Config, sc scenario.Scenario, scheme *runtime.Scheme, named *informers.Named, helperCfg *rest.Config) ctrl.Options {

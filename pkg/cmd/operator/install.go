@@ -123,8 +123,15 @@ func (o *InstallOptions) Complete() error {
 		return exitcode.UsageError("%v", err)
 	}
 	if o.Scenario != "" {
-		if _, err := scenario.Get(o.Scenario); err != nil {
+		sc, err := scenario.Get(o.Scenario)
+		if err != nil {
 			return exitcode.UsageError("%v", err)
+		}
+		if sc.FlowControl != nil {
+			// Its FlowSchema and PriorityLevelConfiguration are cluster-wide objects the
+			// installed operator's namespaced Role may not create.
+			return exitcode.UsageError("scenario %s sets up API Priority and Fairness, which the installed operator may not: "+
+				"run it with `kubectl ctrldiag operator run -n NAMESPACE --scenario %s --as system:serviceaccount:NAMESPACE:NAME`", sc.Name, sc.Name)
 		}
 	}
 	limit := resource.MustParse("256Mi")

@@ -56,6 +56,7 @@ func TestBadFlagsAreUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"install", "--dry-run=server"},
 		{"install", "--scenario", "nope", "--dry-run=client"},
+		{"install", "--scenario", "apf-throttled", "--dry-run=client"}, // needs cluster-wide flow control objects
 		{"install", "--memory-limit", "lots", "--dry-run=client"},
 		{"run", "--scenario", "nope", "-n", "x"},
 		{"run", "--workers", "0", "-n", "x"},

@@ -62,7 +62,7 @@ Scenarios:
 	f.StringVar(&c.HealthProbeAddress, "health-probe-bind-address", c.HealthProbeAddress, `Address of /healthz and /readyz (ready once the informer caches synced); "0" disables them`)
 	f.BoolVar(&c.LeaderElect, "leader-elect", c.LeaderElect, "Elect a leader with a Lease in the namespace, so that leader_election_master_status is exported")
 	f.StringVar(&c.LeaderElectionID, "leader-election-id", c.LeaderElectionID, "Name of the leader election Lease")
-	f.IntVar(&c.Workers, "workers", c.Workers, "Concurrent reconciles (MaxConcurrentReconciles)")
+	f.IntVar(&c.Workers, "workers", c.Workers, "Concurrent reconciles (MaxConcurrentReconciles; a scenario such as apf-throttled raises it unless set)")
 	f.StringVar(&c.Scenario, "scenario", c.Scenario, "Fault scenario to create load for: "+strings.Join(scenario.Names(), ", ")+" (default: none)")
 	f.Float32Var(&c.QPS, "qps", c.QPS, "Client-side rate limit of the operator's API client, requests per second (a scenario such as throttled lowers it unless set)")
 	f.IntVar(&c.Burst, "burst", c.Burst, "Client-side burst of the operator's API client")
@@ -85,6 +85,7 @@ func (o *RunOptions) Complete(cmd *cobra.Command) error {
 	}
 	o.Config.Namespace = ns
 	o.Config.ClientLimitsSet = cmd.Flags().Changed("qps") || cmd.Flags().Changed("burst")
+	o.Config.WorkersSet = cmd.Flags().Changed("workers")
 	return nil
 }
 

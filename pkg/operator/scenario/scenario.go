@@ -22,11 +22,17 @@ type Scenario struct {
 	Spec func(i int) v1alpha1.WorkloadSpec
 	// Touch is how the driver keeps changing the objects.
 	Touch Touch
-	// Client overrides the operator's client rate limit when QPS > 0 (unless the user set
-	// --qps/--burst).
+	// Client overrides the operator's client rate limit when QPS != 0 (unless the user set
+	// --qps/--burst); QPS < 0 removes the client-side limit.
 	Client ClientLimits
 	// Cache slows the operator's informers down.
 	Cache CacheDelays
+	// Workers overrides the operator's concurrent reconciles when > 0 (unless the user set
+	// --workers).
+	Workers int
+	// FlowControl, when set, is the API Priority and Fairness the scenario sets up on the API
+	// server for the operator's own identity (see FlowControlObjects).
+	FlowControl *FlowControl
 }
 
 // Touch describes the driver's writes: every Every, the next PerTick objects (round robin,
@@ -40,7 +46,8 @@ type Touch struct {
 	FlipChildren bool
 }
 
-// ClientLimits are the client-side rate limits of the operator's API client.
+// ClientLimits are the client-side rate limits of the operator's API client. QPS < 0 sets no
+// client-side limit at all, as controller-runtime >= 0.21 does by default.
 type ClientLimits struct {
 	QPS   float32
 	Burst int
@@ -155,6 +162,19 @@ var all = []Scenario{
 			// one burst per period.
 			return v1alpha1.WorkloadSpec{RequeueAfter: dur(20*time.Second + time.Duration(i%100)*200*time.Millisecond)}
 		},
+	},
+	{
+		Name:      "apf-throttled",
+		Signature: "no client-side limit (QPS -1), 8 workers; a FlowSchema sends the operator's child ConfigMap and status writes to a priority level with no seats that rejects, so they run one at a time and the rest are answered 429: rest_client_requests_total{code=\"429\"} and apiserver_flowcontrol_rejected_requests_total{reason=\"concurrency-limit\"} rise together; client-go retries each after the server's Retry-After",
+		Objects:   100,
+		Spec:      same(v1alpha1.WorkloadSpec{Children: 1, PayloadBytes: 100_000}),
+		Touch:     Touch{Every: 50 * time.Millisecond, PerTick: 1, FlipChildren: true},
+		Client:    ClientLimits{QPS: -1},
+		Workers:   16,
+		FlowControl: &FlowControl{Rules: []ResourceRule{
+			{Group: "", Resource: "configmaps", Verbs: []string{"create", "update", "patch", "delete"}},
+			{Group: v1alpha1.GroupVersion.Group, Resource: "workloads/status", Verbs: []string{"update", "patch"}},
+		}},
 	},
 }
 

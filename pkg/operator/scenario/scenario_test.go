@@ -10,7 +10,7 @@ import (
 )
 
 func TestEveryScenarioIsBoundedAndLabelled(t *testing.T) {
-	want := []string{"errors", "failing", "healthy", "hotloop", "memory", "polling", "saturated", "slow", "stale", "stuck", "throttled"}
+	want := []string{"apf-throttled", "errors", "failing", "healthy", "hotloop", "memory", "polling", "saturated", "slow", "stale", "stuck", "throttled"}
 	if got := strings.Join(Names(), ","); got != strings.Join(want, ",") {
 		t.Fatalf("Names() = %s", got)
 	}

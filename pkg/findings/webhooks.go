@@ -1,0 +1,106 @@
+package findings
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+)
+
+// webhookLatency judges the admission webhooks a controller-runtime process serves: p90
+// latency over the window at or above th.WebhookLatency (public alerting practice: p90 >
+// 200 ms), over at least th.MinEvents requests. controller-runtime's buckets are a factor of
+// 10 apart, so a p90 interpolated inside a bucket can overstate: it counts when the bucket
+// that holds it starts at the threshold or above (more than 10 % of the requests were surely
+// slower), or when the exact mean latency reaches the threshold too. Targets that serve no
+// webhook have none of these families and are never judged.
+func webhookLatency(t Target, th Thresholds) []Finding {
+	paths := make([]string, 0, len(t.Cur.Webhooks))
+	for p := range t.Cur.Webhooks {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var out []Finding
+	for _, path := range paths {
+		w := t.Cur.Webhooks[path]
+		var before *health.Webhook
+		if t.Prev != nil {
+			before = t.Prev.Webhooks[path]
+		}
+		var prevLatency *health.Histogram
+		if before != nil {
+			prevLatency = before.Latency
+		}
+		h := w.Latency.Since(prevLatency)
+		if h == nil || !(h.Count >= th.MinEvents) {
+			continue
+		}
+		p90, mean := h.Quantile(0.9), h.Sum/h.Count
+		lower, upper := bucketBounds(h, 0.9)
+		if !(p90 >= th.WebhookLatency.Seconds()) || !(lower >= th.WebhookLatency.Seconds() || mean >= th.WebhookLatency.Seconds()) {
+			continue
+		}
+		errs, total, failing := webhookErrors(w, before, t.Prev != nil)
+		answers := format(errs, "")
+		if total > 0 {
+			answers += fmt.Sprintf(" of %.0f", total)
+		}
+		ev := []Evidence{
+			{Name: "latency p90", Value: fmt.Sprintf("%s (in the %s-%s bucket)", format(p90, "s"), format(lower, "s"), format(upper, "s")),
+				Threshold: ">= " + th.WebhookLatency.String()},
+			{Name: "latency p99", Value: format(h.Quantile(0.99), "s")},
+			{Name: "mean latency", Value: format(mean, "s")},
+			{Name: "requests", Value: format(h.Count, ""), Threshold: fmt.Sprintf(">= %g", th.MinEvents)},
+			{Name: "5xx answers", Value: answers + failing},
+			{Name: "in flight now", Value: format(w.InFlight, "")},
+		}
+		out = append(out, lifetimeOnly(t, newFinding("webhook-latency", t.Kind, t.ID, path,
+			fmt.Sprintf("webhook %s answers admission requests in %s (p90) %s", path, format(p90, "s"), over(t)), ev...)))
+	}
+	return out
+}
+
+// webhookErrors counts the 5xx answers and all answers of a webhook over the window (since
+// the process started without a first sample), and names the failing codes.
+func webhookErrors(w, before *health.Webhook, windowed bool) (errs, total float64, codes string) {
+	var failing []string
+	keys := make([]string, 0, len(w.ByCode))
+	for c := range w.ByCode {
+		keys = append(keys, c)
+	}
+	sort.Strings(keys)
+	for _, code := range keys {
+		prev := math.NaN()
+		if windowed {
+			prev = 0
+			if before != nil {
+				prev = before.ByCode[code]
+			}
+		}
+		n := health.Increase(prev, w.ByCode[code])
+		total += n
+		if strings.HasPrefix(code, "5") && n > 0 {
+			errs += n
+			failing = append(failing, fmt.Sprintf("%s: %.0f", code, n))
+		}
+	}
+	if len(failing) > 0 {
+		codes = " (" + strings.Join(failing, ", ") + ")"
+	}
+	return errs, total, codes
+}
+
+// bucketBounds are the bounds of the bucket that holds the q-quantile of h (lower 0 for the
+// first bucket): the quantile is surely above lower and at most upper.
+func bucketBounds(h *health.Histogram, q float64) (lower, upper float64) {
+	rank := q * h.Count
+	for _, b := range h.Buckets {
+		if b.Count >= rank {
+			return lower, b.UpperBound
+		}
+		lower = b.UpperBound
+	}
+	return lower, math.Inf(1)
+}
