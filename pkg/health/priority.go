@@ -15,7 +15,7 @@ func PriorityOf(label string) (p int, ok bool) {
 
 // Priorities returns the priorities of a depth-by-priority map, highest (served first)
 // first; values that are no integer come last, by name.
-func Priorities(m map[string]float64) []string {
+func Priorities[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for p := range m {
 		out = append(out, p)
