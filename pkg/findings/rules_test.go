@@ -272,7 +272,8 @@ func load(t *testing.T, file string) *health.Snapshot {
 func TestCatalogIsComplete(t *testing.T) {
 	want := []string{"scrape-failed", "no-workqueue-metrics", "backlog-growing", "workers-saturated", "slow-reconcile",
 		"stuck-worker", "retry-storm", "hot-loop", "client-throttling", "api-errors", "cache-sync-lag",
-		"memory-pressure", "restarts", "leader-election", "reconcile-panics", "metric-type", "warm-standby", "reconcile-timeouts"}
+		"memory-pressure", "restarts", "leader-election", "reconcile-panics", "metric-type", "warm-standby", "reconcile-timeouts",
+		"priority-starvation"}
 	codes := map[string]bool{}
 	for _, c := range want {
 		d, ok := Lookup(c)

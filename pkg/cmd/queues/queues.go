@@ -65,7 +65,9 @@ in README), so the table and the report always agree; REASON names the finding's
             started)
   BACKLOG   backlog-growing: backlogDepth (100) items wait, or risingDepth (10) and rising
   SLOW      workers-saturated (every worker busy and items wait, or items wait longer than
-            the work takes) or slow-reconcile (work p99 of slowWork, 1s, with workers free)
+            the work takes), priority-starvation (on a priority queue, a lower priority does
+            not drain while every worker serves the higher ones) or slow-reconcile (work p99
+            of slowWork, 1s, with workers free)
   RETRYING  retry-storm on a queue without reconcile metrics (retriesPerSecond and
             retryRatio of adds), or hot-loop (reconciles that ask to be requeued, at once)
   GONE      the queue was in the first sample but not the second (restart, lost leadership)
