@@ -100,6 +100,7 @@ func TestReportDiagnosesEachScenario(t *testing.T) {
 		{"throttled", "client-throttling", 15 * time.Second},
 		{"stale", "cache-sync-lag", 15 * time.Second},
 		{"memory", "memory-pressure", 20 * time.Second},
+		{"starved", "priority-starvation", 15 * time.Second},
 	}
 	for _, tc := range cases {
 		t.Run(tc.scenario, func(t *testing.T) {
