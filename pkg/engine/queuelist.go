@@ -24,29 +24,30 @@ type QueueList struct {
 
 // QueueItem is one workqueue of one target. Durations are in seconds.
 type QueueItem struct {
-	Target     string   `json:"target"`
-	Controller string   `json:"controller"`
-	Queue      string   `json:"queue"`
-	Window     string   `json:"window"`
-	Depth      *float64 `json:"depth"`
+	Target                   string   `json:"target"`
+	Controller               string   `json:"controller"`
+	Queue                    string   `json:"queue"`
+	Window                   string   `json:"window"`
+	Depth                    *float64 `json:"depth"`
+	AddsPerSecond            *float64 `json:"addsPerSecond"`
+	RetriesPerSecond         *float64 `json:"retriesPerSecond"`
+	CompletionsPerSecond     *float64 `json:"completionsPerSecond"`
+	ReconcileErrorsPerSecond *float64 `json:"reconcileErrorsPerSecond"`
+	QueueP50Seconds          *float64 `json:"queueP50Seconds"`
+	QueueP99Seconds          *float64 `json:"queueP99Seconds"`
+	WorkP50Seconds           *float64 `json:"workP50Seconds"`
+	WorkP99Seconds           *float64 `json:"workP99Seconds"`
+	UnfinishedWorkSeconds    *float64 `json:"unfinishedWorkSeconds"`
+	LongestRunningSeconds    *float64 `json:"longestRunningSeconds"`
+	ActiveWorkers            *float64 `json:"activeWorkers"`
+	MaxWorkers               *float64 `json:"maxWorkers"`
+	Leader                   *bool    `json:"leader,omitempty"`
+	Status                   string   `json:"status"`
+	Reason                   string   `json:"reason,omitempty"`
+
 	// DepthByPriority is the depth by the priority label of controller-runtime's priority
 	// queue ("0", "-100", ...); absent on a plain queue.
-	DepthByPriority          map[string]*float64 `json:"depthByPriority,omitempty"`
-	AddsPerSecond            *float64            `json:"addsPerSecond"`
-	RetriesPerSecond         *float64            `json:"retriesPerSecond"`
-	CompletionsPerSecond     *float64            `json:"completionsPerSecond"`
-	ReconcileErrorsPerSecond *float64            `json:"reconcileErrorsPerSecond"`
-	QueueP50Seconds          *float64            `json:"queueP50Seconds"`
-	QueueP99Seconds          *float64            `json:"queueP99Seconds"`
-	WorkP50Seconds           *float64            `json:"workP50Seconds"`
-	WorkP99Seconds           *float64            `json:"workP99Seconds"`
-	UnfinishedWorkSeconds    *float64            `json:"unfinishedWorkSeconds"`
-	LongestRunningSeconds    *float64            `json:"longestRunningSeconds"`
-	ActiveWorkers            *float64            `json:"activeWorkers"`
-	MaxWorkers               *float64            `json:"maxWorkers"`
-	Leader                   *bool               `json:"leader,omitempty"`
-	Status                   string              `json:"status"`
-	Reason                   string              `json:"reason,omitempty"`
+	DepthByPriority map[string]*float64 `json:"depthByPriority,omitempty"`
 }
 
 // NewQueueList builds the view of stats (already sorted) and the per-target errors.
