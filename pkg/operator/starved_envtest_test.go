@@ -22,15 +22,23 @@ func (in *instance) timedSample(t *testing.T) timed {
 	return timed{f: in.sample(t), at: at}
 }
 
-// judge runs the findings over two pages of the operator (prev nil: one page), as report does.
-func judge(prev *timed, cur timed) []findings.Finding {
+// judge runs the findings over two pages of the operator (prev nil: one page), as report does,
+// and keeps those about queue: the operators this process ran before leave their series in
+// the shared registry, and so on the page.
+func judge(queue string, prev *timed, cur timed) []findings.Finding {
 	c := health.FromFamilies(cur.f, cur.at)
 	tg := findings.Target{ID: "op", Cur: c, Kind: findings.KindOf(c, nil)}
 	if prev != nil {
 		tg.Prev, tg.Window = health.FromFamilies(prev.f, prev.at), cur.at.Sub(prev.at)
 	}
 	tg.Queues = health.Queues(tg.ID, tg.Prev, tg.Cur, tg.Window)
-	return findings.Evaluate([]findings.Target{tg}, nil, nil, findings.DefaultThresholds())
+	var out []findings.Finding
+	for _, f := range findings.Evaluate([]findings.Target{tg}, nil, nil, findings.DefaultThresholds()) {
+		if f.Queue == queue {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // top is the first warning or critical finding's check, "" when there is none.
@@ -97,7 +105,7 @@ func TestStarvedScenario(t *testing.T) {
 	}
 
 	for _, w := range [][2]timed{{a, b}, {b, c}} {
-		fs := judge(&w[0], w[1])
+		fs := judge(in.controller, &w[0], w[1])
 		if got := top(fs); got != "priority-starvation" {
 			t.Errorf("top finding %q, want priority-starvation; all: %v", got, checksOf(fs))
 			continue
@@ -108,7 +116,7 @@ func TestStarvedScenario(t *testing.T) {
 			t.Errorf("workers-saturated beside priority-starvation on one queue: %v", checksOf(fs))
 		}
 	}
-	if f := raised(judge(nil, c), "priority-starvation"); f != nil {
+	if f := raised(judge(in.controller, nil, c), "priority-starvation"); f != nil {
 		t.Errorf("one page raised %s %s: %s", f.Severity, f.Check, f.Summary)
 	}
 	in.stop(t)
@@ -124,7 +132,7 @@ func TestStarvedScenario(t *testing.T) {
 			a := in.timedSample(t)
 			time.Sleep(5 * time.Second)
 			b := in.timedSample(t)
-			fs := judge(&a, b)
+			fs := judge(in.controller, &a, b)
 			t.Logf("%s: %v", sc.name, checksOf(fs))
 			if f := raised(fs, "priority-starvation"); f != nil {
 				t.Errorf("%s raised priority-starvation: %s", sc.name, f.Summary)
