@@ -44,6 +44,10 @@ type QueueItem struct {
 	Leader                   *bool    `json:"leader,omitempty"`
 	Status                   string   `json:"status"`
 	Reason                   string   `json:"reason,omitempty"`
+
+	// DepthByPriority is the depth by the priority label of controller-runtime's priority
+	// queue ("0", "-100", ...); absent on a plain queue.
+	DepthByPriority map[string]*float64 `json:"depthByPriority,omitempty"`
 }
 
 // NewQueueList builds the view of stats (already sorted) and the per-target errors.
@@ -74,6 +78,12 @@ func item(s health.QueueStats) QueueItem {
 		UnfinishedWorkSeconds: report.Num(s.Unfinished), LongestRunningSeconds: report.Num(s.Longest),
 		ActiveWorkers: report.Num(s.ActiveWorkers), MaxWorkers: report.Num(s.MaxWorkers),
 		Status: string(s.Status), Reason: s.Reason,
+	}
+	if len(s.DepthByPriority) > 0 {
+		it.DepthByPriority = make(map[string]*float64, len(s.DepthByPriority))
+		for p, v := range s.DepthByPriority {
+			it.DepthByPriority[p] = report.Num(v)
+		}
 	}
 	if !math.IsNaN(s.Leader) {
 		leader := s.Leader == 1

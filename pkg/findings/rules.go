@@ -115,8 +115,11 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			ev("retries per add", q.RetryRatio, "%", fmt.Sprintf(">= %.0f%%", 100*th.RetryRatio))).as(health.StatusRetrying))
 	}
 
-	saturated := false
+	starved := priorityStarvation(t, q, th) // the workers saturated by higher priorities
+	out = append(out, starved...)
+	saturated := len(starved) > 0
 	switch {
+	case saturated:
 	case q.MaxWorkers > 0 && q.ActiveWorkers >= q.MaxWorkers && q.Depth > 0 &&
 		(q.QueueP99 >= th.SaturatedQueueWait.Seconds() || q.Depth-q.DepthBefore >= th.RisingDepth):
 		// Busy workers alone are no saturation (one worker is busy whenever there is work):

@@ -276,7 +276,8 @@ func TestCatalogIsComplete(t *testing.T) {
 	want := []string{"scrape-failed", "no-workqueue-metrics", "backlog-growing", "workers-saturated", "slow-reconcile",
 		"stuck-worker", "retry-storm", "hot-loop", "client-throttling", "api-errors", "cache-sync-lag",
 		"memory-pressure", "restarts", "leader-election", "reconcile-panics", "metric-type", "warm-standby", "reconcile-timeouts", "persistent-failures",
-		"server-throttling", "webhook-latency"}
+		"server-throttling", "webhook-latency",
+		"priority-starvation"}
 	codes := map[string]bool{}
 	for _, c := range want {
 		d, ok := Lookup(c)

@@ -110,6 +110,12 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 		switch name {
 		case wqDepth:
 			q.Depth = sum(q.Depth, v)
+			if p := l["priority"]; p != "" {
+				if q.DepthByPriority == nil {
+					q.DepthByPriority = map[string]float64{}
+				}
+				q.DepthByPriority[p] += v
+			}
 		case wqAdds:
 			q.Adds = sum(q.Adds, v)
 		case wqRetries:

@@ -1,6 +1,7 @@
 package health
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -162,5 +163,37 @@ workqueue_work_duration_seconds_sum{name="new"} 0
 	}
 	if o := find(t, stats, "old"); o.Status != StatusGone || o.DepthBefore != 4 {
 		t.Errorf("vanished queue = %+v", o)
+	}
+}
+
+func TestDepthByPriority(t *testing.T) {
+	page := func(low, high float64) *Snapshot {
+		return loadText(t, fmt.Sprintf(`workqueue_depth{controller="pq",name="pq",priority="0"} %g
+workqueue_depth{controller="pq",name="pq",priority="-100"} %g
+workqueue_depth{controller="pq",name="pq",priority="exceeded_cardinality_limit"} 1
+workqueue_depth{controller="plain",name="plain",priority=""} 2
+workqueue_depth{name="old"} 3
+`, high, low))
+	}
+	first, second := page(40, 5), page(38, 9)
+	if got := first.Queues["pq"].DepthByPriority; got["0"] != 5 || got["-100"] != 40 || got["exceeded_cardinality_limit"] != 1 || len(got) != 3 {
+		t.Errorf("pq by priority = %v", got)
+	}
+	if first.Queues["plain"].DepthByPriority != nil || first.Queues["old"].DepthByPriority != nil {
+		t.Errorf("plain queues have no priorities: %v, %v", first.Queues["plain"].DepthByPriority, first.Queues["old"].DepthByPriority)
+	}
+	stats := Queues("t", first, second, 5*time.Second)
+	pq := find(t, stats, "pq")
+	if pq.Depth != 48 || pq.DepthByPriority["-100"] != 38 || pq.DepthByPriorityBefore["-100"] != 40 || pq.DepthByPriorityBefore["0"] != 5 {
+		t.Errorf("pq stats: depth %v, by priority %v, before %v", pq.Depth, pq.DepthByPriority, pq.DepthByPriorityBefore)
+	}
+	if p := find(t, stats, "plain"); p.DepthByPriority != nil || p.DepthByPriorityBefore != nil {
+		t.Errorf("plain stats: %v, %v", p.DepthByPriority, p.DepthByPriorityBefore)
+	}
+	if life := find(t, Queues("t", nil, second, 0), "pq"); life.DepthByPriority["0"] != 9 || life.DepthByPriorityBefore != nil {
+		t.Errorf("one sample: %v, before %v", life.DepthByPriority, life.DepthByPriorityBefore)
+	}
+	if got := strings.Join(Priorities(pq.DepthByPriority), " "); got != "0 -100 exceeded_cardinality_limit" {
+		t.Errorf("Priorities = %q, want highest first, the overflow last", got)
 	}
 }

@@ -16,6 +16,9 @@ type QueueStats struct {
 	Window      time.Duration
 	Depth       float64
 	DepthBefore float64 // depth in the first sample, NaN with one sample
+	// DepthByPriority is the depth by priority on controller-runtime's priority queue (nil on
+	// a plain queue); DepthByPriorityBefore the same at the first sample (nil with one).
+	DepthByPriority, DepthByPriorityBefore map[string]float64
 	// Rates per second over the window; NaN with one sample.
 	AddsPerSecond            float64
 	RetriesPerSecond         float64
@@ -121,7 +124,7 @@ func Sort(s []QueueStats) {
 func queueStats(target string, q, before *Queue, c, cBefore *Controller, window time.Duration) QueueStats {
 	n := math.NaN()
 	st := QueueStats{Target: target, Queue: q.Name, Controller: controllerOf(q), Window: window,
-		Depth: q.Depth, DepthBefore: n, AddsPerSecond: n, RetriesPerSecond: n,
+		Depth: q.Depth, DepthBefore: n, DepthByPriority: q.DepthByPriority, AddsPerSecond: n, RetriesPerSecond: n,
 		CompletionsPerSecond: n, ReconcileErrorsPerSecond: n,
 		Unfinished: q.Unfinished, Longest: q.Longest, LongestBefore: n, ActiveWorkers: n, MaxWorkers: n}
 	if c != nil {
@@ -133,6 +136,7 @@ func queueStats(target string, q, before *Queue, c, cBefore *Controller, window 
 	if before != nil && window > 0 {
 		secs := window.Seconds()
 		st.DepthBefore, st.LongestBefore = before.Depth, before.Longest
+		st.DepthByPriorityBefore = before.DepthByPriority
 		st.AddsPerSecond = Increase(before.Adds, q.Adds) / secs
 		st.RetriesPerSecond = Increase(before.Retries, q.Retries) / secs
 		st.CompletionsPerSecond = Increase(countOf(before.WorkDuration), countOf(q.WorkDuration)) / secs
@@ -156,7 +160,7 @@ func queueStats(target string, q, before *Queue, c, cBefore *Controller, window 
 func gone(target string, q *Queue, window time.Duration, leader float64) QueueStats {
 	n := math.NaN()
 	return QueueStats{Target: target, Queue: q.Name, Controller: controllerOf(q), Window: window,
-		Depth: n, DepthBefore: q.Depth, AddsPerSecond: n, RetriesPerSecond: n, CompletionsPerSecond: n,
+		Depth: n, DepthBefore: q.Depth, DepthByPriorityBefore: q.DepthByPriority, AddsPerSecond: n, RetriesPerSecond: n, CompletionsPerSecond: n,
 		ReconcileErrorsPerSecond: n, QueueP50: n, QueueP99: n, WorkP50: n, WorkP99: n,
 		Reconciles: n, ReconcileErrors: n, LifetimeReconciles: n, LifetimeReconcileErrors: n,
 		Unfinished: n, Longest: n, LongestBefore: n, ActiveWorkers: n, MaxWorkers: n, Leader: leader,

@@ -45,6 +45,11 @@ type Queue struct {
 	WorkDuration  *Histogram
 	Unfinished    float64 // seconds of work in flight, summed over items
 	Longest       float64 // seconds the oldest in-flight item has been processed
+
+	// DepthByPriority is workqueue_depth by its priority label, on controller-runtime's
+	// priority queue ("0", "-100", ..., "exceeded_cardinality_limit"); nil on a plain queue,
+	// whose priority label is "" or absent.
+	DepthByPriority map[string]float64
 }
 
 // Controller is one controller-runtime controller.

@@ -17,7 +17,7 @@ const (
 	StatusFailing Status = "FAILING"
 	// StatusBacklog: a backlog-growing finding.
 	StatusBacklog Status = "BACKLOG"
-	// StatusSlow: a workers-saturated or slow-reconcile finding.
+	// StatusSlow: a workers-saturated, priority-starvation or slow-reconcile finding.
 	StatusSlow Status = "SLOW"
 	// StatusRetrying: a retry-storm finding on a queue without reconcile metrics, or a hot loop.
 	StatusRetrying Status = "RETRYING"

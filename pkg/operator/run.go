@@ -80,6 +80,13 @@ func Run(ctx context.Context, restCfg *rest.Config, cfg Config) error {
 		defer cleanup()
 	}
 
+	if sc.Initial > 0 {
+		// Before the manager starts, so that these objects come in its initial list.
+		d := &scenario.Driver{Client: helper, Namespace: cfg.Namespace, Scenario: sc}
+		if err := d.Prepare(ctx); err != nil {
+			return fmt.Errorf("prepare scenario %s: %w", sc.Name, err)
+		}
+	}
 	name := cfg.ControllerName
 	if name == "" {
 		name = controller.DefaultName

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 )
 
 // Seconds formats a duration given in seconds for a table: 350µs, 12ms, 1.2s, 3m4s; "-"
@@ -64,6 +66,19 @@ func Workers(active, max *float64) string {
 		return "-"
 	}
 	return Count(active) + "/" + Count(max)
+}
+
+// ByPriority formats the depth by priority of a priority queue, highest priority (served
+// first) first: "0:250,-100:40"; "-" for a plain queue.
+func ByPriority(m map[string]*float64) string {
+	if len(m) == 0 {
+		return "-"
+	}
+	cells := make([]string, 0, len(m))
+	for _, p := range health.Priorities(m) {
+		cells = append(cells, p+":"+Count(m[p]))
+	}
+	return strings.Join(cells, ",")
 }
 
 func trim(s string) string {

@@ -41,3 +41,13 @@ func orNaN(v *float64) *float64 {
 	}
 	return v
 }
+
+func TestByPriority(t *testing.T) {
+	m := map[string]*float64{"-100": f(40), "0": f(250), "exceeded_cardinality_limit": f(1), "10": nil}
+	if got, want := ByPriority(m), "10:-,0:250,-100:40,exceeded_cardinality_limit:1"; got != want {
+		t.Errorf("ByPriority = %q, want %q (highest priority first)", got, want)
+	}
+	if got := ByPriority(nil); got != "-" {
+		t.Errorf("ByPriority of a plain queue = %q, want -", got)
+	}
+}

@@ -12,13 +12,13 @@ import (
 
 // QueueTable writes l as kubectl-style plain columns: upper-case headers, no borders, three
 // spaces between columns (the same text/tabwriter settings as kubectl get). wide adds
-// WORKERS, ERRORS/s, the p50s, LEADER and REASON. Failed targets are ERROR rows; the standby
+// WORKERS, BY PRIORITY, ERRORS/s, the p50s, LEADER and REASON. Failed targets are ERROR rows; the standby
 // replicas folded into a leader's rows are one STANDBY row per workload, last.
 func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 	tw := newColumns(w)
 	header := []string{"TARGET", "QUEUE", "DEPTH", "ADDS/s", "RETRIES/s", "QUEUE p99", "WORK p99", "UNFINISHED", "LONGEST", "STATUS"}
 	if wide {
-		header = append(header, "WORKERS", "ERRORS/s", "QUEUE p50", "WORK p50", "LEADER", "REASON")
+		header = append(header, "WORKERS", "BY PRIORITY", "ERRORS/s", "QUEUE p50", "WORK p50", "LEADER", "REASON")
 	}
 	row(tw, header)
 	for _, e := range l.Errors {
@@ -29,7 +29,7 @@ func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 		}
 		r := []string{e.Target, "-", "-", "-", "-", "-", "-", "-", "-", "ERROR"}
 		if wide {
-			r = append(r, "-", "-", "-", "-", "-", e.Error)
+			r = append(r, "-", "-", "-", "-", "-", "-", e.Error)
 		}
 		row(tw, r)
 	}
@@ -38,7 +38,7 @@ func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 			Seconds(it.QueueP99Seconds), Seconds(it.WorkP99Seconds), Seconds(it.UnfinishedWorkSeconds),
 			Seconds(it.LongestRunningSeconds), it.Status}
 		if wide {
-			r = append(r, Workers(it.ActiveWorkers, it.MaxWorkers), Rate(it.ReconcileErrorsPerSecond),
+			r = append(r, Workers(it.ActiveWorkers, it.MaxWorkers), ByPriority(it.DepthByPriority), Rate(it.ReconcileErrorsPerSecond),
 				Seconds(it.QueueP50Seconds), Seconds(it.WorkP50Seconds), leader(it.Leader), dash(it.Reason))
 		}
 		row(tw, r)
@@ -50,7 +50,7 @@ func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 		}
 		r := []string{strings.Join(folded, ","), "-", "-", "-", "-", "-", "-", "-", "-", string(health.StatusStandby)}
 		if wide {
-			r = append(r, "-", "-", "-", "-", "no", StandbyReason(g))
+			r = append(r, "-", "-", "-", "-", "-", "no", StandbyReason(g))
 		}
 		row(tw, r)
 	}

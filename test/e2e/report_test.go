@@ -43,7 +43,7 @@ func reportJSON(t *testing.T, args ...string) (reportDoc, Result) {
 // statusBacks are the checks a queue status needs behind it in the findings.
 var statusBacks = map[string][]string{
 	"STUCK": {"stuck-worker"}, "FAILING": {"retry-storm", "persistent-failures"}, "BACKLOG": {"backlog-growing"},
-	"SLOW": {"workers-saturated", "slow-reconcile"}, "RETRYING": {"retry-storm", "hot-loop"},
+	"SLOW": {"workers-saturated", "priority-starvation", "slow-reconcile"}, "RETRYING": {"retry-storm", "hot-loop"},
 }
 
 // disagreements lists the queues whose STATUS in section 2 and findings in section 6 tell
@@ -106,6 +106,7 @@ func TestReportDiagnosesEachScenario(t *testing.T) {
 		{"failing", "persistent-failures", 20 * time.Second},
 		// 300 objects polled every 20-40s: ~10 reconciles/s of no work, but no hot loop.
 		{"polling", "", 25 * time.Second},
+		{"starved", "priority-starvation", 15 * time.Second},
 	}
 	for _, tc := range cases {
 		t.Run(tc.scenario, func(t *testing.T) {

@@ -39,7 +39,10 @@ Columns: DEPTH ready items (summed over priorities; items waiting out a delay ar
 counted). ADDS/s, RETRIES/s (retries count every delayed or rate-limited requeue, not only
 errors). QUEUE p99 time items wait for a worker; WORK p99 time a worker spends on an item.
 UNFINISHED seconds of work in flight; LONGEST age of the oldest in-flight item. -o wide adds
-WORKERS (active/max, controller-runtime), ERRORS/s (reconcile errors), p50s, LEADER, REASON.
+WORKERS (active/max, controller-runtime), BY PRIORITY (depth by priority on controller-runtime's
+priority queue, highest first, e.g. 0:250,-100:40: events enter at 0, the initial list and
+unchanged resyncs at -100; "-" on a plain queue), ERRORS/s (reconcile errors), p50s, LEADER,
+REASON.
 
 Replicas and leaders: every ready replica is read. Replicas of one workload are pods in one
 namespace with the same controlling owner (deployment/NAME, statefulset/NAME, ...), or, for
@@ -62,7 +65,9 @@ in README), so the table and the report always agree; REASON names the finding's
             started)
   BACKLOG   backlog-growing: backlogDepth (100) items wait, or risingDepth (10) and rising
   SLOW      workers-saturated (every worker busy and items wait, or items wait longer than
-            the work takes) or slow-reconcile (work p99 of slowWork, 1s, with workers free)
+            the work takes), priority-starvation (on a priority queue, a lower priority does
+            not drain while every worker serves the higher ones) or slow-reconcile (work p99
+            of slowWork, 1s, with workers free)
   RETRYING  retry-storm on a queue without reconcile metrics (retriesPerSecond and
             retryRatio of adds), or hot-loop (reconciles that ask to be requeued, at once)
   GONE      the queue was in the first sample but not the second (restart, lost leadership)

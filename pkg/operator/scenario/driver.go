@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -30,16 +31,33 @@ type Driver struct {
 	Now func() time.Time
 }
 
-// Run removes Workloads of other scenarios, applies this scenario's Workloads, then touches
-// them until ctx is done. It returns nil when ctx ends.
+// Prepare removes Workloads of other scenarios and creates the scenario's Initial Workloads
+// that do not exist yet. Call it before the operator's manager starts, so that they come in
+// its initial list; existing ones are left as they are (a write would make them an event).
+func (d *Driver) Prepare(ctx context.Context) error {
+	if err := d.removeOthers(ctx); err != nil {
+		return err
+	}
+	for _, w := range Objects(d.Scenario, d.Namespace)[:d.Scenario.Initial] {
+		w.Annotations = map[string]string{controller.AnnotationChangedAt: d.now().Format(time.RFC3339Nano)}
+		if err := d.Client.Create(ctx, w); err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("create Workload %s/%s: %w", w.Namespace, w.Name, err)
+		}
+	}
+	return nil
+}
+
+// Run removes Workloads of other scenarios, applies this scenario's Workloads but the Initial
+// ones (see Prepare), then touches them, the Initial ones never, until ctx is done. It returns
+// nil when ctx ends.
 func (d *Driver) Run(ctx context.Context) error {
 	logger := log.FromContext(ctx).WithValues("scenario", d.Scenario.Name, "namespace", d.Namespace)
 	if err := d.removeOthers(ctx); err != nil {
 		return err
 	}
 	objs := Objects(d.Scenario, d.Namespace)
-	logger.Info("applying scenario objects", "workloads", len(objs))
-	for _, w := range objs {
+	logger.Info("applying scenario objects", "workloads", len(objs)-d.Scenario.Initial, "initial", d.Scenario.Initial)
+	for _, w := range objs[d.Scenario.Initial:] {
 		if err := d.apply(ctx, w); err != nil {
 			if ctx.Err() != nil {
 				return nil
@@ -48,6 +66,7 @@ func (d *Driver) Run(ctx context.Context) error {
 		}
 	}
 	t := d.Scenario.Touch
+	t.Skip = max(t.Skip, d.Scenario.Initial)
 	if t.Every <= 0 || t.PerTick <= 0 || len(objs) <= t.Skip {
 		<-ctx.Done()
 		return nil

@@ -18,6 +18,11 @@ type Scenario struct {
 	Signature string
 	// Objects is how many Workloads the scenario keeps.
 	Objects int
+	// Initial is how many of them (the first ones) exist before the operator's manager
+	// starts: the operator creates those that are missing first (Driver.Prepare), so that they
+	// reach the controller in its informers' initial list, which controller-runtime's priority
+	// queue puts at priority -100, and the driver leaves them alone after.
+	Initial int
 	// Spec returns the spec of the i-th Workload.
 	Spec func(i int) v1alpha1.WorkloadSpec
 	// Touch is how the driver keeps changing the objects.
@@ -175,6 +180,14 @@ var all = []Scenario{
 			{Group: "", Resource: "configmaps", Verbs: []string{"create", "update", "patch", "delete"}},
 			{Group: v1alpha1.GroupVersion.Group, Resource: "workloads/status", Verbs: []string{"update", "patch"}},
 		}},
+	},
+	{
+		Name:      "starved",
+		Signature: "40 objects exist before the start (initial list: priority -100), 20 more are created after it and touched 10/s (events: priority 0), each reconcile takes 1s; the 2 workers only ever serve priority 0: workqueue_depth{priority=\"-100\"} stays near 40 and does not fall, priority 0 is served 2/s and keeps up (its depth stays near 20, at most one per object)",
+		Objects:   60,
+		Initial:   40,
+		Spec:      same(v1alpha1.WorkloadSpec{ReconcileDelay: dur(time.Second)}),
+		Touch:     Touch{Every: 100 * time.Millisecond, PerTick: 1, Skip: 40},
 	},
 }
 

@@ -1,16 +1,21 @@
 package scenario
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/api/v1alpha1"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/controller"
 )
 
 func TestEveryScenarioIsBoundedAndLabelled(t *testing.T) {
-	want := []string{"apf-throttled", "errors", "failing", "healthy", "hotloop", "memory", "polling", "saturated", "slow", "stale", "stuck", "throttled"}
+	want := []string{"apf-throttled", "errors", "failing", "healthy", "hotloop", "memory", "polling", "saturated", "slow", "stale", "starved", "stuck", "throttled"}
 	if got := strings.Join(Names(), ","); got != strings.Join(want, ",") {
 		t.Fatalf("Names() = %s", got)
 	}
@@ -30,6 +35,10 @@ func TestEveryScenarioIsBoundedAndLabelled(t *testing.T) {
 			if w.Spec.Seed != int64(i) {
 				t.Errorf("%s: object %d seed %d", s.Name, i, w.Spec.Seed)
 			}
+		}
+		if s.Initial < 0 || s.Initial >= s.Objects || s.Initial > 0 && s.Touch.Skip < s.Initial {
+			t.Errorf("%s: %d initial objects of %d, touches skip %d: the initial ones must never be touched",
+				s.Name, s.Initial, s.Objects, s.Touch.Skip)
 		}
 		if s.Signature == "" {
 			t.Errorf("%s: no signature", s.Name)
@@ -77,5 +86,44 @@ func TestTouchPatch(t *testing.T) {
 	}
 	if _, ok := TouchPatch(Touch{}, w, 1, now)["spec"]; ok {
 		t.Error("a plain touch must not change the spec")
+	}
+}
+
+// starved: the initial objects are created before the manager starts and never written
+// again (a write would turn them into priority-0 events); the others are the driver's.
+func TestStarvedPreparesOnlyTheMissingInitialObjects(t *testing.T) {
+	sc, err := Get("starved")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Initial == 0 || Objects(sc, "ns")[0].Spec.ReconcileDelay.Duration <= 0 || sc.Touch.Every <= 0 {
+		t.Fatalf("starved: %+v", sc)
+	}
+	s := runtime.NewScheme()
+	if err := v1alpha1.AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	existing := Objects(sc, "ns")[0]
+	existing.Annotations = map[string]string{controller.AnnotationChangedAt: "before"}
+	other := Objects(Scenario{Name: "healthy", Objects: 1, Spec: same(v1alpha1.WorkloadSpec{})}, "ns")[0]
+	c := fake.NewClientBuilder().WithScheme(s).WithObjects(existing, other).Build()
+	d := &Driver{Client: c, Namespace: "ns", Scenario: sc}
+	if err := d.Prepare(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var list v1alpha1.WorkloadList
+	if err := c.List(context.Background(), &list, client.InNamespace("ns")); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{}
+	for _, w := range list.Items {
+		names[w.Name] = w.Annotations[controller.AnnotationChangedAt]
+	}
+	if len(names) != sc.Initial || names[ObjectName(sc.Name, 0)] != "before" {
+		t.Errorf("after Prepare: %d objects (want the %d initial ones, the other scenario's gone), the existing one changed-at %q (want untouched)",
+			len(names), sc.Initial, names[ObjectName(sc.Name, 0)])
+	}
+	if _, ok := names[ObjectName(sc.Name, sc.Initial)]; ok {
+		t.Error("Prepare created an object beyond the initial ones")
 	}
 }
