@@ -79,8 +79,10 @@ func TestScenarioSignatures(t *testing.T) {
 		}},
 		{"saturated", 10 * time.Second, 10 * time.Second, func(w window) {
 			da, db := w.a.sum("workqueue_depth", w.q()), w.b.sum("workqueue_depth", w.q())
-			if !(db > 10 && db >= da) {
-				t.Errorf("saturated: depth %v -> %v, want > 10 and not falling", da, db)
+			// Near its 150 objects the depth hovers (a touch of a queued object adds nothing), so
+			// it may fall a little: deep at both ends is the signature.
+			if !(da > 10 && db > 10) {
+				t.Errorf("saturated: depth %v -> %v, want > 10 at both samples", da, db)
 			}
 			act, max := w.b.sum("controller_runtime_active_workers", w.c()), w.b.sum("controller_runtime_max_concurrent_reconciles", w.c())
 			if act != max {
