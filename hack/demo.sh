@@ -40,4 +40,4 @@ say kubectl ctrldiag report -n $ns
 kubectl ctrldiag report -n $ns
 echo >&2
 echo "demo: the cluster and the operator stay up; use them with: export KUBECONFIG=$KUBECONFIG" >&2
-echo "demo: other scenarios: make cluster-down; DEMO_SCENARIO=stuck make demo (healthy slow saturated stuck errors hotloop throttled stale memory starved)" >&2
+echo "demo: other scenarios: make cluster-down; DEMO_SCENARIO=stuck make demo (healthy slow saturated stuck errors hotloop throttled stale memory starved failing polling)" >&2
