@@ -5,10 +5,11 @@ import (
 	"fmt"
 
 	"context"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"math"
 	"strings"
 	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
