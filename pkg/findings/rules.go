@@ -73,12 +73,18 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 	ev := func(name string, v float64, unit string, thr string) Evidence {
 		return Evidence{Name: name, Value: format(v, unit), Threshold: thr}
 	}
-	if c := controllerOf(t, q); c != nil && q.Depth > 0 && !(q.ActiveWorkers > 0) && !(c.Reconciles() > 0) && replicas.ClaimStatus(t.Cur) != 1 {
+	if c := controllerOf(t, q); warmStandby(t, q, c) {
 		// A warm replica: its queue filled while it waits for the lead. Nothing else to say.
+		evs := []Evidence{ev("depth", q.Depth, "", "> 0"), ev("active workers", nanZero(q.ActiveWorkers), "", "0")}
+		if c != nil {
+			evs = append(evs, ev("reconciles since the process started", nanZero(c.Reconciles()), "", "0"))
+		} else {
+			evs = append(evs, Evidence{Name: "controller_runtime_* series of " + q.Controller, Value: "none: the controller has not started"},
+				ev("items worked on since the process started", 0, "", "0"))
+		}
 		return []Finding{newFinding("warm-standby", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%.0f items wait in %s, which has never reconciled and runs no worker: a standby that does not lead yet", q.Depth, q.Queue),
-			ev("depth", q.Depth, "", "> 0"), ev("active workers", q.ActiveWorkers, "", "0"),
-			ev("reconciles since the process started", nanZero(c.Reconciles()), "", "0"))}
+			evs...)}
 	}
 	// Stuck: with two samples, the same item was past the threshold at the first and is still
 	// in work at the second (its age grew with the window), so one long but legitimate
@@ -149,6 +155,22 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			ev("drain time", drainTime(q), "s", "")).as(health.StatusBacklog))
 	}
 	return out
+}
+
+// warmStandby reports whether q is the queue of a warm replica that does not lead: it holds
+// items, and its controller never reconciled and runs no worker. controller-runtime warm
+// replicas (EnableWarmup) start the watches, and so the queue, before the lead, but the
+// controller itself, with its controller_runtime_* series, only with it: a queue that carries
+// a controller label, has no controller series and never had an item worked on is one too.
+func warmStandby(t Target, q health.QueueStats, c *health.Controller) bool {
+	if !(q.Depth > 0) || q.ActiveWorkers > 0 || replicas.ClaimStatus(t.Cur) == 1 {
+		return false
+	}
+	if c != nil {
+		return !(c.Reconciles() > 0)
+	}
+	raw := t.Cur.Queues[q.Queue]
+	return raw != nil && raw.Controller != "" && (raw.WorkDuration == nil || raw.WorkDuration.Count == 0)
 }
 
 // clientFindings judges the REST client of the process: throttling and API errors.

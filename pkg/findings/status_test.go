@@ -180,6 +180,38 @@ controller_runtime_max_concurrent_reconciles{controller="c"} 2
 	if got := checks(Evaluate([]Target{judged("bare", bare, bare, 5*time.Second)}, nil, nil, DefaultThresholds())); got != "info:warm-standby" {
 		t.Errorf("standby without reconcile counts: %q", got)
 	}
+	// A controller-runtime (0.22+) warm replica as it really is: the queue, filled by the
+	// watches, and no controller_runtime_* series at all, as the controller has not started.
+	warm := health.FromFamilies(testpages.ParseText(t, `workqueue_depth{controller="c",name="c",priority="-100"} 8
+workqueue_adds_total{controller="c",name="c"} 8
+workqueue_retries_total{controller="c",name="c"} 0
+workqueue_unfinished_work_seconds{controller="c",name="c"} 0
+workqueue_longest_running_processor_seconds{controller="c",name="c"} 0
+# TYPE workqueue_work_duration_seconds histogram
+workqueue_work_duration_seconds_bucket{controller="c",name="c",le="+Inf"} 0
+workqueue_work_duration_seconds_sum{controller="c",name="c"} 0
+workqueue_work_duration_seconds_count{controller="c",name="c"} 0
+`), time.Time{})
+	if got := checks(Evaluate([]Target{judged("warm", warm, warm, 5*time.Second)}, nil, nil, DefaultThresholds())); got != "info:warm-standby" {
+		t.Errorf("warm replica without controller series: %q", got)
+	}
+	// The same queue without the controller label is a client-go queue: not a standby.
+	plain := health.FromFamilies(testpages.ParseText(t, `workqueue_depth{name="c"} 8
+workqueue_work_duration_seconds_count{name="c"} 0
+`), time.Time{})
+	if got := checks(Evaluate([]Target{judged("plain", plain, plain, 5*time.Second)}, nil, nil, DefaultThresholds())); got != "" {
+		t.Errorf("client-go queue with items: %q", got)
+	}
+	// Once an item was worked on, it is no standby: its queue is judged as any other.
+	worked := health.FromFamilies(testpages.ParseText(t, `workqueue_depth{controller="c",name="c",priority="0"} 150
+# TYPE workqueue_work_duration_seconds histogram
+workqueue_work_duration_seconds_bucket{controller="c",name="c",le="+Inf"} 3
+workqueue_work_duration_seconds_sum{controller="c",name="c"} 0.01
+workqueue_work_duration_seconds_count{controller="c",name="c"} 3
+`), time.Time{})
+	if got := checks(Evaluate([]Target{judged("worked", worked, worked, 5*time.Second)}, nil, nil, DefaultThresholds())); !strings.Contains(got, "warning:backlog-growing") {
+		t.Errorf("queue worked on, without controller series: %q", got)
+	}
 	leader := judged("leader", page(`leader_election_master_status{name="l"} 1`+"\n"), page(`leader_election_master_status{name="l"} 1`+"\n"), 5*time.Second)
 	fs = Evaluate([]Target{leader}, nil, nil, DefaultThresholds())
 	if got := checks(fs); !strings.Contains(got, "warning:backlog-growing") || leader.Queues[0].Status != health.StatusBacklog {

@@ -28,6 +28,9 @@ type Config struct {
 	ControllerName     string
 	SkipNameValidation bool // several runs in one process (tests)
 	EnableHTTP2        bool
+	// Warmup starts the controller's watches while the replica waits for the lead
+	// (controller-runtime warm replicas); a scenario may ask for it too.
+	Warmup bool
 }
 
 // DefaultConfig returns the defaults of `operator run`.

@@ -102,7 +102,8 @@ func Run(ctx context.Context, restCfg *rest.Config, cfg Config) error {
 		return fmt.Errorf("create controller manager: %w", err)
 	}
 	if err := controller.Setup(mgr, &controller.Reconciler{Client: mgr.GetClient()},
-		controller.Options{Name: name, Workers: workers(cfg, sc), SkipNameValidation: cfg.SkipNameValidation}); err != nil {
+		controller.Options{Name: name, Workers: workers(cfg, sc), SkipNameValidation: cfg.SkipNameValidation,
+			Warmup: cfg.Warmup || sc.Warmup}); err != nil {
 		return err
 	}
 	if err := addProbes(mgr); err != nil {
@@ -119,7 +120,7 @@ func Run(ctx context.Context, restCfg *rest.Config, cfg Config) error {
 	}
 	logger.Info("starting reference operator", "namespace", cfg.Namespace, "controller", name,
 		"workers", workers(cfg, sc), "scenario", cfg.Scenario, "metrics", cfg.MetricsBindAddress,
-		"metricsSecure", cfg.MetricsSecure, "leaderElect", cfg.LeaderElect)
+		"metricsSecure", cfg.MetricsSecure, "leaderElect", cfg.LeaderElect, "warmup", cfg.Warmup || sc.Warmup)
 	if err := mgr.Start(ctx); err != nil {
 		return fmt.Errorf("operator stopped: %w", err)
 	}

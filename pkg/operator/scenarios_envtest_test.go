@@ -148,6 +148,10 @@ func TestScenarioSignatures(t *testing.T) {
 			}
 			t.Logf("memory: heap in use %.0f MB, RSS %.0f MB", heap/1e6, w.b.sum("process_resident_memory_bytes", nil)/1e6)
 		}},
+		// Healed 20s after the objects were applied: the first sample comes some seconds later.
+		{"past-incident", 28 * time.Second, 10 * time.Second, checkPastIncident},
+		// Past the first 31s reconcile, so that the lifetime histogram holds it.
+		{"long-reconcile", 36 * time.Second, 10 * time.Second, checkLongReconcile},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

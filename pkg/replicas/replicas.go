@@ -120,8 +120,9 @@ func Elections(reps []Replica, holders []Holder) []Election {
 
 // Fold groups reps by namespace and workload (Elections) and, in each group of two or more
 // with one known leader, removes the rows of the standby replicas whose queues are all
-// empty. It returns the rows kept (in their order) and the groups of two or more, sorted by
-// namespace and workload. holders are consulted only for groups where no replica's metrics
+// empty; the rows kept of such a group's replicas whose page says nothing of the lead (a
+// warm standby) get the group's word for it. It returns the rows kept (in their order) and
+// the groups of two or more, sorted by namespace and workload. holders are consulted only for groups where no replica's metrics
 // say it leads.
 func Fold(stats []health.QueueStats, reps []Replica, holders []Holder) ([]health.QueueStats, []Group) {
 	rows := map[string][]health.QueueStats{}
@@ -129,6 +130,7 @@ func Fold(stats []health.QueueStats, reps []Replica, holders []Holder) ([]health
 		rows[s.Target] = append(rows[s.Target], s)
 	}
 	folded := map[string]bool{}
+	leads := map[string]float64{} // replicas of groups with a known leader: 1 leads, 0 does not
 	var groups []Group
 	for _, e := range Elections(reps, holders) {
 		if len(e.Replicas) < 2 {
@@ -140,6 +142,10 @@ func Fold(stats []health.QueueStats, reps []Replica, holders []Holder) ([]health
 			switch {
 			case e.Leader != "":
 				m.Leader = ptr(r.Target == e.Leader)
+				leads[r.Target] = 0
+				if r.Target == e.Leader {
+					leads[r.Target] = 1
+				}
 			case !math.IsNaN(r.LeaderStatus):
 				m.Leader = ptr(r.LeaderStatus == 1)
 			}
@@ -153,9 +159,15 @@ func Fold(stats []health.QueueStats, reps []Replica, holders []Holder) ([]health
 	}
 	kept := make([]health.QueueStats, 0, len(stats))
 	for _, s := range stats {
-		if !folded[s.Target] {
-			kept = append(kept, s)
+		if folded[s.Target] {
+			continue
 		}
+		if v, ok := leads[s.Target]; ok && math.IsNaN(s.Leader) {
+			// A standby whose queues hold items (a warm replica) exports no leader series: its
+			// rows say what its group says, that it does not lead.
+			s.Leader = v
+		}
+		kept = append(kept, s)
 	}
 	return kept, groups
 }

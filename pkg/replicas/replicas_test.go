@@ -1,16 +1,15 @@
 package replicas
 
 import (
+	"context"
 	"errors"
 	"fmt"
-
-	"context"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"math"
 	"strings"
 	"testing"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -76,6 +75,16 @@ func TestFold(t *testing.T) {
 	}
 	if m := groups[2].Replicas[0]; m.Leader == nil || !*m.Leader || m.Folded {
 		t.Errorf("a replica that claims to lead with another = %+v", m)
+	}
+	// Rows kept say what their group says of their replica when their page does not: the
+	// standby db-2 (a warm replica, items in its queue, no leader series) does not lead, op-1
+	// does; a replica of no group or of a group without a leader stays unknown.
+	var leads []string
+	for _, s := range kept {
+		leads = append(leads, fmt.Sprintf("%s=%v", s.Target, s.Leader))
+	}
+	if got, want := strings.Join(leads, " "), "ns/op-1:8080=1 ns/db-2:8080=0 ns/solo:8080=NaN ns/two-b:8080=NaN"; got != want {
+		t.Errorf("leader of the rows kept:\n got %s\nwant %s", got, want)
 	}
 }
 

@@ -28,6 +28,9 @@ type podSpec struct {
 	Ports               []podPort
 	// MemoryLimit is the container's memory limit (e.g. "150Mi"); "" for none.
 	MemoryLimit string
+	// Sidecar, when set, names a second container without ports (memory limit 64Mi), which no
+	// process plays: its status is the pod's to make up.
+	Sidecar string
 	// Command returns the process to start; listen maps each pod port to the address the
 	// process must listen on (the pod IP and that port in the cluster's network namespace).
 	Command func(listen map[int32]string) []string
@@ -182,7 +185,7 @@ func (p *behindPod) manifest(spec podSpec) string {
 		"spec": map[string]any{
 			"nodeName":                      "ctrldiag-node",
 			"terminationGracePeriodSeconds": 0,
-			"containers":                    []map[string]any{container(spec, ports)},
+			"containers":                    containers(spec, ports),
 		},
 	}
 	forward := map[string]any{
@@ -193,6 +196,15 @@ func (p *behindPod) manifest(spec podSpec) string {
 	a, _ := json.Marshal(pod)
 	b, _ := json.Marshal(forward)
 	return string(a) + "\n" + string(b) + "\n"
+}
+
+func containers(spec podSpec, ports []map[string]any) []map[string]any {
+	out := []map[string]any{container(spec, ports)}
+	if spec.Sidecar != "" {
+		out = append(out, map[string]any{"name": spec.Sidecar, "image": "ctrldiag.dev/sidecar:test",
+			"resources": map[string]any{"limits": map[string]any{"memory": "64Mi"}}})
+	}
+	return out
 }
 
 func container(spec podSpec, ports []map[string]any) map[string]any {

@@ -62,6 +62,7 @@ Scenarios:
 	f.StringVar(&c.HealthProbeAddress, "health-probe-bind-address", c.HealthProbeAddress, `Address of /healthz and /readyz (ready once the informer caches synced); "0" disables them`)
 	f.BoolVar(&c.LeaderElect, "leader-elect", c.LeaderElect, "Elect a leader with a Lease in the namespace, so that leader_election_master_status is exported")
 	f.StringVar(&c.LeaderElectionID, "leader-election-id", c.LeaderElectionID, "Name of the leader election Lease")
+	f.BoolVar(&c.Warmup, "warmup", c.Warmup, "Start the controller's watches before this replica leads (controller-runtime warm replicas): a standby's workqueue fills while no worker runs (the warm-standby scenario turns it on)")
 	f.IntVar(&c.Workers, "workers", c.Workers, "Concurrent reconciles (MaxConcurrentReconciles; a scenario such as apf-throttled raises it unless set)")
 	f.StringVar(&c.Scenario, "scenario", c.Scenario, "Fault scenario to create load for: "+strings.Join(scenario.Names(), ", ")+" (default: none)")
 	f.Float32Var(&c.QPS, "qps", c.QPS, "Client-side rate limit of the operator's API client, requests per second (a scenario such as throttled lowers it unless set)")
@@ -105,7 +106,7 @@ func (o *RunOptions) Run(ctx context.Context) error {
 func scenarioHelp() string {
 	var b strings.Builder
 	for _, s := range scenario.All() {
-		fmt.Fprintf(&b, "  %-10s %s\n", s.Name, s.Signature)
+		fmt.Fprintf(&b, "  %-14s %s\n", s.Name, s.Signature)
 	}
 	return b.String()
 }

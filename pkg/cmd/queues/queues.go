@@ -53,7 +53,7 @@ replica runs no controllers, so it usually exports no workqueue series: the stan
 queues are empty are folded into one STANDBY row per workload, after the queue rows, and -o
 wide shows LEADER yes on the leader's rows. -o json|yaml lists every replica of such
 workloads under "replicas" (leader, how it was told, queues, folded). A non-leader with items
-in its queues keeps its rows.
+in its queues (a controller-runtime warm replica) keeps its rows, LEADER no.
 
 STATUS, worst first. A queue's status comes from the findings of kubectl ctrldiag report on
 that queue, judged with the same thresholds (--threshold name=value, --thresholds FILE; names

@@ -24,6 +24,9 @@ type Options struct {
 	Workers int    // MaxConcurrentReconciles
 	// SkipNameValidation allows several managers in one process (tests).
 	SkipNameValidation bool
+	// Warmup starts the watches before the replica leads (controller-runtime's EnableWarmup),
+	// so that a standby's queue is filled when it takes over.
+	Warmup bool
 }
 
 // Setup registers the Workload controller with mgr. It watches Workloads (spec and
@@ -33,11 +36,11 @@ func Setup(mgr ctrl.Manager, r *Reconciler, o Options) error {
 	if name == "" {
 		name = DefaultName
 	}
-	skip := o.SkipNameValidation
+	skip, warm := o.SkipNameValidation, o.Warmup
 	workloadChanged := predicate.Or(predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{})
 	err := ctrl.NewControllerManagedBy(mgr).
 		Named(name).
-		WithOptions(controller.Options{MaxConcurrentReconciles: o.Workers, SkipNameValidation: &skip}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: o.Workers, SkipNameValidation: &skip, EnableWarmup: &warm}).
 		Watches(&v1alpha1.Workload{},
 			observeLag(name, v1alpha1.Resource, &handler.EnqueueRequestForObject{}),
 			builder.WithPredicates(workloadChanged)).

@@ -48,8 +48,8 @@ func (d *Driver) Prepare(ctx context.Context) error {
 }
 
 // Run removes Workloads of other scenarios, applies this scenario's Workloads but the Initial
-// ones (see Prepare), then touches them, the Initial ones never, until ctx is done. It returns
-// nil when ctx ends.
+// ones (see Prepare), then touches them, the Initial ones never (and heals them once, when the
+// scenario says so), until ctx is done. It returns nil when ctx ends.
 func (d *Driver) Run(ctx context.Context) error {
 	logger := log.FromContext(ctx).WithValues("scenario", d.Scenario.Name, "namespace", d.Namespace)
 	if err := d.removeOthers(ctx); err != nil {
@@ -67,19 +67,30 @@ func (d *Driver) Run(ctx context.Context) error {
 	}
 	t := d.Scenario.Touch
 	t.Skip = max(t.Skip, d.Scenario.Initial)
-	if t.Every <= 0 || t.PerTick <= 0 || len(objs) <= t.Skip {
-		<-ctx.Done()
-		return nil
+	touching := t.Every > 0 && t.PerTick > 0 && len(objs) > t.Skip
+	var ticks, heal <-chan time.Time
+	if touching {
+		logger.Info("touching scenario objects", "every", t.Every.String(), "perTick", t.PerTick)
+		tick := time.NewTicker(t.Every)
+		defer tick.Stop()
+		ticks = tick.C
 	}
-	logger.Info("touching scenario objects", "every", t.Every.String(), "perTick", t.PerTick)
-	tick := time.NewTicker(t.Every)
-	defer tick.Stop()
+	if d.Scenario.Heal > 0 {
+		timer := time.NewTimer(d.Scenario.Heal)
+		defer timer.Stop()
+		heal = timer.C
+	}
 	next, touches := t.Skip, make([]int, len(objs))
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-tick.C:
+		case <-heal:
+			heal = nil
+			logger.Info("healing scenario objects: failureRate 0", "after", d.Scenario.Heal.String())
+			d.heal(ctx, objs)
+			continue
+		case <-ticks:
 		}
 		for k := 0; k < t.PerTick; k++ {
 			i := next
@@ -91,6 +102,26 @@ func (d *Driver) Run(ctx context.Context) error {
 			if err := d.touch(ctx, objs[i], touches[i]); err != nil && ctx.Err() == nil {
 				logger.Error(err, "touch failed; will go on with the next object")
 			}
+		}
+	}
+}
+
+// heal patches every object to failureRate 0, retrying each a few times: an object left
+// failing would make the past incident a present one.
+func (d *Driver) heal(ctx context.Context, objs []*v1alpha1.Workload) {
+	body, _ := json.Marshal(HealPatch())
+	for _, w := range objs {
+		target := &v1alpha1.Workload{}
+		target.Namespace, target.Name = w.Namespace, w.Name
+		var err error
+		for attempt := 0; attempt < 10 && ctx.Err() == nil; attempt++ {
+			if err = d.Client.Patch(ctx, target, client.RawPatch("application/merge-patch+json", body)); err == nil {
+				break
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+		if err != nil && ctx.Err() == nil {
+			log.FromContext(ctx).Error(err, "heal failed: the object keeps failing", "workload", w.Namespace+"/"+w.Name)
 		}
 	}
 }
@@ -151,6 +182,11 @@ func TouchPatch(t Touch, w *v1alpha1.Workload, n int, now time.Time) map[string]
 		patch["spec"] = map[string]any{"children": children}
 	}
 	return patch
+}
+
+// HealPatch is the JSON merge patch that ends an object's failures.
+func HealPatch() map[string]any {
+	return map[string]any{"spec": map[string]any{"failureRate": nil}}
 }
 
 func (d *Driver) now() time.Time {

@@ -38,6 +38,13 @@ type Scenario struct {
 	// FlowControl, when set, is the API Priority and Fairness the scenario sets up on the API
 	// server for the operator's own identity (see FlowControlObjects).
 	FlowControl *FlowControl
+	// Heal, when > 0, ends the objects' failures this long after the driver applied them: it
+	// sets spec.failureRate of every object to 0 (a new generation, reconciled at once), so
+	// that the failures are a past incident and the objects become Ready again.
+	Heal time.Duration
+	// Warmup starts the controller's sources before the replica leads (controller-runtime's
+	// EnableWarmup): a standby's informers fill its workqueue while no worker runs.
+	Warmup bool
 }
 
 // Touch describes the driver's writes: every Every, the next PerTick objects (round robin,
@@ -188,6 +195,37 @@ var all = []Scenario{
 		Initial:   40,
 		Spec:      same(v1alpha1.WorkloadSpec{ReconcileDelay: dur(time.Second)}),
 		Touch:     Touch{Every: 100 * time.Millisecond, PerTick: 1, Skip: 40},
+	},
+	{
+		Name:      "past-incident",
+		Signature: "10 objects fail every reconcile for the first 20s (Ready=False DependencyUnavailable, touched 5/s: ~9 failing reconciles/s, a storm while it lasts), then the driver sets failureRate 0 and they turn Ready=True; controller_runtime_reconcile_errors_total keeps the ~190 errors of the incident while the window holds only successes (5/s)",
+		Objects:   10,
+		Spec: func(i int) v1alpha1.WorkloadSpec {
+			return v1alpha1.WorkloadSpec{FailureRate: 1, FailureReason: "DependencyUnavailable",
+				FailureMessage: fmt.Sprintf("read https://vault.example.com/v1/secret/app-%d: dial tcp 10.96.0.9:8200: connect: connection refused", i)}
+		},
+		Touch: Touch{Every: 200 * time.Millisecond, PerTick: 1},
+		Heal:  20 * time.Second,
+	},
+	{
+		Name:      "long-reconcile",
+		Signature: "one of 30 objects legitimately takes 31s per reconcile (requeued 1s after each), the other 29 are touched 30 times a second and take milliseconds; workqueue_longest_running_processor_seconds climbs past 30s and drops every ~32s, one worker stays busy, work p99 stays in milliseconds (one long item among 150 per 5s)",
+		Objects:   30,
+		Spec: func(i int) v1alpha1.WorkloadSpec {
+			if i == 0 {
+				return v1alpha1.WorkloadSpec{ReconcileDelay: dur(31 * time.Second), RequeueAfter: dur(time.Second)}
+			}
+			return v1alpha1.WorkloadSpec{}
+		},
+		Touch: Touch{Every: 100 * time.Millisecond, PerTick: 3, Skip: 1},
+	},
+	{
+		Name:      "warm-standby",
+		Signature: "run it as two replicas with one --leader-election-id: 8 healthy objects with controller-runtime warm replicas (EnableWarmup); the standby's informers fill its workqueue (workqueue_depth 8) while it runs no worker and exports no controller_runtime_* series; the leader looks like healthy",
+		Objects:   8,
+		Spec:      same(v1alpha1.WorkloadSpec{Children: 1}),
+		Touch:     Touch{Every: 5 * time.Second, PerTick: 1},
+		Warmup:    true,
 	},
 }
 

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +16,7 @@ import (
 )
 
 func TestEveryScenarioIsBoundedAndLabelled(t *testing.T) {
-	want := []string{"apf-throttled", "errors", "failing", "healthy", "hotloop", "memory", "polling", "saturated", "slow", "stale", "starved", "stuck", "throttled"}
+	want := []string{"apf-throttled", "errors", "failing", "healthy", "hotloop", "long-reconcile", "memory", "past-incident", "polling", "saturated", "slow", "stale", "starved", "stuck", "throttled", "warm-standby"}
 	if got := strings.Join(Names(), ","); got != strings.Join(want, ",") {
 		t.Fatalf("Names() = %s", got)
 	}
@@ -64,8 +65,34 @@ func TestScenarioSpecs(t *testing.T) {
 	if st.Cache.Index <= 0 || st.Cache.Transform <= 0 {
 		t.Errorf("stale: cache delays %+v", st.Cache)
 	}
+	past, _ := Get("past-incident")
+	if past.Heal <= 0 || Objects(past, "ns")[0].Spec.FailureRate != 1 {
+		t.Errorf("past-incident: objects must fail until healed (heal %v)", past.Heal)
+	}
+	long, _ := Get("long-reconcile")
+	lo := Objects(long, "ns")
+	if lo[0].Spec.ReconcileDelay.Duration <= 30*time.Second || long.Touch.Skip != 1 || lo[1].Spec.ReconcileDelay.Duration != 0 {
+		t.Errorf("long-reconcile: only the first object, never touched, reconciles past stuckAfter (30s)")
+	}
+	// One long item must stay under 1% of the completions of a 5s window, so that work p99 is
+	// the fast items' (slow-reconcile judges p99).
+	if perWindow := 5 * float64(long.Touch.PerTick) / long.Touch.Every.Seconds(); perWindow < 120 {
+		t.Errorf("long-reconcile: %.0f fast reconciles per 5s, want >= 120", perWindow)
+	}
+	for _, s := range All() {
+		if s.Warmup != (s.Name == "warm-standby") {
+			t.Errorf("%s: warmup %v", s.Name, s.Warmup)
+		}
+	}
 	if _, err := Get("nope"); err == nil || !strings.Contains(err.Error(), "healthy") {
 		t.Errorf("unknown scenario error should list the names: %v", err)
+	}
+}
+
+func TestHealPatchClearsTheFailureRate(t *testing.T) {
+	b, err := json.Marshal(HealPatch())
+	if err != nil || string(b) != `{"spec":{"failureRate":null}}` {
+		t.Errorf("heal patch = %s, %v", b, err)
 	}
 }
 
