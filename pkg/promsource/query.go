@@ -64,10 +64,11 @@ func familiesSelector(s selector, nameRe string, jobs []string) string {
 	return "{" + s.matchers(`__name__=~`+quote(nameRe), `job=~`+quote(alternation(jobs))) + "}"
 }
 
-// resetsQuery lists the counter-like series that were reset within the range.
-func resetsQuery(s selector, nameRe string, jobs []string, rng string) string {
-	return "resets({" + s.matchers(`__name__=~`+quote(nameRe), `__name__=~`+quote(counterSuffixes), `job=~`+quote(alternation(jobs))) +
-		"}[" + rng + "]) > 0"
+// restartsQuery lists the targets whose process restarted within the range: their counters
+// were reset. (resets() cannot say it for many families in one query: it drops the names,
+// and series of different families with the same labels collide.)
+func restartsQuery(s selector, jobs []string, rng string) string {
+	return "changes({" + s.matchers(`__name__="process_start_time_seconds"`, `job=~`+quote(alternation(jobs))) + "}[" + rng + "]) > 0"
 }
 
 // rawQuery selects the raw samples over the range of the counter-like series of the given

@@ -151,6 +151,11 @@ func (s *Source) key(l map[string]string) string {
 	return b.String()
 }
 
+// targetKey is the key of a target's series.
+func (s *Source) targetKey(t target.Target) string {
+	return s.key(map[string]string{s.cfg.ClusterLabel: t.Cluster, "namespace": t.Namespace, "pod": t.Name, "job": t.Job, "instance": t.Instance})
+}
+
 // Read rebuilds the two samples of every target at the window's ends.
 func (s *Source) Read(ctx context.Context, o source.Options) []source.Result {
 	if s.inv == nil {
@@ -223,19 +228,34 @@ func (s *Source) read(ctx context.Context, o source.Options) ([]source.Result, [
 	}
 	notes = append(notes, warnings(atStart)...)
 	rng := promDuration((s.cfg.Window + lookback).Milliseconds())
-	reset, err := s.cfg.Client.Query(ctx, resetsQuery(s.sel, nameRe, s.jobs, rng), end)
+	restarts, err := s.cfg.Client.Query(ctx, restartsQuery(s.sel, s.jobs, rng), end)
 	if err != nil {
 		return nil, nil, err
 	}
-	notes = append(notes, warnings(reset)...)
+	notes = append(notes, warnings(restarts)...)
+	// Reset targets: those whose process restarted, and those where a counter went down
+	// between the window's ends (a process that does not say when it started).
+	reset := map[string]bool{}
+	for _, sr := range restarts.Series {
+		reset[s.key(sr.Labels)] = true
+	}
+	startValues := map[string]float64{}
+	for _, sr := range atStart.Series {
+		startValues[seriesKey(sr.Labels)] = sr.Points[0].V
+	}
+	for _, sr := range atEnd.Series {
+		if v, ok := startValues[seriesKey(sr.Labels)]; ok && counterLike(sr.Labels["__name__"]) && sr.Points[0].V < v {
+			reset[s.key(sr.Labels)] = true
+		}
+	}
 	increases := map[string]float64{}
-	if len(reset.Series) > 0 {
+	if len(reset) > 0 {
 		var instances []string
 		seen := map[string]bool{}
-		for _, sr := range reset.Series {
-			if i := sr.Labels["instance"]; !seen[i] {
-				seen[i] = true
-				instances = append(instances, i)
+		for _, t := range s.targets {
+			if reset[s.targetKey(t)] && !seen[t.Instance] {
+				seen[t.Instance] = true
+				instances = append(instances, t.Instance)
 			}
 		}
 		raw, err := s.cfg.Client.Query(ctx, rawQuery(s.sel, nameRe, s.jobs, instances, rng), end)
@@ -244,6 +264,9 @@ func (s *Source) read(ctx context.Context, o source.Options) ([]source.Result, [
 		}
 		notes = append(notes, warnings(raw)...)
 		for _, sr := range raw.Series {
+			if !reset[s.key(sr.Labels)] {
+				continue
+			}
 			if inc, ok := increase(sr.Points, start); ok {
 				increases[seriesKey(sr.Labels)] = inc
 			}
@@ -281,7 +304,7 @@ func (s *Source) samples(atEnd, atStart *promapi.Response, increases map[string]
 	// after the start) stays absent, as it would be from a scrape at the start.
 	out := make([]source.Result, 0, len(s.targets))
 	for _, t := range s.targets {
-		k := s.key(map[string]string{s.cfg.ClusterLabel: t.Cluster, "namespace": t.Namespace, "pod": t.Name, "job": t.Job, "instance": t.Instance})
+		k := s.targetKey(t)
 		r := source.Result{Target: t}
 		if len(after[k]) == 0 {
 			r.Err = fmt.Errorf("no series at the window's end %s (the target stopped being scraped)", end.UTC().Format(time.RFC3339))
