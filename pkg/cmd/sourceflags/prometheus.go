@@ -78,6 +78,8 @@ func (f *Flags) resolvePrometheus(g *globals.Flags, args []string, now time.Time
 	switch {
 	case len(args) > 0 || len(f.URLs) > 0 || len(f.Files) > 0:
 		return Resolved{}, exitcode.UsageError("--prometheus reads series instead of targets: give no TARGET, --url or --from-file with it")
+	case f.flags != nil && f.flags.Lookup("interval") != nil && f.flags.Lookup("interval").Changed:
+		return Resolved{}, exitcode.UsageError("--prometheus: the samples are the window's ends: give --window, not --interval")
 	case f.Selector != "":
 		return Resolved{}, exitcode.UsageError("--prometheus: -l selects pods in a cluster; narrow the series with -n or --clusters")
 	case f.Token != "" || f.TokenFile != "" || f.TokenFromSA != "" || f.UseKubeconfigToken:
