@@ -18,6 +18,7 @@ deps=(
   "flock|util-linux|one control-plane build at a time"
   "make|make|the Makefile targets"
   "chromium|chromium|opening the html report in a real browser"
+  "prometheus|prometheus|a real Prometheus server that --prometheus reads (pkg/promsource, test/e2e)"
 )
 
 mode=${1:-install}

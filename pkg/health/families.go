@@ -2,6 +2,7 @@ package health
 
 import (
 	"math"
+	"sort"
 	"strings"
 	"time"
 
@@ -58,6 +59,18 @@ var wanted = map[string]bool{
 // pages before parsing; families it rejects are never needed.
 func Wanted(family string) bool {
 	return wanted[family] || strings.Contains(family, cacheSyncLag)
+}
+
+// WantedFamilies lists the families Wanted accepts by name, sorted, and the fragment that
+// accepts any family whose name contains it (cache_sync_lag): what a source that must name
+// families in a query (a Prometheus server) asks for.
+func WantedFamilies() (names []string, fragment string) {
+	names = make([]string, 0, len(wanted))
+	for n := range wanted {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names, cacheSyncLag
 }
 
 // WantedQueues is Wanted narrowed to what the queue figures read (queues, reconciles,

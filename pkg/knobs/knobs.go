@@ -9,6 +9,7 @@ package knobs
 import (
 	_ "embed"
 	"fmt"
+	"sort"
 	"sync"
 
 	"sigs.k8s.io/yaml"
@@ -96,6 +97,16 @@ func Load() Table { return table() }
 // pages before parsing keeps these beside what the model reads.
 func Wanted(family string) bool {
 	return metricSigns()[family]
+}
+
+// Families lists the metric families Wanted accepts, sorted.
+func Families() []string {
+	out := make([]string, 0, len(metricSigns()))
+	for f := range metricSigns() {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
 }
 
 var metricSigns = sync.OnceValue(func() map[string]bool {

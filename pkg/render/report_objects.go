@@ -14,7 +14,7 @@ func objectsSection(r report.Report) section {
 		Header: []string{"KIND", "NAMESPACE", "CONTROLLERS", "OBJECTS", "FAILED", "BEHIND SPEC", "DELETING", "NOTE"}}
 	v := r.Objects
 	if v == nil {
-		s.Note = "Not read: the targets were read directly (--url, --from-file), so there is no cluster to list objects in."
+		s.Note = "Not read: the targets were read directly (--url, --from-file) or from a Prometheus server (--prometheus), so there is no cluster to list objects in."
 		return s
 	}
 	reasons := section{Title: "Failed objects by reason",

@@ -34,7 +34,7 @@ func podSection(r report.Report) section {
 			age(p.AgeSeconds), dash(p.LastTermination), dash(p.Node), dash(p.Note)})
 	}
 	if len(r.Pods) == 0 {
-		s.Note = "No pods: the targets were read directly (--url, --from-file) or are the API server."
+		s.Note = "No pods: the targets were read directly (--url, --from-file), from a Prometheus server (--prometheus), or are the API server."
 	}
 	return s
 }

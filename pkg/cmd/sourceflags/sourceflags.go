@@ -1,7 +1,8 @@
 // Package sourceflags holds the flags that say what to scrape and how, shared by queues, report
 // and targets: cluster discovery (TARGET arguments, -l, --include-apiserver, --port/--path/
-// --scheme, --via), direct sources (--url, --from-file), metrics credentials and TLS, and the
-// bounds of the work. It turns them into a collect.Config.
+// --scheme, --via), direct sources (--url, --from-file), metrics credentials and TLS, the
+// bounds of the work, and a Prometheus server to read instead (--prometheus, --window, --at,
+// --clusters). It turns them into a source: collect's, or promsource's.
 package sourceflags
 
 import (
@@ -20,6 +21,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -48,6 +50,8 @@ type Flags struct {
 	MaxBodyBytes       int64
 	Concurrency        int
 	Deadline           time.Duration
+	// Prom are the flags of the Prometheus source (--prometheus and its companions).
+	Prom PromFlags
 }
 
 // DefaultDeadline bounds the reading of all targets: time for the two samples 5s apart of
@@ -85,6 +89,7 @@ func (f *Flags) AddFlags(fs *pflag.FlagSet, sampling bool) {
 	}
 	fs.DurationVar(&f.Timeout, "timeout", f.Timeout, "Time limit for reading one page of one target")
 	fs.IntVar(&f.Concurrency, "concurrency", f.Concurrency, "How many targets are read at once")
+	f.Prom.addPromFlags(fs, sampling)
 }
 
 // config validates the flags and builds the collect configuration. args are the TARGET
@@ -183,11 +188,21 @@ type Resolved struct {
 	// Scope says where targets are looked for; Read how they are read.
 	Scope engine.Scope
 	Read  source.Options
+
+	// at is the instant asked about (--at), zero for now; prom is the Prometheus source.
+	at   time.Time
+	prom *promsource.Source
 }
 
 // Resolve validates the flags and builds the source. args are the TARGET arguments; stdin is
 // read for --from-file -.
 func (f *Flags) Resolve(g *globals.Flags, args []string, stdin io.Reader) (Resolved, error) {
+	if f.Prom.URL != "" {
+		return f.resolvePrometheus(g, args, time.Now())
+	}
+	if set := f.promOnlyFlagsSet(); len(set) > 0 {
+		return Resolved{}, exitcode.UsageError("%s applies only with --prometheus URL", strings.Join(set, ", "))
+	}
 	cfg, err := f.config(g, args, stdin)
 	if err != nil {
 		return Resolved{}, err
@@ -201,7 +216,15 @@ func (f *Flags) Resolve(g *globals.Flags, args []string, stdin io.Reader) (Resol
 
 // Env is where an engine reads from, with its progress line drawn on errOut.
 func (r Resolved) Env(errOut io.Writer) engine.Env {
-	return engine.Env{Source: r.Source, Progress: progress.To(errOut)}
+	env := engine.Env{Source: r.Source, Progress: progress.To(errOut)}
+	if !r.at.IsZero() {
+		at := r.at
+		env.Now = func() time.Time { return at }
+	}
+	if r.prom != nil {
+		r.prom.SetLog(promLog(errOut))
+	}
+	return env
 }
 
 // kube returns the function the source calls to connect to the cluster. Its API calls are

@@ -1,0 +1,195 @@
+package sourceflags
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"k8s.io/klog/v2"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+)
+
+// PromFlags are the flags of the Prometheus source: a server that speaks the Prometheus HTTP
+// API answers instead of the targets themselves.
+type PromFlags struct {
+	URL          string
+	TokenFile    string
+	BearerToken  string
+	Headers      []string
+	CAFile       string
+	Insecure     bool
+	MaxSeries    int
+	Window       time.Duration
+	At           string
+	Clusters     []string
+	ClusterLabel string
+}
+
+// addPromFlags registers them; sampling adds --window.
+func (p *PromFlags) addPromFlags(fs *pflag.FlagSet, sampling bool) {
+	fs.StringVar(&p.URL, "prometheus", "", "Read the series of a server that speaks the Prometheus HTTP API (Prometheus, Thanos Query, Mimir with its path prefix, VictoriaMetrics) instead of scraping: its base URL, e.g. http://prometheus:9090")
+	fs.StringVar(&p.TokenFile, "prometheus-token-file", "", "File holding a bearer token for --prometheus")
+	fs.StringVar(&p.BearerToken, "prometheus-bearer-token", "", "Bearer token for --prometheus (never printed; --prometheus-token-file keeps it out of the shell history)")
+	fs.StringArrayVar(&p.Headers, "prometheus-header", nil, "Header sent to --prometheus, as NAME=VALUE (repeatable; e.g. X-Scope-OrgID=TENANT for Mimir)")
+	fs.StringVar(&p.CAFile, "prometheus-ca-file", "", "CA certificate file to verify an https --prometheus")
+	fs.BoolVar(&p.Insecure, "prometheus-insecure-skip-tls-verify", false, "Do not verify the certificate of an https --prometheus")
+	fs.IntVar(&p.MaxSeries, "prometheus-max-series", promapi.DefaultMaxSeries, "Most series one answer of --prometheus may hold; a larger answer is an error")
+	fs.StringVar(&p.At, "at", "", "With --prometheus: the end of the window, RFC 3339 (2026-03-02T03:00:00Z) or relative to now (-2h) (default now)")
+	fs.StringSliceVar(&p.Clusters, "clusters", nil, "With --prometheus: read only these clusters (values of --cluster-label; default every cluster in the store)")
+	fs.StringVar(&p.ClusterLabel, "cluster-label", "cluster", "With --prometheus: the label that tells clusters apart")
+	if sampling {
+		fs.DurationVar(&p.Window, "window", promsource.DefaultWindow, "With --prometheus: the window between the two samples rebuilt from the series")
+	}
+}
+
+var headerName = regexp.MustCompile(`^[A-Za-z0-9!#$%&'*+.^_|~-]+$`)
+
+// secretHeader tells headers whose values are credentials, masked wherever they could show.
+var secretHeader = regexp.MustCompile(`(?i)authorization|cookie|token|secret|key|password`)
+
+// promChanged lists the Prometheus-only flags set without --prometheus.
+func (f *Flags) promOnlyFlagsSet() []string {
+	var set []string
+	if f.flags == nil {
+		return nil
+	}
+	for _, n := range []string{"prometheus-token-file", "prometheus-bearer-token", "prometheus-header", "prometheus-ca-file",
+		"prometheus-insecure-skip-tls-verify", "prometheus-max-series", "window", "at", "clusters", "cluster-label"} {
+		if fl := f.flags.Lookup(n); fl != nil && fl.Changed {
+			set = append(set, "--"+n)
+		}
+	}
+	return set
+}
+
+// resolvePrometheus validates the Prometheus flags and builds its source.
+func (f *Flags) resolvePrometheus(g *globals.Flags, args []string, now time.Time) (Resolved, error) {
+	p := f.Prom
+	switch {
+	case len(args) > 0 || len(f.URLs) > 0 || len(f.Files) > 0:
+		return Resolved{}, exitcode.UsageError("--prometheus reads series instead of targets: give no TARGET, --url or --from-file with it")
+	case f.flags != nil && f.flags.Lookup("interval") != nil && f.flags.Lookup("interval").Changed:
+		return Resolved{}, exitcode.UsageError("--prometheus: the samples are the window's ends: give --window, not --interval")
+	case f.Selector != "":
+		return Resolved{}, exitcode.UsageError("--prometheus: -l selects pods in a cluster; narrow the series with -n or --clusters")
+	case f.Token != "" || f.TokenFile != "" || f.TokenFromSA != "" || f.UseKubeconfigToken:
+		return Resolved{}, exitcode.UsageError("--token, --token-file, --token-from-sa and --use-kubeconfig-token are the metrics endpoints' credentials: the server's are --prometheus-bearer-token or --prometheus-token-file")
+	case p.BearerToken != "" && p.TokenFile != "":
+		return Resolved{}, exitcode.UsageError("--prometheus-bearer-token and --prometheus-token-file are exclusive: give one")
+	case f.flags != nil && f.flags.Lookup("window") != nil && p.Window <= 0:
+		return Resolved{}, exitcode.UsageError("--window must be positive, got %s", p.Window)
+	case p.MaxSeries <= 0:
+		return Resolved{}, exitcode.UsageError("--prometheus-max-series must be positive, got %d", p.MaxSeries)
+	case p.ClusterLabel == "":
+		return Resolved{}, exitcode.UsageError("--cluster-label must name a label")
+	case f.Timeout <= 0:
+		return Resolved{}, exitcode.UsageError("--timeout must be positive, got %s", f.Timeout)
+	case f.Deadline <= 0:
+		return Resolved{}, exitcode.UsageError("--deadline must be positive, got %s", f.Deadline)
+	}
+	if _, err := promapi.ParseURL(p.URL); err != nil {
+		return Resolved{}, exitcode.UsageError("%v", err)
+	}
+	at, err := ParseAt(p.At, now)
+	if err != nil {
+		return Resolved{}, exitcode.UsageError("%v", err)
+	}
+	token := p.BearerToken
+	if p.TokenFile != "" {
+		b, err := os.ReadFile(p.TokenFile)
+		if err != nil {
+			return Resolved{}, exitcode.UsageError("cannot read --prometheus-token-file: %v", err)
+		}
+		if token = strings.TrimSpace(string(b)); token == "" {
+			return Resolved{}, exitcode.UsageError("--prometheus-token-file %s is empty", p.TokenFile)
+		}
+	}
+	redact.Add(token)
+	headers := map[string]string{}
+	for _, h := range p.Headers {
+		name, value, ok := strings.Cut(h, "=")
+		if !ok || !headerName.MatchString(name) {
+			return Resolved{}, exitcode.UsageError("--prometheus-header %q: give NAME=VALUE", redact.String(h))
+		}
+		if secretHeader.MatchString(name) {
+			redact.Add(value)
+		}
+		headers[name] = value
+	}
+	timeout := f.Timeout
+	if f.flags == nil || f.flags.Lookup("timeout") == nil || !f.flags.Lookup("timeout").Changed {
+		timeout = promapi.DefaultTimeout
+	}
+	client, err := promapi.New(promapi.Config{URL: p.URL, Token: token, Headers: headers, CAFile: p.CAFile, Insecure: p.Insecure,
+		Timeout: timeout, MaxBytes: f.MaxBodyBytes, MaxSeries: p.MaxSeries})
+	if err != nil {
+		return Resolved{}, exitcode.UsageError("%v", err)
+	}
+	window := p.Window
+	if window <= 0 {
+		window = promsource.DefaultWindow
+	}
+	ns := ""
+	if !g.AllNamespaces && g.ConfigFlags != nil && g.ConfigFlags.Namespace != nil {
+		ns = *g.ConfigFlags.Namespace
+	}
+	src := promsource.New(promsource.Config{Client: client, At: at, Window: window, ClusterLabel: p.ClusterLabel,
+		Clusters: p.Clusters, Namespace: ns})
+	scope := fmt.Sprintf("Prometheus %s", client.Name())
+	if ns != "" {
+		scope += ", namespace " + ns
+	}
+	if len(p.Clusters) > 0 {
+		scope += ", clusters " + strings.Join(p.Clusters, ",")
+	}
+	return Resolved{
+		Source: src,
+		Scope:  engine.Scope{Namespace: ns, Label: scope},
+		Read:   source.Options{Timeout: timeout, Concurrency: f.Concurrency, Deadline: f.Deadline},
+		at:     at,
+		prom:   src,
+	}, nil
+}
+
+// ParseAt reads --at: RFC 3339, or a duration relative to now ("-2h"); "" is now.
+func ParseAt(s string, now time.Time) (time.Time, error) {
+	switch {
+	case s == "" || s == "now":
+		return now, nil
+	case strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+"):
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("--at %q: give RFC 3339 (2026-03-02T03:00:00Z) or a duration before now (-2h)", s)
+		}
+		if d > 0 {
+			return time.Time{}, fmt.Errorf("--at %q is in the future", s)
+		}
+		return now.Add(d), nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("--at %q: give RFC 3339 (2026-03-02T03:00:00Z) or a duration before now (-2h)", s)
+	}
+	if t.After(now) {
+		return time.Time{}, fmt.Errorf("--at %s is in the future", s)
+	}
+	return t, nil
+}
+
+// promLog is where the Prometheus source says what its queries cost, with -v.
+func promLog(errOut interface{ Write([]byte) (int, error) }) func(string) {
+	if !klog.V(1).Enabled() {
+		return nil
+	}
+	return func(s string) { fmt.Fprintln(errOut, redact.String(s)) }
+}

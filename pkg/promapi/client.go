@@ -1,0 +1,209 @@
+// Package promapi asks a server that speaks the Prometheus HTTP API (Prometheus, Thanos Query,
+// Mimir behind its path prefix, VictoriaMetrics) instant queries, with the bounds a diagnosis
+// needs: a timeout per query, a cap on the bytes of an answer and on the number of series in
+// it. Errors say what the server said (its errorType and error), never a credential; the
+// server's warnings are passed on. Stats count what every query cost.
+package promapi
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Defaults of the bounds.
+const (
+	DefaultTimeout   = 30 * time.Second
+	DefaultMaxBytes  = 64 << 20
+	DefaultMaxSeries = 200000
+)
+
+// Config says how to reach the server.
+type Config struct {
+	// URL is the API's base: the part before /api/v1 (e.g. http://prometheus:9090, or
+	// https://mimir.example/prometheus).
+	URL string
+	// Token is sent as a bearer token; never printed.
+	Token string
+	// Headers are sent with every query (e.g. X-Scope-OrgID for a Mimir tenant).
+	Headers map[string]string
+	// CAFile verifies the server's certificate; Insecure skips the verification.
+	CAFile   string
+	Insecure bool
+	// Timeout bounds each query; MaxBytes the size of an answer; MaxSeries its series.
+	Timeout   time.Duration
+	MaxBytes  int64
+	MaxSeries int
+}
+
+// Stats are what the queries cost.
+type Stats struct {
+	Queries int
+	Series  int
+	Bytes   int64
+}
+
+// Client queries one server.
+type Client struct {
+	cfg  Config
+	base *url.URL
+	http *http.Client
+
+	mu    sync.Mutex
+	stats Stats
+}
+
+// New checks the configuration and returns its client.
+func New(cfg Config) (*Client, error) {
+	base, err := ParseURL(cfg.URL)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxBytes <= 0 {
+		cfg.MaxBytes = DefaultMaxBytes
+	}
+	if cfg.MaxSeries <= 0 {
+		cfg.MaxSeries = DefaultMaxSeries
+	}
+	tlsCfg := &tls.Config{InsecureSkipVerify: cfg.Insecure} //nolint:gosec // explicit user opt-in
+	if cfg.CAFile != "" {
+		pem, err := os.ReadFile(cfg.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read --prometheus-ca-file: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("--prometheus-ca-file %s holds no PEM certificate", cfg.CAFile)
+		}
+		tlsCfg.RootCAs = pool
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = tlsCfg
+	tr.Proxy = http.ProxyFromEnvironment
+	client := &http.Client{
+		Transport: tr,
+		// A redirect must not carry the token to another host: follow only same-host ones.
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 5 || req.URL.Host != via[0].URL.Host {
+				return http.ErrUseLastResponse
+			}
+			return nil
+		},
+	}
+	return &Client{cfg: cfg, base: base, http: client}, nil
+}
+
+// ParseURL checks the server's base URL: http or https, a host, no query.
+func ParseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("--prometheus %q: give the server's base URL, e.g. http://prometheus:9090 (Mimir: https://HOST/prometheus)", redactURL(raw))
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("--prometheus %s: the base URL takes no query or fragment", u.Redacted())
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.Path = strings.TrimSuffix(u.Path, "/api/v1")
+	return u, nil
+}
+
+// Name is the server's URL without credentials.
+func (c *Client) Name() string { return c.base.Redacted() }
+
+// Stats returns what the queries have cost so far.
+func (c *Client) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stats
+}
+
+// MaxSeries is the series limit of one answer.
+func (c *Client) MaxSeries() int { return c.cfg.MaxSeries }
+
+// Query evaluates expr at instant at (an instant vector, or a range vector for a range
+// selector). The answer's warnings come back with it.
+func (c *Client) Query(ctx context.Context, expr string, at time.Time) (*Response, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	form := url.Values{
+		"query":   {expr},
+		"time":    {strconv.FormatFloat(float64(at.UnixMilli())/1000, 'f', 3, 64)},
+		"timeout": {c.cfg.Timeout.String()},
+	}
+	u := *c.base
+	u.Path += "/api/v1/query"
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	for k, v := range c.cfg.Headers {
+		req.Header.Set(k, v)
+	}
+	if c.cfg.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.cfg.Token)
+	}
+	c.count(Stats{Queries: 1})
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, c.transportError(ctx, err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	r, n, err := decode(resp, c.cfg.MaxBytes, c.cfg.MaxSeries)
+	c.count(Stats{Bytes: n})
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, c.timeoutError()
+		}
+		return nil, fmt.Errorf("Prometheus at %s: %w", c.Name(), err)
+	}
+	c.count(Stats{Series: len(r.Series)})
+	return r, nil
+}
+
+func (c *Client) count(s Stats) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stats.Queries += s.Queries
+	c.stats.Series += s.Series
+	c.stats.Bytes += s.Bytes
+}
+
+func (c *Client) transportError(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return c.timeoutError()
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // the URL is named once, without credentials
+	}
+	return fmt.Errorf("cannot reach Prometheus at %s: %v", c.Name(), err)
+}
+
+func (c *Client) timeoutError() error {
+	return fmt.Errorf("Prometheus at %s did not answer a query within %s (--timeout): narrow the query with -n or --clusters, or allow more time", c.Name(), c.cfg.Timeout)
+}
+
+// redactURL removes user information from a URL that could not be parsed as a base URL.
+func redactURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Redacted()
+	}
+	if i := strings.LastIndex(raw, "@"); i >= 0 {
+		return "xxxxx" + raw[i:]
+	}
+	return raw
+}

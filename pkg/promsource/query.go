@@ -1,0 +1,100 @@
+package promsource
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// markers are the families whose presence makes a scrape target a controller worth reading:
+// workqueues, controller-runtime, leader election, and the API server's flow control. Every
+// Go program exports process_* and go_*; those alone do not make a target.
+var markers = []string{
+	"workqueue_adds_total", "workqueue_depth", "controller_runtime_reconcile_total",
+	"leader_election_master_status", "apiserver_flowcontrol_rejected_requests_total",
+}
+
+// counterSuffixes are the name endings of the series that only grow between resets: counters
+// and the parts of histograms and summaries.
+const counterSuffixes = `.+(_total|_bucket|_sum|_count)`
+
+// selector is the label matchers every query shares.
+type selector struct {
+	clusterLabel string
+	clusters     []string
+	namespace    string
+}
+
+// matchers renders the shared matchers, then extra ones, as PromQL's {...} body.
+func (s selector) matchers(extra ...string) string {
+	var m []string
+	if len(s.clusters) > 0 {
+		m = append(m, s.clusterLabel+`=~`+quote(alternation(s.clusters)))
+	}
+	if s.namespace != "" {
+		m = append(m, `namespace=`+quote(s.namespace))
+	}
+	return strings.Join(append(m, extra...), ", ")
+}
+
+// nameRegex matches the families by name, and the _bucket, _sum and _count series of those that
+// are histograms or summaries; fragment, when set, matches any name containing it.
+func nameRegex(families []string, fragment string) string {
+	quoted := make([]string, len(families))
+	for i, f := range families {
+		quoted[i] = regexp.QuoteMeta(f)
+	}
+	sort.Strings(quoted)
+	re := "(" + strings.Join(quoted, "|") + ")(_bucket|_sum|_count)?"
+	if fragment != "" {
+		re += "|.*" + regexp.QuoteMeta(fragment) + ".*"
+	}
+	return re
+}
+
+// targetsQuery counts, per scrape target, the series of the marker families.
+func targetsQuery(s selector) string {
+	return "count by (" + strings.Join(targetLabels(s.clusterLabel), ", ") + ") ({" +
+		s.matchers(`__name__=~`+quote(alternation(markers))) + "})"
+}
+
+// familiesSelector selects the families of the jobs the targets were found in.
+func familiesSelector(s selector, nameRe string, jobs []string) string {
+	return "{" + s.matchers(`__name__=~`+quote(nameRe), `job=~`+quote(alternation(jobs))) + "}"
+}
+
+// restartsQuery lists the targets whose process restarted within the range: their counters
+// were reset. (resets() cannot say it for many families in one query: it drops the names,
+// and series of different families with the same labels collide.)
+func restartsQuery(s selector, jobs []string, rng string) string {
+	return "changes({" + s.matchers(`__name__="process_start_time_seconds"`, `job=~`+quote(alternation(jobs))) + "}[" + rng + "]) > 0"
+}
+
+// rawQuery selects the raw samples over the range of the counter-like series of the given
+// jobs and instances (those where a reset was seen).
+func rawQuery(s selector, nameRe string, jobs, instances []string, rng string) string {
+	return "{" + s.matchers(`__name__=~`+quote(nameRe), `__name__=~`+quote(counterSuffixes), `job=~`+quote(alternation(jobs)),
+		`instance=~`+quote(alternation(instances))) + "}[" + rng + "]"
+}
+
+// targetLabels are the labels that name a scrape target.
+func targetLabels(clusterLabel string) []string {
+	return []string{clusterLabel, "namespace", "pod", "job", "instance"}
+}
+
+// alternation is a regex matching exactly the given values.
+func alternation(values []string) string {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = regexp.QuoteMeta(v)
+	}
+	sort.Strings(q)
+	return strings.Join(q, "|")
+}
+
+// quote renders a PromQL string literal.
+func quote(s string) string { return strconv.Quote(s) }
+
+// promDuration renders a duration the way PromQL reads it (whole milliseconds).
+func promDuration(ms int64) string { return strconv.FormatInt(ms, 10) + "ms" }

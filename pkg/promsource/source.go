@@ -1,0 +1,387 @@
+// Package promsource reads controllers' metrics from a server that speaks the Prometheus HTTP
+// API instead of scraping them: Open finds the scrape targets from the labels of the series
+// (cluster, namespace, pod, job, instance) and Read rebuilds, per target, the two samples a
+// scrape at the ends of a window would have given, as metric families, so the model, the
+// findings and every output work unchanged. Counters are exact about resets inside the window:
+// the first sample of a series that was reset is rebuilt as its value at the end minus its
+// increase over the window, computed from the raw samples. A run asks a fixed number of
+// queries whatever the number of targets or clusters.
+package promsource
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+)
+
+// Config says what to read and when.
+type Config struct {
+	Client *promapi.Client
+	// At is the end of the window; Window its length.
+	At     time.Time
+	Window time.Duration
+	// ClusterLabel names the label that tells clusters apart; Clusters, when set, narrows to
+	// those values.
+	ClusterLabel string
+	Clusters     []string
+	// Namespace narrows to series with this namespace label ("" for all).
+	Namespace string
+	// Log, when set, is told what the queries cost (-v).
+	Log func(string)
+}
+
+// DefaultWindow is the window read from a server: long enough for a few scrapes at the usual
+// 15 to 60 s intervals, short enough to be about the moment asked for.
+const DefaultWindow = 10 * time.Minute
+
+// lookback is how far before the window's start a sample still counts as the series' value
+// there (PromQL's default lookback delta): the raw samples of a reset series are read over
+// the window and this much before it.
+const lookback = 5 * time.Minute
+
+// Source is a Prometheus server as a source.Source.
+type Source struct {
+	cfg     Config
+	sel     selector
+	inv     *source.Inventory
+	targets []target.Target
+	jobs    []string
+}
+
+var _ source.Source = (*Source)(nil)
+
+// New returns the source cfg describes.
+func New(cfg Config) *Source {
+	if cfg.ClusterLabel == "" {
+		cfg.ClusterLabel = "cluster"
+	}
+	if cfg.Window <= 0 {
+		cfg.Window = DefaultWindow
+	}
+	return &Source{cfg: cfg, sel: selector{clusterLabel: cfg.ClusterLabel, clusters: cfg.Clusters, namespace: cfg.Namespace}}
+}
+
+// SetLog sets where the cost of the queries is told (nil: nowhere).
+func (s *Source) SetLog(log func(string)) { s.cfg.Log = log }
+
+// Open finds the scrape targets that export controller families at the window's end.
+func (s *Source) Open(ctx context.Context) (*source.Inventory, error) {
+	if s.inv != nil {
+		return s.inv, nil
+	}
+	q := targetsQuery(s.sel)
+	resp, err := s.cfg.Client.Query(ctx, q, s.cfg.At)
+	if err != nil {
+		return nil, err
+	}
+	inv := &source.Inventory{Warnings: warnings(resp)}
+	seen := map[string]bool{}
+	jobs := map[string]bool{}
+	for _, sr := range resp.Series {
+		t := s.target(sr.Labels)
+		if t.Job == "" || t.Instance == "" {
+			inv.Warnings = append(inv.Warnings, fmt.Sprintf("Prometheus at %s: series without job or instance label skipped (%v)", s.cfg.Client.Name(), sr.Labels))
+			continue
+		}
+		if seen[t.ID()] {
+			continue
+		}
+		seen[t.ID()] = true
+		jobs[t.Job] = true
+		s.targets = append(s.targets, t)
+	}
+	if len(s.targets) == 0 {
+		return nil, fmt.Errorf("Prometheus at %s holds no controller series at %s (looked for %s%s): check --at, -n, --clusters and --cluster-label",
+			s.cfg.Client.Name(), s.cfg.At.UTC().Format(time.RFC3339), strings.Join(markers, ", "), s.scopeWords())
+	}
+	sort.Slice(s.targets, func(i, j int) bool { return s.targets[i].ID() < s.targets[j].ID() })
+	for j := range jobs {
+		s.jobs = append(s.jobs, j)
+	}
+	sort.Strings(s.jobs)
+	inv.Targets = s.targets
+	s.inv = inv
+	return inv, nil
+}
+
+// scopeWords says which matchers narrowed the search.
+func (s *Source) scopeWords() string {
+	var w []string
+	if s.cfg.Namespace != "" {
+		w = append(w, "namespace="+s.cfg.Namespace)
+	}
+	if len(s.cfg.Clusters) > 0 {
+		w = append(w, s.cfg.ClusterLabel+" in "+strings.Join(s.cfg.Clusters, ","))
+	}
+	if len(w) == 0 {
+		return ""
+	}
+	return " with " + strings.Join(w, " and ")
+}
+
+// target is the scrape target a series' labels name.
+func (s *Source) target(l map[string]string) target.Target {
+	t := target.Target{Kind: target.KindSeries, Cluster: l[s.cfg.ClusterLabel], Namespace: l["namespace"], Name: l["pod"],
+		Job: l["job"], Instance: l["instance"], Ready: true, Via: target.ViaPrometheus,
+		Reason: "series of job " + l["job"] + " in Prometheus at " + s.cfg.Client.Name()}
+	if _, port, err := net.SplitHostPort(t.Instance); err == nil {
+		if p, err := strconv.ParseInt(port, 10, 32); err == nil {
+			t.Port = int32(p)
+		}
+	}
+	return t
+}
+
+// key is the identity of a target's series.
+func (s *Source) key(l map[string]string) string {
+	var b strings.Builder
+	for _, n := range targetLabels(s.cfg.ClusterLabel) {
+		b.WriteString(l[n] + "\xff")
+	}
+	return b.String()
+}
+
+// targetKey is the key of a target's series.
+func (s *Source) targetKey(t target.Target) string {
+	return s.key(map[string]string{s.cfg.ClusterLabel: t.Cluster, "namespace": t.Namespace, "pod": t.Name, "job": t.Job, "instance": t.Instance})
+}
+
+// Read rebuilds the two samples of every target at the window's ends.
+func (s *Source) Read(ctx context.Context, o source.Options) []source.Result {
+	if s.inv == nil {
+		return nil
+	}
+	if o.Deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.Deadline)
+		defer cancel()
+	}
+	results, notes, err := s.read(ctx, o)
+	if s.cfg.Log != nil {
+		st := s.cfg.Client.Stats()
+		s.cfg.Log(fmt.Sprintf("Prometheus at %s: %d queries, %d series, %d bytes", s.cfg.Client.Name(), st.Queries, st.Series, st.Bytes))
+	}
+	if err != nil {
+		results = make([]source.Result, len(s.targets))
+		for i, t := range s.targets {
+			results[i] = source.Result{Target: t, Err: err}
+		}
+	}
+	if len(results) > 0 {
+		results[0].Notes = append(results[0].Notes, notes...)
+	}
+	if o.Done != nil {
+		for range results {
+			o.Done()
+		}
+	}
+	return results
+}
+
+// wantedFamilies are the families to ask for: those the model and recognition read, narrowed
+// by keep.
+func wantedFamilies(keep func(string) bool) (names []string, fragment string, wanted func(string) bool) {
+	all, frag := health.WantedFamilies()
+	all = append(all, knobs.Families()...)
+	if keep == nil {
+		keep = func(string) bool { return true }
+	}
+	for _, n := range all {
+		if keep(n) {
+			names = append(names, n)
+		}
+	}
+	if keep(frag) {
+		fragment = frag
+	}
+	set := map[string]bool{}
+	for _, n := range names {
+		set[n] = true
+	}
+	return names, fragment, func(f string) bool { return set[f] || fragment != "" && strings.Contains(f, fragment) }
+}
+
+func (s *Source) read(ctx context.Context, o source.Options) ([]source.Result, []string, error) {
+	names, fragment, wanted := wantedFamilies(o.Keep)
+	nameRe := nameRegex(names, fragment)
+	end, start := s.cfg.At, s.cfg.At.Add(-s.cfg.Window)
+	sel := familiesSelector(s.sel, nameRe, s.jobs)
+	var notes []string
+	atEnd, err := s.cfg.Client.Query(ctx, sel, end)
+	if err != nil {
+		return nil, nil, err
+	}
+	notes = append(notes, warnings(atEnd)...)
+	atStart, err := s.cfg.Client.Query(ctx, sel, start)
+	if err != nil {
+		return nil, nil, err
+	}
+	notes = append(notes, warnings(atStart)...)
+	rng := promDuration((s.cfg.Window + lookback).Milliseconds())
+	restarts, err := s.cfg.Client.Query(ctx, restartsQuery(s.sel, s.jobs, rng), end)
+	if err != nil {
+		return nil, nil, err
+	}
+	notes = append(notes, warnings(restarts)...)
+	// Reset targets: those whose process restarted, and those where a counter went down
+	// between the window's ends (a process that does not say when it started).
+	reset := map[string]bool{}
+	for _, sr := range restarts.Series {
+		reset[s.key(sr.Labels)] = true
+	}
+	startValues := map[string]float64{}
+	for _, sr := range atStart.Series {
+		startValues[seriesKey(sr.Labels)] = sr.Points[0].V
+	}
+	for _, sr := range atEnd.Series {
+		if v, ok := startValues[seriesKey(sr.Labels)]; ok && counterLike(sr.Labels["__name__"]) && sr.Points[0].V < v {
+			reset[s.key(sr.Labels)] = true
+		}
+	}
+	increases := map[string]float64{}
+	if len(reset) > 0 {
+		var instances []string
+		seen := map[string]bool{}
+		for _, t := range s.targets {
+			if reset[s.targetKey(t)] && !seen[t.Instance] {
+				seen[t.Instance] = true
+				instances = append(instances, t.Instance)
+			}
+		}
+		raw, err := s.cfg.Client.Query(ctx, rawQuery(s.sel, nameRe, s.jobs, instances, rng), end)
+		if err != nil {
+			return nil, nil, err
+		}
+		notes = append(notes, warnings(raw)...)
+		for _, sr := range raw.Series {
+			if !reset[s.key(sr.Labels)] {
+				continue
+			}
+			if inc, ok := increase(sr.Points, start); ok {
+				increases[seriesKey(sr.Labels)] = inc
+			}
+		}
+	}
+	return s.samples(atEnd, atStart, increases, wanted, start, end), dedupe(notes), nil
+}
+
+// samples groups the series by target and builds each target's two samples.
+func (s *Source) samples(atEnd, atStart *promapi.Response, increases map[string]float64, wanted func(string) bool,
+	start, end time.Time) []source.Result {
+	endValues := map[string]float64{}
+	for _, sr := range atEnd.Series {
+		endValues[seriesKey(sr.Labels)] = sr.Points[0].V
+	}
+	before := map[string][]series{}
+	after := map[string][]series{}
+	for _, sr := range atEnd.Series {
+		k := s.key(sr.Labels)
+		after[k] = append(after[k], s.strip(sr.Labels, sr.Points[0].V))
+	}
+	for _, sr := range atStart.Series {
+		k, sk := s.key(sr.Labels), seriesKey(sr.Labels)
+		v := sr.Points[0].V
+		if counterLike(sr.Labels["__name__"]) {
+			if inc, ok := increases[sk]; ok {
+				if e, ok := endValues[sk]; ok {
+					v = e - inc // reset within the window: its first sample is what keeps the increase exact
+				}
+			}
+		}
+		before[k] = append(before[k], s.strip(sr.Labels, v))
+	}
+	// A series reset within the window and absent at its start (its first raw sample came
+	// after the start) stays absent, as it would be from a scrape at the start.
+	out := make([]source.Result, 0, len(s.targets))
+	for _, t := range s.targets {
+		k := s.targetKey(t)
+		r := source.Result{Target: t}
+		if len(after[k]) == 0 {
+			r.Err = fmt.Errorf("no series at the window's end %s (the target stopped being scraped)", end.UTC().Format(time.RFC3339))
+			out = append(out, r)
+			continue
+		}
+		if len(before[k]) > 0 {
+			r.Samples = append(r.Samples, source.Sample{Families: families(before[k], wanted), Time: start})
+			r.Window = end.Sub(start)
+		} else {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: no series at the window's start %s (scraped only since): judged over its lifetime",
+				t.ID(), start.UTC().Format(time.RFC3339)))
+		}
+		r.Samples = append(r.Samples, source.Sample{Families: families(after[k], wanted), Time: end})
+		out = append(out, r)
+	}
+	return out
+}
+
+// strip removes the target labels from a series, keeping its own.
+func (s *Source) strip(l map[string]string, v float64) series {
+	own := make(map[string]string, len(l))
+	for k, val := range l {
+		own[k] = val
+	}
+	name := own["__name__"]
+	delete(own, "__name__")
+	for _, n := range targetLabels(s.cfg.ClusterLabel) {
+		delete(own, n)
+	}
+	return series{name: name, labels: own, value: v}
+}
+
+// seriesKey is a series' identity: all its labels, name included.
+func seriesKey(l map[string]string) string { return labelKey(l) }
+
+// increase is a counter's growth from its last sample at or before start to its last sample,
+// a drop counting as a reset (the value after it is what grew since), as PromQL reads resets
+// but without extrapolation: what a scrape at each end would have shown. ok is false when the
+// series has no sample at or before start.
+func increase(points []promapi.Point, start time.Time) (float64, bool) {
+	first := -1
+	for i, p := range points {
+		if !p.T.After(start) {
+			first = i
+		}
+	}
+	if first < 0 {
+		return 0, false
+	}
+	inc := 0.0
+	for i := first + 1; i < len(points); i++ {
+		if d := points[i].V - points[i-1].V; d >= 0 {
+			inc += d
+		} else {
+			inc += points[i].V
+		}
+	}
+	return inc, true
+}
+
+func warnings(r *promapi.Response) []string {
+	out := make([]string, 0, len(r.Warnings))
+	for _, w := range r.Warnings {
+		out = append(out, "Prometheus warns: "+w)
+	}
+	return out
+}
+
+func dedupe(s []string) []string {
+	seen := map[string]bool{}
+	out := s[:0]
+	for _, v := range s {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
