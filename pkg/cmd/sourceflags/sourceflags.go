@@ -48,6 +48,7 @@ type Flags struct {
 	MaxBodyBytes       int64
 	Concurrency        int
 	Deadline           time.Duration
+	FromSnapshot       string
 }
 
 // DefaultDeadline bounds the reading of all targets: time for the two samples 5s apart of
@@ -82,6 +83,7 @@ func (f *Flags) AddFlags(fs *pflag.FlagSet, sampling bool) {
 		fs.DurationVar(&f.Interval, "interval", f.Interval, "Time between the two samples used for rates; 0 takes one sample (lifetime quantiles, no rates)")
 		fs.Int64Var(&f.MaxBodyBytes, "max-body-bytes", f.MaxBodyBytes, "Largest page accepted, after decompression")
 		fs.DurationVar(&f.Deadline, "deadline", f.Deadline, "Time limit for reading all targets; the targets not read by then are errors saying so")
+		fs.StringVar(&f.FromSnapshot, "from-snapshot", "", "Read a snapshot (kubectl ctrldiag snapshot -f) instead of the cluster: what the run that took it read, at that time")
 	}
 	fs.DurationVar(&f.Timeout, "timeout", f.Timeout, "Time limit for reading one page of one target")
 	fs.IntVar(&f.Concurrency, "concurrency", f.Concurrency, "How many targets are read at once")
@@ -183,11 +185,16 @@ type Resolved struct {
 	// Scope says where targets are looked for; Read how they are read.
 	Scope engine.Scope
 	Read  source.Options
+	// Now is the time of the run: the time a snapshot was taken; nil for now.
+	Now func() time.Time
 }
 
 // Resolve validates the flags and builds the source. args are the TARGET arguments; stdin is
 // read for --from-file -.
 func (f *Flags) Resolve(g *globals.Flags, args []string, stdin io.Reader) (Resolved, error) {
+	if f.FromSnapshot != "" {
+		return f.fromSnapshot(args)
+	}
 	cfg, err := f.config(g, args, stdin)
 	if err != nil {
 		return Resolved{}, err
@@ -201,7 +208,7 @@ func (f *Flags) Resolve(g *globals.Flags, args []string, stdin io.Reader) (Resol
 
 // Env is where an engine reads from, with its progress line drawn on errOut.
 func (r Resolved) Env(errOut io.Writer) engine.Env {
-	return engine.Env{Source: r.Source, Progress: progress.To(errOut)}
+	return engine.Env{Source: r.Source, Progress: progress.To(errOut), Now: r.Now}
 }
 
 // kube returns the function the source calls to connect to the cluster. Its API calls are
