@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/diff"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/operatorlaunch"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/queues"
@@ -20,6 +21,7 @@ func addCommands(root *cobra.Command, g *globals.Flags, streams genericiooptions
 		targets.NewCmd(g, streams),
 		report.NewCmd(g, streams),
 		snapshot.NewCmd(g, streams),
+		diff.NewCmd(streams),
 		operatorlaunch.NewCmd(streams),
 	} {
 		root.AddCommand(c)
