@@ -47,7 +47,14 @@ func (p *Replay) Read(ctx context.Context, o source.Options) []source.Result {
 	sel := parse.NewSelector(o.Keep)
 	out := make([]source.Result, 0, len(p.s.Results))
 	for _, r := range p.s.Results {
-		out = append(out, p.result(r, sel))
+		res := p.result(r, sel)
+		if o.KeepRaw {
+			// A snapshot of a snapshot keeps the pages as they were read.
+			for i := range res.Samples {
+				res.Samples[i].Raw = p.s.Pages[r.Samples[i].Page]
+			}
+		}
+		out = append(out, res)
 		if o.Done != nil {
 			o.Done()
 		}

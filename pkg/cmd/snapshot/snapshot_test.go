@@ -122,3 +122,20 @@ func TestSnapshotErrors(t *testing.T) {
 		t.Errorf("the directory holds %d entries, want only the page", len(entries))
 	}
 }
+
+// A snapshot taken --from-snapshot holds the same pages and gives the same report.
+func TestSnapshotOfASnapshot(t *testing.T) {
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "1.tar.gz"), filepath.Join(dir, "2.tar.gz")
+	a, errOut, code := run(t, NewCmd, "--url", serve(t), "--token", token, "--interval", "200ms", "-f", first, "-o", "json")
+	if code != exitcode.OK {
+		t.Fatalf("snapshot: %d %s", code, errOut)
+	}
+	if _, errOut, code := run(t, NewCmd, "--from-snapshot", first, "-f", second); code != exitcode.OK {
+		t.Fatalf("snapshot --from-snapshot: %d %s", code, errOut)
+	}
+	b, errOut, code := run(t, report.NewCmd, "--from-snapshot", second, "-o", "json")
+	if code != exitcode.OK || a != b {
+		t.Errorf("the snapshot of the snapshot gives another report: exit %d %s\n%.1500s", code, errOut, b)
+	}
+}
