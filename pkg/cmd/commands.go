@@ -4,10 +4,12 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/diff"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/operatorlaunch"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/queues"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/targets"
 )
 
@@ -18,6 +20,8 @@ func addCommands(root *cobra.Command, g *globals.Flags, streams genericiooptions
 		queues.NewCmd(g, streams),
 		targets.NewCmd(g, streams),
 		report.NewCmd(g, streams),
+		snapshot.NewCmd(g, streams),
+		diff.NewCmd(streams),
 		operatorlaunch.NewCmd(streams),
 	} {
 		root.AddCommand(c)

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
+
 	"sigs.k8s.io/yaml"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
@@ -38,6 +40,13 @@ func Write(w io.Writer, format string, v any) error {
 	case engine.TargetList:
 		if format == "" || format == "wide" {
 			return TargetTable(w, v, format == "wide")
+		}
+	case diff.Diff:
+		switch format {
+		case "", "text":
+			return DiffText(w, v)
+		case "markdown":
+			return DiffMarkdown(w, v)
 		}
 	case report.Report:
 		switch format {

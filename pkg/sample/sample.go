@@ -3,9 +3,11 @@
 package sample
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 
@@ -143,7 +145,13 @@ func take(ctx context.Context, src scrape.Source, o options, sem chan struct{}) 
 	if name == "" {
 		name = "page"
 	}
-	p, err := parse.ParseSelected(name, page.Body, o.selector)
+	var body io.Reader = page.Body
+	var raw *bytes.Buffer
+	if o.KeepRaw {
+		raw = &bytes.Buffer{}
+		body = io.TeeReader(page.Body, raw)
+	}
+	p, err := parse.ParseSelected(name, body, o.selector)
 	if err != nil {
 		return source.Sample{}, err
 	}
@@ -151,5 +159,14 @@ func take(ctx context.Context, src scrape.Source, o options, sem chan struct{}) 
 	if !p.SampleTime.IsZero() {
 		t = p.SampleTime
 	}
-	return source.Sample{Families: p.Families, Time: t}, nil
+	s := source.Sample{Families: p.Families, Time: t}
+	if raw != nil {
+		// The parser may stop before the end (a trailing blank); what it did not read is
+		// part of the page too, and still within the body cap.
+		if _, err := io.Copy(raw, page.Body); err != nil {
+			return source.Sample{}, err
+		}
+		s.Raw = raw.Bytes()
+	}
+	return s, nil
 }

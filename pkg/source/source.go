@@ -54,12 +54,17 @@ type Options struct {
 	Deadline time.Duration
 	// Done, when set, is called as each target finishes (for a progress line).
 	Done func()
+	// KeepRaw keeps each page's bytes as read (after decompression, within the body cap) in
+	// Sample.Raw, for a snapshot; off, reading keeps nothing but the parsed families.
+	KeepRaw bool
 }
 
 // Sample is one parsed page of a target.
 type Sample struct {
 	Families map[string]*dto.MetricFamily
 	Time     time.Time
+	// Raw is the page as read, when Options.KeepRaw asked for it; nil otherwise.
+	Raw []byte
 }
 
 // Result is what reading one target gave: up to two samples, and the error that stopped it.

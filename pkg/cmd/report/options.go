@@ -153,3 +153,10 @@ func failOn(level string, s report.Summary) bool {
 	}
 	return false
 }
+
+// Engine is the configuration and the environment Validate built, for a command that runs
+// the report engine itself (snapshot).
+func (o *Options) Engine() (engine.ReportConfig, engine.Env) { return o.cfg, o.env }
+
+// Failed reports whether a finding of the summary reaches --fail-on.
+func (o *Options) Failed(s report.Summary) bool { return failOn(o.FailOn, s) }

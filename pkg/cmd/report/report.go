@@ -6,6 +6,7 @@ package report
 
 import (
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
@@ -74,8 +75,13 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 			return o.Run(cmd.Context())
 		},
 	}
-	o.Sources.AddFlags(cmd.Flags(), true)
-	f := cmd.Flags()
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// AddFlags registers report's flags; snapshot reads with the same ones.
+func (o *Options) AddFlags(f *pflag.FlagSet) {
+	o.Sources.AddFlags(f, true)
 	f.StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml, markdown or html")
 	f.StringVar(&o.FailOn, "fail-on", "none", "Exit 3 when a finding reaches this severity: none, warning or critical")
 	o.Thresholds.AddFlags(f)
@@ -83,5 +89,4 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	f.StringArrayVar(&o.ControllerKinds, "controller-kind", nil, "The controller NAME reconciles GROUP/KIND, where its name does not say it: NAME=GROUP/KIND (NAME=KIND for the core group; repeatable)")
 	f.StringVar(&o.MemoryLimit, "memory-limit", "", "Memory limit to compare --url and --from-file targets against (e.g. 256Mi)")
 	f.DurationVar(&o.Since, "since", 0, "Restarts and OOMKills that ended longer ago are history (info), not a warning (default 1h; the threshold since)")
-	return cmd
 }

@@ -52,6 +52,8 @@ type Flags struct {
 	Deadline           time.Duration
 	// Prom are the flags of the Prometheus source (--prometheus and its companions).
 	Prom PromFlags
+	// FromSnapshot is the snapshot file to read instead of the cluster (--from-snapshot).
+	FromSnapshot string
 }
 
 // DefaultDeadline bounds the reading of all targets: time for the two samples 5s apart of
@@ -86,6 +88,7 @@ func (f *Flags) AddFlags(fs *pflag.FlagSet, sampling bool) {
 		fs.DurationVar(&f.Interval, "interval", f.Interval, "Time between the two samples used for rates; 0 takes one sample (lifetime quantiles, no rates)")
 		fs.Int64Var(&f.MaxBodyBytes, "max-body-bytes", f.MaxBodyBytes, "Largest page accepted, after decompression")
 		fs.DurationVar(&f.Deadline, "deadline", f.Deadline, "Time limit for reading all targets; the targets not read by then are errors saying so")
+		fs.StringVar(&f.FromSnapshot, "from-snapshot", "", "Read a snapshot (kubectl ctrldiag snapshot -f) instead of the cluster: what the run that took it read, at that time")
 	}
 	fs.DurationVar(&f.Timeout, "timeout", f.Timeout, "Time limit for reading one page of one target")
 	fs.IntVar(&f.Concurrency, "concurrency", f.Concurrency, "How many targets are read at once")
@@ -188,6 +191,8 @@ type Resolved struct {
 	// Scope says where targets are looked for; Read how they are read.
 	Scope engine.Scope
 	Read  source.Options
+	// Now is the time of the run: the time a snapshot was taken; nil for now.
+	Now func() time.Time
 
 	// at is the instant asked about (--at), zero for now; prom is the Prometheus source.
 	at   time.Time
@@ -197,6 +202,12 @@ type Resolved struct {
 // Resolve validates the flags and builds the source. args are the TARGET arguments; stdin is
 // read for --from-file -.
 func (f *Flags) Resolve(g *globals.Flags, args []string, stdin io.Reader) (Resolved, error) {
+	if f.FromSnapshot != "" {
+		if f.Prom.URL != "" {
+			return Resolved{}, exitcode.UsageError("--from-snapshot and --prometheus are two sources: give one")
+		}
+		return f.fromSnapshot(args)
+	}
 	if f.Prom.URL != "" {
 		return f.resolvePrometheus(g, args, time.Now())
 	}
@@ -216,7 +227,7 @@ func (f *Flags) Resolve(g *globals.Flags, args []string, stdin io.Reader) (Resol
 
 // Env is where an engine reads from, with its progress line drawn on errOut.
 func (r Resolved) Env(errOut io.Writer) engine.Env {
-	env := engine.Env{Source: r.Source, Progress: progress.To(errOut)}
+	env := engine.Env{Source: r.Source, Progress: progress.To(errOut), Now: r.Now}
 	if !r.at.IsZero() {
 		at := r.at
 		env.Now = func() time.Time { return at }

@@ -1,0 +1,107 @@
+// Package diff implements `kubectl ctrldiag diff BEFORE AFTER`: what changed between two
+// snapshots or two `report -o json` files, per controller and queue, and which findings
+// appeared and resolved, with an exit code for CI.
+package diff
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+)
+
+const long = `Compare two diagnoses: two snapshots (kubectl ctrldiag snapshot -f), two 'report -o json'
+files, or one of each. Shows, per controller and queue, the figures that changed (depth,
+drain time, adds, completions and retries per second, reconcile errors, queue and work
+latency p50/p90/p99), the objects that failed or trail their spec by kind, and the findings
+that appeared and those that resolved.
+
+A controller is matched by its workload (namespace/deployment/NAME:PORT), not its pod, so a
+rollout that renames the pods still compares the same controller; of several replicas the
+busiest (the leader) stands for the workload.
+
+Exit codes:
+  0  the comparison was printed and --fail-on was not reached (default none: always 0)
+  1  a file could not be read (not a snapshot or report, a hostile archive)
+  2  invalid flags or arguments
+  3  the comparison was printed and a finding at --fail-on's severity appeared
+     (new-warning: a new warning or critical finding; new-critical: a new critical one)`
+
+const example = `  # Did the rollout make it better?
+  kubectl ctrldiag diff before.tar.gz after.tar.gz
+
+  # In CI: fail when the change brought a new warning, as Markdown for the pull request
+  kubectl ctrldiag diff baseline.json candidate.json --fail-on new-warning -o markdown`
+
+// Options are the diff command's flags and arguments.
+type Options struct {
+	Before, After string
+	Output        string
+	FailOn        string
+	genericiooptions.IOStreams
+}
+
+// NewCmd returns the diff command.
+func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
+	o := &Options{IOStreams: streams, FailOn: "none"}
+	cmd := &cobra.Command{
+		Use:     "diff BEFORE AFTER [flags]",
+		Short:   "Compare two snapshots or reports: what changed per queue, findings appeared and resolved",
+		Long:    long,
+		Example: example,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Validate(args); err != nil {
+				return err
+			}
+			cmd.SilenceUsage = true
+			return o.Run(cmd.Context())
+		},
+	}
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml or markdown")
+	cmd.Flags().StringVar(&o.FailOn, "fail-on", o.FailOn, "Exit 3 when a finding of this severity appeared: none, new-warning or new-critical")
+	return cmd
+}
+
+// Validate checks the arguments and flags.
+func (o *Options) Validate(args []string) error {
+	if len(args) != 2 {
+		return exitcode.UsageError("diff takes two files, BEFORE and AFTER, got %d", len(args))
+	}
+	o.Before, o.After = args[0], args[1]
+	if err := render.ValidateFormat(o.Output, "", "text", "json", "yaml", "markdown"); err != nil {
+		return exitcode.UsageError("%v", err)
+	}
+	switch o.FailOn {
+	case "none", "new-warning", "new-critical":
+	default:
+		return exitcode.UsageError("--fail-on must be none, new-warning or new-critical, got %q", o.FailOn)
+	}
+	return nil
+}
+
+// Run reads both, prints the comparison and sets the exit code --fail-on asks for.
+func (o *Options) Run(context.Context) error {
+	before, err := diff.Load(o.Before)
+	if err != nil {
+		return err
+	}
+	after, err := diff.Load(o.After)
+	if err != nil {
+		return err
+	}
+	d := diff.Compare(before, after, o.Before, o.After)
+	if err := render.Write(o.Out, o.Output, d); err != nil {
+		return err
+	}
+	worst := d.Worst()
+	if (o.FailOn == "new-warning" && (worst == findings.Warning || worst == findings.Critical)) ||
+		(o.FailOn == "new-critical" && worst == findings.Critical) {
+		return &exitcode.ExitCodeError{Code: exitcode.Findings}
+	}
+	return nil
+}

@@ -1,0 +1,123 @@
+package snapshot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/version"
+)
+
+// eventsSince is how far back the pods' Warning events are kept.
+const eventsSince = time.Hour
+
+// Options holds the flag values of the snapshot command: report's, and the file.
+type Options struct {
+	Report *report.Options
+	File   string
+	// print is set when -o was given: the report is printed too.
+	print   bool
+	globals *globals.Flags
+	genericiooptions.IOStreams
+}
+
+// NewOptions returns the options with report's defaults.
+func NewOptions(g *globals.Flags, streams genericiooptions.IOStreams) *Options {
+	return &Options{Report: report.NewOptions(g, streams), globals: g, IOStreams: streams}
+}
+
+// Complete takes the TARGET arguments.
+func (o *Options) Complete(args []string) error { return o.Report.Complete(args) }
+
+// Validate checks the flags as report does, and that there is a file to write.
+func (o *Options) Validate() error {
+	if o.File == "" {
+		return exitcode.UsageError("-f FILE is required: the snapshot file to write (e.g. -f snapshot.tar.gz)")
+	}
+	return o.Report.Validate()
+}
+
+// Run reads through a recorder, makes the report, and writes the snapshot; the report is
+// printed too when -o asks. --fail-on sets the exit code as in report.
+func (o *Options) Run(ctx context.Context) error {
+	cfg, env := o.Report.Engine()
+	rec := snapshot.Record(env.Source)
+	env.Source = rec
+	clock := env.Now
+	if clock == nil {
+		clock = time.Now
+	}
+	var taken time.Time
+	env.Now = func() time.Time { taken = clock(); return taken }
+	res, err := engine.Report(ctx, cfg, env)
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
+	}
+	doc, err := json.MarshalIndent(res.Report, "", "  ")
+	if err != nil {
+		return err
+	}
+	s := rec.Snapshot(ctx, snapshot.Manifest{Taken: taken, Plugin: version.Get(), Interval: cfg.Read.Interval.String(),
+		Scope: snapshot.Scope{Cluster: cfg.Scope.Cluster, Namespace: cfg.Scope.Namespace, Selector: cfg.Scope.Selector}})
+	s.Report = append(doc, '\n')
+	if cfg.Scope.Cluster && o.Report.Sources.FromSnapshot == "" {
+		for _, note := range o.clusterFacts(ctx, s, taken) {
+			fmt.Fprintf(o.ErrOut, "warning: %s\n", note)
+		}
+	}
+	if err := s.Save(o.File); err != nil {
+		return fmt.Errorf("cannot write the snapshot: %w", err)
+	}
+	pages := len(s.Pages)
+	fmt.Fprintf(o.ErrOut, "Snapshot of %d targets (%d pages) written to %s: attach it to the ticket; `kubectl ctrldiag report --from-snapshot %s` reads it anywhere.\n",
+		len(s.Results), pages, o.File, o.File)
+	r := res.Report
+	if o.print {
+		if err := render.Write(o.Out, o.Report.Output, r); err != nil {
+			return err
+		}
+	}
+	if r.Summary.Read == 0 {
+		return errors.New("no target could be read: see the scrape-failed findings (the snapshot holds the errors)")
+	}
+	if o.Report.Failed(r.Summary) {
+		return &exitcode.ExitCodeError{Code: exitcode.Findings}
+	}
+	return nil
+}
+
+// clusterFacts adds the API server's version and the pods' recent Warning events; it returns
+// what could not be read, as warnings.
+func (o *Options) clusterFacts(ctx context.Context, s *snapshot.Snapshot, now time.Time) []string {
+	cfg, err := o.globals.ConfigFlags.ToRESTConfig()
+	if err != nil {
+		return []string{"kubeconfig: " + err.Error()}
+	}
+	redact.Add(cfg.BearerToken, cfg.Password)
+	if cfg.Timeout == 0 {
+		cfg.Timeout = o.Report.Sources.Timeout
+	}
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return []string{"kubeconfig: " + err.Error()}
+	}
+	s.Manifest.APIServer = snapshot.ServerVersion(client)
+	var notes []string
+	s.Events, notes = snapshot.RecentEvents(ctx, client, s.Inventory.Pods, now, eventsSince)
+	return notes
+}

@@ -1,0 +1,290 @@
+// Package diff compares two reports (from two snapshots, or two `report -o json` files): per
+// controller and queue the figures that changed, the objects that failed, and the findings
+// that appeared and those that resolved. A controller is matched across the two by its
+// workload, not its pod, so that a rollout, which renames the pods, compares the same
+// controller before and after.
+package diff
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+)
+
+// Kind is the kind of the diff's structured output.
+const Kind = "ReportDiff"
+
+// Diff is what changed from Before to After.
+type Diff struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Before     Side   `json:"before"`
+	After      Side   `json:"after"`
+	// Queues are the queues whose figures changed, or that appeared or went, by controller.
+	Queues []QueueChange `json:"queues"`
+	// Objects are the kinds whose failed or behind-spec counts changed.
+	Objects []ObjectChange `json:"objects"`
+	// Appeared are the findings of After that Before did not have; Resolved the reverse.
+	Appeared []findings.Finding `json:"appeared"`
+	Resolved []findings.Finding `json:"resolved"`
+}
+
+// Side is one of the two reports, in brief.
+type Side struct {
+	Source      string         `json:"source"`
+	GeneratedAt time.Time      `json:"generatedAt"`
+	Scope       string         `json:"scope"`
+	Window      string         `json:"window"`
+	Summary     report.Summary `json:"summary"`
+}
+
+// QueueChange is one queue of one controller. Change is "changed", "appeared" or "gone".
+type QueueChange struct {
+	Controller string   `json:"controller"`
+	Queue      string   `json:"queue"`
+	Change     string   `json:"change"`
+	Figures    []Figure `json:"figures"`
+}
+
+// Figure is one figure before and after; null where a side has none.
+type Figure struct {
+	Name   string   `json:"name"`
+	Before *float64 `json:"before"`
+	After  *float64 `json:"after"`
+}
+
+// ObjectChange is one kind's failed and behind-spec counts before and after.
+type ObjectChange struct {
+	Kind             string `json:"kind"`
+	FailedBefore     int    `json:"failedBefore"`
+	FailedAfter      int    `json:"failedAfter"`
+	BehindSpecBefore int    `json:"behindSpecBefore"`
+	BehindSpecAfter  int    `json:"behindSpecAfter"`
+}
+
+// Compare compares two reports; names say where each came from.
+func Compare(before, after report.Report, beforeName, afterName string) Diff {
+	d := Diff{APIVersion: report.APIVersion, Kind: Kind, Before: side(before, beforeName), After: side(after, afterName),
+		Queues: []QueueChange{}, Objects: []ObjectChange{}, Appeared: []findings.Finding{}, Resolved: []findings.Finding{}}
+	b, a := queues(before), queues(after)
+	for _, k := range unionKeys(b, a) {
+		qb, okB := b[k]
+		qa, okA := a[k]
+		c := QueueChange{Controller: k.controller, Queue: k.queue, Change: "changed"}
+		switch {
+		case !okB:
+			c.Change = "appeared"
+		case !okA:
+			c.Change = "gone"
+		}
+		for i, name := range figureNames {
+			f := Figure{Name: name}
+			if okB {
+				f.Before = qb[i]
+			}
+			if okA {
+				f.After = qa[i]
+			}
+			if c.Change != "changed" || differs(f.Before, f.After) {
+				if f.Before != nil || f.After != nil {
+					c.Figures = append(c.Figures, f)
+				}
+			}
+		}
+		if c.Change != "changed" || len(c.Figures) > 0 {
+			d.Queues = append(d.Queues, c)
+		}
+	}
+	d.Objects = objectChanges(before, after)
+	fb, fa := findingKeys(before), findingKeys(after)
+	for _, f := range after.Findings {
+		if !fb[findingKey(after, f)] {
+			d.Appeared = append(d.Appeared, f)
+		}
+	}
+	for _, f := range before.Findings {
+		if !fa[findingKey(before, f)] {
+			d.Resolved = append(d.Resolved, f)
+		}
+	}
+	return d
+}
+
+// Worst is the highest severity among the appeared findings, "" when none appeared.
+func (d Diff) Worst() findings.Severity {
+	var worst findings.Severity
+	for _, f := range d.Appeared {
+		if worst == "" || rank(f.Severity) > rank(worst) {
+			worst = f.Severity
+		}
+	}
+	return worst
+}
+
+func rank(s findings.Severity) int {
+	switch s {
+	case findings.Critical:
+		return 3
+	case findings.Warning:
+		return 2
+	case findings.Info:
+		return 1
+	}
+	return 0
+}
+
+func side(r report.Report, name string) Side {
+	return Side{Source: name, GeneratedAt: r.GeneratedAt, Scope: r.Scope, Window: r.Window, Summary: r.Summary}
+}
+
+// figureNames are the figures compared per queue, in the order shown.
+var figureNames = []string{"depth", "drain seconds", "adds/s", "completions/s", "retries/s", "reconcile errors",
+	"queue p50", "queue p90", "queue p99", "work p50", "work p90", "work p99"}
+
+type queueKey struct{ controller, queue string }
+
+// queues gives each queue's figures by controller and queue. Replicas of one workload share
+// a controller: the busiest (most adds) stands for it, the leader.
+func queues(r report.Report) map[queueKey][]*float64 {
+	out := map[queueKey][]*float64{}
+	backlog := map[[2]string]report.Backlog{}
+	for _, b := range r.Backlog {
+		backlog[[2]string{b.Target, b.Queue}] = b
+	}
+	seen := map[[2]string]bool{}
+	add := func(target, queue string, figs []*float64) {
+		k := queueKey{controller(r, target), queue}
+		if old, ok := out[k]; ok && value(old[2]) >= value(figs[2]) {
+			return
+		}
+		out[k] = figs
+	}
+	for _, e := range r.Events {
+		bl := backlog[[2]string{e.Target, e.Queue}]
+		seen[[2]string{e.Target, e.Queue}] = true
+		var errs *float64
+		if v, ok := e.Reconciles["error"]; ok {
+			errs = &v
+		}
+		add(e.Target, e.Queue, []*float64{bl.Depth, bl.DrainSeconds, e.AddsPerSecond, e.CompletionsPerSecond, e.RetriesPerSecond, errs,
+			e.QueueP50Seconds, e.QueueP90Seconds, e.QueueP99Seconds, e.WorkP50Seconds, e.WorkP90Seconds, e.WorkP99Seconds})
+	}
+	for k, bl := range backlog {
+		if !seen[k] {
+			add(k[0], k[1], []*float64{bl.Depth, bl.DrainSeconds, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil})
+		}
+	}
+	return out
+}
+
+func value(v *float64) float64 {
+	if v == nil {
+		return -1
+	}
+	return *v
+}
+
+// controller names a target by its workload when its pod has one ("ns/deployment/name:8080"),
+// else by the target.
+func controller(r report.Report, target string) string {
+	rest, port, hasPort := strings.Cut(target, ":")
+	ns, pod, ok := strings.Cut(rest, "/")
+	if !ok || strings.Contains(pod, "/") {
+		return target
+	}
+	for _, p := range r.Pods {
+		if p.Namespace == ns && p.Name == pod && p.Workload != "" {
+			if hasPort {
+				return ns + "/" + p.Workload + ":" + port
+			}
+			return ns + "/" + p.Workload
+		}
+	}
+	return target
+}
+
+func unionKeys(a, b map[queueKey][]*float64) []queueKey {
+	set := map[queueKey]bool{}
+	for k := range a {
+		set[k] = true
+	}
+	for k := range b {
+		set[k] = true
+	}
+	keys := make([]queueKey, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].controller != keys[j].controller {
+			return keys[i].controller < keys[j].controller
+		}
+		return keys[i].queue < keys[j].queue
+	})
+	return keys
+}
+
+// differs says whether two figures differ as shown: to three significant digits.
+func differs(a, b *float64) bool {
+	if a == nil || b == nil {
+		return (a == nil) != (b == nil)
+	}
+	return fmt.Sprintf("%.3g", *a) != fmt.Sprintf("%.3g", *b)
+}
+
+func findingKey(r report.Report, f findings.Finding) string {
+	return f.Code + "|" + controller(r, f.Target) + "|" + f.Queue
+}
+
+func findingKeys(r report.Report) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range r.Findings {
+		out[findingKey(r, f)] = true
+	}
+	return out
+}
+
+// objectChanges compares the objects view kind by kind.
+func objectChanges(before, after report.Report) []ObjectChange {
+	type counts struct{ failed, behind int }
+	get := func(r report.Report) map[string]counts {
+		out := map[string]counts{}
+		if r.Objects == nil {
+			return out
+		}
+		for _, s := range r.Objects.Kinds {
+			k := s.Kind.Kind
+			if s.Kind.Group != "" {
+				k += "." + s.Kind.Group
+			}
+			c := out[k]
+			c.failed += s.Failed
+			c.behind += s.BehindSpec
+			out[k] = c
+		}
+		return out
+	}
+	b, a := get(before), get(after)
+	var kinds []string
+	for k := range b {
+		kinds = append(kinds, k)
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			kinds = append(kinds, k)
+		}
+	}
+	sort.Strings(kinds)
+	out := []ObjectChange{}
+	for _, k := range kinds {
+		if b[k] != a[k] {
+			out = append(out, ObjectChange{Kind: k, FailedBefore: b[k].failed, FailedAfter: a[k].failed,
+				BehindSpecBefore: b[k].behind, BehindSpecAfter: a[k].behind})
+		}
+	}
+	return out
+}

@@ -1,0 +1,141 @@
+package snapshot
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+)
+
+// Replay is a source that gives what a snapshot holds: the inventory, each target's pages
+// parsed anew (with the families the command keeps) at the times they were read, and, when a
+// cluster was read, the cluster's answers.
+type Replay struct {
+	s *Snapshot
+}
+
+var _ source.Source = (*Replay)(nil)
+
+// NewReplay returns the source of a snapshot.
+func NewReplay(s *Snapshot) *Replay { return &Replay{s: s} }
+
+// Open gives the inventory the snapshot holds.
+func (p *Replay) Open(context.Context) (*source.Inventory, error) {
+	in := p.s.Inventory
+	inv := &source.Inventory{Targets: in.Targets, Skipped: in.Skipped, Pods: in.Pods, Warnings: in.Warnings}
+	for _, u := range in.Unreadable {
+		inv.Unreadable = append(inv.Unreadable, p.result(u, nil))
+	}
+	if p.s.Cluster != nil {
+		inv.Cluster = &replayCluster{a: p.s.Cluster}
+	}
+	return inv, nil
+}
+
+// Read parses the stored pages, one Result per stored result, in the order they were read.
+func (p *Replay) Read(ctx context.Context, o source.Options) []source.Result {
+	sel := parse.NewSelector(o.Keep)
+	out := make([]source.Result, 0, len(p.s.Results))
+	for _, r := range p.s.Results {
+		res := p.result(r, sel)
+		if o.KeepRaw {
+			// A snapshot of a snapshot keeps the pages as they were read.
+			for i := range res.Samples {
+				res.Samples[i].Raw = p.s.Pages[r.Samples[i].Page]
+			}
+		}
+		out = append(out, res)
+		if o.Done != nil {
+			o.Done()
+		}
+	}
+	return out
+}
+
+// result rebuilds one Result; sel nil leaves its samples out.
+func (p *Replay) result(r Result, sel *parse.Selector) source.Result {
+	res := source.Result{Target: r.Target, Pod: p.s.Inventory.Pods[r.Pod], Window: r.Window, Notes: r.Notes}
+	if r.Error != "" {
+		res.Err = errors.New(r.Error)
+	}
+	if sel == nil {
+		return res
+	}
+	for _, smp := range r.Samples {
+		page, err := parse.ParseSelected(r.Target.ID(), bytes.NewReader(p.s.Pages[smp.Page]), sel)
+		if err != nil {
+			// The page parsed when it was read: the snapshot was changed since.
+			res.Err = fmt.Errorf("snapshot page %s: %w", smp.Page, err)
+			break
+		}
+		res.Samples = append(res.Samples, source.Sample{Families: page.Families, Time: smp.Time})
+	}
+	if len(res.Samples) < 2 {
+		res.Window = 0
+	}
+	return res
+}
+
+// replayCluster answers as the cluster answered the run.
+type replayCluster struct {
+	a    *ClusterAnswers
+	gens int
+}
+
+// Generations gives the stored answers in the order they were given; past them, the last.
+func (c *replayCluster) Generations(context.Context, string, []schema.GroupVersionResource) []cachesync.GenerationReport {
+	if len(c.a.Generations) == 0 {
+		return nil
+	}
+	i := min(c.gens, len(c.a.Generations)-1)
+	c.gens++
+	var cp []cachesync.GenerationReport
+	deepCopy(c.a.Generations[i], &cp)
+	return cp
+}
+
+// Objects gives the stored view, or says it was not taken.
+func (c *replayCluster) Objects(context.Context, string, []objects.Controller, map[string]schema.GroupKind) objects.View {
+	if c.a.Objects == nil {
+		return objects.View{Notes: []string{"the snapshot holds no objects view"}}
+	}
+	var cp objects.View
+	deepCopy(*c.a.Objects, &cp)
+	return cp
+}
+
+// Usage gives the stored usage of the pods of the namespaces.
+func (c *replayCluster) Usage(_ context.Context, namespaces []string) (map[string]source.Usage, string) {
+	if c.a.Usage == nil {
+		return nil, c.a.UsageNote
+	}
+	out := map[string]source.Usage{}
+	for k, u := range c.a.Usage {
+		ns, _, _ := strings.Cut(k, "/")
+		if slices.Contains(namespaces, ns) {
+			out[k] = u
+		}
+	}
+	return out, c.a.UsageNote
+}
+
+// LeaseHolders gives the stored holders of the namespaces' Leases.
+func (c *replayCluster) LeaseHolders(_ context.Context, namespaces []string) []replicas.Holder {
+	var out []replicas.Holder
+	for _, h := range c.a.Leases {
+		if slices.Contains(namespaces, h.Namespace) {
+			out = append(out, h)
+		}
+	}
+	return out
+}

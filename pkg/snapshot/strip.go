@@ -1,0 +1,106 @@
+package snapshot
+
+import (
+	"regexp"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+)
+
+// secretFlag matches the name of a command-line flag whose value is a credential.
+var secretFlag = regexp.MustCompile(`(?i)^--?[a-z0-9-]*(token|password|passwd|secret|credential|api-?key|private-?key)[a-z0-9-]*$`)
+
+// Strip returns a copy of the pod with what the report reads (status, restarts and last
+// terminations, resources, images, arguments, owners, labels) and without what may hold a
+// credential: environment values (names kept; envFrom keeps the names of its ConfigMaps and
+// Secrets), the values of secret-named flags in command and args, probe and lifecycle HTTP
+// headers, annotations other than prometheus.io/*, managed fields, and volume sources other
+// than the names of Secrets, ConfigMaps and claims.
+func Strip(p *corev1.Pod) *corev1.Pod {
+	if p == nil {
+		return nil
+	}
+	p = p.DeepCopy()
+	p.ManagedFields = nil
+	for k := range p.Annotations {
+		if !strings.HasPrefix(k, "prometheus.io/") {
+			delete(p.Annotations, k)
+		}
+	}
+	for _, cs := range [][]corev1.Container{p.Spec.InitContainers, p.Spec.Containers} {
+		for i := range cs {
+			stripContainer(&cs[i])
+		}
+	}
+	for i := range p.Spec.EphemeralContainers {
+		c := corev1.Container(p.Spec.EphemeralContainers[i].EphemeralContainerCommon)
+		stripContainer(&c)
+		p.Spec.EphemeralContainers[i].EphemeralContainerCommon = corev1.EphemeralContainerCommon(c)
+	}
+	for i, v := range p.Spec.Volumes {
+		kept := corev1.Volume{Name: v.Name}
+		switch {
+		case v.Secret != nil:
+			kept.Secret = &corev1.SecretVolumeSource{SecretName: v.Secret.SecretName}
+		case v.ConfigMap != nil:
+			kept.ConfigMap = &corev1.ConfigMapVolumeSource{LocalObjectReference: v.ConfigMap.LocalObjectReference}
+		case v.PersistentVolumeClaim != nil:
+			kept.PersistentVolumeClaim = &corev1.PersistentVolumeClaimVolumeSource{ClaimName: v.PersistentVolumeClaim.ClaimName}
+		case v.EmptyDir != nil:
+			kept.EmptyDir = &corev1.EmptyDirVolumeSource{}
+		}
+		p.Spec.Volumes[i] = kept
+	}
+	return p
+}
+
+func stripContainer(c *corev1.Container) {
+	for i := range c.Env {
+		c.Env[i] = corev1.EnvVar{Name: c.Env[i].Name}
+	}
+	for i := range c.EnvFrom {
+		e := &c.EnvFrom[i]
+		if e.ConfigMapRef != nil {
+			e.ConfigMapRef = &corev1.ConfigMapEnvSource{LocalObjectReference: e.ConfigMapRef.LocalObjectReference}
+		}
+		if e.SecretRef != nil {
+			e.SecretRef = &corev1.SecretEnvSource{LocalObjectReference: e.SecretRef.LocalObjectReference}
+		}
+	}
+	c.Command = stripArgs(c.Command)
+	c.Args = stripArgs(c.Args)
+	for _, pr := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe, c.StartupProbe} {
+		if pr != nil && pr.HTTPGet != nil {
+			pr.HTTPGet.HTTPHeaders = nil
+		}
+	}
+	if c.Lifecycle != nil {
+		for _, h := range []*corev1.LifecycleHandler{c.Lifecycle.PostStart, c.Lifecycle.PreStop} {
+			if h != nil && h.HTTPGet != nil {
+				h.HTTPGet.HTTPHeaders = nil
+			}
+		}
+	}
+}
+
+// stripArgs masks the values of secret-named flags ("--token=X", "--token X") and the
+// credentials the run registered.
+func stripArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		name, _, hasValue := strings.Cut(a, "=")
+		switch {
+		case hasValue && secretFlag.MatchString(name):
+			a = name + "=" + redact.Mask
+		case i > 0 && secretFlag.MatchString(args[i-1]) && !strings.HasPrefix(a, "-"):
+			a = redact.Mask
+		}
+		out[i] = redact.String(a)
+	}
+	if args == nil {
+		return nil
+	}
+	return out
+}
