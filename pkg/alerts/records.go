@@ -104,12 +104,12 @@ func (b *builder) records() []Rule {
 		{Record: recErrors, Expr: named(inc("controller_runtime_reconcile_errors_total"))},
 		{Record: recErrorRate, Expr: named(rate("controller_runtime_reconcile_errors_total"))},
 		{Record: recErrorRatio, Expr: b.r(recErrors) + "\n  /\n(" + b.r(recReconciles) + " > 0)"},
-		{Record: recRequeueRatio, Expr: named("sum without (result) (" + inc("controller_runtime_reconcile_total", `result=~"requeue|requeue_after"`) + ")") +
+		{Record: recRequeueRatio, Expr: named("sum without (result) ("+inc("controller_runtime_reconcile_total", `result=~"requeue|requeue_after"`)+")") +
 			"\n  /\n(" + b.r(recReconciles) + " > 0)"},
 		// A warm standby (controller-runtime warm replicas): no worker active, never
 		// reconciled, on a target that does not lead. Its queue fills while it waits: no backlog.
-		{Record: recStandby, Expr: named("(" + b.sel("controller_runtime_active_workers") + " == 0)\n  and on (job, instance, controller)\n(sum without (result) (" +
-			b.sel("controller_runtime_reconcile_total") + ") == 0)") + "\n  unless " + onTarget + "\n(" + b.sel("leader_election_master_status") + " == 1)"},
+		{Record: recStandby, Expr: named("("+b.sel("controller_runtime_active_workers")+" == 0)\n  and on (job, instance, controller)\n(sum without (result) ("+
+			b.sel("controller_runtime_reconcile_total")+") == 0)") + "\n  unless " + onTarget + "\n(" + b.sel("leader_election_master_status") + " == 1)"},
 		{Record: recLimiterWait, Expr: mean("rest_client_rate_limiter_duration_seconds", "verb, host")},
 		{Record: recLimited, Expr: "sum without (verb, host) (" + inc("rest_client_rate_limiter_duration_seconds_count") + ")"},
 		{Record: recRequests, Expr: "sum without (code, method, host) (" + inc("rest_client_requests_total") + ")"},
