@@ -8,6 +8,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/operatorlaunch"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/queues"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/rules"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/targets"
 )
 
@@ -18,6 +19,7 @@ func addCommands(root *cobra.Command, g *globals.Flags, streams genericiooptions
 		queues.NewCmd(g, streams),
 		targets.NewCmd(g, streams),
 		report.NewCmd(g, streams),
+		rules.NewCmd(g, streams),
 		operatorlaunch.NewCmd(streams),
 	} {
 		root.AddCommand(c)
