@@ -18,6 +18,7 @@ deps=(
   "flock|util-linux|one control-plane build at a time"
   "make|make|the Makefile targets"
   "chromium|chromium|opening the html report in a real browser"
+  "promtool|prometheus|checking and unit-testing the rules of kubectl ctrldiag rules (promtool)"
 )
 
 mode=${1:-install}
