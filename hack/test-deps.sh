@@ -19,6 +19,7 @@ deps=(
   "make|make|the Makefile targets"
   "chromium|chromium|opening the html report in a real browser"
   "prometheus|prometheus|a real Prometheus server that --prometheus reads (pkg/promsource, test/e2e)"
+  "promtool|prometheus|checking and unit-testing the rules of kubectl ctrldiag rules (promtool)"
 )
 
 mode=${1:-install}

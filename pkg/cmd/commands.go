@@ -9,6 +9,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/operatorlaunch"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/queues"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/rules"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/targets"
 )
@@ -22,6 +23,7 @@ func addCommands(root *cobra.Command, g *globals.Flags, streams genericiooptions
 		report.NewCmd(g, streams),
 		snapshot.NewCmd(g, streams),
 		diff.NewCmd(streams),
+		rules.NewCmd(g, streams),
 		operatorlaunch.NewCmd(streams),
 	} {
 		root.AddCommand(c)

@@ -1,0 +1,24 @@
+package alerts
+
+import "github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+
+// notExportedWhy says, per check with no alert, why the rules cannot judge it. A new check in
+// the catalog gets an alert in checks.go or a line here (a test holds them to the catalog).
+var notExportedWhy = map[string]string{
+	"no-workqueue-metrics": "which targets are controllers is the discovery's knowledge (pods, monitors, names); " +
+		"over Prometheus every target without workqueue series, a database or a web server, would fire",
+	"metric-type": "the declared TYPE of a family is metadata, not a series PromQL can read",
+	"warm-standby": "info: a standby that waits for the lead is no fault; the queue alerts leave its queues out " +
+		"(" + RecordPrefix + recStandby + ")",
+}
+
+// notExported lists the checks without an alert, in code order.
+func notExported() []NotExported {
+	var out []NotExported
+	for _, d := range findings.Catalog() {
+		if why, ok := notExportedWhy[d.Check]; ok {
+			out = append(out, NotExported{Code: d.Code, Check: d.Check, Why: why})
+		}
+	}
+	return out
+}

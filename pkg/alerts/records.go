@@ -1,0 +1,159 @@
+package alerts
+
+import (
+	"math"
+	"strings"
+)
+
+// The joins of the rules. A target is (job, instance): every scraped series has both. A
+// queue is its workqueue name on a target; controller-runtime names the queue after the
+// controller, and the recorded controller series carry that name too (copied from the
+// controller label), so queue and controller figures join on (job, instance, name), also on
+// workqueues older than controller-runtime 0.19 that have no controller label.
+const (
+	onQueue  = "on (job, instance, name)"
+	onTarget = "on (job, instance)"
+)
+
+// The recorded series. Names follow Prometheus' level:metric:operations; WIN stands for the
+// window ("5m").
+const (
+	recDepth          = "workqueue_depth:sum"
+	recDepthChange    = "workqueue_depth:changeWIN"
+	recDepthLow       = "workqueue_depth_low_priority:sum"
+	recDepthHigh      = "workqueue_depth_high_priority:sum"
+	recQueueP99       = "workqueue_queue_duration_seconds:p99_WIN"
+	recQueueMean      = "workqueue_queue_duration_seconds:mean_WIN"
+	recWorkP99        = "workqueue_work_duration_seconds:p99_WIN"
+	recWorkP50        = "workqueue_work_duration_seconds:p50_WIN"
+	recCompletions    = "workqueue_completions:rateWIN"
+	recAdds           = "workqueue_adds:increaseWIN"
+	recRetries        = "workqueue_retries:rateWIN"
+	recRetriesPerAdd  = "workqueue_retries_per_add:ratio_WIN"
+	recSaturation     = "controller_workers:saturation"
+	recReconciles     = "controller_reconciles:increaseWIN"
+	recReconcileRate  = "controller_reconciles:rateWIN"
+	recErrors         = "controller_reconcile_errors:increaseWIN"
+	recErrorRate      = "controller_reconcile_errors:rateWIN"
+	recErrorRatio     = "controller_reconcile_errors:ratio_WIN"
+	recRequeueRatio   = "controller_requeues:ratio_WIN"
+	recStandby        = "controller_warm_standby:bool"
+	recLimiterWait    = "rest_client_rate_limiter_wait_seconds:mean_WIN"
+	recLimited        = "rest_client_rate_limited_requests:increaseWIN"
+	recRequests       = "rest_client_requests:increaseWIN"
+	recFailedRatio    = "rest_client_failed_requests:ratio_WIN"
+	recThrottled      = "rest_client_throttled_requests:increaseWIN"
+	recAPFRejected    = "apiserver_flowcontrol_rejected_requests:increaseWIN"
+	recAPFWaitP99     = "apiserver_flowcontrol_request_wait_duration_seconds:p99_WIN"
+	recAPFWaits       = "apiserver_flowcontrol_waited_requests:increaseWIN"
+	recInformerP99    = "informer_processing_latency_seconds:p99_WIN"
+	recWebhookP90     = "controller_runtime_webhook_latency_seconds:p90_WIN"
+	recWebhookMean    = "controller_runtime_webhook_latency_seconds:mean_WIN"
+	recWebhookReqs    = "controller_runtime_webhook_requests:increaseWIN"
+	recWebhookFast    = "controller_runtime_webhook_requests_within_threshold_bucket:ratio_WIN"
+	recMemoryOfLimit  = "process_resident_memory_of_limit:ratio"
+	memoryLimitSeries = `kube_pod_container_resource_limits{resource="memory"}`
+)
+
+// r is a recorded series as the alerts read it, with the selector's matchers.
+func (b *builder) r(name string) string { return b.sel(b.rec(name)) }
+
+// records are the recording rules: the figures the alerts share, each computed once.
+func (b *builder) records() []Rule {
+	th := b.o.Thresholds
+	inc := func(metric string, own ...string) string { return "increase(" + b.rng(metric, own...) + ")" }
+	rate := func(metric string, own ...string) string { return "rate(" + b.rng(metric, own...) + ")" }
+	quantile := func(q, metric, without string) string {
+		in := rate(metric + "_bucket")
+		if without != "" {
+			in = "sum without (" + without + ") (" + in + ")"
+		}
+		return "histogram_quantile(" + q + ", " + in + ")"
+	}
+	mean := func(metric, without string) string {
+		s, c := inc(metric+"_sum"), inc(metric+"_count")
+		if without != "" {
+			s, c = "sum without ("+without+") ("+s+")", "sum without ("+without+") ("+c+")"
+		}
+		return s + "\n  /\n(" + c + " > 0)"
+	}
+	named := func(expr string) string { // a controller series gets the name of its queue
+		return `label_replace(` + expr + `, "name", "$1", "controller", "(.+)")`
+	}
+	depth := b.sel("workqueue_depth")
+	rules := []Rule{
+		// Depth is a gauge: summed over priority (controller-runtime's priority queue has a
+		// series per priority), compared with itself a window ago; never rate() of it.
+		{Record: recDepth, Expr: "sum without (priority) (" + depth + ")"},
+		{Record: recDepthChange, Expr: "sum without (priority) (" + depth + ")\n  -\nsum without (priority) (" + depth + " offset " + b.w + ")"},
+		// controller-runtime's priority queue: the initial list and unchanged resyncs enter at
+		// -100, events at 0.
+		{Record: recDepthLow, Expr: "sum without (priority) (" + b.sel("workqueue_depth", `priority="-100"`) + ")"},
+		{Record: recDepthHigh, Expr: "sum without (priority) (" + b.sel("workqueue_depth", `priority!~"|-100"`) + ")"},
+		{Record: recQueueP99, Expr: quantile("0.99", "workqueue_queue_duration_seconds", "")},
+		{Record: recQueueMean, Expr: mean("workqueue_queue_duration_seconds", "")},
+		{Record: recWorkP99, Expr: quantile("0.99", "workqueue_work_duration_seconds", "")},
+		{Record: recWorkP50, Expr: quantile("0.5", "workqueue_work_duration_seconds", "")},
+		{Record: recCompletions, Expr: rate("workqueue_work_duration_seconds_count")},
+		{Record: recAdds, Expr: inc("workqueue_adds_total")},
+		{Record: recRetries, Expr: rate("workqueue_retries_total")},
+		{Record: recRetriesPerAdd, Expr: inc("workqueue_retries_total") + "\n  /\n(" + inc("workqueue_adds_total") + " > 0)"},
+		{Record: recSaturation, Expr: named(b.sel("controller_runtime_active_workers") + " / (" + b.sel("controller_runtime_max_concurrent_reconciles") + " > 0)")},
+		{Record: recReconciles, Expr: named("sum without (result) (" + inc("controller_runtime_reconcile_total") + ")")},
+		{Record: recReconcileRate, Expr: named("sum without (result) (" + rate("controller_runtime_reconcile_total") + ")")},
+		{Record: recErrors, Expr: named(inc("controller_runtime_reconcile_errors_total"))},
+		{Record: recErrorRate, Expr: named(rate("controller_runtime_reconcile_errors_total"))},
+		{Record: recErrorRatio, Expr: b.r(recErrors) + "\n  /\n(" + b.r(recReconciles) + " > 0)"},
+		{Record: recRequeueRatio, Expr: named("sum without (result) ("+inc("controller_runtime_reconcile_total", `result=~"requeue|requeue_after"`)+")") +
+			"\n  /\n(" + b.r(recReconciles) + " > 0)"},
+		// A warm standby (controller-runtime warm replicas): no worker active, never
+		// reconciled, on a target that does not lead. Its queue fills while it waits: no backlog.
+		{Record: recStandby, Expr: named("("+b.sel("controller_runtime_active_workers")+" == 0)\n  and on (job, instance, controller)\n(sum without (result) ("+
+			b.sel("controller_runtime_reconcile_total")+") == 0)") + "\n  unless " + onTarget + "\n(" + b.sel("leader_election_master_status") + " == 1)"},
+		{Record: recLimiterWait, Expr: mean("rest_client_rate_limiter_duration_seconds", "verb, host")},
+		{Record: recLimited, Expr: "sum without (verb, host) (" + inc("rest_client_rate_limiter_duration_seconds_count") + ")"},
+		{Record: recRequests, Expr: "sum without (code, method, host) (" + inc("rest_client_requests_total") + ")"},
+		// 5xx and transport errors; 429s are the server's flow control, judged apart.
+		{Record: recFailedRatio, Expr: "sum without (code, method, host) (" + inc("rest_client_requests_total", `code=~"5..|<error>"`) + ")\n  /\n(" + b.r(recRequests) + " > 0)"},
+		{Record: recThrottled, Expr: "sum without (code, method, host) (" + inc("rest_client_requests_total", `code="429"`) + ")"},
+		{Record: recAPFRejected, Expr: "sum without (flow_schema, reason) (" + inc("apiserver_flowcontrol_rejected_requests_total") + ")"},
+		{Record: recAPFWaitP99, Expr: quantile("0.99", "apiserver_flowcontrol_request_wait_duration_seconds", "flow_schema, execute")},
+		{Record: recAPFWaits, Expr: "sum without (flow_schema, execute) (" + inc("apiserver_flowcontrol_request_wait_duration_seconds_count") + ")"},
+		{Record: recInformerP99, Expr: quantile("0.99", "informer_processing_latency_seconds", "")},
+		{Record: recWebhookP90, Expr: quantile("0.9", "controller_runtime_webhook_latency_seconds", "")},
+		{Record: recWebhookMean, Expr: mean("controller_runtime_webhook_latency_seconds", "")},
+		{Record: recWebhookReqs, Expr: inc("controller_runtime_webhook_latency_seconds_count")},
+		// The share of requests within the first bucket bound at or above the threshold (the
+		// buckets are a factor of 10 apart): under 90 %, the p90 lies surely in a bucket
+		// that starts at or above the threshold.
+		{Record: recWebhookFast, Expr: "sum without (le) (" + rate("controller_runtime_webhook_latency_seconds_bucket", `le=~"`+bucketAtOrAbove(th.WebhookLatency.Seconds())+`"`) + ")\n  /\n" +
+			"(" + rate("controller_runtime_webhook_latency_seconds_count") + " > 0)"},
+		// The container that serves the metrics against its memory limit (kube-state-metrics):
+		// the target's namespace, pod and container labels, as the Prometheus Operator sets them.
+		{Record: recMemoryOfLimit, Expr: b.sel("process_resident_memory_bytes") + "\n  / on (namespace, pod, container) group_left ()\nmax by (namespace, pod, container) (" + memoryLimitSeries + " > 0)"},
+	}
+	for i := range rules {
+		rules[i].Record = b.rec(rules[i].Record)
+	}
+	return rules
+}
+
+// bucketAtOrAbove is a regular expression for the le label of the smallest power of ten at
+// or above v, a bucket bound of controller-runtime's webhook histogram, both ways Prometheus
+// writes it ("1", and "1.0" since Prometheus 3).
+func bucketAtOrAbove(v float64) string {
+	e := math.Ceil(math.Log10(v))
+	p := math.Pow(10, e)
+	switch {
+	case p < v: // Log10 rounded below a power of ten
+		p = math.Pow(10, e+1)
+	case math.Pow(10, e-1) >= v:
+		p = math.Pow(10, e-1)
+	}
+	s := num(p)
+	re := strings.ReplaceAll(s, ".", `\\.`)
+	if !strings.ContainsAny(s, ".e") {
+		re += `(\\.0)?`
+	}
+	return re
+}

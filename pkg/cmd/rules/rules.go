@@ -1,0 +1,149 @@
+// Package rules implements `kubectl ctrldiag rules`: the checks of report as Prometheus
+// alerting and recording rules, with the same thresholds, so that the alert that wakes
+// someone up and the report they then run agree. Flags only: pkg/alerts makes the rules.
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/alerts"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+)
+
+const long = `Print Prometheus rules that raise, as alerts, the findings report raises: for every check
+that can be judged over the metrics a Prometheus server scrapes, an alerting rule with the
+report's thresholds (--threshold, --thresholds) and logic, and recording rules for the figures
+the alerts share (worker saturation, reconcile error ratio, failing reconciles/s, mean queue
+wait, depth by priority, ...). Rates and increases run over --window, the alerts' for: over
+each check's own duration (--for CHECK=DURATION to change one).
+
+Every alert has the labels severity, check and code, and the annotations summary,
+description (naming the namespace, pod and queue or controller) and runbook_url (the check's
+section of docs/alerts.md; --runbook-base-url for your own copy).
+
+Checks that need the cluster rather than metrics are exported over kube-state-metrics where
+its series say the same (memory-pressure, restarts), or listed as not exported, with the
+reason, in the comment block the rule file starts with and in -o table.
+
+Outputs: -o rules (a Prometheus rule file, the default), -o prometheusrule (a
+monitoring.coreos.com/v1 PrometheusRule for the Prometheus Operator: --name, -n and --label
+for the labels its ruleSelector matches), -o json (the rule file as JSON), -o table (every
+alert, its check and for:, and the checks not exported).
+
+No cluster is read. Exit codes: 0 printed; 2 invalid flags.`
+
+const example = `  # A rule file for a plain Prometheus (rule_files: in prometheus.yml)
+  kubectl ctrldiag rules > ctrldiag-rules.yaml && promtool check rules ctrldiag-rules.yaml
+
+  # For the Prometheus Operator (kube-prometheus-stack selects release=<its release name>)
+  kubectl ctrldiag rules -o prometheusrule -n monitoring --label release=kube-prometheus-stack | kubectl apply -f -
+
+  # One namespace only, stuck after 1m, saturation alerts after 30m
+  kubectl ctrldiag rules --selector '{namespace="my-operator-system"}' --threshold stuckAfter=1m --for workers-saturated=30m
+
+  # What is exported and what is not
+  kubectl ctrldiag rules -o table`
+
+// Options holds the flag values of the rules command.
+type Options struct {
+	g          *globals.Flags
+	Thresholds thresholdflags.Flags
+	Output     string
+	Window     time.Duration
+	For        []string
+	Selector   string
+	RunbookURL string
+	Labels     []string
+	Name       string
+
+	opts alerts.Options
+	meta alerts.Meta
+	genericiooptions.IOStreams
+}
+
+// NewCmd returns the rules command.
+func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &Options{g: g, IOStreams: streams}
+	cmd := &cobra.Command{
+		Use:     "rules [flags]",
+		Short:   "Print Prometheus alerting rules that agree with the report's findings",
+		Long:    long,
+		Example: example,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Complete(); err != nil {
+				return err
+			}
+			cmd.SilenceUsage = true
+			return o.Run()
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.Output, "output", "o", "rules", "Output format: rules (a Prometheus rule file), prometheusrule, json or table")
+	o.Thresholds.AddFlags(f)
+	f.DurationVar(&o.Window, "window", alerts.DefaultWindow, "Range of every rate and increase, the report's window between two samples")
+	f.StringArrayVar(&o.For, "for", nil, "Set the for: of a check's alerts, CHECK=DURATION (e.g. workers-saturated=30m; repeatable)")
+	f.StringVar(&o.Selector, "selector", "", `Label matchers added to every controller series, e.g. '{namespace="my-operator-system"}'`)
+	f.StringVar(&o.RunbookURL, "runbook-base-url", alerts.DefaultRunbookBaseURL, "Base of every runbook_url, followed by #<code>-<check>")
+	f.StringArrayVar(&o.Labels, "label", nil, "A label of the PrometheusRule, key=value (repeatable; what the Prometheus' ruleSelector matches)")
+	f.StringVar(&o.Name, "name", "ctrldiag", "Name of the PrometheusRule")
+	return cmd
+}
+
+// Complete turns the flags into the options of pkg/alerts, or a usage error.
+func (o *Options) Complete() error {
+	if err := render.ValidateFormat(o.Output, alerts.Formats...); err != nil {
+		return exitcode.UsageError("%v", err)
+	}
+	th, err := o.Thresholds.Thresholds()
+	if err != nil {
+		return err
+	}
+	o.opts = alerts.Options{Thresholds: th, Window: o.Window, RunbookBaseURL: o.RunbookURL, For: map[string]time.Duration{}}
+	if o.opts.Selector, err = alerts.ParseSelector(o.Selector); err != nil {
+		return exitcode.UsageError("--selector: %v", err)
+	}
+	for _, kv := range o.For {
+		check, value, ok := strings.Cut(kv, "=")
+		d, perr := time.ParseDuration(value)
+		if !ok || perr != nil {
+			return exitcode.UsageError("--for %q: use CHECK=DURATION, e.g. workers-saturated=30m", kv)
+		}
+		o.opts.For[check] = d
+	}
+	o.meta = alerts.Meta{Name: o.Name, Labels: map[string]string{}}
+	if o.g != nil && o.g.ConfigFlags != nil && o.g.ConfigFlags.Namespace != nil {
+		o.meta.Namespace = *o.g.ConfigFlags.Namespace
+	}
+	for _, kv := range o.Labels {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return exitcode.UsageError("--label %q: use key=value", kv)
+		}
+		o.meta.Labels[k] = v
+	}
+	if len(o.meta.Labels) == 0 {
+		o.meta.Labels = nil
+	}
+	if o.Output != "prometheusrule" && (len(o.Labels) > 0 || o.meta.Namespace != "") {
+		fmt.Fprintln(o.ErrOut, "rules: --label and -n name the PrometheusRule; they apply to -o prometheusrule only")
+	}
+	return nil
+}
+
+// Run builds the rules and prints them.
+func (o *Options) Run() error {
+	s, err := alerts.Build(o.opts)
+	if err != nil {
+		return exitcode.UsageError("%v", err)
+	}
+	return alerts.Write(o.Out, o.Output, s, o.meta)
+}
