@@ -36,6 +36,13 @@ func UsageError(format string, args ...any) error {
 	return &ExitCodeError{Code: Usage, Err: fmt.Errorf(format, args...)}
 }
 
+// Failure marks err as the command failing at its job (exit 1) even when it comes before the
+// command's flags were validated, e.g. an input file named by a flag that cannot be read as
+// what it should be: not a usage error.
+func Failure(err error) error {
+	return &ExitCodeError{Code: Error, Err: err}
+}
+
 // CodeFor maps an error returned by a command to the process exit code and the message to
 // print (empty when there is nothing to say).
 func CodeFor(err error) (int, string) {

@@ -4,6 +4,7 @@
 package rootcmd
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -80,7 +81,8 @@ func Main(root *cobra.Command, stderr io.Writer) int {
 	c, err := root.ExecuteC()
 	klog.Flush()
 	code, msg := exitcode.CodeFor(err)
-	if code == exitcode.Error && c != nil && (c == root || !c.SilenceUsage) {
+	var explicit *exitcode.ExitCodeError
+	if code == exitcode.Error && !errors.As(err, &explicit) && c != nil && (c == root || !c.SilenceUsage) {
 		// Commands silence usage once their flags are validated: an error before that point
 		// (unknown command or flag, bad value, wrong arguments) is a usage error.
 		code = exitcode.Usage

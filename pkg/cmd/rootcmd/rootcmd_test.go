@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 )
 
 // klog writes once, to the command's stderr, with bearer tokens masked, at every severity.
@@ -36,14 +38,20 @@ func TestUsageErrorsPointToHelp(t *testing.T) {
 		{"unknown command", []string{"nope"}, 2, "error: unknown command \"nope\" for \"kubectl x\"\nSee 'kubectl x -h' for help and examples.\n"},
 		{"bad value", []string{"sub", "--n", "many"}, 2, "See 'kubectl x sub -h'"},
 		{"failure", []string{"sub", "--fail"}, 1, "error: it broke\n"},
+		// A failure before the flags are validated (an input file that is not what it should
+		// be) is a failure all the same when the command says so.
+		{"failure before validation", []string{"sub", "--fail-early"}, 1, "error: not a snapshot\n"},
 		{"success", []string{"sub"}, 0, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			streams, _, out, errOut := genericiooptions.NewTestIOStreams()
 			root, _ := New(Spec{Use: "x", DisplayName: "kubectl x"}, streams)
-			var fail bool
+			var fail, failEarly bool
 			var n int
 			sub := &cobra.Command{Use: "sub", Args: cobra.NoArgs, RunE: func(cmd *cobra.Command, _ []string) error {
+				if failEarly {
+					return exitcode.Failure(errors.New("not a snapshot"))
+				}
 				cmd.SilenceUsage = true // the flags are valid
 				if fail {
 					return errors.New("it broke")
@@ -51,6 +59,7 @@ func TestUsageErrorsPointToHelp(t *testing.T) {
 				return nil
 			}}
 			sub.Flags().BoolVar(&fail, "fail", false, "")
+			sub.Flags().BoolVar(&failEarly, "fail-early", false, "")
 			sub.Flags().IntVar(&n, "n", 0, "")
 			root.AddCommand(sub)
 			root.SetArgs(tt.args)

@@ -22,7 +22,7 @@ func (f *Flags) fromSnapshot(args []string) (Resolved, error) {
 	}
 	s, err := snapshot.Load(f.FromSnapshot, lim)
 	if err != nil {
-		return Resolved{}, err
+		return Resolved{}, exitcode.Failure(err)
 	}
 	sc := s.Manifest.Scope
 	taken := s.Manifest.Taken
