@@ -9,8 +9,8 @@ import (
 // hotLoop judges whether a controller-runtime queue reconciles the same objects over and over
 // with almost no work. With the objects counted, the rate is per object (3,000 objects each
 // polled every 10 minutes make 5 reconciles a second, once per object per 600 s: no loop),
-// and every result counts, since a reconcile that re-triggers itself (writing its own object)
-// succeeds. Without a count, it takes a high total rate, mostly requeue results. Failing
+// and at a higher rate every result counts, since a reconcile that re-triggers itself (writing
+// its own object) succeeds. Without a count, it takes a high total rate, mostly requeue results. Failing
 // reconciles are judged by failureFindings instead.
 func hotLoop(t Target, q health.QueueStats, c *health.Controller, reconciles, requeues float64, th Thresholds) []Finding {
 	if t.Window <= 0 || q.ReconcileErrors/q.Reconciles > th.ErrorRatio || q.WorkP50 > th.HotLoopWork.Seconds() || !(reconciles >= th.MinEvents) {
@@ -21,13 +21,19 @@ func hotLoop(t Target, q health.QueueStats, c *health.Controller, reconciles, re
 	results := Evidence{Name: "requeue results", Value: format(requeues/reconciles, "%")}
 	if objs := t.Objects.Of(t.ID, c.Name); objs != nil && objs.Error == "" && objs.Total > 0 {
 		per := rate / float64(objs.Total)
-		if per < th.HotLoopObjectRate {
+		// Asked-for requeues at HotLoopObjectRate per object, or any result at
+		// HotLoopObjectRateAnyResult: objects changed from outside once a second each are a
+		// busy controller, not a loop, while a reconcile that re-triggers itself (it writes
+		// its own object) succeeds many times a second.
+		requeued := requeues/reconciles >= th.HotLoopRequeueRatio && per >= th.HotLoopObjectRate
+		if !requeued && per < th.HotLoopObjectRateAnyResult {
 			return nil
 		}
 		return []Finding{newFinding("hot-loop", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%s reconciles each of its %d %s objects %.1f times a second (%.0f reconciles/s), with almost no work each",
 				q.Queue, objs.Total, objs.Kind.Kind, per, rate),
-			Evidence{Name: "reconciles per object/s", Value: format(per, "/s"), Threshold: fmt.Sprintf(">= %g/s", th.HotLoopObjectRate)},
+			Evidence{Name: "reconciles per object/s", Value: format(per, "/s"),
+				Threshold: fmt.Sprintf(">= %g/s mostly requeued, or >= %g/s", th.HotLoopObjectRate, th.HotLoopObjectRateAnyResult)},
 			Evidence{Name: "reconciles/s", Value: format(rate, "/s")},
 			Evidence{Name: "objects of " + objs.Kind.GroupResource(), Value: fmt.Sprint(objs.Total)},
 			results, work).as(health.StatusRetrying)}

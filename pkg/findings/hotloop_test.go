@@ -33,6 +33,8 @@ func TestHotLoopPerObject(t *testing.T) {
 		{"two objects that re-trigger themselves", map[string]float64{"success": 0}, map[string]float64{"success": 200}, 2,
 			"warning:hot-loop", "10.0 times a second"},
 		{"busy but spread over many objects", map[string]float64{"success": 0}, map[string]float64{"success": 200}, 400, "", ""},
+		// 30 objects each changed from outside once a second: a busy controller, no loop.
+		{"objects changed once a second each", map[string]float64{"success": 0}, map[string]float64{"success": 300}, 30, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tg := crTarget(queue(fast), tc.before, tc.after, 0)

@@ -45,10 +45,13 @@ type Thresholds struct {
 	SlowWork Duration `json:"slowWork"`
 	// SaturatedQueueWait: queue p99 at or above this while every worker is busy is saturation.
 	SaturatedQueueWait Duration `json:"saturatedQueueWait"`
-	// HotLoopObjectRate: reconciles per object a second at or above this, with work p50 under
-	// HotLoopWork, is a hot loop, whatever the results (a reconcile that re-triggers itself
-	// succeeds). Judged when the objects the controller reconciles were counted.
-	HotLoopObjectRate float64 `json:"hotLoopObjectRate"`
+	// HotLoopObjectRate: reconciles per object a second at or above this, mostly requeues
+	// (HotLoopRequeueRatio), with work p50 under HotLoopWork, is a hot loop; at
+	// HotLoopObjectRateAnyResult or above, whatever the results (a reconcile that re-triggers
+	// itself succeeds; objects changed from outside once a second each are no loop). Judged
+	// when the objects the controller reconciles were counted.
+	HotLoopObjectRate          float64 `json:"hotLoopObjectRate"`
+	HotLoopObjectRateAnyResult float64 `json:"hotLoopObjectRateAnyResult"`
 	// HotLoopRequeueRatio, HotLoopRate: without an objects count, requeue results / reconciles
 	// at or above HotLoopRequeueRatio, with HotLoopRate reconciles a second and work p50 under
 	// HotLoopWork, is a hot loop (periodic polling of many objects stays below HotLoopRate).
@@ -90,31 +93,32 @@ type Thresholds struct {
 // DefaultThresholds are the thresholds report starts from.
 func DefaultThresholds() Thresholds {
 	return Thresholds{
-		MinEvents:                10,
-		StuckAfter:               Duration(30 * time.Second),
-		ErrorRatio:               0.10,
-		RetryStormRate:           2,
-		PersistentFailures:       3,
-		RetryRatio:               0.5,
-		RetriesPerSecond:         10,
-		BacklogDepth:             100,
-		RisingDepth:              10,
-		SlowWork:                 Duration(time.Second),
-		SaturatedQueueWait:       Duration(time.Second),
-		HotLoopObjectRate:        1,
-		HotLoopRequeueRatio:      0.5,
-		HotLoopRate:              20,
-		HotLoopWork:              Duration(50 * time.Millisecond),
-		ThrottleWait:             Duration(50 * time.Millisecond),
-		ThrottleMinRequests:      3,
-		APIErrorRatio:            0.01,
-		ServerThrottleRejections: 3,
-		APFQueueWait:             Duration(time.Second),
-		WebhookLatency:           Duration(200 * time.Millisecond),
-		InformerQueuedItems:      100,
-		InformerLatency:          Duration(time.Second),
-		MemoryRatio:              0.8,
-		Since:                    Duration(time.Hour),
+		MinEvents:                  10,
+		StuckAfter:                 Duration(30 * time.Second),
+		ErrorRatio:                 0.10,
+		RetryStormRate:             2,
+		PersistentFailures:         3,
+		RetryRatio:                 0.5,
+		RetriesPerSecond:           10,
+		BacklogDepth:               100,
+		RisingDepth:                10,
+		SlowWork:                   Duration(time.Second),
+		SaturatedQueueWait:         Duration(time.Second),
+		HotLoopObjectRate:          1,
+		HotLoopObjectRateAnyResult: 5,
+		HotLoopRequeueRatio:        0.5,
+		HotLoopRate:                20,
+		HotLoopWork:                Duration(50 * time.Millisecond),
+		ThrottleWait:               Duration(50 * time.Millisecond),
+		ThrottleMinRequests:        3,
+		APIErrorRatio:              0.01,
+		ServerThrottleRejections:   3,
+		APFQueueWait:               Duration(time.Second),
+		WebhookLatency:             Duration(200 * time.Millisecond),
+		InformerQueuedItems:        100,
+		InformerLatency:            Duration(time.Second),
+		MemoryRatio:                0.8,
+		Since:                      Duration(time.Hour),
 	}
 }
 
