@@ -280,8 +280,7 @@ func findingLines(r report.Report) []string {
 // by its pid at the end of the test.
 func startPrometheus(t *testing.T, bin, target string) string {
 	t.Helper()
-	dir := t.TempDir()
-	cfg := fmt.Sprintf(`global:
+	return startPrometheusWith(t, bin, fmt.Sprintf(`global:
   scrape_interval: 1s
   scrape_timeout: 900ms
 scrape_configs:
@@ -299,7 +298,14 @@ scrape_configs:
   - job_name: restart
     metrics_path: /restart
     static_configs: [{targets: [%[1]q]}]
-`, target)
+`, target))
+}
+
+// startPrometheusWith runs prometheus on loopback with the configuration cfg, and stops it by
+// its pid at the end of the test.
+func startPrometheusWith(t *testing.T, bin, cfg string) string {
+	t.Helper()
+	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -353,9 +359,15 @@ scrape_configs:
 	}
 }
 
-// waitScrapes waits until every job has been scraped n more times (its up series has n more
-// samples), at most 30 s.
+// waitScrapes waits until every one of the 4 jobs has been scraped n more times (its up series
+// has n more samples), at most 30 s.
 func waitScrapes(t *testing.T, c *promapi.Client, n int) {
+	t.Helper()
+	waitJobScrapes(t, c, 4, n)
+}
+
+// waitJobScrapes waits until each of jobs jobs has been scraped n more times, at most 30 s.
+func waitJobScrapes(t *testing.T, c *promapi.Client, jobs, n int) {
 	t.Helper()
 	count := func() map[string]float64 {
 		r, err := c.Query(context.Background(), `count_over_time(up[1h])`, time.Now())
@@ -372,7 +384,7 @@ func waitScrapes(t *testing.T, c *promapi.Client, n int) {
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		now := count()
-		ok := len(now) == 4
+		ok := len(now) == jobs
 		for job, v := range now {
 			ok = ok && v >= before[job]+float64(n)
 		}
