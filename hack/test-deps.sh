@@ -19,6 +19,7 @@ deps=(
   "make|make|the Makefile targets"
   "chromium|chromium|opening the html report in a real browser"
   "prometheus|prometheus|a real Prometheus server that --prometheus reads (pkg/promsource, test/e2e)"
+  "victoria-metrics|victoria-metrics|a second, different server of the Prometheus API (single-node VictoriaMetrics) that --prometheus reads (pkg/promsource, test/e2e)"
 )
 
 mode=${1:-install}

@@ -67,6 +67,9 @@ type envelope struct {
 	Error     string          `json:"error"`
 	Warnings  []string        `json:"warnings"`
 	Data      json.RawMessage `json:"data"`
+	// IsPartial is VictoriaMetrics' word for an answer some storage nodes did not contribute to
+	// (its cluster version, without -search.denyPartialResponse).
+	IsPartial bool `json:"isPartial"`
 }
 
 type data struct {
@@ -104,6 +107,9 @@ func decode(resp *http.Response, maxBytes int64, maxSeries int) (*Response, int6
 		return nil, n, &TooManySeriesError{Series: len(d.Result), Limit: maxSeries}
 	}
 	out := &Response{Warnings: env.Warnings, Series: make([]Series, 0, len(d.Result))}
+	if env.IsPartial {
+		out.Warnings = append(out.Warnings, "the answer is partial (isPartial: some storage nodes did not answer): series may be missing")
+	}
 	for _, r := range d.Result {
 		s := Series{Labels: r.Metric}
 		switch d.ResultType {
