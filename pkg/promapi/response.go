@@ -70,6 +70,10 @@ type envelope struct {
 	// IsPartial is VictoriaMetrics' word for an answer some storage nodes did not contribute to
 	// (its cluster version, without -search.denyPartialResponse).
 	IsPartial bool `json:"isPartial"`
+	// Kind and Message are those of a Kubernetes Status, the API server's answer when the
+	// service proxy fails (no such service, no endpoints, forbidden).
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
 }
 
 type data struct {
@@ -95,6 +99,9 @@ func decode(resp *http.Response, maxBytes int64, maxSeries int) (*Response, int6
 	if err := json.Unmarshal(body, &env); err != nil || env.Status == "" {
 		return nil, n, fmt.Errorf("answered %d %s with a body that is not the Prometheus API's (%s): is the URL the API's base (the part before /api/v1)?",
 			resp.StatusCode, http.StatusText(resp.StatusCode), firstBytes(body, resp.Header.Get("Content-Type")))
+	}
+	if env.Kind == "Status" && env.Status != "success" {
+		return nil, n, fmt.Errorf("the API server answered %d %s: %s", resp.StatusCode, http.StatusText(resp.StatusCode), env.Message)
 	}
 	if env.Status != "success" || resp.StatusCode/100 != 2 {
 		return nil, n, &APIError{Code: resp.StatusCode, ErrorType: env.ErrorType, Message: env.Error}
