@@ -20,6 +20,7 @@ deps=(
   "chromium|chromium|opening the html report in a real browser"
   "prometheus|prometheus|a real Prometheus server that --prometheus reads (pkg/promsource, test/e2e)"
   "promtool|prometheus|checking and unit-testing the rules of kubectl ctrldiag rules (promtool)"
+  "victoria-metrics|victoria-metrics|a second, different server of the Prometheus API (single-node VictoriaMetrics) that --prometheus reads (pkg/promsource, test/e2e)"
 )
 
 mode=${1:-install}

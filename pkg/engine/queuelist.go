@@ -6,6 +6,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
 // QueueList is the result of `queues` in -o json|yaml. Missing figures are null.
@@ -20,10 +21,16 @@ type QueueList struct {
 	// Replicas are the workloads of which two or more replicas were read: who leads, and which
 	// standby replicas were folded into the leader's rows (they have no items of their own).
 	Replicas []replicas.Group `json:"replicas,omitempty"`
+	// Clusters are the clusters read, when there are several (a fleet read from a Prometheus
+	// server; "" stands for targets without the cluster label). Each item and error then names
+	// its cluster.
+	Clusters []string `json:"clusters,omitempty"`
 }
 
 // QueueItem is one workqueue of one target. Durations are in seconds.
 type QueueItem struct {
+	// Cluster is the target's cluster, in a fleet (see QueueList.Clusters).
+	Cluster                  string   `json:"cluster,omitempty"`
 	Target                   string   `json:"target"`
 	Controller               string   `json:"controller"`
 	Queue                    string   `json:"queue"`
@@ -90,4 +97,19 @@ func item(s health.QueueStats) QueueItem {
 		it.Leader = &leader
 	}
 	return it
+}
+
+// setClusters names every item's and error's cluster when the results span several clusters.
+func (l *QueueList) setClusters(results []source.Result) {
+	of, clusters := report.Clusters(results)
+	if len(clusters) < 2 {
+		return
+	}
+	l.Clusters = clusters
+	for i := range l.Items {
+		l.Items[i].Cluster = of[l.Items[i].Target]
+	}
+	for i := range l.Errors {
+		l.Errors[i].Cluster = of[l.Errors[i].Target]
+	}
 }

@@ -51,6 +51,7 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	warnings = append(warnings, mistypedWarnings(results)...)
 	list := NewQueueList(stats, errs)
 	list.Replicas = groups
+	list.setClusters(results)
 
 	read := 0
 	for _, r := range results {

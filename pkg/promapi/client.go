@@ -34,6 +34,9 @@ type Config struct {
 	URL string
 	// Token is sent as a bearer token; never printed.
 	Token string
+	// User and Password are sent as basic auth (when User is set); the password is never
+	// printed.
+	User, Password string
 	// Headers are sent with every query (e.g. X-Scope-OrgID for a Mimir tenant).
 	Headers map[string]string
 	// CAFile verifies the server's certificate; Insecure skips the verification.
@@ -43,6 +46,14 @@ type Config struct {
 	Timeout   time.Duration
 	MaxBytes  int64
 	MaxSeries int
+	// Transport, when set, carries the queries instead of one built from CAFile and Insecure:
+	// the kubeconfig's, for a server reached through the API server's service proxy.
+	Transport http.RoundTripper
+	// Name, when set, is how the server is named in messages instead of its URL.
+	Name string
+	// GET sends the queries in the URL rather than as a POSTed form: through the API server's
+	// service proxy a POST needs the verb create on services/proxy, a GET only get.
+	GET bool
 }
 
 // Stats are what the queries cost.
@@ -77,6 +88,27 @@ func New(cfg Config) (*Client, error) {
 	if cfg.MaxSeries <= 0 {
 		cfg.MaxSeries = DefaultMaxSeries
 	}
+	tr := cfg.Transport
+	if tr == nil {
+		if tr, err = transport(cfg); err != nil {
+			return nil, err
+		}
+	}
+	client := &http.Client{
+		Transport: tr,
+		// A redirect must not carry the token to another host: follow only same-host ones.
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 5 || req.URL.Host != via[0].URL.Host {
+				return http.ErrUseLastResponse
+			}
+			return nil
+		},
+	}
+	return &Client{cfg: cfg, base: base, http: client}, nil
+}
+
+// transport is an HTTP transport verifying the server with CAFile, or not at all with Insecure.
+func transport(cfg Config) (http.RoundTripper, error) {
 	tlsCfg := &tls.Config{InsecureSkipVerify: cfg.Insecure} //nolint:gosec // explicit user opt-in
 	if cfg.CAFile != "" {
 		pem, err := os.ReadFile(cfg.CAFile)
@@ -92,17 +124,7 @@ func New(cfg Config) (*Client, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.TLSClientConfig = tlsCfg
 	tr.Proxy = http.ProxyFromEnvironment
-	client := &http.Client{
-		Transport: tr,
-		// A redirect must not carry the token to another host: follow only same-host ones.
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 || req.URL.Host != via[0].URL.Host {
-				return http.ErrUseLastResponse
-			}
-			return nil
-		},
-	}
-	return &Client{cfg: cfg, base: base, http: client}, nil
+	return tr, nil
 }
 
 // ParseURL checks the server's base URL: http or https, a host, no query.
@@ -119,8 +141,13 @@ func ParseURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// Name is the server's URL without credentials.
-func (c *Client) Name() string { return c.base.Redacted() }
+// Name is the server's name in messages: its URL without credentials, unless named otherwise.
+func (c *Client) Name() string {
+	if c.cfg.Name != "" {
+		return c.cfg.Name
+	}
+	return c.base.Redacted()
+}
 
 // Stats returns what the queries have cost so far.
 func (c *Client) Stats() Stats {
@@ -144,17 +171,29 @@ func (c *Client) Query(ctx context.Context, expr string, at time.Time) (*Respons
 	}
 	u := *c.base
 	u.Path += "/api/v1/query"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), strings.NewReader(form.Encode()))
+	var req *http.Request
+	var err error
+	if c.cfg.GET {
+		u.RawQuery = form.Encode()
+		req, err = http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	} else {
+		req, err = http.NewRequestWithContext(ctx, http.MethodPost, u.String(), strings.NewReader(form.Encode()))
+	}
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if !c.cfg.GET {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
 	req.Header.Set("Accept", "application/json")
 	for k, v := range c.cfg.Headers {
 		req.Header.Set(k, v)
 	}
 	if c.cfg.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.cfg.Token)
+	}
+	if c.cfg.User != "" {
+		req.SetBasicAuth(c.cfg.User, c.cfg.Password)
 	}
 	c.count(Stats{Queries: 1})
 	resp, err := c.http.Do(req)

@@ -151,3 +151,17 @@ func TestParseURL(t *testing.T) {
 		}
 	}
 }
+
+// VictoriaMetrics says an answer is partial with isPartial rather than a warning: it is one.
+func TestIsPartialIsAWarning(t *testing.T) {
+	c := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"status":"success","isPartial":true,"stats":{"seriesFetched":"1"},"data":{"resultType":"vector","result":[{"metric":{"job":"j"},"value":[1700000000,"1"]}]}}`))
+	})
+	r, err := c.Query(context.Background(), "up", time.Unix(1700000000, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Series) != 1 || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "isPartial") {
+		t.Errorf("answer %+v, want one series and a warning that it is partial", r)
+	}
+}

@@ -67,6 +67,13 @@ type envelope struct {
 	Error     string          `json:"error"`
 	Warnings  []string        `json:"warnings"`
 	Data      json.RawMessage `json:"data"`
+	// IsPartial is VictoriaMetrics' word for an answer some storage nodes did not contribute to
+	// (its cluster version, without -search.denyPartialResponse).
+	IsPartial bool `json:"isPartial"`
+	// Kind and Message are those of a Kubernetes Status, the API server's answer when the
+	// service proxy fails (no such service, no endpoints, forbidden).
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
 }
 
 type data struct {
@@ -93,6 +100,9 @@ func decode(resp *http.Response, maxBytes int64, maxSeries int) (*Response, int6
 		return nil, n, fmt.Errorf("answered %d %s with a body that is not the Prometheus API's (%s): is the URL the API's base (the part before /api/v1)?",
 			resp.StatusCode, http.StatusText(resp.StatusCode), firstBytes(body, resp.Header.Get("Content-Type")))
 	}
+	if env.Kind == "Status" && env.Status != "success" {
+		return nil, n, fmt.Errorf("the API server answered %d %s: %s", resp.StatusCode, http.StatusText(resp.StatusCode), env.Message)
+	}
 	if env.Status != "success" || resp.StatusCode/100 != 2 {
 		return nil, n, &APIError{Code: resp.StatusCode, ErrorType: env.ErrorType, Message: env.Error}
 	}
@@ -104,6 +114,9 @@ func decode(resp *http.Response, maxBytes int64, maxSeries int) (*Response, int6
 		return nil, n, &TooManySeriesError{Series: len(d.Result), Limit: maxSeries}
 	}
 	out := &Response{Warnings: env.Warnings, Series: make([]Series, 0, len(d.Result))}
+	if env.IsPartial {
+		out.Warnings = append(out.Warnings, "the answer is partial (isPartial: some storage nodes did not answer): series may be missing")
+	}
 	for _, r := range d.Result {
 		s := Series{Labels: r.Metric}
 		switch d.ResultType {

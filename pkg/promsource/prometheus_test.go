@@ -87,16 +87,24 @@ func (p *pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(ps[p.phase.Load()])
 }
 
-// TestAgreesWithADirectRead starts a real Prometheus scraping real captured pages every
+// backend is a real server that speaks the Prometheus API, started with a scrape
+// configuration: Prometheus, and VictoriaMetrics (single node) as a second, different one.
+type backend struct {
+	name, bin, pkg string
+	start          func(t *testing.T, bin, cfg string) string
+}
+
+var backends = []backend{
+	{name: "prometheus", bin: "prometheus", pkg: "prometheus", start: startPrometheusWith},
+	{name: "victoria-metrics", bin: "victoria-metrics", pkg: "victoria-metrics", start: startVictoriaMetrics},
+}
+
+// TestAgreesWithADirectRead starts each real backend scraping real captured pages every
 // second (a controller-runtime operator, kube-controller-manager, the API server) and a small
 // controller that restarts, then reads it through the source: the model and the findings are
 // the ones a direct read of the pages at the window's ends gives, and the restarted
 // controller's counters count what it did on both sides of the restart.
 func TestAgreesWithADirectRead(t *testing.T) {
-	bin, err := exec.LookPath("prometheus")
-	if err != nil {
-		t.Fatal("this test runs a real Prometheus: install Debian's prometheus package (hack/test-deps.sh does, as root)")
-	}
 	phases := func(name string) [4][]byte {
 		first, last := fixture(t, fmt.Sprintf(name, 1)), fixture(t, fmt.Sprintf(name, 2))
 		return [4][]byte{first, first, first, last}
@@ -113,21 +121,40 @@ func TestAgreesWithADirectRead(t *testing.T) {
 	defer srv.Close()
 	target := strings.TrimPrefix(srv.URL, "http://")
 
-	promURL := startPrometheus(t, bin, target)
-	client, err := promapi.New(promapi.Config{URL: promURL, Timeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
+	// Every backend scrapes the same pages at once.
+	clients := make([]*promapi.Client, len(backends))
+	for i, b := range backends {
+		bin, err := exec.LookPath(b.bin)
+		if err != nil {
+			t.Fatalf("this test runs a real %s: install Debian's %s package (hack/test-deps.sh does, as root)", b.name, b.pkg)
+		}
+		url := b.start(t, bin, scrapeConfig(target))
+		if clients[i], err = promapi.New(promapi.Config{URL: url, Timeout: 10 * time.Second}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	ctx := context.Background()
+	waitAll := func() {
+		for _, c := range clients {
+			waitScrapes(t, c, 2)
+		}
+	}
 	// Every phase is scraped twice; the window starts in phase 0 and ends in phase 3.
-	waitScrapes(t, client, 2)
+	waitAll()
 	start := time.Now()
 	for phase := int32(1); phase <= 3; phase++ {
 		p.phase.Store(phase)
-		waitScrapes(t, client, 2)
+		waitAll()
 	}
 	end := time.Now()
+	for i, b := range backends {
+		t.Run(b.name, func(t *testing.T) { agrees(t, clients[i], target, start, end) })
+	}
+}
 
+// agrees reads the pages through the source from one backend and compares them with a direct
+// read.
+func agrees(t *testing.T, client *promapi.Client, target string, start, end time.Time) {
+	ctx := context.Background()
 	queries := client.Stats().Queries
 	src := promsource.New(promsource.Config{Client: client, At: end, Window: end.Sub(start)})
 	inv, err := src.Open(ctx)
@@ -276,12 +303,9 @@ func findingLines(r report.Report) []string {
 	return out
 }
 
-// startPrometheus runs prometheus on loopback, scraping the pages every second, and stops it
-// by its pid at the end of the test.
-func startPrometheus(t *testing.T, bin, target string) string {
-	t.Helper()
-	dir := t.TempDir()
-	cfg := fmt.Sprintf(`global:
+// scrapeConfig scrapes the pages of TestAgreesWithADirectRead every second.
+func scrapeConfig(target string) string {
+	return fmt.Sprintf(`global:
   scrape_interval: 1s
   scrape_timeout: 900ms
 scrape_configs:
@@ -300,18 +324,40 @@ scrape_configs:
     metrics_path: /restart
     static_configs: [{targets: [%[1]q]}]
 `, target)
+}
+
+// startPrometheusWith runs prometheus on loopback with the configuration cfg, and stops it by
+// its pid at the end of the test.
+func startPrometheusWith(t *testing.T, bin, cfg string) string {
+	t.Helper()
+	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	addr := freeAddr(t)
+	startServer(t, "prometheus", "http://"+addr+"/-/ready", bin, "--config.file="+filepath.Join(dir, "prometheus.yml"),
+		"--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+addr, "--log.level=warn")
+	return "http://" + addr
+}
+
+// freeAddr is a loopback address free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := l.Addr().String()
 	_ = l.Close()
+	return addr
+}
+
+// startServer runs bin with args, waits until ready answers 200 (at most 30 s), and stops it
+// by its pid at the end of the test, showing its logs when the test failed.
+func startServer(t *testing.T, name, ready, bin string, args ...string) {
+	t.Helper()
 	var logs bytes.Buffer
-	cmd := exec.Command(bin, "--config.file="+filepath.Join(dir, "prometheus.yml"), "--storage.tsdb.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+addr, "--log.level=warn")
+	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -328,34 +374,39 @@ scrape_configs:
 			<-done
 		}
 		if t.Failed() {
-			t.Logf("prometheus logs:\n%s", logs.String())
+			t.Logf("%s logs:\n%s", name, logs.String())
 		}
 	})
-	url := "http://" + addr
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		resp, err := http.Get(url + "/-/ready")
+		resp, err := http.Get(ready)
 		if err == nil {
 			_ = resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				return url
+				return
 			}
 		}
 		select {
 		case <-done:
-			t.Fatalf("prometheus exited:\n%s", logs.String())
+			t.Fatalf("%s exited:\n%s", name, logs.String())
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("prometheus not ready after 30s:\n%s", logs.String())
+			t.Fatalf("%s not ready after 30s:\n%s", name, logs.String())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
 }
 
-// waitScrapes waits until every job has been scraped n more times (its up series has n more
-// samples), at most 30 s.
+// waitScrapes waits until every one of the 4 jobs has been scraped n more times (its up series
+// has n more samples), at most 30 s.
 func waitScrapes(t *testing.T, c *promapi.Client, n int) {
+	t.Helper()
+	waitJobScrapes(t, c, 4, n)
+}
+
+// waitJobScrapes waits until each of jobs jobs has been scraped n more times, at most 30 s.
+func waitJobScrapes(t *testing.T, c *promapi.Client, jobs, n int) {
 	t.Helper()
 	count := func() map[string]float64 {
 		r, err := c.Query(context.Background(), `count_over_time(up[1h])`, time.Now())
@@ -372,7 +423,7 @@ func waitScrapes(t *testing.T, c *promapi.Client, n int) {
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		now := count()
-		ok := len(now) == 4
+		ok := len(now) == jobs
 		for job, v := range now {
 			ok = ok && v >= before[job]+float64(n)
 		}

@@ -105,10 +105,8 @@ func (s *Source) Open(ctx context.Context) (*source.Inventory, error) {
 			s.cfg.Client.Name(), s.cfg.At.UTC().Format(time.RFC3339), strings.Join(markers, ", "), s.scopeWords())
 	}
 	sort.Slice(s.targets, func(i, j int) bool { return s.targets[i].ID() < s.targets[j].ID() })
-	for j := range jobs {
-		s.jobs = append(s.jobs, j)
-	}
-	sort.Strings(s.jobs)
+	s.jobs = sortedKeys(jobs)
+	inv.Warnings = append(inv.Warnings, s.clusterWarnings()...)
 	inv.Targets = s.targets
 	s.inv = inv
 	return inv, nil
@@ -166,7 +164,13 @@ func (s *Source) Read(ctx context.Context, o source.Options) []source.Result {
 		ctx, cancel = context.WithTimeout(ctx, o.Deadline)
 		defer cancel()
 	}
-	results, notes, err := s.read(ctx, o)
+	results, notes, err := s.read(ctx, o, scope{sel: s.sel, targets: s.targets, jobs: s.jobs})
+	if err != nil && ctx.Err() == nil && len(clustersOf(s.targets)) > 1 {
+		// One answer for the whole fleet failed (too many series, a timeout, a store down):
+		// ask cluster by cluster, so that one cluster's failure stays its own.
+		results, notes = s.readByCluster(ctx, o, err)
+		err = nil
+	}
 	if s.cfg.Log != nil {
 		st := s.cfg.Client.Stats()
 		s.cfg.Log(fmt.Sprintf("Prometheus at %s: %d queries, %d series, %d bytes", s.cfg.Client.Name(), st.Queries, st.Series, st.Bytes))
@@ -211,11 +215,18 @@ func wantedFamilies(keep func(string) bool) (names []string, fragment string, wa
 	return names, fragment, func(f string) bool { return set[f] || fragment != "" && strings.Contains(f, fragment) }
 }
 
-func (s *Source) read(ctx context.Context, o source.Options) ([]source.Result, []string, error) {
+// scope is what one reading covers: the whole fleet, or one cluster of it.
+type scope struct {
+	sel     selector
+	targets []target.Target
+	jobs    []string
+}
+
+func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source.Result, []string, error) {
 	names, fragment, wanted := wantedFamilies(o.Keep)
 	nameRe := nameRegex(names, fragment)
 	end, start := s.cfg.At, s.cfg.At.Add(-s.cfg.Window)
-	sel := familiesSelector(s.sel, nameRe, s.jobs)
+	sel := familiesSelector(sc.sel, nameRe, sc.jobs)
 	var notes []string
 	atEnd, err := s.cfg.Client.Query(ctx, sel, end)
 	if err != nil {
@@ -228,7 +239,7 @@ func (s *Source) read(ctx context.Context, o source.Options) ([]source.Result, [
 	}
 	notes = append(notes, warnings(atStart)...)
 	rng := promDuration((s.cfg.Window + lookback).Milliseconds())
-	restarts, err := s.cfg.Client.Query(ctx, restartsQuery(s.sel, s.jobs, rng), end)
+	restarts, err := s.cfg.Client.Query(ctx, restartsQuery(sc.sel, sc.jobs, rng), end)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -252,13 +263,13 @@ func (s *Source) read(ctx context.Context, o source.Options) ([]source.Result, [
 	if len(reset) > 0 {
 		var instances []string
 		seen := map[string]bool{}
-		for _, t := range s.targets {
+		for _, t := range sc.targets {
 			if reset[s.targetKey(t)] && !seen[t.Instance] {
 				seen[t.Instance] = true
 				instances = append(instances, t.Instance)
 			}
 		}
-		raw, err := s.cfg.Client.Query(ctx, rawQuery(s.sel, nameRe, s.jobs, instances, rng), end)
+		raw, err := s.cfg.Client.Query(ctx, rawQuery(sc.sel, nameRe, sc.jobs, instances, rng), end)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -272,11 +283,11 @@ func (s *Source) read(ctx context.Context, o source.Options) ([]source.Result, [
 			}
 		}
 	}
-	return s.samples(atEnd, atStart, increases, wanted, start, end), dedupe(notes), nil
+	return s.samples(sc.targets, atEnd, atStart, increases, wanted, start, end), dedupe(notes), nil
 }
 
 // samples groups the series by target and builds each target's two samples.
-func (s *Source) samples(atEnd, atStart *promapi.Response, increases map[string]float64, wanted func(string) bool,
+func (s *Source) samples(targets []target.Target, atEnd, atStart *promapi.Response, increases map[string]float64, wanted func(string) bool,
 	start, end time.Time) []source.Result {
 	endValues := map[string]float64{}
 	for _, sr := range atEnd.Series {
@@ -302,8 +313,8 @@ func (s *Source) samples(atEnd, atStart *promapi.Response, increases map[string]
 	}
 	// A series reset within the window and absent at its start (its first raw sample came
 	// after the start) stays absent, as it would be from a scrape at the start.
-	out := make([]source.Result, 0, len(s.targets))
-	for _, t := range s.targets {
+	out := make([]source.Result, 0, len(targets))
+	for _, t := range targets {
 		k := s.targetKey(t)
 		r := source.Result{Target: t}
 		if len(after[k]) == 0 {

@@ -76,8 +76,12 @@ func ReportHTML(w io.Writer, r report.Report) error {
 	case r.Summary.Warning > 0:
 		p.Verdict = "warning"
 	}
+	ids := sectionIDs
+	if len(r.Fleet) > 1 {
+		ids = append([]string{"fleet"}, ids...)
+	}
 	for i, s := range reportSections(r) {
-		hs := htmlSection{Table: s, ID: sectionIDs[i]}
+		hs := htmlSection{Table: s, ID: ids[i]}
 		switch hs.ID {
 		case "backlog":
 			hs.Depth, hs.ChartNote = newDepthChart(r.Backlog)

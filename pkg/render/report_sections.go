@@ -22,8 +22,17 @@ type section struct {
 // maxRows bounds the busiest-first tables of the human formats; json and yaml hold every row.
 const maxRows = 15
 
+// reportSections are the report's tables; over a fleet, a summary of the clusters first and a
+// CLUSTER column in every table of targets.
 func reportSections(r report.Report) []section {
-	return []section{podSection(r), backlogSection(r), cacheSection(r), eventSection(r), resourceSection(r), objectsSection(r)}
+	ss := []section{podSection(r), backlogSection(r), cacheSection(r), eventSection(r), resourceSection(r), objectsSection(r)}
+	if len(r.Fleet) < 2 {
+		return ss
+	}
+	for i := range ss {
+		ss[i] = withClusterColumn(ss[i], r.Fleet)
+	}
+	return append([]section{fleetSection(r)}, ss...)
 }
 
 func podSection(r report.Report) section {

@@ -13,14 +13,15 @@ import (
 // QueueTable writes l as kubectl-style plain columns: upper-case headers, no borders, three
 // spaces between columns (the same text/tabwriter settings as kubectl get). wide adds
 // WORKERS, BY PRIORITY, ERRORS/s, the p50s, LEADER and REASON. Failed targets are ERROR rows; the standby
-// replicas folded into a leader's rows are one STANDBY row per workload, last.
+// replicas folded into a leader's rows are one STANDBY row per workload, last. Over a fleet
+// (several clusters read) a CLUSTER column comes first and TARGET is named within its cluster.
 func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
-	tw := newColumns(w)
+	tw := &fleetColumns{columns: newColumns(w), fleet: len(l.Clusters) > 1}
 	header := []string{"TARGET", "QUEUE", "DEPTH", "ADDS/s", "RETRIES/s", "QUEUE p99", "WORK p99", "UNFINISHED", "LONGEST", "STATUS"}
 	if wide {
 		header = append(header, "WORKERS", "BY PRIORITY", "ERRORS/s", "QUEUE p50", "WORK p50", "LEADER", "REASON")
 	}
-	row(tw, header)
+	tw.header(header)
 	for _, e := range l.Errors {
 		// A target with no figures at all is one ERROR row; a partial one (its second sample
 		// failed) keeps its rows and the error is shown on stderr by the caller.
@@ -31,7 +32,7 @@ func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 		if wide {
 			r = append(r, "-", "-", "-", "-", "-", "-", e.Error)
 		}
-		row(tw, r)
+		tw.row(e.Cluster, r)
 	}
 	for _, it := range l.Items {
 		r := []string{it.Target, it.Queue, Count(it.Depth), Rate(it.AddsPerSecond), Rate(it.RetriesPerSecond),
@@ -41,7 +42,7 @@ func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 			r = append(r, Workers(it.ActiveWorkers, it.MaxWorkers), ByPriority(it.DepthByPriority), Rate(it.ReconcileErrorsPerSecond),
 				Seconds(it.QueueP50Seconds), Seconds(it.WorkP50Seconds), leader(it.Leader), dash(it.Reason))
 		}
-		row(tw, r)
+		tw.row(it.Cluster, r)
 	}
 	for _, g := range l.Replicas {
 		folded := g.Folded()
@@ -52,7 +53,7 @@ func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 		if wide {
 			r = append(r, "-", "-", "-", "-", "-", "no", StandbyReason(g))
 		}
-		row(tw, r)
+		tw.row("", r)
 	}
 	return tw.Flush()
 }

@@ -136,6 +136,17 @@ func Build(in Input) Report {
 		}
 	}
 	r.Summary.Verdict = verdict(r.Summary)
+	readIDs := make(map[string]bool, len(reads))
+	for _, rd := range reads {
+		readIDs[rd.in.Target.ID()] = true
+	}
+	r.Fleet = fleet(in.Targets, r.Findings, readIDs)
+	if r.Fleet != nil {
+		of, _ := Clusters(in.Targets)
+		for i := range r.Errors {
+			r.Errors[i].Cluster = of[r.Errors[i].Target]
+		}
+	}
 	return r
 }
 

@@ -31,14 +31,17 @@ type Report struct {
 	// ("lifetime" when no target was read twice: figures since each process started). A
 	// target judged over another window (only its first sample was read) has an entry in
 	// Errors that names its window.
-	Scope     string      `json:"scope"`
-	Window    string      `json:"window"`
-	Summary   Summary     `json:"summary"`
-	Pods      []Pod       `json:"pods"`
-	Backlog   []Backlog   `json:"backlog"`
-	CacheSync CacheSync   `json:"cacheSync"`
-	Events    []Events    `json:"events"`
-	Resources []Resources `json:"resources"`
+	Scope   string  `json:"scope"`
+	Window  string  `json:"window"`
+	Summary Summary `json:"summary"`
+	// Fleet summarises each cluster, worst first, when the targets span several clusters (read
+	// from a Prometheus server); the rows and findings below name their cluster in the target.
+	Fleet     []ClusterSummary `json:"fleet,omitempty"`
+	Pods      []Pod            `json:"pods"`
+	Backlog   []Backlog        `json:"backlog"`
+	CacheSync CacheSync        `json:"cacheSync"`
+	Events    []Events         `json:"events"`
+	Resources []Resources      `json:"resources"`
 	// ResourcesNote says why metrics.k8s.io usage is missing, when it is.
 	ResourcesNote string `json:"resourcesNote,omitempty"`
 	// Objects are the objects the controllers reconcile, by kind; null when no cluster was
@@ -181,9 +184,11 @@ type Resources struct {
 // and Window names that window ("lifetime" with one sample). Window is empty for a target
 // that gave no figures at all.
 type TargetError struct {
-	Target string `json:"target"`
-	Error  string `json:"error"`
-	Window string `json:"window,omitempty"`
+	// Cluster is the target's cluster, in a fleet (Report.Fleet, QueueList.Clusters).
+	Cluster string `json:"cluster,omitempty"`
+	Target  string `json:"target"`
+	Error   string `json:"error"`
+	Window  string `json:"window,omitempty"`
 }
 
 // Num is v, or nil when v is NaN or infinite (JSON has neither): every structured output

@@ -15,13 +15,17 @@ import (
 	"time"
 )
 
-// A real Prometheus scraping the reference operator: `report --prometheus` names the same top
-// finding as the live scrape of the same operator, and names the target as the live scrape
-// does, with the cluster label in front.
+// A real Prometheus and a real VictoriaMetrics scraping the reference operator: `report
+// --prometheus` names, from each, the same top finding as the live scrape of the same
+// operator, and names the target as the live scrape does, with the cluster label in front.
 func TestReportFromPrometheusAgreesWithScrape(t *testing.T) {
-	bin, err := exec.LookPath("prometheus")
-	if err != nil {
-		t.Fatal("this test runs a real Prometheus: install Debian's prometheus package (hack/test-deps.sh does, as root)")
+	bins := map[string]string{}
+	for _, b := range promBackends {
+		bin, err := exec.LookPath(b)
+		if err != nil {
+			t.Fatalf("this test runs a real %s: install Debian's %s package (hack/test-deps.sh does, as root)", b, b)
+		}
+		bins[b] = bin
 	}
 	cases := []struct {
 		scenario string
@@ -43,12 +47,16 @@ func TestReportFromPrometheusAgreesWithScrape(t *testing.T) {
 					return []string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,
 						"--scenario", tc.scenario, "--metrics-bind-address", listen[8080], "--health-probe-bind-address", "0"}
 				}})
-			prom := startPrometheus(t, bin, fmt.Sprintf(`
+			jobs := fmt.Sprintf(`
   - job_name: operator
     static_configs:
       - targets: [%q]
         labels: {cluster: e2e, namespace: %q, pod: %q}
-`, p.Listen[8080], ns, p.Name))
+`, p.Listen[8080], ns, p.Name)
+			urls := map[string]string{}
+			for _, b := range promBackends {
+				urls[b] = startPromBackend(t, b, bins[b], jobs)
+			}
 			// The warm-up, then a whole window of scrapes.
 			time.Sleep(max(tc.warmup, 5*time.Second) + window + 3*time.Second)
 
@@ -56,20 +64,25 @@ func TestReportFromPrometheusAgreesWithScrape(t *testing.T) {
 			if r.Code != 0 {
 				t.Fatalf("report -n %s:\n%s", ns, r)
 			}
-			fromProm, r := reportJSON(t, "--prometheus", prom, "--window", window.String(), "-n", ns, "-v", "1")
-			if r.Code != 0 {
-				t.Fatalf("report --prometheus:\n%s", r)
-			}
-			t.Logf("report --prometheus stderr: %s", r.Stderr)
-			wantTarget := fmt.Sprintf("e2e/%s/%s:8080", ns, p.Name)
-			if fromProm.Summary.Read != 1 || fromProm.Window != window.String() {
-				t.Errorf("report --prometheus read %d targets over %q, want 1 over %s:\n%s", fromProm.Summary.Read, fromProm.Window, window, r)
-			}
-			for _, d := range []struct {
+			type read struct {
 				name   string
 				doc    reportDoc
 				target string
-			}{{"live", live, fmt.Sprintf("%s/%s:8080", ns, p.Name)}, {"prometheus", fromProm, wantTarget}} {
+			}
+			reads := []read{{"live", live, fmt.Sprintf("%s/%s:8080", ns, p.Name)}}
+			wantTarget := fmt.Sprintf("e2e/%s/%s:8080", ns, p.Name)
+			for _, b := range promBackends {
+				fromProm, r := reportJSON(t, "--prometheus", urls[b], "--window", window.String(), "-n", ns, "-v", "1")
+				if r.Code != 0 {
+					t.Fatalf("report --prometheus (%s):\n%s", b, r)
+				}
+				t.Logf("report --prometheus (%s) stderr: %s", b, r.Stderr)
+				if fromProm.Summary.Read != 1 || fromProm.Window != window.String() {
+					t.Errorf("report --prometheus (%s) read %d targets over %q, want 1 over %s:\n%s", b, fromProm.Summary.Read, fromProm.Window, window, r)
+				}
+				reads = append(reads, read{b, fromProm, wantTarget})
+			}
+			for _, d := range reads {
 				top := ""
 				for _, f := range d.doc.Findings {
 					if f.Severity != "info" {
@@ -88,25 +101,74 @@ func TestReportFromPrometheusAgreesWithScrape(t *testing.T) {
 	}
 }
 
+// promBackends are the real servers of the Prometheus API the e2e tests read: Prometheus, and
+// a single-node VictoriaMetrics as a second, different one (Debian packages of those names).
+var promBackends = []string{"prometheus", "victoria-metrics"}
+
+// startPromBackend starts the backend named (see promBackends) scraping the jobs given.
+func startPromBackend(t *testing.T, name, bin, jobs string) string {
+	t.Helper()
+	if name == "victoria-metrics" {
+		return startVictoriaMetrics(t, bin, jobs)
+	}
+	return startPrometheus(t, bin, jobs)
+}
+
 // startPrometheus runs prometheus on loopback with the scrape jobs given (YAML list items under
 // scrape_configs), scraping every 2s, and returns its URL; it is stopped by pid, and its data
 // removed, when the test ends.
 func startPrometheus(t *testing.T, bin, jobs string) string {
 	t.Helper()
 	dir := t.TempDir()
-	cfg := "global: {scrape_interval: 2s, scrape_timeout: 1s}\nscrape_configs:" + jobs
+	cfg := scrapeConfig(jobs)
 	if err := os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	addr := freeAddr(t)
+	startPromServer(t, "prometheus", "http://"+addr+"/-/ready", bin, "--config.file="+filepath.Join(dir, "prometheus.yml"),
+		"--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+addr, "--log.level=warn")
+	return "http://" + addr
+}
+
+// startVictoriaMetrics runs a single-node VictoriaMetrics on loopback with the scrape jobs
+// given, like startPrometheus; fresh samples are queryable at once (-search.latencyOffset=0s)
+// and answers are not cached.
+func startVictoriaMetrics(t *testing.T, bin, jobs string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "scrape.yml"), []byte(scrapeConfig(jobs)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	addr := freeAddr(t)
+	startPromServer(t, "victoria-metrics", "http://"+addr+"/health", bin, "-promscrape.config="+filepath.Join(dir, "scrape.yml"),
+		"-storageDataPath="+filepath.Join(dir, "data"), "-httpListenAddr="+addr, "-retentionPeriod=1d",
+		"-search.latencyOffset=0s", "-search.disableCache", "-loggerLevel=WARN")
+	return "http://" + addr
+}
+
+// scrapeConfig is a Prometheus configuration scraping the jobs every 2s.
+func scrapeConfig(jobs string) string {
+	return "global: {scrape_interval: 2s, scrape_timeout: 1s}\nscrape_configs:" + jobs
+}
+
+// freeAddr is a loopback address that was free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := l.Addr().String()
 	_ = l.Close()
+	return addr
+}
+
+// startPromServer runs bin with args until the test ends (stopped by pid), and waits until
+// ready answers 200.
+func startPromServer(t *testing.T, name, ready, bin string, args ...string) {
+	t.Helper()
 	var logs bytes.Buffer
-	cmd := exec.Command(bin, "--config.file="+filepath.Join(dir, "prometheus.yml"), "--storage.tsdb.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+addr, "--log.level=warn")
+	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -123,17 +185,16 @@ func startPrometheus(t *testing.T, bin, jobs string) string {
 			<-done
 		}
 		if t.Failed() {
-			t.Logf("prometheus logs:\n%s", logs.String())
+			t.Logf("%s logs:\n%s", name, logs.String())
 		}
 	})
-	url := "http://" + addr
-	eventually(t, 30*time.Second, "prometheus ready", func() error {
+	eventually(t, 30*time.Second, name+" ready", func() error {
 		select {
 		case <-done:
-			t.Fatalf("prometheus exited:\n%s", logs.String())
+			t.Fatalf("%s exited:\n%s", name, logs.String())
 		default:
 		}
-		resp, err := http.Get(url + "/-/ready")
+		resp, err := http.Get(ready)
 		if err != nil {
 			return err
 		}
@@ -143,5 +204,4 @@ func startPrometheus(t *testing.T, bin, jobs string) string {
 		}
 		return nil
 	})
-	return url
 }

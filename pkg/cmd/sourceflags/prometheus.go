@@ -28,6 +28,8 @@ type PromFlags struct {
 	Headers      []string
 	CAFile       string
 	Insecure     bool
+	BasicAuth    string
+	User         string
 	MaxSeries    int
 	Window       time.Duration
 	At           string
@@ -37,7 +39,9 @@ type PromFlags struct {
 
 // addPromFlags registers them; sampling adds --window.
 func (p *PromFlags) addPromFlags(fs *pflag.FlagSet, sampling bool) {
-	fs.StringVar(&p.URL, "prometheus", "", "Read the series of a server that speaks the Prometheus HTTP API (Prometheus, Thanos Query, Mimir with its path prefix, VictoriaMetrics) instead of scraping: its base URL, e.g. http://prometheus:9090")
+	fs.StringVar(&p.URL, "prometheus", "", "Read the series of a server that speaks the Prometheus HTTP API (Prometheus, Thanos Query, Mimir with its path prefix, VictoriaMetrics) instead of scraping: its base URL, e.g. http://prometheus:9090, or svc/NAMESPACE/NAME:PORT through the API server's service proxy")
+	fs.StringVar(&p.BasicAuth, "prometheus-basic-auth-file", "", "File holding USER:PASSWORD, sent to --prometheus as basic auth (never printed)")
+	fs.StringVar(&p.User, "prometheus-user", "", "User sent to --prometheus as basic auth, the password read from the environment variable "+PasswordEnv)
 	fs.StringVar(&p.TokenFile, "prometheus-token-file", "", "File holding a bearer token for --prometheus")
 	fs.StringVar(&p.BearerToken, "prometheus-bearer-token", "", "Bearer token for --prometheus (never printed; --prometheus-token-file keeps it out of the shell history)")
 	fs.StringArrayVar(&p.Headers, "prometheus-header", nil, "Header sent to --prometheus, as NAME=VALUE (repeatable; e.g. X-Scope-OrgID=TENANT for Mimir)")
@@ -52,6 +56,9 @@ func (p *PromFlags) addPromFlags(fs *pflag.FlagSet, sampling bool) {
 	}
 }
 
+// PasswordEnv is the environment variable holding the basic auth password of --prometheus-user.
+const PasswordEnv = "CTRLDIAG_PROMETHEUS_PASSWORD"
+
 var headerName = regexp.MustCompile(`^[A-Za-z0-9!#$%&'*+.^_|~-]+$`)
 
 // secretHeader tells headers whose values are credentials, masked wherever they could show.
@@ -63,7 +70,7 @@ func (f *Flags) promOnlyFlagsSet() []string {
 	if f.flags == nil {
 		return nil
 	}
-	for _, n := range []string{"prometheus-token-file", "prometheus-bearer-token", "prometheus-header", "prometheus-ca-file",
+	for _, n := range []string{"prometheus-basic-auth-file", "prometheus-user", "prometheus-token-file", "prometheus-bearer-token", "prometheus-header", "prometheus-ca-file",
 		"prometheus-insecure-skip-tls-verify", "prometheus-max-series", "window", "at", "clusters", "cluster-label"} {
 		if fl := f.flags.Lookup(n); fl != nil && fl.Changed {
 			set = append(set, "--"+n)
@@ -97,8 +104,11 @@ func (f *Flags) resolvePrometheus(g *globals.Flags, args []string, now time.Time
 	case f.Deadline <= 0:
 		return Resolved{}, exitcode.UsageError("--deadline must be positive, got %s", f.Deadline)
 	}
-	if _, err := promapi.ParseURL(p.URL); err != nil {
-		return Resolved{}, exitcode.UsageError("%v", err)
+	svc, isSvc := strings.CutPrefix(p.URL, "svc/")
+	if !isSvc {
+		if _, err := promapi.ParseURL(p.URL); err != nil {
+			return Resolved{}, exitcode.UsageError("%v", err)
+		}
 	}
 	at, err := ParseAt(p.At, now)
 	if err != nil {
@@ -115,6 +125,13 @@ func (f *Flags) resolvePrometheus(g *globals.Flags, args []string, now time.Time
 		}
 	}
 	redact.Add(token)
+	user, password, err := p.basicAuth()
+	if err != nil {
+		return Resolved{}, err
+	}
+	if token != "" && user != "" {
+		return Resolved{}, exitcode.UsageError("--prometheus-bearer-token or --prometheus-token-file, and basic auth (--prometheus-basic-auth-file, --prometheus-user): give one")
+	}
 	headers := map[string]string{}
 	for _, h := range p.Headers {
 		name, value, ok := strings.Cut(h, "=")
@@ -130,8 +147,14 @@ func (f *Flags) resolvePrometheus(g *globals.Flags, args []string, now time.Time
 	if f.flags == nil || f.flags.Lookup("timeout") == nil || !f.flags.Lookup("timeout").Changed {
 		timeout = promapi.DefaultTimeout
 	}
-	client, err := promapi.New(promapi.Config{URL: p.URL, Token: token, Headers: headers, CAFile: p.CAFile, Insecure: p.Insecure,
-		Timeout: timeout, MaxBytes: f.MaxBodyBytes, MaxSeries: p.MaxSeries})
+	pcfg := promapi.Config{URL: p.URL, Token: token, User: user, Password: password, Headers: headers, CAFile: p.CAFile,
+		Insecure: p.Insecure, Timeout: timeout, MaxBytes: f.MaxBodyBytes, MaxSeries: p.MaxSeries}
+	if isSvc {
+		if err := p.throughProxy(g, svc, &pcfg); err != nil {
+			return Resolved{}, err
+		}
+	}
+	client, err := promapi.New(pcfg)
 	if err != nil {
 		return Resolved{}, exitcode.UsageError("%v", err)
 	}
@@ -159,6 +182,61 @@ func (f *Flags) resolvePrometheus(g *globals.Flags, args []string, now time.Time
 		at:     at,
 		prom:   src,
 	}, nil
+}
+
+// basicAuth reads the basic auth credentials: USER:PASSWORD from --prometheus-basic-auth-file,
+// or --prometheus-user with the password in the environment.
+func (p PromFlags) basicAuth() (string, string, error) {
+	switch {
+	case p.BasicAuth != "" && p.User != "":
+		return "", "", exitcode.UsageError("--prometheus-basic-auth-file and --prometheus-user are exclusive: give one")
+	case p.BasicAuth != "":
+		b, err := os.ReadFile(p.BasicAuth)
+		if err != nil {
+			return "", "", exitcode.UsageError("cannot read --prometheus-basic-auth-file: %v", err)
+		}
+		user, password, ok := strings.Cut(strings.TrimSpace(string(b)), ":")
+		if !ok || user == "" || password == "" {
+			return "", "", exitcode.UsageError("--prometheus-basic-auth-file %s: give one line USER:PASSWORD", p.BasicAuth)
+		}
+		redact.Add(password)
+		return user, password, nil
+	case p.User != "":
+		password := os.Getenv(PasswordEnv)
+		if password == "" {
+			return "", "", exitcode.UsageError("--prometheus-user %s: set the password in the environment variable %s", p.User, PasswordEnv)
+		}
+		redact.Add(password)
+		return p.User, password, nil
+	}
+	return "", "", nil
+}
+
+// throughProxy points cfg at the service ref (NAMESPACE/NAME:PORT) through the API server's
+// service proxy, with the kubeconfig's transport and credentials: the API server does not
+// pass the caller's Authorization on, nor is its TLS the service's.
+func (p PromFlags) throughProxy(g *globals.Flags, ref string, cfg *promapi.Config) error {
+	svc, err := parsePromService(ref)
+	if err != nil {
+		return exitcode.UsageError("%v", err)
+	}
+	if cfg.Token != "" || cfg.User != "" || cfg.CAFile != "" || cfg.Insecure {
+		return exitcode.UsageError("--prometheus %s goes through the API server with the kubeconfig's credentials and TLS: give no --prometheus-bearer-token, --prometheus-token-file, basic auth, --prometheus-ca-file or --prometheus-insecure-skip-tls-verify", svc)
+	}
+	if g == nil || g.ConfigFlags == nil {
+		return exitcode.UsageError("--prometheus %s needs a kubeconfig", svc)
+	}
+	rc, err := g.ConfigFlags.ToRESTConfig()
+	if err != nil {
+		return fmt.Errorf("kubeconfig: %w", err)
+	}
+	redact.Add(rc.BearerToken, rc.Password)
+	base, rt, err := svc.proxy(rc)
+	if err != nil {
+		return err
+	}
+	cfg.URL, cfg.Transport, cfg.Name, cfg.GET = base, rt, svc.String()+" (through the API server's service proxy)", true
+	return nil
 }
 
 // ParseAt reads --at: RFC 3339, or a duration relative to now ("-2h"); "" is now.
