@@ -56,6 +56,10 @@ func Write(w io.Writer, format string, v any) error {
 			return ReportMarkdown(w, v)
 		case "html":
 			return ReportHTML(w, v)
+		case "junit":
+			return ReportJUnit(w, v)
+		case "github":
+			return ReportGitHub(w, v)
 		}
 	}
 	return fmt.Errorf("render: no %q output for %T", format, v)

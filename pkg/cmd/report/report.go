@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
 )
 
 const long = `Diagnose the controllers of a namespace (-n) or of the cluster (-A): what people do by hand
@@ -82,11 +83,12 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 // AddFlags registers report's flags; snapshot reads with the same ones.
 func (o *Options) AddFlags(f *pflag.FlagSet) {
 	o.Sources.AddFlags(f, true)
-	f.StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml, markdown or html")
+	f.StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml, markdown, html, junit (a test suite per target, a test case per check) or github (workflow commands)")
 	f.StringVar(&o.FailOn, "fail-on", "none", "Exit 3 when a finding reaches this severity: none, warning or critical")
 	o.Thresholds.AddFlags(f)
 	f.StringArrayVar(&o.GenerationResources, "generation-resource", nil, "Also check generation lag of RESOURCE.GROUP/VERSION (e.g. widgets.example.com/v1; repeatable)")
 	f.StringArrayVar(&o.ControllerKinds, "controller-kind", nil, "The controller NAME reconciles GROUP/KIND, where its name does not say it: NAME=GROUP/KIND (NAME=KIND for the core group; repeatable)")
 	f.StringVar(&o.MemoryLimit, "memory-limit", "", "Memory limit to compare --url and --from-file targets against (e.g. 256Mi)")
+	f.StringVar(&o.IgnoreFile, "ignore-file", "", "Accepted findings: a YAML file of entries {check, namespace, controller, reason, expires} (default "+suppress.DefaultFile+" in the current folder when present; none reads nothing)")
 	f.DurationVar(&o.Since, "since", 0, "Restarts and OOMKills that ended longer ago are history (info), not a warning (default 1h; the threshold since)")
 }
