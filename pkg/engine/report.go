@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sort"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -80,7 +81,8 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
 	rep := report.Build(in)
 	targets, annotationWarnings := suppress.Targets(results)
-	suppress.Apply(&rep, cfg.Ignore, targets, in.Now)
+	// Expiry is about today, also for a report read from a snapshot taken earlier.
+	suppress.Apply(&rep, cfg.Ignore, targets, time.Now())
 	warnings = append(warnings, annotationWarnings...)
 	return &ReportResult{Report: rep, Warnings: warnings}, nil
 }

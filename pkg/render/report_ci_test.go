@@ -185,6 +185,10 @@ func TestReportJUnitSuppressed(t *testing.T) {
 	if err := Write(&md, "markdown", r); err != nil || !strings.Contains(md.String(), "## Suppressed") {
 		t.Errorf("markdown: %v", err)
 	}
+	var html bytes.Buffer
+	if err := Write(&html, "html", r); err != nil || !strings.Contains(html.String(), "<h2>Suppressed</h2>\n  <p>Suppressed: 1 (1 by i.yaml:3: known)</p>") {
+		t.Errorf("html: %v", err)
+	}
 	var gh bytes.Buffer
 	if err := Write(&gh, "github", r); err != nil || !strings.Contains(gh.String(), "\nSuppressed: 1 (1 by i.yaml:3: known)\n") {
 		t.Errorf("github: %v\n%s", err, gh.String())
