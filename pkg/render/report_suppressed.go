@@ -36,7 +36,11 @@ func writeSuppressed(ew *errWriter, r report.Report, title, bullet string) {
 	ew.printf("%s", title)
 	ew.printf("%s\n", suppressedLine(*s))
 	for _, f := range s.Findings {
-		ew.printf("%s%s %s %s%s: %s (%s)\n", bullet, strings.ToUpper(string(f.Severity)), f.Code, f.Target, queueSuffix(f.Finding), f.Reason, f.Source)
+		subject := f.Target
+		if f.Queue != "" {
+			subject += " (queue " + f.Queue + ")"
+		}
+		ew.printf("%s%s %s %s on %s: %s (%s)\n", bullet, strings.ToUpper(string(f.Severity)), f.Code, f.Check, subject, f.Reason, f.Source)
 	}
 	for _, e := range s.Expired {
 		ew.printf("%snotice: %s\n", bullet, e)
