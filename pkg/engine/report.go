@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sort"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
 )
 
 // ReportConfig is what `report` needs besides its source.
@@ -30,6 +32,9 @@ type ReportConfig struct {
 	ControllerKinds map[string]schema.GroupKind
 	// MemoryLimitBytes applies to targets without a pod (--url, --from-file); 0 = none.
 	MemoryLimitBytes float64
+	// Ignore are the ignore file's entries (--ignore-file); nil for none. Pods'
+	// ctrldiag.io/ignore annotations apply either way.
+	Ignore *suppress.Rules
 }
 
 // ReportResult is the report and what to say beside it.
@@ -74,7 +79,12 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 		}
 	}
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
-	return &ReportResult{Report: report.Build(in), Warnings: warnings}, nil
+	rep := report.Build(in)
+	targets, annotationWarnings := suppress.Targets(results)
+	// Expiry is about today, also for a report read from a snapshot taken earlier.
+	suppress.Apply(&rep, cfg.Ignore, targets, time.Now())
+	warnings = append(warnings, annotationWarnings...)
+	return &ReportResult{Report: rep, Warnings: warnings}, nil
 }
 
 // reportFamilies are the metric families `report` parses: what the model reads, and the

@@ -21,12 +21,13 @@ var reportHTMLStyle string
 // reportHTML is the parsed page template, parsed on first use rather than at every start.
 var reportHTML = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
-		"px":        px,
-		"plus":      func(a, b float64) float64 { return a + b },
-		"minus":     func(a, b float64) float64 { return a - b },
-		"upper":     strings.ToUpper,
-		"pathParts": pathParts,
-		"judged":    judged,
+		"px":             px,
+		"plus":           func(a, b float64) float64 { return a + b },
+		"minus":          func(a, b float64) float64 { return a - b },
+		"upper":          strings.ToUpper,
+		"pathParts":      pathParts,
+		"judged":         judged,
+		"suppressedLine": func(s *report.Suppressions) string { return suppressedLine(*s) },
 	}).Parse(reportHTMLTemplate))
 })
 

@@ -28,6 +28,7 @@ func ReportMarkdown(w io.Writer, r report.Report) error {
 		}
 		ew.printf("\n**Why:** %s\n\n**Fix:** %s\n\n", md(f.Explanation), md(f.Recommendation))
 	}
+	writeSuppressed(ew, r, "\n## Suppressed\n\n", "- ")
 	if len(r.Errors) > 0 {
 		ew.printf("\n## %s\n\n", errorsTitle(r))
 		for _, e := range r.Errors {

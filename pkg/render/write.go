@@ -17,7 +17,7 @@ import (
 // Write renders v in format, the value of a command's -o flag: "json" and "yaml" for any v
 // (keyed by its json tags, so both give the same data); "" (the default), "wide", "text",
 // "markdown" and "html" for the views that have them: the queue table, the target table and
-// the report.
+// the report; "junit" and "github" (workflow commands) for the report, in CI.
 func Write(w io.Writer, format string, v any) error {
 	switch format {
 	case "json":
@@ -56,6 +56,10 @@ func Write(w io.Writer, format string, v any) error {
 			return ReportMarkdown(w, v)
 		case "html":
 			return ReportHTML(w, v)
+		case "junit":
+			return ReportJUnit(w, v)
+		case "github":
+			return ReportGitHub(w, v)
 		}
 	}
 	return fmt.Errorf("render: no %q output for %T", format, v)

@@ -48,7 +48,9 @@ type Report struct {
 	// read.
 	Objects  *objects.View      `json:"objects"`
 	Findings []findings.Finding `json:"findings"`
-	Errors   []TargetError      `json:"errors,omitempty"`
+	// Suppressions are the findings left out by an ignore file or annotation; nil when none.
+	Suppressions *Suppressions `json:"suppressions,omitempty"`
+	Errors       []TargetError `json:"errors,omitempty"`
 }
 
 // Summary counts what was read and found.

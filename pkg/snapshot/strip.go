@@ -16,7 +16,8 @@ var secretFlag = regexp.MustCompile(`(?i)^--?[a-z0-9-]*(token|password|passwd|se
 // terminations, resources, images, arguments, owners, labels) and without what may hold a
 // credential: environment values (names kept; envFrom keeps the names of its ConfigMaps and
 // Secrets), the values of secret-named flags in command and args, probe and lifecycle HTTP
-// headers, annotations other than prometheus.io/*, managed fields, and volume sources other
+// headers, annotations other than prometheus.io/* and ctrldiag.io/ignore (the checks accepted
+// for the workload, so that the report read from the snapshot suppresses the same), managed fields, and volume sources other
 // than the names of Secrets, ConfigMaps and claims.
 func Strip(p *corev1.Pod) *corev1.Pod {
 	if p == nil {
@@ -25,7 +26,7 @@ func Strip(p *corev1.Pod) *corev1.Pod {
 	p = p.DeepCopy()
 	p.ManagedFields = nil
 	for k := range p.Annotations {
-		if !strings.HasPrefix(k, "prometheus.io/") {
+		if !strings.HasPrefix(k, "prometheus.io/") && k != "ctrldiag.io/ignore" {
 			delete(p.Annotations, k)
 		}
 	}

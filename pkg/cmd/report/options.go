@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
 )
 
 // Options holds the flag values of the report command.
@@ -32,6 +34,7 @@ type Options struct {
 	ControllerKinds     []string
 	MemoryLimit         string
 	Since               time.Duration
+	IgnoreFile          string
 	Args                []string
 
 	// Set by Validate.
@@ -57,7 +60,7 @@ func (o *Options) Complete(args []string) error {
 // Validate checks the flags and builds the configuration.
 func (o *Options) Validate() error {
 	args := o.Args
-	if err := render.ValidateFormat(o.Output, "", "text", "json", "yaml", "markdown", "html"); err != nil {
+	if err := render.ValidateFormat(o.Output, "", "text", "json", "yaml", "markdown", "html", "junit", "github"); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
 	switch o.FailOn {
@@ -100,6 +103,9 @@ func (o *Options) Validate() error {
 		}
 		o.cfg.MemoryLimitBytes = q.AsApproximateFloat64()
 	}
+	if o.cfg.Ignore, err = loadIgnore(o.IgnoreFile); err != nil {
+		return exitcode.UsageError("%v", err)
+	}
 	if len(o.Sources.URLs) > 0 || len(o.Sources.Files) > 0 {
 		o.Sources.IncludeAPIServer = o.Sources.IncludeAPIServer && len(args) > 0
 	}
@@ -109,6 +115,21 @@ func (o *Options) Validate() error {
 	}
 	o.cfg.Read, o.cfg.Scope, o.env = r.Read, r.Scope, r.Env(o.ErrOut)
 	return nil
+}
+
+// loadIgnore reads --ignore-file: "" reads the default file of the current folder when
+// present, "none" reads nothing.
+func loadIgnore(path string) (*suppress.Rules, error) {
+	switch path {
+	case "none":
+		return nil, nil
+	case "":
+		if _, err := os.Stat(suppress.DefaultFile); err != nil {
+			return nil, nil
+		}
+		path = suppress.DefaultFile
+	}
+	return suppress.LoadFile(path)
 }
 
 // parseResource reads RESOURCE.GROUP/VERSION.
@@ -130,6 +151,11 @@ func (o *Options) Run(ctx context.Context) error {
 	r := res.Report
 	for _, w := range res.Warnings {
 		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
+	}
+	if s := r.Suppressions; s != nil {
+		for _, e := range s.Expired {
+			fmt.Fprintf(o.ErrOut, "notice: %s\n", e)
+		}
 	}
 	if err := render.Write(o.Out, o.Output, r); err != nil {
 		return err

@@ -1,7 +1,7 @@
 // Package report implements `kubectl ctrldiag report`: the usual hand-written diagnosis (grep
 // the metrics page, kubectl top, a list of tuning advice), automated: controller pods,
 // workqueue backlog, cache sync lag, event processing, memory and CPU, and findings with
-// recommendations, as text, json, yaml, markdown or html.
+// recommendations, as text, json, yaml, markdown, html, junit or GitHub workflow commands.
 package report
 
 import (
@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
 )
 
 const long = `Diagnose the controllers of a namespace (-n) or of the cluster (-A): what people do by hand
@@ -37,10 +38,17 @@ automated. Seven sections, each computed from two samples of every target's metr
 Targets are found as in 'kubectl ctrldiag targets' (the API server's own metrics are
 included; --include-apiserver=false leaves them out), or given with --url / --from-file.
 
+In CI: -o junit writes a test suite per target and a test case per check judged for it (a
+failure per warning or critical finding), -o github a workflow command per warning or critical
+finding. Findings a team accepts for now are suppressed, with a reason, by --ignore-file (YAML:
+ignore: [{check, namespace, controller, reason, expires}]; .ctrldiag-ignore.yaml of the current
+folder when present) or by the annotation ctrldiag.io/ignore: "CD208,CD211" on a workload's
+pods: they no longer count for --fail-on and are listed apart. See README, "In CI".
+
 Exit codes (like kubectl diff, usable in CI):
   0  the report was printed and no finding reached --fail-on (default none: always 0)
   1  the report could not be made (kubeconfig, RBAC, no target could be read)
-  2  invalid flags or arguments
+  2  invalid flags or arguments, or an ignore file that is not valid (the line is named)
   3  the report was printed and a finding reached --fail-on (warning: any warning or
      critical finding; critical: a critical one)`
 
@@ -50,8 +58,8 @@ const example = `  # Diagnose the controllers of a namespace, as text
   # Everything, as a self-contained HTML page
   kubectl ctrldiag report -A -o html > report.html
 
-  # In CI: fail on any warning
-  kubectl ctrldiag report -n my-operator-system --fail-on warning -o markdown
+  # In CI: fail on any warning, with the result as JUnit XML for the test view
+  kubectl ctrldiag report -n my-operator-system --fail-on warning -o junit > ctrldiag-junit.xml
 
   # A controller on your laptop, with its container's memory limit
   kubectl ctrldiag report --url http://localhost:8080/metrics --memory-limit 256Mi`
@@ -82,11 +90,12 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 // AddFlags registers report's flags; snapshot reads with the same ones.
 func (o *Options) AddFlags(f *pflag.FlagSet) {
 	o.Sources.AddFlags(f, true)
-	f.StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml, markdown or html")
+	f.StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml, markdown, html, junit (a test suite per target, a test case per check) or github (workflow commands)")
 	f.StringVar(&o.FailOn, "fail-on", "none", "Exit 3 when a finding reaches this severity: none, warning or critical")
 	o.Thresholds.AddFlags(f)
 	f.StringArrayVar(&o.GenerationResources, "generation-resource", nil, "Also check generation lag of RESOURCE.GROUP/VERSION (e.g. widgets.example.com/v1; repeatable)")
 	f.StringArrayVar(&o.ControllerKinds, "controller-kind", nil, "The controller NAME reconciles GROUP/KIND, where its name does not say it: NAME=GROUP/KIND (NAME=KIND for the core group; repeatable)")
 	f.StringVar(&o.MemoryLimit, "memory-limit", "", "Memory limit to compare --url and --from-file targets against (e.g. 256Mi)")
+	f.StringVar(&o.IgnoreFile, "ignore-file", "", "Accepted findings: a YAML file of entries {check, namespace, controller, reason, expires} (default "+suppress.DefaultFile+" in the current folder when present; none reads nothing)")
 	f.DurationVar(&o.Since, "since", 0, "Restarts and OOMKills that ended longer ago are history (info), not a warning (default 1h; the threshold since)")
 }

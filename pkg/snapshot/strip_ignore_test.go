@@ -1,0 +1,48 @@
+package snapshot
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+)
+
+// The checks a workload accepts (ctrldiag.io/ignore) stay in the snapshot, so that the report
+// read from it suppresses what the live one did; other annotations go.
+func TestStripKeepsTheIgnoreAnnotation(t *testing.T) {
+	p := controllerPod(time.Now())
+	p.Annotations["ctrldiag.io/ignore"] = "CD208"
+	got := Strip(p).Annotations
+	if got["ctrldiag.io/ignore"] != "CD208" || got["prometheus.io/port"] != "8080" || len(got) != 2 {
+		t.Errorf("annotations after Strip: %v", got)
+	}
+
+	ctx := context.Background()
+	pod := controllerPod(time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC))
+	pod.Annotations["ctrldiag.io/ignore"] = "CD208,backlog-growing"
+	tgt := target.Target{Kind: target.KindPod, Namespace: "ops", Name: pod.Name, Workload: "deployment/widget", Port: 8080, Ready: true}
+	cfg := engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: engine.Scope{Cluster: true, Namespace: "ops"},
+		Read: source.Options{Interval: time.Second, Timeout: 5 * time.Second}}
+	now := time.Date(2026, 11, 22, 3, 10, 0, 0, time.UTC)
+	rec := Record(&podSource{pod: pod, tgt: tgt})
+	live := reportJSON(t, ctx, cfg, engine.Env{Source: rec, Now: func() time.Time { return now }})
+	var file bytes.Buffer
+	if err := rec.Snapshot(ctx, Manifest{Taken: now, Scope: Scope{Cluster: true, Namespace: "ops"}}).Write(&file); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(bytes.NewReader(file.Bytes()), DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := reportJSON(t, ctx, cfg, engine.Env{Source: NewReplay(back), Now: func() time.Time { return back.Manifest.Taken }})
+	source := `"source": "annotation ctrldiag.io/ignore on pod ops/` + pod.Name + `"`
+	if strings.Count(string(live), source) != 2 || !bytes.Equal(live, replay) {
+		t.Errorf("live and replayed reports must both suppress workers-saturated and backlog-growing:\n%s\n%s", live, firstDifference(live, replay))
+	}
+}
