@@ -50,7 +50,9 @@ type Kube struct {
 	Client kubernetes.Interface
 }
 
-// Pages is the source of metrics pages a Config describes. Open it once, then Read it once.
+// Pages is the source of metrics pages a Config describes. Open it once, then Read it: again
+// and again for a live view, each Read sampling the same sources over the connections they
+// keep (the API server's client, HTTP keep-alives); saved pages run out after one Read.
 type Pages struct {
 	cfg  Config
 	kube func() (*Kube, error)
