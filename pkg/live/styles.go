@@ -1,0 +1,38 @@
+package live
+
+import (
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+)
+
+// styles are the view's colours, made for one renderer: with no colour profile (NO_COLOR, or
+// a terminal without colours) they only keep bold and reverse.
+type styles struct {
+	title, header, selected, dim lipgloss.Style
+	status                       map[string]lipgloss.Style
+}
+
+func newStyles(r *lipgloss.Renderer) styles {
+	red := r.NewStyle().Foreground(lipgloss.Color("1")).Bold(true)
+	yellow := r.NewStyle().Foreground(lipgloss.Color("3"))
+	return styles{
+		title:    r.NewStyle().Bold(true),
+		header:   r.NewStyle().Bold(true).Underline(true),
+		selected: r.NewStyle().Reverse(true),
+		dim:      r.NewStyle().Faint(true),
+		status: map[string]lipgloss.Style{
+			string(health.StatusError): red, string(health.StatusStuck): red, string(health.StatusFailing): red,
+			string(health.StatusBacklog): yellow, string(health.StatusSlow): yellow, string(health.StatusRetrying): yellow,
+			string(health.StatusGone): yellow, string(health.StatusOK): r.NewStyle().Foreground(lipgloss.Color("2")),
+		},
+	}
+}
+
+// statusCell is the STATUS text in its colour.
+func (s styles) statusCell(text string) string {
+	if st, ok := s.status[text]; ok {
+		return st.Render(text)
+	}
+	return text
+}
