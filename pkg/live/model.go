@@ -84,6 +84,18 @@ func (m *model) key(k tea.KeyMsg) bool {
 	if k.Type == tea.KeyCtrlC {
 		return true
 	}
+	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && m.mode != filtering {
+		// Keys typed fast (or pasted) arrive together: "/widg" is / then a filter.
+		for i, r := range k.Runes {
+			if m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}) {
+				return true
+			}
+			if m.mode == filtering {
+				return m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: k.Runes[i+1:]})
+			}
+		}
+		return false
+	}
 	switch m.mode {
 	case filtering:
 		switch k.Type {

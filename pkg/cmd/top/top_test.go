@@ -63,6 +63,7 @@ func TestStreamsOneTablePerRefresh(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
+	t.Logf("stdout:\n%s", out)
 	tables := strings.Split(out, "\n\n")
 	if len(tables) != 3 {
 		t.Fatalf("%d tables, want 3:\n%s", len(tables), out)
