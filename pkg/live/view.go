@@ -89,7 +89,7 @@ func (m *model) tableView() []string {
 	for _, r := range rows {
 		tw, qw = max(tw, len(r.item.Target)), max(qw, len(r.item.Queue))
 	}
-	tw, qw = min(tw, 40), min(qw, 28)
+	tw, qw = min(tw, max(20, m.width/3)), min(qw, 28)
 	lines := []string{m.titleLine(), m.styles.header.Render(columns(tw, qw,
 		[]string{"TARGET", "QUEUE", "DEPTH", "depth", "ADDS/s", "adds/s", "RETRIES/s", "QUEUE p99", "WORK p99", "STATUS", "TOP FINDING"}))}
 	if len(rows) == 0 && m.frame != nil {
