@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"io"
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
@@ -89,6 +90,15 @@ func (t *Top) pair(r source.Result) source.Result {
 	}
 	r.Samples, r.Window = []source.Sample{before, cur}, cur.Time.Sub(before.Time)
 	return r
+}
+
+// Close closes what the source keeps open across refreshes (port-forwards), when it keeps
+// anything.
+func (t *Top) Close() error {
+	if c, ok := t.env.Source.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
 }
 
 // Window is the frame's window in the table's words: "lifetime" or a duration.

@@ -150,3 +150,52 @@ func TestTopSaturatedOperatorInTmux(t *testing.T) {
 		t.Errorf("after q: alternate screen and cursor flags %q, want \"0 1\"", got)
 	}
 }
+
+// TestTopKeepsPortForwards proves from the API server's audit log that top opens a pod's
+// port-forward once and reads it at every refresh, where queues opens one per page: six
+// refreshes over --via port-forward make at most two port-forward requests (websockets, then
+// SPDY should websockets be refused), and six refreshes over the proxy make six proxy GETs.
+func TestTopKeepsPortForwards(t *testing.T) {
+	ns := newNamespace(t)
+	user := fmt.Sprintf("ctrldiag-top-%d", time.Now().UnixNano()%1e6)
+	mustKubectl(t, "create", "clusterrolebinding", user, "--clusterrole=cluster-admin", "--user="+user)
+	t.Cleanup(func() { kubectl(t, "delete", "clusterrolebinding", user) })
+	kubeconfig := certKubeconfig(t, user)
+	page := filepath.Join(env.root, "test/e2e/testdata/kube-controller-manager.prom")
+	startBehindPod(t, podSpec{Namespace: ns, Name: "plain", Ports: []podPort{{Name: "metrics", Port: 8080}},
+		Command: func(l map[int32]string) []string { return []string{env.servepage, "--listen", l[8080], "--file", page} }})
+	audit := filepath.Join(env.run, "logs/audit.log")
+
+	// requests runs six refreshes and counts the user's distinct pods/subresource requests,
+	// once at least enough of them are in the log, and again a second later for stragglers.
+	requests := func(via, subresource string, enough int) int {
+		offset := fileSize(t, audit)
+		r := runAs(t, kubeconfig, "kubectl", "ctrldiag", "top", "-n", ns, "--via", via, "--refresh", "500ms", "--count", "6")
+		if r.Code != 0 || strings.Count(r.Stdout, "# ") != 6 || strings.Contains(r.Stdout, "ERROR") {
+			t.Fatalf("top --via %s:\n%s", via, r)
+		}
+		ids := map[string]bool{}
+		count := func() {
+			for _, e := range auditSince(t, audit, offset) {
+				if e.User.Username == user && e.ObjectRef != nil && e.ObjectRef.Subresource == subresource {
+					ids[e.AuditID] = true
+				}
+			}
+		}
+		eventually(t, 10*time.Second, "top's requests in the audit log", func() error {
+			if count(); len(ids) < enough {
+				return fmt.Errorf("%d pods/%s requests of %s so far", len(ids), subresource, user)
+			}
+			return nil
+		})
+		time.Sleep(time.Second)
+		count()
+		return len(ids)
+	}
+	if n := requests("port-forward", "portforward", 1); n > 2 {
+		t.Errorf("6 refreshes through port-forward opened %d forwards, want 1 (2 with the SPDY fallback)", n)
+	}
+	if n := requests("proxy", "proxy", 6); n != 6 {
+		t.Errorf("6 refreshes through the proxy made %d proxy requests, want 6", n)
+	}
+}

@@ -34,7 +34,10 @@ type Options struct {
 
 // NewOptions returns the options with their defaults.
 func NewOptions(g *globals.Flags, streams genericiooptions.IOStreams) *Options {
-	return &Options{globals: g, IOStreams: streams, Sources: sourceflags.Defaults(), Refresh: 2 * time.Second}
+	o := &Options{globals: g, IOStreams: streams, Sources: sourceflags.Defaults(), Refresh: 2 * time.Second}
+	// Refreshes read the same pods again and again: their port-forwards stay open.
+	o.Sources.KeepForwards = true
+	return o
 }
 
 // Complete takes the TARGET arguments.
@@ -73,6 +76,7 @@ func (o *Options) Validate() error {
 // table per refresh.
 func (o *Options) Run(ctx context.Context) error {
 	top := engine.NewTop(o.cfg, o.env)
+	defer top.Close()
 	loop := live.Loop{Every: o.Refresh, Count: o.Count}
 	if terminal(o.Out) && terminal(o.In) {
 		return live.Screen(ctx, o.In, o.Out, top.Next, loop)

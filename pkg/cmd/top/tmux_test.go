@@ -183,7 +183,7 @@ func TestTopInTmux(t *testing.T) {
 	x.keys("?")
 	x.waitFor("the help", contains("cycle the sort"))
 	x.keys("Escape") // alone: Escape then a key at once reads as Alt+key
-	x.waitFor("the table", contains("TOP FINDING"))
+	x.waitFor("the table", contains("s sort  / filter"))
 	x.keys("q")
 	s = x.waitFor("the exit", contains("exit status 0"))
 	if strings.Contains(s, "TOP FINDING") || strings.ContainsAny(s, "\x1b") || strings.Contains(s, "[?") {

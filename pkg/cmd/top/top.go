@@ -15,8 +15,8 @@ import (
 const long = `Watch every workqueue of the targets: the table of kubectl ctrldiag queues, refreshed every
 --refresh (2s), worst first. Each refresh reads every target once; rates and window quantiles
 are over the time since the refresh before (the first refresh has none: "window: lifetime").
-The targets are found once, and their connections (the API server's, HTTP keep-alives) are
-kept from one refresh to the next. A target that fails becomes an ERROR row until it answers
+The targets are found once, and their connections (the API server's, HTTP keep-alives, each
+pod's port-forward) are kept from one refresh to the next. A target that fails becomes an ERROR row until it answers
 again.
 
 Sources are those of kubectl ctrldiag queues (see its help): the cluster in the namespace (-n)
