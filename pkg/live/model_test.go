@@ -36,7 +36,7 @@ func twoQueues(n int, gone bool) *engine.Frame {
 func plainModel() *model {
 	r := lipgloss.NewRenderer(nil)
 	r.SetColorProfile(termenv.Ascii)
-	m := newModel(nil, Loop{}, newStyles(r))
+	m := newModel(nil, Loop{}, newStyles(r, true))
 	m.width, m.height = 160, 20
 	return m
 }

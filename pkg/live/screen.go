@@ -20,10 +20,13 @@ import (
 // NO_COLOR is set. It returns the error of a frame that could not be made.
 func Screen(ctx context.Context, in io.Reader, out io.Writer, next Next, loop Loop) error {
 	r := lipgloss.NewRenderer(out)
-	if os.Getenv("NO_COLOR") != "" {
-		r.SetColorProfile(termenv.Ascii)
+	colour := os.Getenv("NO_COLOR") == ""
+	if !colour {
+		// termenv then drops every attribute; the styles have no colour, but the selection's
+		// reverse video and the bold header must stay: every terminal has those.
+		r.SetColorProfile(termenv.ANSI)
 	}
-	m := newModel(next, loop, newStyles(r))
+	m := newModel(next, loop, newStyles(r, colour))
 	m.ctx = ctx
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen())
 	final, err := p.Run()

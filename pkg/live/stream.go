@@ -27,6 +27,7 @@ type Loop struct {
 func Stream(ctx context.Context, out, errOut io.Writer, next Next, loop Loop) error {
 	tick := time.NewTicker(loop.Every)
 	defer tick.Stop()
+	warned := map[string]bool{}
 	for n := 0; loop.Count == 0 || n < loop.Count; n++ {
 		if n > 0 {
 			select {
@@ -42,17 +43,21 @@ func Stream(ctx context.Context, out, errOut io.Writer, next Next, loop Loop) er
 		if err != nil {
 			return err
 		}
-		if err := writeFrame(out, errOut, f, n > 0); err != nil {
+		if err := writeFrame(out, errOut, f, n > 0, warned); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// writeFrame writes one frame: the header line, the table, and on errOut what went wrong.
-func writeFrame(out, errOut io.Writer, f *engine.Frame, blank bool) error {
+// writeFrame writes one frame: the header line, the table, and on errOut what went wrong:
+// each warning once (warned holds those already given), the failed targets at every frame.
+func writeFrame(out, errOut io.Writer, f *engine.Frame, blank bool, warned map[string]bool) error {
 	for _, w := range f.Warnings {
-		fmt.Fprintf(errOut, "warning: %s\n", w)
+		if !warned[w] {
+			warned[w] = true
+			fmt.Fprintf(errOut, "warning: %s\n", w)
+		}
 	}
 	for _, e := range f.List.Errors {
 		fmt.Fprintf(errOut, "error: %s: %s\n", e.Target, e.Error)

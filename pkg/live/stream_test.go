@@ -23,7 +23,7 @@ func frames() Next {
 		n++
 		q := health.QueueStats{Target: "a", Queue: "widget", Depth: float64(10 * n), Window: 2 * time.Second,
 			AddsPerSecond: float64(n), Status: health.StatusOK}
-		f := &engine.Frame{Time: start.Add(time.Duration(n) * 2 * time.Second)}
+		f := &engine.Frame{Time: start.Add(time.Duration(n) * 2 * time.Second), Warnings: []string{"a: using port-forward"}}
 		var errs []report.TargetError
 		if n == 2 {
 			errs = append(errs, report.TargetError{Target: "b", Error: "connection refused"})
@@ -64,7 +64,7 @@ a        widget   30      3        -           -           -          -         
 	if out.String() != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", out.String(), want)
 	}
-	if errOut.String() != "error: b: connection refused\n" {
+	if errOut.String() != "warning: a: using port-forward\nerror: b: connection refused\n" {
 		t.Errorf("stderr: %q", errOut.String())
 	}
 }

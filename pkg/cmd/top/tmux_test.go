@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -80,6 +81,28 @@ func rowOf(screen, queue string) string {
 		}
 	}
 	return ""
+}
+
+// sgrColour matches an SGR sequence that sets a foreground colour.
+var sgrColour = regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38;[25];[0-9;]+)(?:;[0-9;]*)?m`)
+
+// With NO_COLOR the view has no colour, only bold, underline and reverse.
+func TestTopNoColorInTmux(t *testing.T) {
+	bin := buildBinary(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/failing" {
+			http.Error(w, "no", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprint(w, "# TYPE workqueue_depth gauge\nworkqueue_depth{name=\"deep\"} 500\n")
+	}))
+	defer srv.Close()
+	x := newTmux(t, fmt.Sprintf("NO_COLOR=1 %s top --url %s/metrics --url %s/failing --refresh 300ms; sleep 600", bin, srv.URL, srv.URL))
+	x.waitFor("the rows", contains("deep", "BACKLOG", "ERROR"))
+	if s := x.run("capture-pane", "-p", "-e", "-t", "top"); sgrColour.MatchString(s) || !strings.Contains(s, "\x1b[") {
+		t.Errorf("with NO_COLOR: colour, or no styling at all:\n%q", s)
+	}
+	x.keys("q")
 }
 
 // buildBinary builds kubectl-ctrldiag into a temporary directory.
@@ -178,6 +201,11 @@ func TestTopInTmux(t *testing.T) {
 	})
 	before := rowOf(s, "climbing")
 	x.waitFor("climbing to go on updating", func(s string) bool { r := rowOf(s, "climbing"); return r != "" && r != before })
+
+	// STATUS is coloured on a terminal (an SGR foreground colour, 30-37 or 90-97).
+	if colour := x.run("capture-pane", "-p", "-e", "-t", "top"); !sgrColour.MatchString(colour) {
+		t.Errorf("no colour on a terminal without NO_COLOR:\n%q", colour)
+	}
 
 	// ? shows the help; q quits with 0 and leaves the terminal as it was.
 	x.keys("?")
