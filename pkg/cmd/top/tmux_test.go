@@ -86,8 +86,9 @@ func rowOf(screen, queue string) string {
 // sgrColour matches an SGR sequence that sets a foreground colour.
 var sgrColour = regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38;[25];[0-9;]+)(?:;[0-9;]*)?m`)
 
-// With NO_COLOR the view has no colour, only bold, underline and reverse.
-func TestTopNoColorInTmux(t *testing.T) {
+// With NO_COLOR the view has no colour, only bold, underline and reverse; it follows a resize;
+// Ctrl-C quits with 0 and leaves the terminal as it was.
+func TestTopNoColorResizeCtrlCInTmux(t *testing.T) {
 	bin := buildBinary(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/failing" {
@@ -97,12 +98,34 @@ func TestTopNoColorInTmux(t *testing.T) {
 		fmt.Fprint(w, "# TYPE workqueue_depth gauge\nworkqueue_depth{name=\"deep\"} 500\n")
 	}))
 	defer srv.Close()
-	x := newTmux(t, fmt.Sprintf("NO_COLOR=1 %s top --url %s/metrics --url %s/failing --refresh 300ms; sleep 600", bin, srv.URL, srv.URL))
+	x := newTmux(t, fmt.Sprintf("NO_COLOR=1 %s top --url %s/metrics --url %s/failing --refresh 300ms; echo \"exit status $?\"; sleep 600",
+		bin, srv.URL, srv.URL))
 	x.waitFor("the rows", contains("deep", "BACKLOG", "ERROR"))
 	if s := x.run("capture-pane", "-p", "-e", "-t", "top"); sgrColour.MatchString(s) || !strings.Contains(s, "\x1b[") {
 		t.Errorf("with NO_COLOR: colour, or no styling at all:\n%q", s)
 	}
-	x.keys("q")
+
+	// The view follows a resize: no line wider than the new width, the keys on the last line.
+	x.run("resize-window", "-t", "top", "-x", "90", "-y", "20")
+	s := x.waitFor("the view at 90x20", func(s string) bool {
+		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+		return len(lines) == 20 && strings.HasPrefix(lines[19], "q quit")
+	})
+	for _, l := range strings.Split(s, "\n") {
+		if n := len([]rune(l)); n > 90 {
+			t.Errorf("a line of %d cells after the resize to 90: %q", n, l)
+		}
+	}
+
+	// Ctrl-C quits with 0, as q does, and leaves the terminal as it was.
+	x.keys("C-c")
+	s = x.waitFor("the exit", contains("exit status "))
+	if !strings.Contains(s, "exit status 0") || strings.Contains(s, "TOP FINDING") {
+		t.Errorf("after Ctrl-C:\n%s", s)
+	}
+	if got := strings.TrimSpace(x.run("display-message", "-p", "-t", "top", "#{alternate_on} #{cursor_flag}")); got != "0 1" {
+		t.Errorf("after Ctrl-C: alternate screen and cursor flags %q, want \"0 1\"", got)
+	}
 }
 
 // buildBinary builds kubectl-ctrldiag into a temporary directory.
