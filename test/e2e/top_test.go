@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
@@ -197,5 +198,94 @@ func TestTopKeepsPortForwards(t *testing.T) {
 	}
 	if n := requests("proxy", "proxy", 6); n != 6 {
 		t.Errorf("6 refreshes through the proxy made %d proxy requests, want 6", n)
+	}
+}
+
+// TestTopWatchesTheDepthDrainWhenWorkersAreRaised is the live view's use: top (a pipe: one
+// table a refresh) watches the saturated reference operator's depth climb; the operator is
+// restarted behind the same pod with --workers 200, as one raising its workers would; top,
+// without being restarted, then shows the depth drained (below 10) and no backlog.
+func TestTopWatchesTheDepthDrainWhenWorkersAreRaised(t *testing.T) {
+	ns := newNamespace(t)
+	argv := func(listen string, extra ...string) []string {
+		return append([]string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,
+			"--scenario", "saturated", "--metrics-bind-address", listen, "--health-probe-bind-address", "0"}, extra...)
+	}
+	sat := startBehindPod(t, podSpec{Namespace: ns, Name: "sat", Labels: map[string]string{"control-plane": "controller-manager"},
+		Ports:   []podPort{{Name: "http-metrics", Port: 8080}},
+		Command: func(listen map[int32]string) []string { return argv(listen[8080]) }})
+
+	cmd := exec.Command("kubectl", "ctrldiag", "top", "-n", ns, "--refresh", "1s", "--count", "180")
+	cmd.Env = commandEnv(env.kubeconfig)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("top's stderr:\n%s", tail(stderr.String(), 20))
+		}
+	})
+	// rows yields the fields of sat's row of every table top prints.
+	rows := make(chan []string, 256)
+	go func() {
+		defer close(rows)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if f := strings.Fields(sc.Text()); len(f) >= 10 && strings.Contains(f[0], "/sat:") {
+				rows <- f
+			}
+		}
+	}()
+	next := func(timeout time.Duration, why string, ok func(f []string) bool) []string {
+		t.Helper()
+		deadline := time.After(timeout)
+		for {
+			select {
+			case f, open := <-rows:
+				if !open {
+					t.Fatalf("top ended before %s", why)
+				}
+				if ok(f) {
+					return f
+				}
+			case <-deadline:
+				t.Fatalf("no table with %s within %s", why, timeout)
+			}
+		}
+	}
+	depth := func(f []string) float64 {
+		v, err := strconv.ParseFloat(f[2], 64)
+		if err != nil {
+			return -1
+		}
+		return v
+	}
+	// The depth climbs past 20 with every worker busy (SLOW or BACKLOG).
+	next(90*time.Second, "sat's depth above 20, SLOW or BACKLOG", func(f []string) bool {
+		return depth(f) > 20 && (f[9] == "SLOW" || f[9] == "BACKLOG")
+	})
+
+	// Raise the workers: the same pod, a new process with --workers 200.
+	if err := sat.Stop(t); err != nil {
+		t.Logf("stopping the saturated operator: %v", err)
+	}
+	p := startLocal(t, "sat-200-workers", sat.IP, argv(sat.Listen[8080], "--workers", "200"))
+	p.waitListening(t, sat.Listen[8080])
+
+	// The depth drains, in the same top. Each reconcile still takes 1s, so the queue may stay
+	// SLOW (slow-reconcile, with workers free), but it is no longer a backlog.
+	f := next(90*time.Second, "sat's depth below 10 after raising its workers", func(f []string) bool {
+		return depth(f) >= 0 && depth(f) < 10
+	})
+	if f[9] != "OK" && f[9] != "SLOW" {
+		t.Errorf("drained, the queue is %s, want OK or SLOW (slow-reconcile): %v", f[9], f)
 	}
 }
