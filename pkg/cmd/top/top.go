@@ -17,7 +17,7 @@ const long = `Watch every workqueue of the targets: the table of kubectl ctrldia
 are over the time since the refresh before (the first refresh has none: "window: lifetime").
 The targets are found once, and their connections (the API server's, HTTP keep-alives, each
 pod's port-forward) are kept from one refresh to the next. A target that fails becomes an ERROR row until it answers
-again.
+again. Pods created during the session (a rollout's) are not picked up: start top again.
 
 Sources are those of kubectl ctrldiag queues (see its help): the cluster in the namespace (-n)
 or everywhere (-A), TARGET arguments (pod/NAME, deploy/NAME, svc/NAME), or --url. Saved pages
