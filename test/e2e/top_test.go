@@ -82,10 +82,15 @@ func TestTopSaturatedOperatorInTmux(t *testing.T) {
 	calm := operator("calm", "healthy")
 
 	x := &topTmux{t: t, socket: fmt.Sprintf("ctrldiag-e2e-top-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
 	command := fmt.Sprintf("env PATH=%q KUBECONFIG=%q HOME=%q kubectl ctrldiag top -n %s --refresh 1s; echo \"exit status $?\"; sleep 600",
 		env.path, env.kubeconfig, os.Getenv("HOME"), ns)
 	x.tmux("-f", "/dev/null", "new-session", "-d", "-s", "top", "-x", "160", "-y", "40", command)
+	// kill-server leaves the socket file behind: remove it after.
+	socketPath := strings.TrimSpace(x.tmux("display-message", "-p", "#{socket_path}"))
+	t.Cleanup(func() {
+		exec.Command("tmux", "-L", x.socket, "kill-server").Run()
+		os.Remove(socketPath)
+	})
 
 	// Rows appear; the saturated queue climbs and is judged.
 	s := x.waitFor(60*time.Second, "both operators' rows", func(s string) bool { return topRow(s, "sat") != nil && topRow(s, "calm") != nil })

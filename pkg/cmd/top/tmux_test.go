@@ -27,8 +27,13 @@ func newTmux(t *testing.T, command string) *tmux {
 		t.Fatal("this test drives kubectl ctrldiag top in a real terminal: install Debian's tmux package (hack/test-deps.sh does, as root)")
 	}
 	x := &tmux{t: t, socket: fmt.Sprintf("ctrldiag-top-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
 	x.run("-f", "/dev/null", "new-session", "-d", "-s", "top", "-x", "160", "-y", "40", command)
+	// kill-server leaves the socket file behind: remove it after.
+	path := strings.TrimSpace(x.run("display-message", "-p", "#{socket_path}"))
+	t.Cleanup(func() {
+		exec.Command("tmux", "-L", x.socket, "kill-server").Run()
+		os.Remove(path)
+	})
 	return x
 }
 
