@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -32,6 +33,8 @@ type model struct {
 	rows    []row // every row of the latest frame, in the list's order
 	history map[string]*history
 	err     error
+	// warnings are the distinct warnings of the frames so far, in order.
+	warnings []string
 
 	width, height int
 	mode          mode
@@ -49,6 +52,11 @@ func newModel(next Next, loop Loop, s styles) *model {
 func (m *model) add(f *engine.Frame) {
 	m.frame, m.frames = f, m.frames+1
 	m.rows = rowsOf(f.List)
+	for _, w := range f.Warnings {
+		if !slices.Contains(m.warnings, w) {
+			m.warnings = append(m.warnings, w)
+		}
+	}
 	for _, r := range m.rows {
 		if r.err != "" {
 			continue

@@ -71,9 +71,14 @@ func lineOf(view, s string) string {
 func TestViewRowsSortFilterDetails(t *testing.T) {
 	m := plainModel()
 	for n := 1; n <= 3; n++ {
-		m.Update(frameMsg{frame: twoQueues(n, n == 3)})
+		f := twoQueues(n, n == 3)
+		f.Warnings = []string{"a: the bearer token is sent over plain http"}
+		m.Update(frameMsg{frame: f})
 	}
 	v := m.View()
+	if l := strings.Split(v, "\n")[0]; !strings.HasSuffix(l, "warning (1): a: the bearer token is sent over plain http") {
+		t.Errorf("title line: %q", l)
+	}
 	if got := len(strings.Split(v, "\n")); got != 20 {
 		t.Errorf("%d lines, want the height 20", got)
 	}

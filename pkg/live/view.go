@@ -46,7 +46,12 @@ func (m *model) titleLine() string {
 	if m.filter != "" {
 		t += "  filter: " + m.filter
 	}
-	return m.styles.title.Render(t)
+	t = m.styles.title.Render(t)
+	if n := len(m.warnings); n > 0 {
+		// The latest warning; stderr is the screen's, so this is where they show.
+		t += fmt.Sprintf("  warning (%d): %s", n, m.warnings[n-1])
+	}
+	return t
 }
 
 func (m *model) footer() string {
