@@ -21,6 +21,7 @@ deps=(
   "prometheus|prometheus|a real Prometheus server that --prometheus reads (pkg/promsource, test/e2e)"
   "promtool|prometheus|checking and unit-testing the rules of kubectl ctrldiag rules (promtool)"
   "victoria-metrics|victoria-metrics|a second, different server of the Prometheus API (single-node VictoriaMetrics) that --prometheus reads (pkg/promsource, test/e2e)"
+  "tmux|tmux|driving kubectl ctrldiag top in a real terminal (test)"
 )
 
 mode=${1:-install}

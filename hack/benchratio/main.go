@@ -1,6 +1,6 @@
 // Command benchratio runs the project's benchmarks and measurements and writes them into
 // BENCHMARKS.md as ratios against baselines measured in the same run, with the machine, the
-// command and the date: the Go benchmarks (parse, model, render, scrape; `go test -bench
+// command and the date: the Go benchmarks (parse, model, render, scrape, a top refresh; `go test -bench
 // -benchmem`), the peak RSS of `queues` over a generated 30 MB page, the start-up time against
 // `kubectl version --client`, and, when a local cluster runs, reading by hand (`kubectl get --raw | grep`) against
 // `queues` on kube-controller-manager and the e2e fan-out and discovery measurements.
@@ -25,7 +25,7 @@ import (
 )
 
 // benchPackages hold the Go benchmarks.
-var benchPackages = []string{"./pkg/parse", "./pkg/health", "./pkg/render", "./pkg/sample"}
+var benchPackages = []string{"./pkg/parse", "./pkg/health", "./pkg/render", "./pkg/sample", "./pkg/engine"}
 
 type config struct {
 	root, out, clusterRoot, benchInput string

@@ -12,6 +12,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/rules"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/targets"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/top"
 )
 
 // addCommands registers the diagnostic verbs. Each verb lives in its own package under
@@ -19,6 +20,7 @@ import (
 func addCommands(root *cobra.Command, g *globals.Flags, streams genericiooptions.IOStreams) {
 	for _, c := range []*cobra.Command{
 		queues.NewCmd(g, streams),
+		top.NewCmd(g, streams),
 		targets.NewCmd(g, streams),
 		report.NewCmd(g, streams),
 		snapshot.NewCmd(g, streams),

@@ -24,6 +24,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/transport"
 )
 
 // Config says what to read.
@@ -42,6 +43,8 @@ type Config struct {
 	// takes the kubeconfig's bearer token.
 	TokenFromSA        string
 	UseKubeconfigToken bool
+	// KeepForwards keeps each pod's port-forward open across Reads, until Close.
+	KeepForwards bool
 }
 
 // Kube is the cluster connection, built only when the cluster is used.
@@ -50,7 +53,9 @@ type Kube struct {
 	Client kubernetes.Interface
 }
 
-// Pages is the source of metrics pages a Config describes. Open it once, then Read it once.
+// Pages is the source of metrics pages a Config describes. Open it once, then Read it: again
+// and again for a live view, each Read sampling the same sources over the connections they
+// keep (the API server's client, HTTP keep-alives); saved pages run out after one Read.
 type Pages struct {
 	cfg  Config
 	kube func() (*Kube, error)
@@ -60,6 +65,8 @@ type Pages struct {
 	pages []scrape.Source
 	// warnings are gathered while Open works.
 	warnings []string
+	// forward is the port-forward transport of the cluster's targets, once opened.
+	forward *transport.PortForward
 }
 
 var _ source.Source = (*Pages)(nil)
@@ -119,6 +126,14 @@ func (p *Pages) Read(ctx context.Context, o source.Options) []source.Result {
 		}
 	}
 	return append(results, p.inv.Unreadable...)
+}
+
+// Close closes what the source keeps open across Reads: the kept port-forwards.
+func (p *Pages) Close() error {
+	if p.forward != nil {
+		p.forward.Close()
+	}
+	return nil
 }
 
 func (p *Pages) directSources() ([]scrape.Source, error) {

@@ -38,7 +38,8 @@ func (p *Pages) clusterSources(ctx context.Context, k *Kube, inv *source.Invento
 		return err
 	}
 	proxy := &transport.Proxy{Cluster: cluster}
-	forward := &transport.PortForward{Cluster: cluster, Client: client, Token: cfg.HTTP.Token}
+	forward := &transport.PortForward{Cluster: cluster, Client: client, Token: cfg.HTTP.Token, Keep: cfg.KeepForwards}
+	p.forward = forward
 	readable := inv.Targets[:0]
 	for _, t := range inv.Targets {
 		if perm, ok := denied[way{t.Via, t.Namespace}]; ok && t.Via == target.ViaProxy && (cfg.Via == target.ViaAuto || cfg.Via == "") {

@@ -45,7 +45,7 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	o.Keep = health.WantedQueues
 	results := env.readAll(ctx, inv, o)
 
-	stats, errs, leaders := analyse(results, cfg.Thresholds)
+	stats, errs, leaders, _ := analyse(results, cfg.Thresholds)
 	stats, groups := foldStandbys(ctx, inv, results, stats, leaders)
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
 	warnings = append(warnings, mistypedWarnings(results)...)
@@ -70,10 +70,12 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 }
 
 // analyse turns reading results into queue figures, sorted worst first, the errors of the
-// targets that failed (also those read once before an error), and the
-// leader_election_master_status of each target read (NaN when it has none).
-func analyse(results []source.Result, th findings.Thresholds) ([]health.QueueStats, []report.TargetError, map[string]float64) {
+// targets that failed (also those read once before an error), the
+// leader_election_master_status of each target read (NaN when it has none), and the targets
+// the findings rules judge.
+func analyse(results []source.Result, th findings.Thresholds) ([]health.QueueStats, []report.TargetError, map[string]float64, []findings.Target) {
 	var stats []health.QueueStats
+	var targets []findings.Target
 	var errs []report.TargetError
 	leaders := map[string]float64{}
 	for _, r := range results {
@@ -86,10 +88,11 @@ func analyse(results []source.Result, th findings.Thresholds) ([]health.QueueSta
 			continue
 		}
 		stats = append(stats, t.Queues...)
+		targets = append(targets, t)
 		leaders[id] = replicas.LeaderStatus(t.Cur)
 	}
 	health.Sort(stats)
-	return stats, errs, leaders
+	return stats, errs, leaders, targets
 }
 
 // foldStandbys groups the pods read into workloads, finds each one's leader (from the metrics,

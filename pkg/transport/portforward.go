@@ -25,30 +25,128 @@ import (
 
 // PortForward reaches a pod through a port-forward opened for one scrape: an ephemeral local
 // port on 127.0.0.1, then HTTP(S) to it with the metrics credentials, and the forward closed
-// with the response body. It tries websockets first and falls back to SPDY, as kubectl does
-// (KUBECTL_PORT_FORWARD_WEBSOCKETS=false skips websockets, as it does for kubectl).
+// with the response body. With Keep, the forward of each pod stays open for the next scrape
+// (a live view reads the same pods again and again) until Close; a kept forward that fails is
+// closed and opened anew once. It tries websockets first and falls back to SPDY, as kubectl
+// does (KUBECTL_PORT_FORWARD_WEBSOCKETS=false skips websockets, as it does for kubectl).
 type PortForward struct {
 	Cluster *Cluster
 	// Client talks to the forward's local end (TLS settings of the metrics endpoint); Token is
 	// the endpoint's bearer token, sent only there.
 	Client *http.Client
 	Token  string
+	// Keep keeps each pod's forward open across scrapes.
+	Keep bool
+
+	mu   sync.Mutex
+	kept map[string]*forward
 }
 
-// Get opens the forward, fetches the page, and returns a response whose body closes the forward.
+// forward is one open port-forward to a pod's port.
+type forward struct {
+	local  string // the URL of the target's path on the local end
+	errOut *lockedBuffer
+	close  func()
+	ended  chan struct{} // closed when the forward stops
+}
+
+func (f *forward) alive() bool {
+	select {
+	case <-f.ended:
+		return false
+	default:
+		return true
+	}
+}
+
+// Get fetches the page through a forward: with Keep, the pod's kept one (opened when there is
+// none alive); otherwise one opened for this request, closed with the response body.
 func (p *PortForward) Get(ctx context.Context, t target.Target, header http.Header) (*http.Response, error) {
 	if t.Kind != target.KindPod {
 		return nil, fmt.Errorf("port-forward cannot reach a %s target", t.Kind)
 	}
+	if !p.Keep {
+		fw, err := p.open(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := p.fetch(ctx, fw, t, header)
+		if err != nil {
+			return nil, err
+		}
+		resp.Body = &hookedBody{ReadCloser: resp.Body, onClose: fw.close}
+		return resp, nil
+	}
+	key := t.ID()
+	p.mu.Lock()
+	fw := p.kept[key]
+	p.mu.Unlock()
+	reused := fw != nil && fw.alive()
+	if !reused {
+		var err error
+		if fw, err = p.open(ctx, t); err != nil {
+			return nil, err
+		}
+		p.keep(key, fw)
+	}
+	resp, err := p.fetch(ctx, fw, t, header)
+	if err != nil {
+		p.drop(key, fw)
+		if reused && ctx.Err() == nil {
+			// The kept forward may have died with the pod's side (a restart): one fresh try.
+			if fw, err = p.open(ctx, t); err != nil {
+				return nil, err
+			}
+			p.keep(key, fw)
+			if resp, err = p.fetch(ctx, fw, t, header); err != nil {
+				p.drop(key, fw)
+			}
+		}
+	}
+	return resp, err
+}
+
+func (p *PortForward) keep(key string, fw *forward) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.kept == nil {
+		p.kept = map[string]*forward{}
+	}
+	if old := p.kept[key]; old != nil && old != fw {
+		old.close()
+	}
+	p.kept[key] = fw
+}
+
+func (p *PortForward) drop(key string, fw *forward) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.kept[key] == fw {
+		delete(p.kept, key)
+	}
+}
+
+// Close closes the kept forwards.
+func (p *PortForward) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, fw := range p.kept {
+		fw.close()
+		delete(p.kept, k)
+	}
+}
+
+// open opens a forward to the target's port and waits until it is ready.
+func (p *PortForward) open(ctx context.Context, t target.Target) (*forward, error) {
 	dialer, err := p.dialer(t)
 	if err != nil {
 		return nil, err
 	}
 	ready := make(chan struct{})
 	errOut := &lockedBuffer{}
-	// The forward lives until the body is closed, not only the request; its errors (the
-	// kubelet refusing the port, nothing listening) go to errOut for the target's error
-	// instead of client-go's global error log on stderr.
+	// The forward lives until it is closed, not only the request; its errors (the kubelet
+	// refusing the port, nothing listening) go to errOut for the target's error instead of
+	// client-go's global error log on stderr.
 	fwCtx, closeForward := context.WithCancel(klog.NewContext(context.Background(), logr.New(&errorSink{out: errOut})))
 	fw, err := portforward.NewOnAddressesForStreamingWithContext(fwCtx, dialer, []string{"127.0.0.1"},
 		[]string{fmt.Sprintf("0:%d", t.Port)}, ready, io.Discard, errOut)
@@ -57,7 +155,12 @@ func (p *PortForward) Get(ctx context.Context, t target.Target, header http.Head
 		return nil, fmt.Errorf("port-forward to pod %s/%s: %w", t.Namespace, t.Name, err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- fw.ForwardPorts() }()
+	ended := make(chan struct{})
+	go func() {
+		err := fw.ForwardPorts()
+		close(ended)
+		done <- err
+	}()
 	select {
 	case <-ready:
 	case err := <-done:
@@ -76,28 +179,32 @@ func (p *PortForward) Get(ctx context.Context, t target.Target, header http.Head
 	if t.HTTPS() {
 		scheme = "https"
 	}
-	local := fmt.Sprintf("%s://127.0.0.1:%d/%s", scheme, ports[0].Local, strings.TrimPrefix(t.Path, "/"))
-	resp, err := p.get(ctx, local, header)
-	if err != nil {
-		// The pod's side reports its own error on a second stream, a moment after the data
-		// stream ends: give it that moment, it says more than "EOF".
-		for i := 0; i < 10 && errOut.remote() == "" && ctx.Err() == nil && errors.Is(err, io.EOF); i++ {
-			time.Sleep(20 * time.Millisecond)
-		}
-		closeForward()
-		if msg := errOut.remote(); msg != "" {
-			return nil, fmt.Errorf("port-forward to pod %s/%s port %d: the forward failed in the pod: %s", t.Namespace, t.Name, t.Port, msg)
-		}
-		if errors.Is(err, io.EOF) {
-			// The forward accepted the connection and the pod's side closed it unanswered:
-			// usually nothing listens on that port in the pod.
-			return nil, fmt.Errorf("through port-forward to pod %s/%s: the connection to port %d was closed without an answer: "+
-				"nothing may listen on that port in the pod (check --port and the pod's container ports): %w", t.Namespace, t.Name, t.Port, err)
-		}
-		return nil, fmt.Errorf("through port-forward to pod %s/%s: %w", t.Namespace, t.Name, err)
+	return &forward{local: fmt.Sprintf("%s://127.0.0.1:%d/%s", scheme, ports[0].Local, strings.TrimPrefix(t.Path, "/")),
+		errOut: errOut, close: closeForward, ended: ended}, nil
+}
+
+// fetch GETs the page through fw; on an error it closes fw and says what the pod's side said.
+func (p *PortForward) fetch(ctx context.Context, fw *forward, t target.Target, header http.Header) (*http.Response, error) {
+	resp, err := p.get(ctx, fw.local, header)
+	if err == nil {
+		return resp, nil
 	}
-	resp.Body = &hookedBody{ReadCloser: resp.Body, onClose: closeForward}
-	return resp, nil
+	// The pod's side reports its own error on a second stream, a moment after the data
+	// stream ends: give it that moment, it says more than "EOF".
+	for i := 0; i < 10 && fw.errOut.remote() == "" && ctx.Err() == nil && errors.Is(err, io.EOF); i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	fw.close()
+	if msg := fw.errOut.remote(); msg != "" {
+		return nil, fmt.Errorf("port-forward to pod %s/%s port %d: the forward failed in the pod: %s", t.Namespace, t.Name, t.Port, msg)
+	}
+	if errors.Is(err, io.EOF) {
+		// The forward accepted the connection and the pod's side closed it unanswered:
+		// usually nothing listens on that port in the pod.
+		return nil, fmt.Errorf("through port-forward to pod %s/%s: the connection to port %d was closed without an answer: "+
+			"nothing may listen on that port in the pod (check --port and the pod's container ports): %w", t.Namespace, t.Name, t.Port, err)
+	}
+	return nil, fmt.Errorf("through port-forward to pod %s/%s: %w", t.Namespace, t.Name, err)
 }
 
 // get performs the GET on the local end with the endpoint's token.

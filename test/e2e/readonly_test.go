@@ -17,6 +17,7 @@ import (
 
 // auditEvent is the part of an audit log line the read-only check reads.
 type auditEvent struct {
+	AuditID    string `json:"auditID"`
 	Verb       string `json:"verb"`
 	RequestURI string `json:"requestURI"`
 	User       struct {

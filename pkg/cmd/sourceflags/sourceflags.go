@@ -54,6 +54,9 @@ type Flags struct {
 	Prom PromFlags
 	// FromSnapshot is the snapshot file to read instead of the cluster (--from-snapshot).
 	FromSnapshot string
+	// KeepForwards keeps each pod's port-forward open from one reading to the next (top's
+	// refreshes); not a flag.
+	KeepForwards bool
 }
 
 // DefaultDeadline bounds the reading of all targets: time for the two samples 5s apart of
@@ -125,6 +128,7 @@ func (f *Flags) config(g *globals.Flags, args []string, stdin io.Reader) (collec
 		Discover: discover.Options{Namespace: ns, Selector: f.Selector, Explicit: args, IncludeAPIServer: f.includeAPIServer(g, args),
 			Port: f.Port, Path: f.Path, Scheme: f.Scheme},
 		Via: target.Via(f.Via), TokenFromSA: f.TokenFromSA, UseKubeconfigToken: f.UseKubeconfigToken,
+		KeepForwards: f.KeepForwards,
 	}
 	return cfg, nil
 }

@@ -1,0 +1,91 @@
+package top
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"golang.org/x/term"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/live"
+)
+
+// Options holds the flag values of the top command.
+type Options struct {
+	Sources    sourceflags.Flags
+	Thresholds thresholdflags.Flags
+	Refresh    time.Duration
+	Count      int
+	Args       []string
+
+	// Set by Validate.
+	cfg engine.QueuesConfig
+	env engine.Env
+
+	globals *globals.Flags
+	genericiooptions.IOStreams
+}
+
+// NewOptions returns the options with their defaults.
+func NewOptions(g *globals.Flags, streams genericiooptions.IOStreams) *Options {
+	o := &Options{globals: g, IOStreams: streams, Sources: sourceflags.Defaults(), Refresh: 2 * time.Second}
+	// Refreshes read the same pods again and again: their port-forwards stay open.
+	o.Sources.KeepForwards = true
+	return o
+}
+
+// Complete takes the TARGET arguments.
+func (o *Options) Complete(args []string) error {
+	o.Args = args
+	return nil
+}
+
+// Validate checks the flag values and builds the engine's configuration and source.
+func (o *Options) Validate() error {
+	switch {
+	case o.Refresh < 100*time.Millisecond:
+		return exitcode.UsageError("--refresh must be at least 100ms, got %s", o.Refresh)
+	case o.Count < 0:
+		return exitcode.UsageError("--count must be 0 (until interrupted) or positive, got %d", o.Count)
+	case len(o.Sources.Files) > 0:
+		return exitcode.UsageError("top reads live targets again and again; saved pages (--from-file) do not change: use kubectl ctrldiag queues --from-file")
+	case o.Sources.Prom.URL != "":
+		return exitcode.UsageError("top reads the targets themselves; --prometheus is not supported by top yet")
+	}
+	th, err := o.Thresholds.Thresholds()
+	if err != nil {
+		return err
+	}
+	r, err := o.Sources.Resolve(o.globals, o.Args, o.In)
+	if err != nil {
+		return err
+	}
+	o.cfg, o.env = engine.QueuesConfig{Read: r.Read, Thresholds: th, Scope: r.Scope}, r.Env(o.ErrOut)
+	// A refresh draws no progress line: the view or the stream is the progress.
+	o.env.Progress = nil
+	return nil
+}
+
+// Run refreshes until interrupted (or --count frames): full screen on a terminal, else one
+// table per refresh.
+func (o *Options) Run(ctx context.Context) error {
+	top := engine.NewTop(o.cfg, o.env)
+	defer top.Close()
+	loop := live.Loop{Every: o.Refresh, Count: o.Count}
+	if terminal(o.Out) && terminal(o.In) {
+		return live.Screen(ctx, o.In, o.Out, top.Next, loop)
+	}
+	return live.Stream(ctx, o.Out, o.ErrOut, top.Next, loop)
+}
+
+// terminal reports whether s is a terminal.
+func terminal(s any) bool {
+	f, ok := s.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}

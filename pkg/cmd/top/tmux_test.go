@@ -1,0 +1,251 @@
+package top
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// tmux drives the binary in a real terminal: a detached session of its own server (socket),
+// 160x40, killed at cleanup.
+type tmux struct {
+	t      *testing.T
+	socket string
+}
+
+func newTmux(t *testing.T, command string) *tmux {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("this test drives kubectl ctrldiag top in a real terminal: install Debian's tmux package (hack/test-deps.sh does, as root)")
+	}
+	x := &tmux{t: t, socket: fmt.Sprintf("ctrldiag-top-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	x.run("-f", "/dev/null", "new-session", "-d", "-s", "top", "-x", "160", "-y", "40", command)
+	// kill-server leaves the socket file behind: remove it after.
+	path := strings.TrimSpace(x.run("display-message", "-p", "#{socket_path}"))
+	t.Cleanup(func() {
+		exec.Command("tmux", "-L", x.socket, "kill-server").Run()
+		os.Remove(path)
+	})
+	return x
+}
+
+func (x *tmux) run(args ...string) string {
+	x.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", x.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		x.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// keys sends keys to the pane (tmux key names: Enter, Escape, C-c, or text).
+func (x *tmux) keys(keys ...string) { x.run(append([]string{"send-keys", "-t", "top"}, keys...)...) }
+
+func (x *tmux) screen() string { return x.run("capture-pane", "-p", "-t", "top") }
+
+// waitFor waits until the screen satisfies ok, and returns it; it fails after 15s with why.
+func (x *tmux) waitFor(why string, ok func(screen string) bool) string {
+	x.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		s := x.screen()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("waiting for %s; the screen:\n%s", why, s)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func contains(subs ...string) func(string) bool {
+	return func(s string) bool {
+		for _, sub := range subs {
+			if !strings.Contains(s, sub) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// rowOf is the screen's line of a row of queue.
+func rowOf(screen, queue string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if f := strings.Fields(l); len(f) > 1 && f[1] == queue {
+			return l
+		}
+	}
+	return ""
+}
+
+// sgrColour matches an SGR sequence that sets a foreground colour.
+var sgrColour = regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38;[25];[0-9;]+)(?:;[0-9;]*)?m`)
+
+// With NO_COLOR the view has no colour, only bold, underline and reverse; it follows a resize;
+// Ctrl-C quits with 0 and leaves the terminal as it was.
+func TestTopNoColorResizeCtrlCInTmux(t *testing.T) {
+	bin := buildBinary(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/failing" {
+			http.Error(w, "no", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprint(w, "# TYPE workqueue_depth gauge\nworkqueue_depth{name=\"deep\"} 500\n")
+	}))
+	defer srv.Close()
+	x := newTmux(t, fmt.Sprintf("NO_COLOR=1 %s top --url %s/metrics --url %s/failing --refresh 300ms; echo \"exit status $?\"; sleep 600",
+		bin, srv.URL, srv.URL))
+	x.waitFor("the rows", contains("deep", "BACKLOG", "ERROR"))
+	if s := x.run("capture-pane", "-p", "-e", "-t", "top"); sgrColour.MatchString(s) || !strings.Contains(s, "\x1b[") {
+		t.Errorf("with NO_COLOR: colour, or no styling at all:\n%q", s)
+	}
+
+	// The view follows a resize: no line wider than the new width, the keys on the last line.
+	x.run("resize-window", "-t", "top", "-x", "90", "-y", "20")
+	s := x.waitFor("the view at 90x20", func(s string) bool {
+		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+		return len(lines) == 20 && strings.HasPrefix(lines[19], "q quit")
+	})
+	for _, l := range strings.Split(s, "\n") {
+		if n := len([]rune(l)); n > 90 {
+			t.Errorf("a line of %d cells after the resize to 90: %q", n, l)
+		}
+	}
+
+	// Ctrl-C quits with 0, as q does, and leaves the terminal as it was.
+	x.keys("C-c")
+	s = x.waitFor("the exit", contains("exit status "))
+	if !strings.Contains(s, "exit status 0") || strings.Contains(s, "TOP FINDING") {
+		t.Errorf("after Ctrl-C:\n%s", s)
+	}
+	if got := strings.TrimSpace(x.run("display-message", "-p", "-t", "top", "#{alternate_on} #{cursor_flag}")); got != "0 1" {
+		t.Errorf("after Ctrl-C: alternate screen and cursor flags %q, want \"0 1\"", got)
+	}
+}
+
+// buildBinary builds kubectl-ctrldiag into a temporary directory.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "kubectl-ctrldiag")
+	out, err := exec.Command("go", "build", "-o", bin, "../../../cmd/kubectl-ctrldiag").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestTopInTmux runs `top --url` in tmux against endpoints whose pages change: a queue whose
+// depth climbs, a saved controller-runtime page, and one that goes away. Rows appear and
+// update, s sorts, / filters, Enter opens a queue's details, the target that went away is an
+// ERROR row while the others stay, and q exits 0 leaving the terminal as it was: the
+// alternate screen left, the cursor shown, no escape sequence on the screen.
+func TestTopInTmux(t *testing.T) {
+	bin := buildBinary(t)
+	saved, err := os.ReadFile("../../../testdata/pages/controller-runtime-2.prom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A live endpoint has no sample-time comment: the time is when it was read.
+	saved = []byte(strings.TrimPrefix(string(saved), string(saved[:strings.IndexByte(string(saved), '\n')+1])))
+	var n atomic.Int64
+	var gone atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/climbing":
+			i := n.Add(1)
+			fmt.Fprintf(w, "# TYPE workqueue_depth gauge\nworkqueue_depth{name=\"climbing\"} %d\n"+
+				"# TYPE workqueue_adds_total counter\nworkqueue_adds_total{name=\"climbing\"} %d\n", 7*i, 1000+50*i)
+		case r.URL.Path == "/saved":
+			w.Write(saved)
+		case r.URL.Path == "/leaving" && !gone.Load():
+			fmt.Fprint(w, "# TYPE workqueue_depth gauge\nworkqueue_depth{name=\"leaving\"} 2\n")
+		default:
+			http.Error(w, "gone", http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+
+	cmd := fmt.Sprintf("%s top --url %s/climbing --url %s/saved --url %s/leaving --refresh 300ms; echo \"exit status $?\"; sleep 600",
+		bin, srv.URL, srv.URL, srv.URL)
+	x := newTmux(t, cmd)
+
+	// Rows appear, then update: the depth of climbing changes from one refresh to the next.
+	s := x.waitFor("the rows", contains("kubectl ctrldiag top", "climbing", "widget", "gadget", "leaving", "TOP FINDING"))
+	first := rowOf(s, "climbing")
+	x.waitFor("climbing to update", func(s string) bool { r := rowOf(s, "climbing"); return r != "" && r != first })
+	// Rates between refreshes; worst first: gadget (a BACKLOG of 120) above widget (OK: its
+	// page does not change, so nothing failed in the window).
+	s = x.waitFor("a window between two refreshes", func(s string) bool {
+		return strings.Contains(s, "window: ") && !strings.Contains(s, "window: lifetime") && !strings.Contains(s, "window: mixed")
+	})
+	if !(strings.Index(s, "gadget") < strings.Index(s, "widget")) || !strings.Contains(rowOf(s, "gadget"), "BACKLOG") || !strings.Contains(rowOf(s, "widget"), "OK") {
+		t.Errorf("worst first, gadget BACKLOG above widget OK:\n%s", s)
+	}
+	// s sorts by depth: climbing, deep by then, comes first.
+	x.waitFor("climbing to be deep", func(s string) bool { return strings.Contains(rowOf(s, "climbing"), "BACKLOG") })
+	x.keys("s")
+	s = x.waitFor("sort by depth", contains("sort: depth"))
+	if i := strings.Index(s, "climbing"); i < 0 || i > strings.Index(s, "widget") {
+		t.Errorf("sorted by depth, climbing first:\n%s", s)
+	}
+	// / filters.
+	x.keys("/", "gadg", "Enter")
+	s = x.waitFor("the filter", contains("filter: gadg", "TOP FINDING"))
+	if strings.Contains(s, "climbing") || strings.Contains(s, "widget") || !strings.Contains(s, "gadget") {
+		t.Errorf("filtered by gadg:\n%s", s)
+	}
+	// Enter opens the queue's details, with its findings.
+	x.keys("Down", "Enter")
+	s = x.waitFor("the details of gadget", contains("Findings:", "completions/s"))
+	if !strings.Contains(s, "gadget  BACKLOG") || !strings.Contains(s, "WARNING CD211") || !strings.Contains(s, "threshold >= 100") {
+		t.Errorf("details:\n%s", s)
+	}
+	x.keys("Escape")
+	x.waitFor("the table", contains("TOP FINDING", "filter: gadg"))
+	x.keys("Escape")
+	x.waitFor("the filter cleared", func(s string) bool {
+		return contains("climbing", "widget", "sort: depth")(s) && !strings.Contains(s, "filter:")
+	})
+
+	// A target that goes away becomes an ERROR row; the view goes on.
+	gone.Store(true)
+	s = x.waitFor("the ERROR row", func(s string) bool {
+		for _, l := range strings.Split(s, "\n") {
+			if strings.Contains(l, "/leaving") && strings.Contains(l, "ERROR") && strings.Contains(l, "503") {
+				return true
+			}
+		}
+		return false
+	})
+	before := rowOf(s, "climbing")
+	x.waitFor("climbing to go on updating", func(s string) bool { r := rowOf(s, "climbing"); return r != "" && r != before })
+
+	// STATUS is coloured on a terminal (an SGR foreground colour, 30-37 or 90-97).
+	if colour := x.run("capture-pane", "-p", "-e", "-t", "top"); !sgrColour.MatchString(colour) {
+		t.Errorf("no colour on a terminal without NO_COLOR:\n%q", colour)
+	}
+
+	// ? shows the help; q quits with 0 and leaves the terminal as it was.
+	x.keys("?")
+	x.waitFor("the help", contains("cycle the sort"))
+	x.keys("Escape") // alone: Escape then a key at once reads as Alt+key
+	x.waitFor("the table", contains("s sort  / filter"))
+	x.keys("q")
+	s = x.waitFor("the exit", contains("exit status 0"))
+	if strings.Contains(s, "TOP FINDING") || strings.ContainsAny(s, "\x1b") || strings.Contains(s, "[?") {
+		t.Errorf("the screen after q shows the view or escape sequences:\n%q", s)
+	}
+	if got := strings.TrimSpace(x.run("display-message", "-p", "-t", "top", "#{alternate_on} #{cursor_flag}")); got != "0 1" {
+		t.Errorf("after q: alternate screen and cursor flags %q, want \"0 1\" (main screen, cursor shown)", got)
+	}
+}

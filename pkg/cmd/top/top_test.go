@@ -1,0 +1,124 @@
+package top
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+)
+
+// run executes `top args...` with test streams (not a terminal) and returns stdout, stderr
+// and the error.
+func run(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+	g := &globals.Flags{ConfigFlags: genericclioptions.NewConfigFlags(false)}
+	cmd := NewCmd(g, streams)
+	cmd.SetArgs(args)
+	cmd.SetOut(out)
+	cmd.SetErr(errOut)
+	err := cmd.Execute()
+	return out.String(), errOut.String(), err
+}
+
+// growing serves, at /metrics, a queue "reconcile" whose depth grows by 40 and whose adds
+// grow by 50 at every request, and at /flaky a page only for the first request, then 503.
+func growing(t *testing.T) *httptest.Server {
+	var n, flaky atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/metrics":
+			i := n.Add(1)
+			fmt.Fprintf(w, "# TYPE workqueue_depth gauge\nworkqueue_depth{name=\"reconcile\"} %d\n"+
+				"# TYPE workqueue_adds_total counter\nworkqueue_adds_total{name=\"reconcile\"} %d\n", 40*i, 1000+50*i)
+		case "/flaky":
+			if flaky.Add(1) > 1 {
+				http.Error(w, "gone", http.StatusServiceUnavailable)
+				return
+			}
+			fmt.Fprint(w, "# TYPE workqueue_depth gauge\nworkqueue_depth{name=\"other\"} 0\n")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// Not on a terminal, top prints one table per refresh under its time and window: the first
+// without rates, the next with the adds/s between refreshes, the depth climbing to BACKLOG; a
+// target that goes away becomes an ERROR row and is named on stderr.
+func TestStreamsOneTablePerRefresh(t *testing.T) {
+	srv := growing(t)
+	out, errOut, err := run(t, "--url", srv.URL+"/metrics", "--url", srv.URL+"/flaky", "--refresh", "300ms", "--count", "3")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	t.Logf("stdout:\n%s", out)
+	tables := strings.Split(out, "\n\n")
+	if len(tables) != 3 {
+		t.Fatalf("%d tables, want 3:\n%s", len(tables), out)
+	}
+	header := regexp.MustCompile(`^# \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ  window: (\S+)\nTARGET +QUEUE +DEPTH +ADDS/s`)
+	for i, tb := range tables {
+		m := header.FindStringSubmatch(tb)
+		if m == nil {
+			t.Fatalf("table %d has no header:\n%s", i, tb)
+		}
+		if (i == 0) != (m[1] == "lifetime") {
+			t.Errorf("table %d: window %s", i, m[1])
+		}
+	}
+	row := func(tb, target string) []string {
+		for _, l := range strings.Split(tb, "\n") {
+			if f := strings.Fields(l); len(f) > 0 && f[0] == target {
+				return f
+			}
+		}
+		t.Fatalf("no row of %s in:\n%s", target, tb)
+		return nil
+	}
+	first, last := row(tables[0], srv.URL+"/metrics"), row(tables[2], srv.URL+"/metrics")
+	if first[2] != "40" || first[3] != "-" || last[2] != "120" || last[9] != "BACKLOG" {
+		t.Errorf("first %v, last %v: depth 40 then 120 (BACKLOG), no adds/s at first", first, last)
+	}
+	// 50 adds in about 300ms: about 167/s, whatever the scheduling, well above 50 and below 500.
+	var adds float64
+	fmt.Sscanf(last[3], "%g", &adds)
+	if adds < 50 || adds > 500 {
+		t.Errorf("adds/s %s", last[3])
+	}
+	if f := row(tables[2], srv.URL+"/flaky"); f[9] != "ERROR" {
+		t.Errorf("the target that went away: %v", f)
+	}
+	if !strings.Contains(errOut, "error: "+srv.URL+"/flaky: ") || !strings.Contains(errOut, "503") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--url", "http://x", "--refresh", "10ms"}, "--refresh must be at least 100ms"},
+		{[]string{"--url", "http://x", "--count", "-1"}, "--count"},
+		{[]string{"--from-file", "a.prom"}, "saved pages"},
+		{[]string{"--prometheus", "http://p:9090"}, "--prometheus"},
+		{[]string{"--url", "localhost:8080"}, "not an http:// or https:// URL"},
+	} {
+		_, _, err := run(t, tt.args...)
+		if code, msg := exitcode.CodeFor(err); code != exitcode.Usage || !strings.Contains(msg, tt.want) {
+			t.Errorf("%v: code %d, %q; want a usage error with %q", tt.args, code, msg, tt.want)
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+)
+
+// Frame is one refresh of `top`: every target read once, its rates over the time since the
+// refresh before (the first frame has none: lifetime quantiles, no rates).
+type Frame struct {
+	// Time is when the refresh began.
+	Time time.Time
+	// List is the queue table, worst first; targets that failed this time are its Errors.
+	List QueueList
+	// Findings are the findings of the targets read, judged with the same thresholds that
+	// give the STATUS column; the details of a queue show its own.
+	Findings []findings.Finding
+	// Warnings are the source's warnings (the first frame) and what the targets said while
+	// being read (a fallback to port-forward), for stderr or a status line.
+	Warnings []string
+}
+
+// Top reads the same targets again and again over one opened source, so that connections
+// (the API server's, port-forwards, HTTP keep-alives) live across refreshes. Each Next is one
+// sample per target; the rates of a frame are between that sample and the target's one
+// before. It is not safe for concurrent use.
+type Top struct {
+	cfg  QueuesConfig
+	env  Env
+	inv  *source.Inventory
+	prev map[string]source.Sample
+}
+
+// NewTop returns a Top over env's source; it is opened by the first Next.
+func NewTop(cfg QueuesConfig, env Env) *Top {
+	return &Top{cfg: cfg, env: env, prev: map[string]source.Sample{}}
+}
+
+// Next reads every target once and returns the frame. It fails only when the source cannot
+// be opened or has no targets; a target that fails (or went away) is an error of the frame.
+func (t *Top) Next(ctx context.Context) (*Frame, error) {
+	f := &Frame{Time: t.env.now()}
+	if t.inv == nil {
+		inv, err := t.env.Source.Open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if len(inv.Targets) == 0 && len(inv.Unreadable) == 0 {
+			return nil, errors.New(nothingFound(t.cfg.Scope, inv))
+		}
+		t.inv = inv
+		f.Warnings = append(f.Warnings, inv.Warnings...)
+	}
+	o := t.cfg.Read
+	o.Keep, o.Interval, o.Done = health.WantedQueues, 0, nil
+	results := t.env.Source.Read(ctx, o)
+	for i := range results {
+		results[i] = t.pair(results[i])
+	}
+	stats, errs, _, targets := analyse(results, t.cfg.Thresholds)
+	f.List = NewQueueList(stats, errs)
+	f.List.setClusters(results)
+	f.Findings = findings.Evaluate(targets, nil, nil, t.cfg.Thresholds)
+	f.Warnings = append(f.Warnings, notes(results)...)
+	return f, nil
+}
+
+// pair puts the target's sample before this one in front of r's, so that rates and window
+// quantiles are over the time between the two refreshes, and remembers r's for the next one.
+// A target that failed forgets its sample: when it comes back its first frame is lifetime.
+func (t *Top) pair(r source.Result) source.Result {
+	id := r.ID()
+	if r.Err != nil || len(r.Samples) == 0 {
+		delete(t.prev, id)
+		return r
+	}
+	cur := r.Samples[len(r.Samples)-1]
+	before, ok := t.prev[id]
+	t.prev[id] = cur
+	if !ok || !cur.Time.After(before.Time) {
+		r.Samples, r.Window = []source.Sample{cur}, 0
+		return r
+	}
+	r.Samples, r.Window = []source.Sample{before, cur}, cur.Time.Sub(before.Time)
+	return r
+}
+
+// Close closes what the source keeps open across refreshes (port-forwards), when it keeps
+// anything.
+func (t *Top) Close() error {
+	if c, ok := t.env.Source.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// Window is the frame's window in the table's words: "lifetime" or a duration.
+func (f *Frame) Window() string {
+	if f.List.Window == "" {
+		return report.Lifetime
+	}
+	return f.List.Window
+}

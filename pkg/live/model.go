@@ -1,0 +1,189 @@
+package live
+
+import (
+	"context"
+	"slices"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+)
+
+// mode is what the screen shows.
+type mode int
+
+const (
+	table mode = iota
+	filtering
+	details
+	help
+)
+
+// model is the state of the full-screen view: the latest frame, the history of every queue,
+// and what the keys chose. Frames come in; nothing goes back to the engine.
+type model struct {
+	ctx    context.Context
+	next   Next
+	loop   Loop
+	styles styles
+
+	frame   *engine.Frame
+	frames  int
+	rows    []row // every row of the latest frame, in the list's order
+	history map[string]*history
+	err     error
+	// warnings are the distinct warnings of the frames so far, in order.
+	warnings []string
+
+	width, height int
+	mode          mode
+	sort          sortBy
+	filter        string
+	// selected is the key of the selected row, so that it stays selected as rows move.
+	selected string
+}
+
+func newModel(next Next, loop Loop, s styles) *model {
+	return &model{next: next, loop: loop, styles: s, history: map[string]*history{}, width: 80, height: 24}
+}
+
+// add takes a frame in: its rows, and a point of every queue's history.
+func (m *model) add(f *engine.Frame) {
+	m.frame, m.frames = f, m.frames+1
+	m.rows = rowsOf(f.List)
+	for _, w := range f.Warnings {
+		if !slices.Contains(m.warnings, w) {
+			m.warnings = append(m.warnings, w)
+		}
+	}
+	for _, r := range m.rows {
+		if r.err != "" {
+			continue
+		}
+		h := m.history[r.key]
+		if h == nil {
+			h = &history{}
+			m.history[r.key] = h
+		}
+		h.add(r.item.Depth, r.item.AddsPerSecond)
+	}
+}
+
+// visible are the rows shown: filtered, then sorted.
+func (m *model) visible() []row {
+	rows := filter(append([]row(nil), m.rows...), m.filter)
+	order(rows, m.sort)
+	return rows
+}
+
+// cursor is the index of the selected row among rows (0 when it is not there).
+func (m *model) cursor(rows []row) int {
+	for i, r := range rows {
+		if r.key == m.selected {
+			return i
+		}
+	}
+	return 0
+}
+
+// key handles a key press; it reports whether to quit.
+func (m *model) key(k tea.KeyMsg) bool {
+	if k.Type == tea.KeyCtrlC {
+		return true
+	}
+	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && m.mode != filtering {
+		// Keys typed fast (or pasted) arrive together: "/widg" is / then a filter.
+		for i, r := range k.Runes {
+			if m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}) {
+				return true
+			}
+			if m.mode == filtering {
+				return m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: k.Runes[i+1:]})
+			}
+		}
+		return false
+	}
+	switch m.mode {
+	case filtering:
+		switch k.Type {
+		case tea.KeyEnter:
+			m.mode = table
+		case tea.KeyEsc:
+			m.filter, m.mode = "", table
+		case tea.KeyBackspace:
+			if r := []rune(m.filter); len(r) > 0 {
+				m.filter = string(r[:len(r)-1])
+			}
+		case tea.KeyRunes, tea.KeySpace:
+			m.filter += string(k.Runes)
+		}
+		return false
+	case details, help:
+		switch k.String() {
+		case "q":
+			return true
+		case "esc", "enter", "backspace", "?":
+			m.mode = table
+		}
+		return false
+	}
+	rows := m.visible()
+	i := m.cursor(rows)
+	if m.selected == "" {
+		i = -1 // the first move or Enter selects the first row
+	}
+	switch k.String() {
+	case "q":
+		return true
+	case "s":
+		m.sort = (m.sort + 1) % sortModes
+	case "/":
+		m.mode = filtering
+	case "?":
+		m.mode = help
+	case "esc":
+		m.filter = ""
+	case "up", "k":
+		m.selectAt(rows, i-1)
+	case "down", "j":
+		m.selectAt(rows, i+1)
+	case "enter":
+		if len(rows) > 0 {
+			m.selectAt(rows, max(i, 0))
+			m.mode = details
+		}
+	}
+	return false
+}
+
+// selectAt selects rows[i], kept within the rows.
+func (m *model) selectAt(rows []row, i int) {
+	if len(rows) > 0 {
+		m.selected = rows[max(0, min(i, len(rows)-1))].key
+	}
+}
+
+// selectedRow is the selected row of the latest frame, if it is still there.
+func (m *model) selectedRow() (row, bool) {
+	for _, r := range m.rows {
+		if r.key == m.selected {
+			return r, true
+		}
+	}
+	return row{}, false
+}
+
+// findingsOf are the latest frame's findings on r's queue.
+func (m *model) findingsOf(r row) []findings.Finding {
+	var out []findings.Finding
+	if m.frame == nil {
+		return nil
+	}
+	for _, f := range m.frame.Findings {
+		if f.Target == r.item.Target && (f.Queue == r.item.Queue || f.Queue == "") {
+			out = append(out, f)
+		}
+	}
+	return out
+}

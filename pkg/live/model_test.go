@@ -1,0 +1,145 @@
+package live
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+)
+
+// twoQueues is a frame of a deep queue "backed" (BACKLOG) and a shallow one "calm" (OK) of
+// target a; when gone, target b failed.
+func twoQueues(n int, gone bool) *engine.Frame {
+	backed := nan(health.QueueStats{Target: "a", Queue: "backed", Depth: float64(100 * n), AddsPerSecond: 5, Window: 2 * time.Second,
+		Status: health.StatusBacklog, Reason: "wait in backed (CD201)"})
+	calm := nan(health.QueueStats{Target: "a", Queue: "calm", Depth: 1, AddsPerSecond: float64(50 * n), Window: 2 * time.Second, Status: health.StatusOK})
+	var errs []report.TargetError
+	if gone {
+		errs = append(errs, report.TargetError{Target: "b", Error: "503 Service Unavailable"})
+	}
+	f := &engine.Frame{Time: time.Date(2026, 1, 1, 0, 0, 2*n, 0, time.UTC), List: engine.NewQueueList([]health.QueueStats{backed, calm}, errs)}
+	f.Findings = []findings.Finding{{Code: "CD201", Check: "backlog-growing", Severity: "warning", Title: "Backlog growing", Target: "a", Queue: "backed",
+		Summary: "300 items wait in backed", Evidence: []findings.Evidence{{Name: "depth", Value: "300", Threshold: ">= 100"}}}}
+	return f
+}
+
+func plainModel() *model {
+	r := lipgloss.NewRenderer(nil)
+	r.SetColorProfile(termenv.Ascii)
+	m := newModel(nil, Loop{}, newStyles(r, true))
+	m.width, m.height = 160, 20
+	return m
+}
+
+func press(m *model, keys ...string) {
+	for _, k := range keys {
+		var msg tea.KeyMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyMsg{Type: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyMsg{Type: tea.KeyEsc}
+		case "down":
+			msg = tea.KeyMsg{Type: tea.KeyDown}
+		default:
+			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		}
+		m.Update(msg)
+	}
+}
+
+// lineOf is the first line of the view holding s.
+func lineOf(view, s string) string {
+	for _, l := range strings.Split(view, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}
+
+func TestViewRowsSortFilterDetails(t *testing.T) {
+	m := plainModel()
+	for n := 1; n <= 3; n++ {
+		f := twoQueues(n, n == 3)
+		f.Warnings = []string{"a: the bearer token is sent over plain http"}
+		m.Update(frameMsg{frame: f})
+	}
+	v := m.View()
+	if l := strings.Split(v, "\n")[0]; !strings.HasSuffix(l, "warning (1): a: the bearer token is sent over plain http") {
+		t.Errorf("title line: %q", l)
+	}
+	if got := len(strings.Split(v, "\n")); got != 20 {
+		t.Errorf("%d lines, want the height 20", got)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if ansi.StringWidth(l) > 160 {
+			t.Errorf("line wider than the screen: %q", l)
+		}
+	}
+	if strings.Contains(v, "\x1b[3") {
+		t.Errorf("colour without a colour profile:\n%q", v)
+	}
+	// Worst first: the failed target, then the backlog, then the calm queue; sparklines climb.
+	b, backed, calm := strings.Index(v, "503 Service"), strings.Index(v, "backed"), strings.Index(v, "calm")
+	if b < 0 || !(b < backed && backed < calm) {
+		t.Fatalf("order ERROR, BACKLOG, OK:\n%s", v)
+	}
+	if l := lineOf(v, "backed"); !strings.Contains(l, "300") || !strings.Contains(l, "▃▆█") || !strings.Contains(l, "CD201") {
+		t.Errorf("backed row: %q", l)
+	}
+	if l := lineOf(v, "b    "); !strings.Contains(l, "ERROR") {
+		t.Errorf("error row: %q", l)
+	}
+
+	press(m, "s", "s") // adds/s: calm first
+	v = m.View()
+	if !strings.Contains(v, "sort: adds/s") || strings.Index(v, "calm") > strings.Index(v, "backed") {
+		t.Errorf("sort by adds/s:\n%s", v)
+	}
+	press(m, "/", "c", "a", "l", "enter")
+	v = m.View()
+	if !strings.Contains(v, "filter: cal") || strings.Contains(v, "backed") || !strings.Contains(v, "calm") {
+		t.Errorf("filter cal:\n%s", v)
+	}
+	press(m, "esc", "s", "s") // filter cleared, sort back to status
+	press(m, "down", "down", "enter")
+	v = m.View()
+	for _, want := range []string{"a  backed  BACKLOG", "  depth 300   adds/s 5", "WARNING CD201 Backlog growing: 300 items wait in backed", "depth: 300 (threshold >= 100)"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("details lack %q:\n%s", want, v)
+		}
+	}
+	press(m, "esc", "?")
+	if v = m.View(); !strings.Contains(v, "cycle the sort") {
+		t.Errorf("help:\n%s", v)
+	}
+	press(m, "esc")
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 8})
+	v = m.View()
+	if len(strings.Split(v, "\n")) != 8 || ansi.StringWidth(lineOf(v, "TARGET")) > 60 {
+		t.Errorf("after a resize to 60x8:\n%s", v)
+	}
+	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")}); cmd == nil {
+		t.Error("q does not quit")
+	}
+}
+
+// A frame that cannot be made ends the view with its error.
+func TestScreenEndsOnAFrameError(t *testing.T) {
+	m := plainModel()
+	m.ctx = context.Background()
+	if _, cmd := m.Update(frameMsg{err: context.DeadlineExceeded}); cmd == nil || m.err == nil {
+		t.Error("no quit on a frame error")
+	}
+}

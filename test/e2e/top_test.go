@@ -1,0 +1,296 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// topTmux is a detached tmux session of a server of its own (socket), 160x40, running one
+// command; it is killed when the test ends.
+type topTmux struct {
+	t      *testing.T
+	socket string
+}
+
+func (x *topTmux) tmux(args ...string) string {
+	x.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", x.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		x.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (x *topTmux) screen() string { return x.tmux("capture-pane", "-p", "-t", "top") }
+
+// waitFor waits up to timeout for the screen to satisfy ok and returns it.
+func (x *topTmux) waitFor(timeout time.Duration, why string, ok func(string) bool) string {
+	x.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		s := x.screen()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("waiting for %s; the screen:\n%s", why, s)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// topRow is the screen's line of the row of a target whose name holds pod, and its fields.
+func topRow(screen, pod string) []string {
+	for _, l := range strings.Split(screen, "\n") {
+		if f := strings.Fields(l); len(f) > 2 && strings.Contains(f[0], "/"+pod+":") {
+			return f
+		}
+	}
+	return nil
+}
+
+// TestTopSaturatedOperatorInTmux watches the saturated reference operator, and a healthy one
+// beside it, with `kubectl ctrldiag top` in a real terminal (tmux): their rows appear and
+// update, the saturated queue's depth climbs with a SLOW or BACKLOG status, s sorts by depth,
+// / filters, Enter shows the queue's findings, the healthy operator stopped becomes an ERROR
+// row while the view goes on, and q exits 0 leaving the terminal as it was (alternate screen
+// left, cursor shown, no escape sequence on the screen).
+func TestTopSaturatedOperatorInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("this test drives kubectl ctrldiag top in tmux: install Debian's tmux package (hack/test-deps.sh does, as root)")
+	}
+	ns := newNamespace(t)
+	operator := func(name, scenario string) *behindPod {
+		return startBehindPod(t, podSpec{Namespace: ns, Name: name,
+			Labels: map[string]string{"control-plane": "controller-manager", "app": name},
+			Ports:  []podPort{{Name: "http-metrics", Port: 8080}},
+			Command: func(listen map[int32]string) []string {
+				return []string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,
+					"--scenario", scenario, "--metrics-bind-address", listen[8080], "--health-probe-bind-address", "0"}
+			}})
+	}
+	operator("sat", "saturated")
+	calm := operator("calm", "healthy")
+
+	x := &topTmux{t: t, socket: fmt.Sprintf("ctrldiag-e2e-top-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	command := fmt.Sprintf("env PATH=%q KUBECONFIG=%q HOME=%q kubectl ctrldiag top -n %s --refresh 1s; echo \"exit status $?\"; sleep 600",
+		env.path, env.kubeconfig, os.Getenv("HOME"), ns)
+	x.tmux("-f", "/dev/null", "new-session", "-d", "-s", "top", "-x", "160", "-y", "40", command)
+	// kill-server leaves the socket file behind: remove it after.
+	socketPath := strings.TrimSpace(x.tmux("display-message", "-p", "#{socket_path}"))
+	t.Cleanup(func() {
+		exec.Command("tmux", "-L", x.socket, "kill-server").Run()
+		os.Remove(socketPath)
+	})
+
+	// Rows appear; the saturated queue climbs and is judged.
+	s := x.waitFor(60*time.Second, "both operators' rows", func(s string) bool { return topRow(s, "sat") != nil && topRow(s, "calm") != nil })
+	depth := func(f []string) float64 {
+		if f == nil {
+			return -1
+		}
+		v, _ := strconv.ParseFloat(f[2], 64)
+		return v
+	}
+	first := depth(topRow(s, "sat"))
+	s = x.waitFor(60*time.Second, "the saturated depth to climb, SLOW or BACKLOG", func(s string) bool {
+		l := strings.Join(topRow(s, "sat"), " ")
+		return depth(topRow(s, "sat")) > first && (strings.Contains(l, " SLOW ") || strings.Contains(l, " BACKLOG "))
+	})
+
+	// s sorts by depth: the saturated operator first.
+	x.tmux("send-keys", "-t", "top", "s")
+	s = x.waitFor(10*time.Second, "sort by depth", func(s string) bool { return strings.Contains(s, "sort: depth") })
+	if i, j := strings.Index(s, "/sat:"), strings.Index(s, "/calm:"); i < 0 || j < 0 || i > j {
+		t.Errorf("sorted by depth, sat above calm:\n%s", s)
+	}
+	// / filters to the healthy operator.
+	x.tmux("send-keys", "-t", "top", "/", "calm", "Enter")
+	s = x.waitFor(10*time.Second, "the filter", func(s string) bool {
+		return strings.Contains(s, "filter: calm") && strings.Contains(s, "TOP FINDING")
+	})
+	if topRow(s, "sat") != nil || topRow(s, "calm") == nil {
+		t.Errorf("filtered by calm:\n%s", s)
+	}
+	x.tmux("send-keys", "-t", "top", "Escape")
+	x.waitFor(10*time.Second, "the filter cleared", func(s string) bool { return !strings.Contains(s, "filter:") && topRow(s, "sat") != nil })
+	// Enter on the first row (sat, by depth) opens its details and findings.
+	x.tmux("send-keys", "-t", "top", "Down", "Enter")
+	s = x.waitFor(10*time.Second, "the details of sat", func(s string) bool { return strings.Contains(s, "Findings:") })
+	if !strings.Contains(s, "/sat:") || !(strings.Contains(s, "workers") && strings.Contains(s, "CD")) {
+		t.Errorf("details of the saturated queue:\n%s", s)
+	}
+	x.tmux("send-keys", "-t", "top", "Escape")
+	x.waitFor(10*time.Second, "the table", func(s string) bool { return strings.Contains(s, "TOP FINDING") })
+
+	// The healthy operator goes away: its row becomes ERROR, the saturated one goes on.
+	if err := calm.Stop(t); err != nil {
+		t.Logf("stopping calm: %v", err)
+	}
+	s = x.waitFor(60*time.Second, "calm's ERROR row", func(s string) bool {
+		f := topRow(s, "calm")
+		return f != nil && strings.Contains(strings.Join(f, " "), "ERROR")
+	})
+	before := strings.Join(topRow(s, "sat"), " ")
+	x.waitFor(30*time.Second, "sat to go on updating", func(s string) bool {
+		l := strings.Join(topRow(s, "sat"), " ")
+		return l != "" && l != before
+	})
+
+	// q exits 0 and leaves the terminal as it was.
+	x.tmux("send-keys", "-t", "top", "q")
+	s = x.waitFor(15*time.Second, "the exit", func(s string) bool { return strings.Contains(s, "exit status ") })
+	if !strings.Contains(s, "exit status 0") || strings.Contains(s, "TOP FINDING") || strings.Contains(s, "\x1b") || strings.Contains(s, "[?") {
+		t.Errorf("after q:\n%q", s)
+	}
+	if got := strings.TrimSpace(x.tmux("display-message", "-p", "-t", "top", "#{alternate_on} #{cursor_flag}")); got != "0 1" {
+		t.Errorf("after q: alternate screen and cursor flags %q, want \"0 1\"", got)
+	}
+}
+
+// TestTopKeepsPortForwards proves from the API server's audit log that top opens a pod's
+// port-forward once and reads it at every refresh, where queues opens one per page: six
+// refreshes over --via port-forward make at most two port-forward requests (websockets, then
+// SPDY should websockets be refused), and six refreshes over the proxy make six proxy GETs.
+func TestTopKeepsPortForwards(t *testing.T) {
+	ns := newNamespace(t)
+	user := fmt.Sprintf("ctrldiag-top-%d", time.Now().UnixNano()%1e6)
+	mustKubectl(t, "create", "clusterrolebinding", user, "--clusterrole=cluster-admin", "--user="+user)
+	t.Cleanup(func() { kubectl(t, "delete", "clusterrolebinding", user) })
+	kubeconfig := certKubeconfig(t, user)
+	page := filepath.Join(env.root, "test/e2e/testdata/kube-controller-manager.prom")
+	startBehindPod(t, podSpec{Namespace: ns, Name: "plain", Ports: []podPort{{Name: "metrics", Port: 8080}},
+		Command: func(l map[int32]string) []string { return []string{env.servepage, "--listen", l[8080], "--file", page} }})
+	audit := filepath.Join(env.run, "logs/audit.log")
+
+	// requests runs six refreshes and counts the user's distinct pods/subresource requests,
+	// once at least enough of them are in the log, and again a second later for stragglers.
+	requests := func(via, subresource string, enough int) int {
+		offset := fileSize(t, audit)
+		r := runAs(t, kubeconfig, "kubectl", "ctrldiag", "top", "-n", ns, "--via", via, "--refresh", "500ms", "--count", "6")
+		if r.Code != 0 || strings.Count(r.Stdout, "# ") != 6 || strings.Contains(r.Stdout, "ERROR") {
+			t.Fatalf("top --via %s:\n%s", via, r)
+		}
+		ids := map[string]bool{}
+		count := func() {
+			for _, e := range auditSince(t, audit, offset) {
+				if e.User.Username == user && e.ObjectRef != nil && e.ObjectRef.Subresource == subresource {
+					ids[e.AuditID] = true
+				}
+			}
+		}
+		eventually(t, 10*time.Second, "top's requests in the audit log", func() error {
+			if count(); len(ids) < enough {
+				return fmt.Errorf("%d pods/%s requests of %s so far", len(ids), subresource, user)
+			}
+			return nil
+		})
+		time.Sleep(time.Second)
+		count()
+		return len(ids)
+	}
+	if n := requests("port-forward", "portforward", 1); n > 2 {
+		t.Errorf("6 refreshes through port-forward opened %d forwards, want 1 (2 with the SPDY fallback)", n)
+	}
+	if n := requests("proxy", "proxy", 6); n != 6 {
+		t.Errorf("6 refreshes through the proxy made %d proxy requests, want 6", n)
+	}
+}
+
+// TestTopWatchesTheDepthDrainWhenWorkersAreRaised is the live view's use: top (a pipe: one
+// table a refresh) watches the saturated reference operator's depth climb; the operator is
+// restarted behind the same pod with --workers 200, as one raising its workers would; top,
+// without being restarted, then shows the depth drained (below 10) and no backlog.
+func TestTopWatchesTheDepthDrainWhenWorkersAreRaised(t *testing.T) {
+	ns := newNamespace(t)
+	argv := func(listen string, extra ...string) []string {
+		return append([]string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,
+			"--scenario", "saturated", "--metrics-bind-address", listen, "--health-probe-bind-address", "0"}, extra...)
+	}
+	sat := startBehindPod(t, podSpec{Namespace: ns, Name: "sat", Labels: map[string]string{"control-plane": "controller-manager"},
+		Ports:   []podPort{{Name: "http-metrics", Port: 8080}},
+		Command: func(listen map[int32]string) []string { return argv(listen[8080]) }})
+
+	cmd := exec.Command("kubectl", "ctrldiag", "top", "-n", ns, "--refresh", "1s", "--count", "180")
+	cmd.Env = commandEnv(env.kubeconfig)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("top's stderr:\n%s", tail(stderr.String(), 20))
+		}
+	})
+	// rows yields the fields of sat's row of every table top prints.
+	rows := make(chan []string, 256)
+	go func() {
+		defer close(rows)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if f := strings.Fields(sc.Text()); len(f) >= 10 && strings.Contains(f[0], "/sat:") {
+				rows <- f
+			}
+		}
+	}()
+	next := func(timeout time.Duration, why string, ok func(f []string) bool) []string {
+		t.Helper()
+		deadline := time.After(timeout)
+		for {
+			select {
+			case f, open := <-rows:
+				if !open {
+					t.Fatalf("top ended before %s", why)
+				}
+				if ok(f) {
+					return f
+				}
+			case <-deadline:
+				t.Fatalf("no table with %s within %s", why, timeout)
+			}
+		}
+	}
+	depth := func(f []string) float64 {
+		v, err := strconv.ParseFloat(f[2], 64)
+		if err != nil {
+			return -1
+		}
+		return v
+	}
+	// The depth climbs past 20 with every worker busy (SLOW or BACKLOG).
+	next(90*time.Second, "sat's depth above 20, SLOW or BACKLOG", func(f []string) bool {
+		return depth(f) > 20 && (f[9] == "SLOW" || f[9] == "BACKLOG")
+	})
+
+	// Raise the workers: the same pod, a new process with --workers 200.
+	if err := sat.Stop(t); err != nil {
+		t.Logf("stopping the saturated operator: %v", err)
+	}
+	p := startLocal(t, "sat-200-workers", sat.IP, argv(sat.Listen[8080], "--workers", "200"))
+	p.waitListening(t, sat.Listen[8080])
+
+	// The depth drains, in the same top. Each reconcile still takes 1s, so the queue may stay
+	// SLOW (slow-reconcile, with workers free), but it is no longer a backlog.
+	f := next(90*time.Second, "sat's depth below 10 after raising its workers", func(f []string) bool {
+		return depth(f) >= 0 && depth(f) < 10
+	})
+	if f[9] != "OK" && f[9] != "SLOW" {
+		t.Errorf("drained, the queue is %s, want OK or SLOW (slow-reconcile): %v", f[9], f)
+	}
+}
