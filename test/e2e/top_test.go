@@ -68,8 +68,10 @@ func TestTopSaturatedOperatorInTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("this test drives kubectl ctrldiag top in tmux: install Debian's tmux package (hack/test-deps.sh does, as root)")
 	}
-	ns := newNamespace(t)
+	// Each operator in a namespace of its own: a scenario's driver deletes the Workloads of
+	// other scenarios in its namespace, and both controllers would reconcile them all.
 	operator := func(name, scenario string) *behindPod {
+		ns := newNamespace(t)
 		return startBehindPod(t, podSpec{Namespace: ns, Name: name,
 			Labels: map[string]string{"control-plane": "controller-manager", "app": name},
 			Ports:  []podPort{{Name: "http-metrics", Port: 8080}},
@@ -82,8 +84,8 @@ func TestTopSaturatedOperatorInTmux(t *testing.T) {
 	calm := operator("calm", "healthy")
 
 	x := &topTmux{t: t, socket: fmt.Sprintf("ctrldiag-e2e-top-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	command := fmt.Sprintf("env PATH=%q KUBECONFIG=%q HOME=%q kubectl ctrldiag top -n %s --refresh 1s; echo \"exit status $?\"; sleep 600",
-		env.path, env.kubeconfig, os.Getenv("HOME"), ns)
+	command := fmt.Sprintf("env PATH=%q KUBECONFIG=%q HOME=%q kubectl ctrldiag top -A -l 'app in (sat,calm)' --refresh 1s; echo \"exit status $?\"; sleep 600",
+		env.path, env.kubeconfig, os.Getenv("HOME"))
 	x.tmux("-f", "/dev/null", "new-session", "-d", "-s", "top", "-x", "160", "-y", "40", command)
 	// kill-server leaves the socket file behind: remove it after.
 	socketPath := strings.TrimSpace(x.tmux("display-message", "-p", "#{socket_path}"))
