@@ -125,17 +125,7 @@ func Build(in Input) Report {
 	if fs := findings.Evaluate(fTargets, replicas.Elections(reps, in.Leases), lags, in.Thresholds); len(fs) > 0 {
 		r.Findings = fs
 	}
-	for _, f := range r.Findings {
-		switch f.Severity {
-		case findings.Critical:
-			r.Summary.Critical++
-		case findings.Warning:
-			r.Summary.Warning++
-		default:
-			r.Summary.Info++
-		}
-	}
-	r.Summary.Verdict = verdict(r.Summary)
+	r.Recount()
 	readIDs := make(map[string]bool, len(reads))
 	for _, rd := range reads {
 		readIDs[rd.in.Target.ID()] = true
@@ -425,6 +415,23 @@ func generationRows(gs []cachesync.GenerationReport) []GenerationLag {
 		out = append(out, row)
 	}
 	return out
+}
+
+// Recount sets the summary's counts and verdict from Findings: when the report is built, and
+// again after some were suppressed.
+func (r *Report) Recount() {
+	r.Summary.Critical, r.Summary.Warning, r.Summary.Info = 0, 0, 0
+	for _, f := range r.Findings {
+		switch f.Severity {
+		case findings.Critical:
+			r.Summary.Critical++
+		case findings.Warning:
+			r.Summary.Warning++
+		default:
+			r.Summary.Info++
+		}
+	}
+	r.Summary.Verdict = verdict(r.Summary)
 }
 
 // methods says which cache-sync-lag methods applied, and why one did not.

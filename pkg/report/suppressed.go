@@ -19,19 +19,3 @@ type Suppressed struct {
 	// on pod NAMESPACE/NAME".
 	Source string `json:"source"`
 }
-
-// Recount sets the summary's counts and verdict from Findings, after some were suppressed.
-func (r *Report) Recount() {
-	r.Summary.Critical, r.Summary.Warning, r.Summary.Info = 0, 0, 0
-	for _, f := range r.Findings {
-		switch f.Severity {
-		case findings.Critical:
-			r.Summary.Critical++
-		case findings.Warning:
-			r.Summary.Warning++
-		default:
-			r.Summary.Info++
-		}
-	}
-	r.Summary.Verdict = verdict(r.Summary)
-}
