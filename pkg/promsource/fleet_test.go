@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/promserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
@@ -81,7 +82,7 @@ func TestFleet(t *testing.T) {
 	srv := httptest.NewServer(p)
 	defer srv.Close()
 	target := strings.TrimPrefix(srv.URL, "http://")
-	promURL := startPrometheusWith(t, bin, fmt.Sprintf(`global:
+	promURL := promserver.Prometheus(t, bin, fmt.Sprintf(`global:
   scrape_interval: 1s
   scrape_timeout: 900ms
 scrape_configs:

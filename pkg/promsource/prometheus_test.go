@@ -15,12 +15,12 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/promserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
@@ -95,8 +95,8 @@ type backend struct {
 }
 
 var backends = []backend{
-	{name: "prometheus", bin: "prometheus", pkg: "prometheus", start: startPrometheusWith},
-	{name: "victoria-metrics", bin: "victoria-metrics", pkg: "victoria-metrics", start: startVictoriaMetrics},
+	{name: "prometheus", bin: "prometheus", pkg: "prometheus", start: promserver.Prometheus},
+	{name: "victoria-metrics", bin: "victoria-metrics", pkg: "victoria-metrics", start: promserver.VictoriaMetrics},
 }
 
 // TestAgreesWithADirectRead starts each real backend scraping real captured pages every
@@ -324,78 +324,6 @@ scrape_configs:
     metrics_path: /restart
     static_configs: [{targets: [%[1]q]}]
 `, target)
-}
-
-// startPrometheusWith runs prometheus on loopback with the configuration cfg, and stops it by
-// its pid at the end of the test.
-func startPrometheusWith(t *testing.T, bin, cfg string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	addr := freeAddr(t)
-	startServer(t, "prometheus", "http://"+addr+"/-/ready", bin, "--config.file="+filepath.Join(dir, "prometheus.yml"),
-		"--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+addr, "--log.level=warn")
-	return "http://" + addr
-}
-
-// freeAddr is a loopback address free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	return addr
-}
-
-// startServer runs bin with args, waits until ready answers 200 (at most 30 s), and stops it
-// by its pid at the end of the test, showing its logs when the test failed.
-func startServer(t *testing.T, name, ready, bin string, args ...string) {
-	t.Helper()
-	var logs bytes.Buffer
-	cmd := exec.Command(bin, args...)
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-		if t.Failed() {
-			t.Logf("%s logs:\n%s", name, logs.String())
-		}
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get(ready)
-		if err == nil {
-			_ = resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		select {
-		case <-done:
-			t.Fatalf("%s exited:\n%s", name, logs.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s not ready after 30s:\n%s", name, logs.String())
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
 }
 
 // waitScrapes waits until every one of the 4 jobs has been scraped n more times (its up series

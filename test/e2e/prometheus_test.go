@@ -3,16 +3,13 @@
 package e2e
 
 import (
-	"bytes"
 	"fmt"
-	"net"
-	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/promserver"
 )
 
 // A real Prometheus and a real VictoriaMetrics scraping the reference operator: `report
@@ -109,99 +106,12 @@ var promBackends = []string{"prometheus", "victoria-metrics"}
 func startPromBackend(t *testing.T, name, bin, jobs string) string {
 	t.Helper()
 	if name == "victoria-metrics" {
-		return startVictoriaMetrics(t, bin, jobs)
+		return promserver.VictoriaMetrics(t, bin, scrapeConfig(jobs))
 	}
-	return startPrometheus(t, bin, jobs)
-}
-
-// startPrometheus runs prometheus on loopback with the scrape jobs given (YAML list items under
-// scrape_configs), scraping every 2s, and returns its URL; it is stopped by pid, and its data
-// removed, when the test ends.
-func startPrometheus(t *testing.T, bin, jobs string) string {
-	t.Helper()
-	dir := t.TempDir()
-	cfg := scrapeConfig(jobs)
-	if err := os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	addr := freeAddr(t)
-	startPromServer(t, "prometheus", "http://"+addr+"/-/ready", bin, "--config.file="+filepath.Join(dir, "prometheus.yml"),
-		"--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+addr, "--log.level=warn")
-	return "http://" + addr
-}
-
-// startVictoriaMetrics runs a single-node VictoriaMetrics on loopback with the scrape jobs
-// given, like startPrometheus; fresh samples are queryable at once (-search.latencyOffset=0s)
-// and answers are not cached.
-func startVictoriaMetrics(t *testing.T, bin, jobs string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "scrape.yml"), []byte(scrapeConfig(jobs)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	addr := freeAddr(t)
-	startPromServer(t, "victoria-metrics", "http://"+addr+"/health", bin, "-promscrape.config="+filepath.Join(dir, "scrape.yml"),
-		"-storageDataPath="+filepath.Join(dir, "data"), "-httpListenAddr="+addr, "-retentionPeriod=1d",
-		"-search.latencyOffset=0s", "-search.disableCache", "-loggerLevel=WARN")
-	return "http://" + addr
+	return promserver.Prometheus(t, bin, scrapeConfig(jobs))
 }
 
 // scrapeConfig is a Prometheus configuration scraping the jobs every 2s.
 func scrapeConfig(jobs string) string {
 	return "global: {scrape_interval: 2s, scrape_timeout: 1s}\nscrape_configs:" + jobs
-}
-
-// freeAddr is a loopback address that was free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	return addr
-}
-
-// startPromServer runs bin with args until the test ends (stopped by pid), and waits until
-// ready answers 200.
-func startPromServer(t *testing.T, name, ready, bin string, args ...string) {
-	t.Helper()
-	var logs bytes.Buffer
-	cmd := exec.Command(bin, args...)
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-		if t.Failed() {
-			t.Logf("%s logs:\n%s", name, logs.String())
-		}
-	})
-	eventually(t, 30*time.Second, name+" ready", func() error {
-		select {
-		case <-done:
-			t.Fatalf("%s exited:\n%s", name, logs.String())
-		default:
-		}
-		resp, err := http.Get(ready)
-		if err != nil {
-			return err
-		}
-		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("ready: %s", resp.Status)
-		}
-		return nil
-	})
 }
