@@ -12,41 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/tmuxterm"
 )
-
-// topTmux is a detached tmux session of a server of its own (socket), 160x40, running one
-// command; it is killed when the test ends.
-type topTmux struct {
-	t      *testing.T
-	socket string
-}
-
-func (x *topTmux) tmux(args ...string) string {
-	x.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", x.socket}, args...)...).CombinedOutput()
-	if err != nil {
-		x.t.Fatalf("tmux %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
-
-func (x *topTmux) screen() string { return x.tmux("capture-pane", "-p", "-t", "top") }
-
-// waitFor waits up to timeout for the screen to satisfy ok and returns it.
-func (x *topTmux) waitFor(timeout time.Duration, why string, ok func(string) bool) string {
-	x.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		s := x.screen()
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			x.t.Fatalf("waiting for %s; the screen:\n%s", why, s)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
 
 // topRow is the screen's line of the row of a target whose name holds pod, and its fields.
 func topRow(screen, pod string) []string {
@@ -83,19 +51,11 @@ func TestTopSaturatedOperatorInTmux(t *testing.T) {
 	operator("sat", "saturated")
 	calm := operator("calm", "healthy")
 
-	x := &topTmux{t: t, socket: fmt.Sprintf("ctrldiag-e2e-top-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	command := fmt.Sprintf("env PATH=%q KUBECONFIG=%q HOME=%q kubectl ctrldiag top -A -l 'app in (sat,calm)' --refresh 1s; echo \"exit status $?\"; sleep 600",
-		env.path, env.kubeconfig, os.Getenv("HOME"))
-	x.tmux("-f", "/dev/null", "new-session", "-d", "-s", "top", "-x", "160", "-y", "40", command)
-	// kill-server leaves the socket file behind: remove it after.
-	socketPath := strings.TrimSpace(x.tmux("display-message", "-p", "#{socket_path}"))
-	t.Cleanup(func() {
-		exec.Command("tmux", "-L", x.socket, "kill-server").Run()
-		os.Remove(socketPath)
-	})
+	x := tmuxterm.New(t, fmt.Sprintf("env PATH=%q KUBECONFIG=%q HOME=%q kubectl ctrldiag top -A -l 'app in (sat,calm)' --refresh 1s; echo \"exit status $?\"; sleep 600",
+		env.path, env.kubeconfig, os.Getenv("HOME")))
 
 	// Rows appear; the saturated queue climbs and is judged.
-	s := x.waitFor(60*time.Second, "both operators' rows", func(s string) bool { return topRow(s, "sat") != nil && topRow(s, "calm") != nil })
+	s := x.WaitFor(60*time.Second, "both operators' rows", func(s string) bool { return topRow(s, "sat") != nil && topRow(s, "calm") != nil })
 	depth := func(f []string) float64 {
 		if f == nil {
 			return -1
@@ -104,57 +64,57 @@ func TestTopSaturatedOperatorInTmux(t *testing.T) {
 		return v
 	}
 	first := depth(topRow(s, "sat"))
-	s = x.waitFor(60*time.Second, "the saturated depth to climb, SLOW or BACKLOG", func(s string) bool {
+	s = x.WaitFor(60*time.Second, "the saturated depth to climb, SLOW or BACKLOG", func(s string) bool {
 		l := strings.Join(topRow(s, "sat"), " ")
 		return depth(topRow(s, "sat")) > first && (strings.Contains(l, " SLOW ") || strings.Contains(l, " BACKLOG "))
 	})
 
 	// s sorts by depth: the saturated operator first.
-	x.tmux("send-keys", "-t", "top", "s")
-	s = x.waitFor(10*time.Second, "sort by depth", func(s string) bool { return strings.Contains(s, "sort: depth") })
+	x.Keys("s")
+	s = x.WaitFor(10*time.Second, "sort by depth", func(s string) bool { return strings.Contains(s, "sort: depth") })
 	if i, j := strings.Index(s, "/sat:"), strings.Index(s, "/calm:"); i < 0 || j < 0 || i > j {
 		t.Errorf("sorted by depth, sat above calm:\n%s", s)
 	}
 	// / filters to the healthy operator.
-	x.tmux("send-keys", "-t", "top", "/", "calm", "Enter")
-	s = x.waitFor(10*time.Second, "the filter", func(s string) bool {
+	x.Keys("/", "calm", "Enter")
+	s = x.WaitFor(10*time.Second, "the filter", func(s string) bool {
 		return strings.Contains(s, "filter: calm") && strings.Contains(s, "TOP FINDING")
 	})
 	if topRow(s, "sat") != nil || topRow(s, "calm") == nil {
 		t.Errorf("filtered by calm:\n%s", s)
 	}
-	x.tmux("send-keys", "-t", "top", "Escape")
-	x.waitFor(10*time.Second, "the filter cleared", func(s string) bool { return !strings.Contains(s, "filter:") && topRow(s, "sat") != nil })
+	x.Keys("Escape")
+	x.WaitFor(10*time.Second, "the filter cleared", func(s string) bool { return !strings.Contains(s, "filter:") && topRow(s, "sat") != nil })
 	// Enter on the first row (sat, by depth) opens its details and findings.
-	x.tmux("send-keys", "-t", "top", "Down", "Enter")
-	s = x.waitFor(10*time.Second, "the details of sat", func(s string) bool { return strings.Contains(s, "Findings:") })
+	x.Keys("Down", "Enter")
+	s = x.WaitFor(10*time.Second, "the details of sat", func(s string) bool { return strings.Contains(s, "Findings:") })
 	if !strings.Contains(s, "/sat:") || !(strings.Contains(s, "workers") && strings.Contains(s, "CD")) {
 		t.Errorf("details of the saturated queue:\n%s", s)
 	}
-	x.tmux("send-keys", "-t", "top", "Escape")
-	x.waitFor(10*time.Second, "the table", func(s string) bool { return strings.Contains(s, "TOP FINDING") })
+	x.Keys("Escape")
+	x.WaitFor(10*time.Second, "the table", func(s string) bool { return strings.Contains(s, "TOP FINDING") })
 
 	// The healthy operator goes away: its row becomes ERROR, the saturated one goes on.
 	if err := calm.Stop(t); err != nil {
 		t.Logf("stopping calm: %v", err)
 	}
-	s = x.waitFor(60*time.Second, "calm's ERROR row", func(s string) bool {
+	s = x.WaitFor(60*time.Second, "calm's ERROR row", func(s string) bool {
 		f := topRow(s, "calm")
 		return f != nil && strings.Contains(strings.Join(f, " "), "ERROR")
 	})
 	before := strings.Join(topRow(s, "sat"), " ")
-	x.waitFor(30*time.Second, "sat to go on updating", func(s string) bool {
+	x.WaitFor(30*time.Second, "sat to go on updating", func(s string) bool {
 		l := strings.Join(topRow(s, "sat"), " ")
 		return l != "" && l != before
 	})
 
 	// q exits 0 and leaves the terminal as it was.
-	x.tmux("send-keys", "-t", "top", "q")
-	s = x.waitFor(15*time.Second, "the exit", func(s string) bool { return strings.Contains(s, "exit status ") })
+	x.Keys("q")
+	s = x.WaitFor(15*time.Second, "the exit", func(s string) bool { return strings.Contains(s, "exit status ") })
 	if !strings.Contains(s, "exit status 0") || strings.Contains(s, "TOP FINDING") || strings.Contains(s, "\x1b") || strings.Contains(s, "[?") {
 		t.Errorf("after q:\n%q", s)
 	}
-	if got := strings.TrimSpace(x.tmux("display-message", "-p", "-t", "top", "#{alternate_on} #{cursor_flag}")); got != "0 1" {
+	if got := strings.TrimSpace(x.Run("display-message", "-p", "-t", "top", "#{alternate_on} #{cursor_flag}")); got != "0 1" {
 		t.Errorf("after q: alternate screen and cursor flags %q, want \"0 1\"", got)
 	}
 }

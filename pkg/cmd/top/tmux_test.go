@@ -12,60 +12,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/tmuxterm"
 )
-
-// tmux drives the binary in a real terminal: a detached session of its own server (socket),
-// 160x40, killed at cleanup.
-type tmux struct {
-	t      *testing.T
-	socket string
-}
-
-func newTmux(t *testing.T, command string) *tmux {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("this test drives kubectl ctrldiag top in a real terminal: install Debian's tmux package (hack/test-deps.sh does, as root)")
-	}
-	x := &tmux{t: t, socket: fmt.Sprintf("ctrldiag-top-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	x.run("-f", "/dev/null", "new-session", "-d", "-s", "top", "-x", "160", "-y", "40", command)
-	// kill-server leaves the socket file behind: remove it after.
-	path := strings.TrimSpace(x.run("display-message", "-p", "#{socket_path}"))
-	t.Cleanup(func() {
-		exec.Command("tmux", "-L", x.socket, "kill-server").Run()
-		os.Remove(path)
-	})
-	return x
-}
-
-func (x *tmux) run(args ...string) string {
-	x.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", x.socket}, args...)...).CombinedOutput()
-	if err != nil {
-		x.t.Fatalf("tmux %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
-
-// keys sends keys to the pane (tmux key names: Enter, Escape, C-c, or text).
-func (x *tmux) keys(keys ...string) { x.run(append([]string{"send-keys", "-t", "top"}, keys...)...) }
-
-func (x *tmux) screen() string { return x.run("capture-pane", "-p", "-t", "top") }
-
-// waitFor waits until the screen satisfies ok, and returns it; it fails after 15s with why.
-func (x *tmux) waitFor(why string, ok func(screen string) bool) string {
-	x.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		s := x.screen()
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			x.t.Fatalf("waiting for %s; the screen:\n%s", why, s)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
 
 func contains(subs ...string) func(string) bool {
 	return func(s string) bool {
@@ -103,16 +52,16 @@ func TestTopNoColorResizeCtrlCInTmux(t *testing.T) {
 		fmt.Fprint(w, "# TYPE workqueue_depth gauge\nworkqueue_depth{name=\"deep\"} 500\n")
 	}))
 	defer srv.Close()
-	x := newTmux(t, fmt.Sprintf("NO_COLOR=1 %s top --url %s/metrics --url %s/failing --refresh 300ms; echo \"exit status $?\"; sleep 600",
+	x := tmuxterm.New(t, fmt.Sprintf("NO_COLOR=1 %s top --url %s/metrics --url %s/failing --refresh 300ms; echo \"exit status $?\"; sleep 600",
 		bin, srv.URL, srv.URL))
-	x.waitFor("the rows", contains("deep", "BACKLOG", "ERROR"))
-	if s := x.run("capture-pane", "-p", "-e", "-t", "top"); sgrColour.MatchString(s) || !strings.Contains(s, "\x1b[") {
+	x.WaitFor(15*time.Second, "the rows", contains("deep", "BACKLOG", "ERROR"))
+	if s := x.Run("capture-pane", "-p", "-e", "-t", "top"); sgrColour.MatchString(s) || !strings.Contains(s, "\x1b[") {
 		t.Errorf("with NO_COLOR: colour, or no styling at all:\n%q", s)
 	}
 
 	// The view follows a resize: no line wider than the new width, the keys on the last line.
-	x.run("resize-window", "-t", "top", "-x", "90", "-y", "20")
-	s := x.waitFor("the view at 90x20", func(s string) bool {
+	x.Run("resize-window", "-t", "top", "-x", "90", "-y", "20")
+	s := x.WaitFor(15*time.Second, "the view at 90x20", func(s string) bool {
 		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 		return len(lines) == 20 && strings.HasPrefix(lines[19], "q quit")
 	})
@@ -123,12 +72,12 @@ func TestTopNoColorResizeCtrlCInTmux(t *testing.T) {
 	}
 
 	// Ctrl-C quits with 0, as q does, and leaves the terminal as it was.
-	x.keys("C-c")
-	s = x.waitFor("the exit", contains("exit status "))
+	x.Keys("C-c")
+	s = x.WaitFor(15*time.Second, "the exit", contains("exit status "))
 	if !strings.Contains(s, "exit status 0") || strings.Contains(s, "TOP FINDING") {
 		t.Errorf("after Ctrl-C:\n%s", s)
 	}
-	if got := strings.TrimSpace(x.run("display-message", "-p", "-t", "top", "#{alternate_on} #{cursor_flag}")); got != "0 1" {
+	if got := strings.TrimSpace(x.Run("display-message", "-p", "-t", "top", "#{alternate_on} #{cursor_flag}")); got != "0 1" {
 		t.Errorf("after Ctrl-C: alternate screen and cursor flags %q, want \"0 1\"", got)
 	}
 }
@@ -177,49 +126,49 @@ func TestTopInTmux(t *testing.T) {
 
 	cmd := fmt.Sprintf("%s top --url %s/climbing --url %s/saved --url %s/leaving --refresh 300ms; echo \"exit status $?\"; sleep 600",
 		bin, srv.URL, srv.URL, srv.URL)
-	x := newTmux(t, cmd)
+	x := tmuxterm.New(t, cmd)
 
 	// Rows appear, then update: the depth of climbing changes from one refresh to the next.
-	s := x.waitFor("the rows", contains("kubectl ctrldiag top", "climbing", "widget", "gadget", "leaving", "TOP FINDING"))
+	s := x.WaitFor(15*time.Second, "the rows", contains("kubectl ctrldiag top", "climbing", "widget", "gadget", "leaving", "TOP FINDING"))
 	first := rowOf(s, "climbing")
-	x.waitFor("climbing to update", func(s string) bool { r := rowOf(s, "climbing"); return r != "" && r != first })
+	x.WaitFor(15*time.Second, "climbing to update", func(s string) bool { r := rowOf(s, "climbing"); return r != "" && r != first })
 	// Rates between refreshes; worst first: gadget (a BACKLOG of 120) above widget (OK: its
 	// page does not change, so nothing failed in the window).
-	s = x.waitFor("a window between two refreshes", func(s string) bool {
+	s = x.WaitFor(15*time.Second, "a window between two refreshes", func(s string) bool {
 		return strings.Contains(s, "window: ") && !strings.Contains(s, "window: lifetime") && !strings.Contains(s, "window: mixed")
 	})
 	if !(strings.Index(s, "gadget") < strings.Index(s, "widget")) || !strings.Contains(rowOf(s, "gadget"), "BACKLOG") || !strings.Contains(rowOf(s, "widget"), "OK") {
 		t.Errorf("worst first, gadget BACKLOG above widget OK:\n%s", s)
 	}
 	// s sorts by depth: climbing, deep by then, comes first.
-	x.waitFor("climbing to be deep", func(s string) bool { return strings.Contains(rowOf(s, "climbing"), "BACKLOG") })
-	x.keys("s")
-	s = x.waitFor("sort by depth", contains("sort: depth"))
+	x.WaitFor(15*time.Second, "climbing to be deep", func(s string) bool { return strings.Contains(rowOf(s, "climbing"), "BACKLOG") })
+	x.Keys("s")
+	s = x.WaitFor(15*time.Second, "sort by depth", contains("sort: depth"))
 	if i := strings.Index(s, "climbing"); i < 0 || i > strings.Index(s, "widget") {
 		t.Errorf("sorted by depth, climbing first:\n%s", s)
 	}
 	// / filters.
-	x.keys("/", "gadg", "Enter")
-	s = x.waitFor("the filter", contains("filter: gadg", "TOP FINDING"))
+	x.Keys("/", "gadg", "Enter")
+	s = x.WaitFor(15*time.Second, "the filter", contains("filter: gadg", "TOP FINDING"))
 	if strings.Contains(s, "climbing") || strings.Contains(s, "widget") || !strings.Contains(s, "gadget") {
 		t.Errorf("filtered by gadg:\n%s", s)
 	}
 	// Enter opens the queue's details, with its findings.
-	x.keys("Down", "Enter")
-	s = x.waitFor("the details of gadget", contains("Findings:", "completions/s"))
+	x.Keys("Down", "Enter")
+	s = x.WaitFor(15*time.Second, "the details of gadget", contains("Findings:", "completions/s"))
 	if !strings.Contains(s, "gadget  BACKLOG") || !strings.Contains(s, "WARNING CD211") || !strings.Contains(s, "threshold >= 100") {
 		t.Errorf("details:\n%s", s)
 	}
-	x.keys("Escape")
-	x.waitFor("the table", contains("TOP FINDING", "filter: gadg"))
-	x.keys("Escape")
-	x.waitFor("the filter cleared", func(s string) bool {
+	x.Keys("Escape")
+	x.WaitFor(15*time.Second, "the table", contains("TOP FINDING", "filter: gadg"))
+	x.Keys("Escape")
+	x.WaitFor(15*time.Second, "the filter cleared", func(s string) bool {
 		return contains("climbing", "widget", "sort: depth")(s) && !strings.Contains(s, "filter:")
 	})
 
 	// A target that goes away becomes an ERROR row; the view goes on.
 	gone.Store(true)
-	s = x.waitFor("the ERROR row", func(s string) bool {
+	s = x.WaitFor(15*time.Second, "the ERROR row", func(s string) bool {
 		for _, l := range strings.Split(s, "\n") {
 			if strings.Contains(l, "/leaving") && strings.Contains(l, "ERROR") && strings.Contains(l, "503") {
 				return true
@@ -228,24 +177,24 @@ func TestTopInTmux(t *testing.T) {
 		return false
 	})
 	before := rowOf(s, "climbing")
-	x.waitFor("climbing to go on updating", func(s string) bool { r := rowOf(s, "climbing"); return r != "" && r != before })
+	x.WaitFor(15*time.Second, "climbing to go on updating", func(s string) bool { r := rowOf(s, "climbing"); return r != "" && r != before })
 
 	// STATUS is coloured on a terminal (an SGR foreground colour, 30-37 or 90-97).
-	if colour := x.run("capture-pane", "-p", "-e", "-t", "top"); !sgrColour.MatchString(colour) {
+	if colour := x.Run("capture-pane", "-p", "-e", "-t", "top"); !sgrColour.MatchString(colour) {
 		t.Errorf("no colour on a terminal without NO_COLOR:\n%q", colour)
 	}
 
 	// ? shows the help; q quits with 0 and leaves the terminal as it was.
-	x.keys("?")
-	x.waitFor("the help", contains("cycle the sort"))
-	x.keys("Escape") // alone: Escape then a key at once reads as Alt+key
-	x.waitFor("the table", contains("s sort  / filter"))
-	x.keys("q")
-	s = x.waitFor("the exit", contains("exit status 0"))
+	x.Keys("?")
+	x.WaitFor(15*time.Second, "the help", contains("cycle the sort"))
+	x.Keys("Escape") // alone: Escape then a key at once reads as Alt+key
+	x.WaitFor(15*time.Second, "the table", contains("s sort  / filter"))
+	x.Keys("q")
+	s = x.WaitFor(15*time.Second, "the exit", contains("exit status 0"))
 	if strings.Contains(s, "TOP FINDING") || strings.ContainsAny(s, "\x1b") || strings.Contains(s, "[?") {
 		t.Errorf("the screen after q shows the view or escape sequences:\n%q", s)
 	}
-	if got := strings.TrimSpace(x.run("display-message", "-p", "-t", "top", "#{alternate_on} #{cursor_flag}")); got != "0 1" {
+	if got := strings.TrimSpace(x.Run("display-message", "-p", "-t", "top", "#{alternate_on} #{cursor_flag}")); got != "0 1" {
 		t.Errorf("after q: alternate screen and cursor flags %q, want \"0 1\" (main screen, cursor shown)", got)
 	}
 }
