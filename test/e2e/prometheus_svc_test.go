@@ -23,13 +23,7 @@ func TestReportFromPrometheusThroughServiceProxy(t *testing.T) {
 	}
 	const window = 20 * time.Second
 	ns := newNamespace(t)
-	op := startBehindPod(t, podSpec{Namespace: ns, Name: "operator-saturated",
-		Labels: map[string]string{"app": "ctrldiag-demo"}, MemoryLimit: "150Mi",
-		Ports: []podPort{{Name: "http-metrics", Port: 8080}},
-		Command: func(listen map[int32]string) []string {
-			return []string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,
-				"--scenario", "saturated", "--metrics-bind-address", listen[8080], "--health-probe-bind-address", "0"}
-		}})
+	op := operatorBehindPod(t, ns, "operator-saturated", "saturated")
 	dir := t.TempDir()
 	cfg := scrapeConfig(fmt.Sprintf(`
   - job_name: operator

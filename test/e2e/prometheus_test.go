@@ -5,7 +5,6 @@ package e2e
 import (
 	"fmt"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -37,13 +36,7 @@ func TestReportFromPrometheusAgreesWithScrape(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.scenario, func(t *testing.T) {
 			ns := newNamespace(t)
-			p := startBehindPod(t, podSpec{Namespace: ns, Name: "operator-" + tc.scenario,
-				Labels: map[string]string{"app": "ctrldiag-demo"}, MemoryLimit: "150Mi",
-				Ports: []podPort{{Name: "http-metrics", Port: 8080}},
-				Command: func(listen map[int32]string) []string {
-					return []string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,
-						"--scenario", tc.scenario, "--metrics-bind-address", listen[8080], "--health-probe-bind-address", "0"}
-				}})
+			p := operatorBehindPod(t, ns, "operator-"+tc.scenario, tc.scenario)
 			jobs := fmt.Sprintf(`
   - job_name: operator
     static_configs:

@@ -15,18 +15,6 @@ import (
 	"time"
 )
 
-// operatorBehindPod starts the reference operator in scenario behind pod name of ns.
-func operatorBehindPod(t *testing.T, ns, name, scenario string) *behindPod {
-	t.Helper()
-	return startBehindPod(t, podSpec{Namespace: ns, Name: name,
-		Labels: map[string]string{"app": "ctrldiag-demo"}, MemoryLimit: "150Mi",
-		Ports: []podPort{{Name: "http-metrics", Port: 8080}},
-		Command: func(listen map[int32]string) []string {
-			return []string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,
-				"--scenario", scenario, "--metrics-bind-address", listen[8080], "--health-probe-bind-address", "0"}
-		}})
-}
-
 // snapshotMembers reads every member of a snapshot file into memory.
 func snapshotMembers(t *testing.T, path string) map[string][]byte {
 	t.Helper()
