@@ -19,7 +19,9 @@ import (
 // screen is left and the cursor shown again. Colour follows the terminal, and is off when
 // NO_COLOR is set. It returns the error of a frame that could not be made.
 func Screen(ctx context.Context, in io.Reader, out io.Writer, next Next, loop Loop) error {
-	r := lipgloss.NewRenderer(out)
+	// Screen runs only on a terminal, so say so: termenv otherwise takes any process with CI
+	// set (a CI job driving a real terminal, as the tests do) for one without colours.
+	r := lipgloss.NewRenderer(out, termenv.WithTTY(true))
 	colour := os.Getenv("NO_COLOR") == ""
 	if !colour {
 		// termenv then drops every attribute; the styles have no colour, but the selection's
