@@ -30,6 +30,8 @@ type ReportConfig struct {
 	ControllerKinds map[string]schema.GroupKind
 	// MemoryLimitBytes applies to targets without a pod (--url, --from-file); 0 = none.
 	MemoryLimitBytes float64
+	// Workers are the workers of queues whose metrics do not say it (--workers QUEUE=N).
+	Workers map[string]float64
 }
 
 // ReportResult is the report and what to say beside it.
@@ -61,7 +63,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	results := env.readAll(ctx, inv, o)
 
 	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds,
-		MemoryLimitBytes: cfg.MemoryLimitBytes, Now: env.now(), Targets: results, Pods: podInputs(inv, results)}
+		MemoryLimitBytes: cfg.MemoryLimitBytes, Workers: cfg.Workers, Now: env.now(), Targets: results, Pods: podInputs(inv, results)}
 	if inv.Cluster != nil {
 		genAfter := inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources)
 		cachesync.Still(genBefore, genAfter)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,6 +33,8 @@ type Options struct {
 	ControllerKinds     []string
 	MemoryLimit         string
 	Since               time.Duration
+	TargetQueueWait     time.Duration
+	Workers             []string
 	Args                []string
 
 	// Set by Validate.
@@ -75,7 +78,23 @@ func (o *Options) Validate() error {
 	if o.Since > 0 {
 		th.Since = findings.Duration(o.Since)
 	}
+	if o.TargetQueueWait < 0 {
+		return exitcode.UsageError("--target-queue-wait must be positive, got %s", o.TargetQueueWait)
+	}
+	if o.TargetQueueWait > 0 {
+		th.TargetQueueWait = findings.Duration(o.TargetQueueWait)
+	}
 	o.cfg = engine.ReportConfig{Thresholds: th}
+	for _, kv := range o.Workers {
+		queue, n, err := parseWorkers(kv)
+		if err != nil {
+			return exitcode.UsageError("%v", err)
+		}
+		if o.cfg.Workers == nil {
+			o.cfg.Workers = map[string]float64{}
+		}
+		o.cfg.Workers[queue] = n
+	}
 	for _, r := range o.GenerationResources {
 		gv, err := parseResource(r)
 		if err != nil {
@@ -109,6 +128,16 @@ func (o *Options) Validate() error {
 	}
 	o.cfg.Read, o.cfg.Scope, o.env = r.Read, r.Scope, r.Env(o.ErrOut)
 	return nil
+}
+
+// parseWorkers reads QUEUE=N, N a positive whole number.
+func parseWorkers(kv string) (string, float64, error) {
+	queue, v, ok := strings.Cut(kv, "=")
+	n, err := strconv.Atoi(v)
+	if !ok || queue == "" || err != nil || n < 1 {
+		return "", 0, fmt.Errorf("--workers %q: use QUEUE=N with N a positive whole number, e.g. deployment=5", kv)
+	}
+	return queue, float64(n), nil
 }
 
 // parseResource reads RESOURCE.GROUP/VERSION.
