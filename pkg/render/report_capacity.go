@@ -67,10 +67,12 @@ func neededCell(c report.Capacity) string {
 	return n
 }
 
-// capacityNote says why more workers cannot help, or that the advice is a floor.
+// capacityNote says why more workers cannot help where more are needed, or that the advice is
+// a floor.
 func capacityNote(c report.Capacity) string {
 	var parts []string
-	if !c.WorkersHelp {
+	short := c.WorkersNeeded != nil && (c.Workers == nil || float64(*c.WorkersNeeded) > *c.Workers)
+	if !c.WorkersHelp && short {
 		parts = append(parts, "more workers cannot help: "+strings.Join(c.Limits, "; "))
 	}
 	if c.OfferedIsFloor {
