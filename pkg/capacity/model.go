@@ -131,8 +131,8 @@ func closedLoad(in Input) (float64, []string) {
 }
 
 // saturatedLoad is the offered load of a queue whose workers never rest. The backlog's growth
-// adds to the completions; and when the objects were counted, the objects neither waiting nor
-// in work (idle) come back at the rate of the adds, so each object changes at about
+// adds to the completions; and when the objects were counted, the objects neither waiting
+// (the mean depth of the two samples) nor in work (idle) come back at the rate of the adds, so each object changes at about
 // completions/idle a second and all of them at N × that (exact for changes that come at random;
 // changes on a fixed period make it up to twice the true load). When every object already
 // waits, nothing more can be known: the load is at least the completions.
@@ -143,7 +143,13 @@ func saturatedLoad(in Input) (float64, bool, []string) {
 	if !(in.Objects > 0) {
 		return load, true, []string{note, "objects not counted: adds merged while an item waits are not seen, so the advice is a floor; apply it and read again"}
 	}
-	idle := in.Objects - in.Depth - nanZero(in.Busy)
+	// The objects waiting over the window: the mean of the two samples, which a single gauge
+	// reading of a queue that fills and drains by the second would make noisy.
+	waiting := in.Depth
+	if !math.IsNaN(in.DepthBefore) {
+		waiting = (in.Depth + in.DepthBefore) / 2
+	}
+	idle := in.Objects - waiting - nanZero(in.Busy)
 	if idle < 1 {
 		return load, true, []string{note, fmt.Sprintf("all %.0f objects wait or are in work: how often they change cannot be seen, so the advice is a floor; apply it and read again", in.Objects)}
 	}

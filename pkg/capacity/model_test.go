@@ -34,6 +34,12 @@ func TestModel(t *testing.T) {
 			in.Adds, in.Completions, in.Completed, in.ServiceMean, in.Workers = 2, 2, 20, 1, 2
 			in.Depth, in.DepthBefore, in.Busy, in.Objects = 130, 130, 2, 150
 		}, loop: Saturated, offered: 150 * 2.0 / 18, workers: WorkersFor(150*2.0/18, 1, 0, 1), utilisation: 150 * 2.0 / 18 / 2},
+		// The depth moved over the window: the objects waiting are the mean of the samples
+		// (130), so 18 are idle.
+		{name: "saturated, depth moved, objects counted", in: func(in *Input) {
+			in.Adds, in.Completions, in.Completed, in.ServiceMean, in.Workers = 2, 2, 20, 1, 2
+			in.Depth, in.DepthBefore, in.Busy, in.Objects = 140, 120, 2, 150
+		}, loop: Saturated, offered: 150 * 2.0 / 18, workers: WorkersFor(150*2.0/18, 1, 0, 1), utilisation: 150 * 2.0 / 18 / 2},
 		{name: "saturated, backlog growing, objects not counted: a floor", in: func(in *Input) {
 			in.Adds, in.Completions, in.Completed, in.ServiceMean, in.Workers = 2, 2, 20, 1, 2
 			in.Depth, in.DepthBefore = 60, 20
