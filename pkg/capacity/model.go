@@ -114,20 +114,43 @@ func Model(in Input, o Options) (e Estimate, ok bool) {
 	return e, true
 }
 
-// closedLoad is the offered load of a closed loop: each of N objects comes back after the
-// period P, waits W and is served in S, so the completions are X = N/(P+W+S) (Little's law
-// over the cycle) and with no wait the workers would see N/(P+S) = N/(N/X - W).
+// closedLoad is the offered load of a closed loop. Each of N objects is in one of three
+// places: waiting in the queue (the depth), in a worker (busy), or sleeping out its period P
+// before it is requeued; by Little's law the sleeping ones are completions × P, so
+// P = (N − depth − busy) / completions, and with no wait the workers would see N / (P + S).
+// The depth gauge is used rather than the measured wait, which misses the waits of items still
+// queued at the second sample (in a saturated loop, the longest ones). Without the depth, the
+// wait: completions = N / (P + W + S), so P + S = N / completions − W.
 func closedLoad(in Input) (float64, []string) {
 	if !(in.Objects > 0) || !(in.Completions > 0) {
 		return in.Completions, []string{fmt.Sprintf("closed loop (%.0f%% of reconciles end in requeue_after), objects not counted: the offered load is taken as the completions, %.3g/s, which the workers may hold down", 100*in.RequeueAfterShare, in.Completions)}
 	}
-	cycle := in.Objects/in.Completions - nanZero(in.WaitMean)
+	var cycle float64
+	how := "less the measured wait"
+	if waiting := meanDepth(in); !math.IsNaN(waiting) {
+		sleeping := math.Max(0, in.Objects-waiting-nanZero(in.Busy))
+		cycle = sleeping/in.Completions + in.ServiceMean
+		how = fmt.Sprintf("%.0f of them neither waiting nor in work", sleeping)
+	} else {
+		cycle = in.Objects/in.Completions - nanZero(in.WaitMean)
+	}
 	if cycle < in.ServiceMean {
 		cycle = in.ServiceMean
 	}
 	load := in.Objects / cycle
-	return load, []string{fmt.Sprintf("closed loop (%.0f%% of reconciles end in requeue_after): %.0f objects come back every %.3gs (period + service, from %.3g completions/s less the measured wait), an offered load of %.3g/s",
-		100*in.RequeueAfterShare, in.Objects, cycle, in.Completions, load)}
+	return load, []string{fmt.Sprintf("closed loop (%.0f%% of reconciles end in requeue_after): %.0f objects come back every %.3gs (period + service, from %.3g completions/s, %s), an offered load of %.3g/s",
+		100*in.RequeueAfterShare, in.Objects, cycle, in.Completions, how, load)}
+}
+
+// meanDepth is the mean depth of the two samples, the depth with one of them, NaN with none.
+func meanDepth(in Input) float64 {
+	switch {
+	case math.IsNaN(in.Depth):
+		return in.DepthBefore
+	case math.IsNaN(in.DepthBefore):
+		return in.Depth
+	}
+	return (in.Depth + in.DepthBefore) / 2
 }
 
 // saturatedLoad is the offered load of a queue whose workers never rest. The backlog's growth
@@ -145,11 +168,7 @@ func saturatedLoad(in Input) (float64, bool, []string) {
 	}
 	// The objects waiting over the window: the mean of the two samples, which a single gauge
 	// reading of a queue that fills and drains by the second would make noisy.
-	waiting := in.Depth
-	if !math.IsNaN(in.DepthBefore) {
-		waiting = (in.Depth + in.DepthBefore) / 2
-	}
-	idle := in.Objects - waiting - nanZero(in.Busy)
+	idle := in.Objects - meanDepth(in) - nanZero(in.Busy)
 	if idle < 1 {
 		return load, true, []string{note, fmt.Sprintf("all %.0f objects wait or are in work: how often they change cannot be seen, so the advice is a floor; apply it and read again", in.Objects)}
 	}

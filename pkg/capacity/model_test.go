@@ -48,17 +48,26 @@ func TestModel(t *testing.T) {
 			in.Adds, in.Completions, in.Completed, in.ServiceMean, in.Workers = 2, 2, 20, 1, 2
 			in.Depth, in.DepthBefore, in.Busy, in.Objects = 148, 148, 2, 150
 		}, loop: Saturated, offered: 2, lowerBound: true, workers: WorkersFor(2, 1, 0, 1), utilisation: 1},
-		// Closed loop: 100 objects requeued every 10s, 0.1s reconciles, 0.5s measured wait:
-		// completions 100/10.6; the load with no wait is 100/10.1.
+		// Closed loop: 100 objects requeued every 10s, 0.1s reconciles, 0.5s wait: completions
+		// 100/10.6, 4.72 objects waiting (Little), 0.94 in work; the load with no wait is
+		// 100/10.1, read from the depth or, without it, from the wait.
 		{name: "closed loop, polling", in: func(in *Input) {
 			in.Adds, in.Completions, in.Completed, in.Workers = 100/10.6, 100/10.6, 94, 1
+			in.Depth, in.DepthBefore, in.Busy = 100/10.6*0.5, 100/10.6*0.5, 100/10.6*0.1
 			in.WaitMean, in.RequeueAfterShare, in.Objects = 0.5, 1, 100
 		}, loop: Closed, offered: 100 / 10.1, workers: WorkersFor(100/10.1, 0.1, 0, 1), utilisation: 100 / 10.1 * 0.1},
-		// Closed loop at 1 worker that cannot keep up: 100 objects, period 1s, 0.1s each:
-		// the worker completes 10/s and every object waits ~9s; the offered load is ~100/1.1.
+		{name: "closed loop, polling, no depth", in: func(in *Input) {
+			in.Adds, in.Completions, in.Completed, in.Workers = 100/10.6, 100/10.6, 94, 1
+			in.Depth, in.DepthBefore = math.NaN(), math.NaN()
+			in.WaitMean, in.RequeueAfterShare, in.Objects = 0.5, 1, 100
+		}, loop: Closed, offered: 100 / 10.1, workers: WorkersFor(100/10.1, 0.1, 0, 1), utilisation: 100 / 10.1 * 0.1},
+		// Closed loop at 1 worker that cannot keep up: 100 objects, period 1s, 0.1s each: the
+		// worker completes 10/s, 10 objects sleep out their period, 89 wait, 1 is in work; the
+		// offered load is 100/1.1. The measured wait (here 3s, the waits of items still queued
+		// unseen) does not count when the depth is known.
 		{name: "closed loop, saturated", in: func(in *Input) {
-			in.Adds, in.Completions, in.Completed, in.Workers, in.Depth, in.DepthBefore = 10, 10, 100, 1, 90, 90
-			in.WaitMean, in.RequeueAfterShare, in.Objects = 8.9, 1, 100
+			in.Adds, in.Completions, in.Completed, in.Workers, in.Depth, in.DepthBefore, in.Busy = 10, 10, 100, 1, 89, 89, 1
+			in.WaitMean, in.RequeueAfterShare, in.Objects = 3, 1, 100
 		}, loop: Closed, offered: 100 / 1.1, workers: WorkersFor(100/1.1, 0.1, 0, 1), utilisation: 100 / 1.1 * 0.1},
 	} {
 		in := base()
