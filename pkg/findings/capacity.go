@@ -108,7 +108,15 @@ func limitsOf(t Target, th Thresholds) []string {
 // a measured p99 wait at or above the target.
 func underProvisioned(t Target, qc QueueCapacity, th Thresholds) (Finding, bool) {
 	in, e := qc.In, qc.Estimate
-	if !e.Helps || !(in.Workers > 0) || float64(e.WorkersNeeded) <= in.Workers || !(in.WaitP99 >= th.TargetQueueWait.Seconds()) {
+	if !e.Helps || !(in.Workers > 0) || float64(e.WorkersNeeded) <= in.Workers {
+		return Finding{}, false
+	}
+	// The evidence: items waited past the target, or the load exceeds the workers and items
+	// wait at both samples. The second holds when the longest waits are not measured yet: on
+	// the priority queue the lower priority's items wait unseen while the higher's pass.
+	waited := in.WaitP99 >= th.TargetQueueWait.Seconds()
+	backlog := e.Utilisation >= 1 && in.Depth > 0 && in.DepthBefore > 0
+	if !waited && !backlog {
 		return Finding{}, false
 	}
 	need := fmt.Sprintf("%d", e.WorkersNeeded)
@@ -116,7 +124,8 @@ func underProvisioned(t Target, qc QueueCapacity, th Thresholds) (Finding, bool)
 		need = "at least " + need
 	}
 	ev := []Evidence{
-		{Name: "queue wait p99 (measured)", Value: format(in.WaitP99, "s"), Threshold: ">= " + th.TargetQueueWait.String() + " (targetQueueWait)"},
+		{Name: "queue wait p99 (measured)", Value: format(in.WaitP99, "s"), Threshold: ">= " + th.TargetQueueWait.String() + " (targetQueueWait), or a backlog beyond the workers"},
+		{Name: "depth", Value: fmt.Sprintf("%.0f, %.0f at the first sample", in.Depth, in.DepthBefore)},
 		{Name: "workers", Value: fmt.Sprintf("%.0f (%s)", in.Workers, in.WorkersFrom)},
 		{Name: "workers needed", Value: need, Threshold: "> workers"},
 		{Name: "offered load", Value: format(e.Offered, "/s") + " (" + string(e.Loop) + " loop)"},
