@@ -46,7 +46,10 @@ type Report struct {
 	ResourcesNote string `json:"resourcesNote,omitempty"`
 	// Objects are the objects the controllers reconcile, by kind; null when no cluster was
 	// read.
-	Objects  *objects.View      `json:"objects"`
+	Objects *objects.View `json:"objects"`
+	// Capacity is the capacity model's reading of every queue with enough completions in the
+	// window; empty with one sample.
+	Capacity []Capacity         `json:"capacity"`
 	Findings []findings.Finding `json:"findings"`
 	// Suppressions are the findings left out by an ignore file or annotation; nil when none.
 	Suppressions *Suppressions `json:"suppressions,omitempty"`
