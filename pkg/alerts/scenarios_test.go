@@ -178,7 +178,9 @@ const firingQuery = `count by (alertname) (ALERTS{alertstate="firing"})`
 // testFile writes the scenarios as a promtool unit test file over rules.yaml.
 func testFile(scs []scenario) string {
 	var b strings.Builder
-	b.WriteString("rule_files: [rules.yaml]\nevaluation_interval: 1m\ntests:\n")
+	// Without group_eval_order promtool runs the groups in Go's map order: the alerts would now
+	// and then read the records of the minute before.
+	b.WriteString("rule_files: [rules.yaml]\nevaluation_interval: 1m\ngroup_eval_order: [ctrldiag.records, ctrldiag.alerts]\ntests:\n")
 	for _, s := range scs {
 		at := s.at
 		if at == "" {
