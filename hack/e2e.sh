@@ -10,7 +10,7 @@ if ! [ -f .cache/cluster/run/env.sh ] || ! KUBECONFIG=.cache/cluster/run/admin.k
 fi
 hack/cluster/up.sh
 rc=0
-go test -tags e2e -count=1 -timeout 60m ${E2E_RUN:+-run "$E2E_RUN"} ./test/e2e/... || rc=$?
+go test -tags e2e -count=1 -timeout 80m ${E2E_RUN:+-run "$E2E_RUN"} ./test/e2e/... || rc=$?
 if [ "$started" = 1 ] && [ -z "${KEEP_CLUSTER:-}" ]; then
   hack/cluster/down.sh
 fi

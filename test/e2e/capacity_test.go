@@ -117,6 +117,7 @@ func TestCapacityAdviceRemovesSaturation(t *testing.T) {
 		{"periodic", "closed", 2, 4},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
+			t.Parallel() // each load has its own namespace, operator and address
 			ns := newNamespace(t)
 			one := startOperatorWith(t, ns, "operator-1", tc.scenario, 1)
 			eventually(t, 60*time.Second, "the controller's workqueue series", func() error {
@@ -190,6 +191,9 @@ func TestCapacityModelAgainstMeasurements(t *testing.T) {
 	} {
 		for _, workers := range []int{1, 2, 4} {
 			t.Run(fmt.Sprintf("%s-%d", tc.scenario, workers), func(t *testing.T) {
+				// Each run has its own namespace, operator and address; the reconciles wait
+				// rather than compute, so six side by side measure what one alone would.
+				t.Parallel()
 				ns := newNamespace(t)
 				p := startOperatorWith(t, ns, "operator", tc.scenario, workers)
 				time.Sleep(45 * time.Second)
