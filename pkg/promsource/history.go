@@ -31,7 +31,8 @@ type History struct {
 	ClusterLabel string
 	Clusters     []string
 	Namespace    string
-	// Step is the time between two points; Points how many points, the last at the end.
+	// Step is the time between two points; Points how many points, the last a step before
+	// the end asked for.
 	Step   time.Duration
 	Points int
 }
@@ -47,7 +48,7 @@ type QueueHistory struct {
 // RateRange is the range of the adds/s rate at each point: two steps, and at least a minute.
 func (h History) RateRange() time.Duration { return max(2*h.Step, minRateRange) }
 
-// Read asks for the history of targets' queues up to end. Only pods (by namespace and pod
+// Read asks for the history of targets' queues before end (the live view's first point). Only pods (by namespace and pod
 // labels) and URLs (by the instance label, host:port) can be matched to series; a target
 // whose queues are series of several clusters is left out with a warning (narrow it with
 // Clusters).
@@ -56,18 +57,19 @@ func (h History) Read(ctx context.Context, targets []target.Target, end time.Tim
 	if len(sel) == 0 || h.Points <= 0 || h.Step <= 0 {
 		return nil, nil, nil
 	}
-	start := end.Add(-time.Duration(h.Points-1) * h.Step)
+	// The last point is a step before end: end is the live view's first point.
+	start, last := end.Add(-time.Duration(h.Points)*h.Step), end.Add(-h.Step)
 	by := "max by (" + strings.Join([]string{h.clusterLabel(), "namespace", "pod", "instance", "name"}, ", ") + ") "
 	var depthQ, addsQ []string
 	for _, m := range sel {
 		depthQ = append(depthQ, by+"(workqueue_depth{"+m+"})")
 		addsQ = append(addsQ, by+"(rate(workqueue_adds_total{"+m+"}["+promDuration(h.RateRange().Milliseconds())+"]))")
 	}
-	depth, err := h.Client.QueryRange(ctx, strings.Join(depthQ, " or "), start, end, h.Step)
+	depth, err := h.Client.QueryRange(ctx, strings.Join(depthQ, " or "), start, last, h.Step)
 	if err != nil {
 		return nil, nil, err
 	}
-	adds, err := h.Client.QueryRange(ctx, strings.Join(addsQ, " or "), start, end, h.Step)
+	adds, err := h.Client.QueryRange(ctx, strings.Join(addsQ, " or "), start, last, h.Step)
 	if err != nil {
 		return nil, nil, err
 	}
