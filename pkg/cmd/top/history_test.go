@@ -68,8 +68,8 @@ func TestTopStartsWithHistoryFromPrometheus(t *testing.T) {
 			"# TYPE workqueue_adds_total counter\nworkqueue_adds_total{name=\"climbing\"} 9000\n")
 	}))
 	defer srv.Close()
+	bin := buildBinary(t) // first: the history must end about when top starts
 	promURL := promserver.PrometheusBackfilled(t, prom, promtool, "scrape_configs: []\n", backfill(strings.TrimPrefix(srv.URL, "http://"), time.Now()))
-	bin := buildBinary(t)
 	// A refresh of 15s (the shortest step of history) leaves the first frame on screen a while.
 	x := tmuxterm.New(t, fmt.Sprintf("%s top --url %s/metrics --prometheus %s --refresh 15s; echo \"exit status $?\"; sleep 600",
 		bin, srv.URL, promURL))
