@@ -19,7 +19,29 @@ import (
 // Prometheus runs bin (prometheus) with the configuration cfg and returns its URL once ready.
 func Prometheus(t *testing.T, bin, cfg string) string {
 	t.Helper()
+	return prometheus(t, bin, cfg, t.TempDir())
+}
+
+// PrometheusBackfilled runs bin (prometheus) as Prometheus does, its storage first filled
+// with the samples of openMetrics (the OpenMetrics text format, "# EOF" last) by promtool
+// (tsdb create-blocks-from openmetrics): series with known values at known times, in the
+// past, without waiting for scrapes.
+func PrometheusBackfilled(t *testing.T, bin, promtool, cfg, openMetrics string) string {
+	t.Helper()
 	dir := t.TempDir()
+	in := filepath.Join(dir, "backfill.om")
+	if err := os.WriteFile(in, []byte(openMetrics), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(promtool, "tsdb", "create-blocks-from", "openmetrics", in, filepath.Join(dir, "data")).CombinedOutput(); err != nil {
+		t.Fatalf("promtool tsdb create-blocks-from openmetrics: %v\n%s", err, out)
+	}
+	return prometheus(t, bin, cfg, dir)
+}
+
+// prometheus runs bin with the configuration cfg and its storage in dir/data.
+func prometheus(t *testing.T, bin, cfg, dir string) string {
+	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}

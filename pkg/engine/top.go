@@ -8,8 +8,10 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
 // Frame is one refresh of `top`: every target read once, its rates over the time since the
@@ -25,7 +27,13 @@ type Frame struct {
 	// Warnings are the source's warnings (the first frame) and what the targets said while
 	// being read (a fallback to port-forward), for stderr or a status line.
 	Warnings []string
+	// History is, in the first frame of a Top with a History, the queues' recent depth and
+	// adds/s, which the points of the frames continue.
+	History []promsource.QueueHistory
 }
+
+// TopHistory gives the recent history of targets' queues up to end, and what to warn about.
+type TopHistory func(ctx context.Context, targets []target.Target, end time.Time) ([]promsource.QueueHistory, []string, error)
 
 // Top reads the same targets again and again over one opened source, so that connections
 // (the API server's, port-forwards, HTTP keep-alives) live across refreshes. Each Next is one
@@ -36,12 +44,18 @@ type Top struct {
 	env  Env
 	inv  *source.Inventory
 	prev map[string]source.Sample
+	// history, when set, is asked once, for the first frame.
+	history TopHistory
 }
 
 // NewTop returns a Top over env's source; it is opened by the first Next.
 func NewTop(cfg QueuesConfig, env Env) *Top {
 	return &Top{cfg: cfg, env: env, prev: map[string]source.Sample{}}
 }
+
+// SetHistory makes the first frame carry the targets' recent history from h. When h fails,
+// the frame carries a warning instead: the view starts all the same.
+func (t *Top) SetHistory(h TopHistory) { t.history = h }
 
 // Next reads every target once and returns the frame. It fails only when the source cannot
 // be opened or has no targets; a target that fails (or went away) is an error of the frame.
@@ -57,6 +71,13 @@ func (t *Top) Next(ctx context.Context) (*Frame, error) {
 		}
 		t.inv = inv
 		f.Warnings = append(f.Warnings, inv.Warnings...)
+		if t.history != nil {
+			h, warnings, err := t.history(ctx, inv.Targets, f.Time)
+			if err != nil {
+				warnings = append(warnings, "no history, the sparklines start empty: "+err.Error())
+			}
+			f.History, f.Warnings = h, append(f.Warnings, warnings...)
+		}
 	}
 	o := t.cfg.Read
 	o.Keep, o.Interval, o.Done = health.WantedQueues, 0, nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -121,5 +122,46 @@ func TestTopRatesBetweenRefreshesOverOneOpenedSource(t *testing.T) {
 	}
 	if src.opens != 1 || src.reads != 3 {
 		t.Errorf("opens %d reads %d: the source is opened once and read once per refresh", src.opens, src.reads)
+	}
+}
+
+// The history is asked once, with the opened targets and the first frame's time, and only
+// the first frame carries it; when it fails, the first frame carries a warning instead.
+func TestTopHistoryOnlyInTheFirstFrame(t *testing.T) {
+	for _, fail := range []bool{false, true} {
+		start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		src := &changingSource{t: t, start: start, step: func(int) map[string]*[2]float64 {
+			return map[string]*[2]float64{"a": {1, 1}, "b": {1, 1}}
+		}}
+		top := NewTop(QueuesConfig{Thresholds: findings.DefaultThresholds()}, Env{Source: src, Now: func() time.Time { return start }})
+		asked := 0
+		top.SetHistory(func(_ context.Context, targets []target.Target, end time.Time) ([]promsource.QueueHistory, []string, error) {
+			asked++
+			if len(targets) != 2 || !end.Equal(start) {
+				t.Errorf("history asked for %v up to %s", targets, end)
+			}
+			if fail {
+				return nil, nil, errors.New("Prometheus at p: connection refused")
+			}
+			return []promsource.QueueHistory{{Target: "a", Queue: "widget", Depth: []float64{1, 2}, Adds: []float64{3, 4}}}, []string{"a note"}, nil
+		})
+		first, err := top.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := top.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if asked != 1 || second.History != nil {
+			t.Errorf("asked %d times; second frame's history %v", asked, second.History)
+		}
+		w := strings.Join(first.Warnings, "\n")
+		switch {
+		case fail && (first.History != nil || !strings.Contains(w, "no history, the sparklines start empty: Prometheus at p: connection refused")):
+			t.Errorf("failed history: %v, warnings %q", first.History, w)
+		case !fail && (len(first.History) != 1 || first.History[0].Target != "a" || w != "a note"):
+			t.Errorf("history %v, warnings %q", first.History, w)
+		}
 	}
 }

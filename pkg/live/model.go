@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 )
 
 // mode is what the screen shows.
@@ -32,7 +33,10 @@ type model struct {
 	frames  int
 	rows    []row // every row of the latest frame, in the list's order
 	history map[string]*history
-	err     error
+	// seed is the history before the session (the first frame's), by row key: a queue's
+	// history starts with it.
+	seed map[string]promsource.QueueHistory
+	err  error
 	// warnings are the distinct warnings of the frames so far, in order.
 	warnings []string
 
@@ -52,6 +56,12 @@ func newModel(next Next, loop Loop, s styles) *model {
 func (m *model) add(f *engine.Frame) {
 	m.frame, m.frames = f, m.frames+1
 	m.rows = rowsOf(f.List)
+	if len(f.History) > 0 && m.seed == nil {
+		m.seed = map[string]promsource.QueueHistory{}
+		for _, h := range f.History {
+			m.seed[key(h.Target, h.Queue)] = h
+		}
+	}
 	for _, w := range f.Warnings {
 		if !slices.Contains(m.warnings, w) {
 			m.warnings = append(m.warnings, w)
@@ -64,6 +74,9 @@ func (m *model) add(f *engine.Frame) {
 		h := m.history[r.key]
 		if h == nil {
 			h = &history{}
+			if s, ok := m.seed[r.key]; ok {
+				h.depth, h.adds = tail(s.Depth), tail(s.Adds)
+			}
 			m.history[r.key] = h
 		}
 		h.add(r.item.Depth, r.item.AddsPerSecond)

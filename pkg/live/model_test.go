@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
 
@@ -141,5 +143,38 @@ func TestScreenEndsOnAFrameError(t *testing.T) {
 	m.ctx = context.Background()
 	if _, cmd := m.Update(frameMsg{err: context.DeadlineExceeded}); cmd == nil || m.err == nil {
 		t.Error("no quit on a frame error")
+	}
+}
+
+// The first frame's history starts the sparklines of its queues: the table's are full from
+// the first frame; a queue without history starts with the frame's point alone; points of a
+// longer history than the sparkline holds are dropped, oldest first.
+func TestHistoryFillsTheFirstSparklines(t *testing.T) {
+	m := plainModel()
+	f := twoQueues(1, false)
+	depth, adds := make([]float64, HistoryPoints+5), make([]float64, HistoryPoints+5)
+	for i := range depth {
+		depth[i], adds[i] = float64(10*i), 5
+	}
+	depth[0] = 1e6 // too old to be kept: it would flatten the others
+	adds[len(adds)-1] = math.NaN()
+	f.History = []promsource.QueueHistory{{Target: "a", Queue: "backed", Depth: depth, Adds: adds}, {Target: "z", Queue: "gone", Depth: []float64{1}}}
+	m.Update(frameMsg{frame: f})
+	h := m.history[key("a", "backed")]
+	if len(h.depth) != sparkWidth || h.depth[sparkWidth-1] != 100 || h.depth[0] != depth[len(depth)-HistoryPoints] {
+		t.Errorf("depth history %v", h.depth)
+	}
+	if got := sparkline(h.depth, sparkWidth); strings.Contains(got, " ") {
+		t.Errorf("depth sparkline %q is not full", got)
+	}
+	// adds: 5/s all along, then a point the server does not have, then the frame's 5/s.
+	if got, want := sparkline(h.adds, sparkWidth), strings.Repeat("█", sparkWidth-2)+" █"; got != want {
+		t.Errorf("adds sparkline %q, want %q", got, want)
+	}
+	if c := m.history[key("a", "calm")]; len(c.depth) != 1 {
+		t.Errorf("calm, without history: %v", c.depth)
+	}
+	if l := lineOf(m.View(), "backed"); !strings.Contains(l, sparkline(h.depth, sparkWidth)) {
+		t.Errorf("backed row %q lacks its full sparkline", l)
 	}
 }

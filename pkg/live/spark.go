@@ -13,6 +13,15 @@ type history struct {
 // keep is how many points a history keeps: more than any sparkline is wide.
 const keep = 120
 
+// HistoryPoints is how many points of history before the session a queue's history can start
+// with: with the first frame's point, they fill the table's sparklines.
+const HistoryPoints = sparkWidth - 1
+
+// tail is a copy of the last HistoryPoints points of s.
+func tail(s []float64) []float64 {
+	return append([]float64(nil), s[max(0, len(s)-HistoryPoints):]...)
+}
+
 func (h *history) add(depth, adds *float64) {
 	h.depth = push(h.depth, depth)
 	h.adds = push(h.adds, adds)

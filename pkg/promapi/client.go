@@ -162,15 +162,28 @@ func (c *Client) MaxSeries() int { return c.cfg.MaxSeries }
 // Query evaluates expr at instant at (an instant vector, or a range vector for a range
 // selector). The answer's warnings come back with it.
 func (c *Client) Query(ctx context.Context, expr string, at time.Time) (*Response, error) {
+	return c.do(ctx, "/api/v1/query", url.Values{"query": {expr}, "time": {unixSeconds(at)}})
+}
+
+// QueryRange evaluates expr at every step from start to end (a matrix: one point per step
+// where the expression has a value).
+func (c *Client) QueryRange(ctx context.Context, expr string, start, end time.Time, step time.Duration) (*Response, error) {
+	return c.do(ctx, "/api/v1/query_range", url.Values{"query": {expr}, "start": {unixSeconds(start)}, "end": {unixSeconds(end)},
+		"step": {strconv.FormatFloat(step.Seconds(), 'f', 3, 64)}})
+}
+
+// unixSeconds is t as the API's time: seconds since the epoch, to the millisecond.
+func unixSeconds(t time.Time) string {
+	return strconv.FormatFloat(float64(t.UnixMilli())/1000, 'f', 3, 64)
+}
+
+// do asks the API at path with form (and the client's timeout) and decodes the answer.
+func (c *Client) do(ctx context.Context, path string, form url.Values) (*Response, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	form := url.Values{
-		"query":   {expr},
-		"time":    {strconv.FormatFloat(float64(at.UnixMilli())/1000, 'f', 3, 64)},
-		"timeout": {c.cfg.Timeout.String()},
-	}
+	form.Set("timeout", c.cfg.Timeout.String())
 	u := *c.base
-	u.Path += "/api/v1/query"
+	u.Path += path
 	var req *http.Request
 	var err error
 	if c.cfg.GET {

@@ -165,3 +165,29 @@ func TestIsPartialIsAWarning(t *testing.T) {
 		t.Errorf("answer %+v, want one series and a warning that it is partial", r)
 	}
 }
+
+// QueryRange asks /api/v1/query_range with the range's ends and step, and decodes its matrix.
+func TestQueryRange(t *testing.T) {
+	var got *http.Request
+	c := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		got = r
+		_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"name":"q"},"values":[[1700000000,"1"],[1700000015,"2"]]}]}}`))
+	})
+	start := time.Unix(1700000000, 0)
+	r, err := c.QueryRange(context.Background(), "workqueue_depth", start, start.Add(15*time.Second), 15*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := got.Form
+	if got.URL.Path != "/prefix/api/v1/query_range" || f.Get("query") != "workqueue_depth" || f.Get("start") != "1700000000.000" ||
+		f.Get("end") != "1700000015.000" || f.Get("step") != "15.000" || f.Get("timeout") != "2s" {
+		t.Errorf("request %s %v", got.URL.Path, f)
+	}
+	if got.Header.Get("Authorization") != "Bearer s3cret-token" {
+		t.Errorf("headers %v", got.Header)
+	}
+	if len(r.Series) != 1 || len(r.Series[0].Points) != 2 || r.Series[0].Points[1].V != 2 {
+		t.Errorf("matrix %+v", r.Series)
+	}
+}

@@ -5,7 +5,8 @@
 // findings and every output work unchanged. Counters are exact about resets inside the window:
 // the first sample of a series that was reset is rebuilt as its value at the end minus its
 // increase over the window, computed from the raw samples. A run asks a fixed number of
-// queries whatever the number of targets or clusters.
+// queries whatever the number of targets or clusters. History, apart, gives a live view the
+// recent depth and adds/s of the queues of targets it reads itself.
 package promsource
 
 import (

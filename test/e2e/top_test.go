@@ -256,3 +256,48 @@ func TestTopWatchesTheDepthDrainWhenWorkersAreRaised(t *testing.T) {
 		t.Errorf("drained, the queue is %s, want OK or SLOW (slow-reconcile): %v", f[9], f)
 	}
 }
+
+// TestTopStartsWithPrometheusHistory runs `top -n NS --prometheus URL` in tmux while a real
+// Prometheus has been scraping the saturated reference operator (behind a pod, with its
+// namespace and pod labels) for 45s: the pod read live is matched to its series by namespace
+// and pod, so the first frame's sparklines already hold points from before the session. The
+// first frame alone (no history) holds one point (its depth; it has no rate), the second three.
+func TestTopStartsWithPrometheusHistory(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("this test drives kubectl ctrldiag top in tmux: install Debian's tmux package (hack/test-deps.sh does, as root)")
+	}
+	bin, err := exec.LookPath("prometheus")
+	if err != nil {
+		t.Fatal("this test runs a real Prometheus: install Debian's prometheus package (hack/test-deps.sh does, as root)")
+	}
+	ns := newNamespace(t)
+	p := operatorBehindPod(t, ns, "operator-history", "saturated")
+	url := startPromBackend(t, "prometheus", bin, fmt.Sprintf(`
+  - job_name: operator
+    static_configs:
+      - targets: [%q]
+        labels: {namespace: %q, pod: %q}
+`, p.Listen[8080], ns, p.Name))
+	time.Sleep(45 * time.Second)
+
+	x := tmuxterm.New(t, fmt.Sprintf("env PATH=%q KUBECONFIG=%q HOME=%q kubectl ctrldiag top -n %s --prometheus %s --refresh 15s; echo \"exit status $?\"; sleep 600",
+		env.path, env.kubeconfig, os.Getenv("HOME"), ns, url))
+	s := x.WaitFor(60*time.Second, "the operator's rows", func(s string) bool { return topRow(s, p.Name) != nil })
+	if !strings.Contains(s, "window: lifetime") {
+		t.Fatalf("not the first frame any more:\n%s", s)
+	}
+	if strings.Contains(s, "no history") {
+		t.Errorf("the history failed:\n%s", s)
+	}
+	points := 0
+	for _, r := range strings.Join(topRow(s, p.Name), " ") {
+		if strings.ContainsRune("▁▂▃▄▅▆▇█", r) {
+			points++
+		}
+	}
+	if points < 4 {
+		t.Errorf("the first frame's sparklines hold %d points, want those of the 45s before it too:\n%s", points, s)
+	}
+	x.Keys("q")
+	x.WaitFor(15*time.Second, "the exit", func(s string) bool { return strings.Contains(s, "exit status 0") })
+}

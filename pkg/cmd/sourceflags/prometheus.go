@@ -91,72 +91,18 @@ func (f *Flags) resolvePrometheus(g *globals.Flags, args []string, now time.Time
 		return Resolved{}, exitcode.UsageError("--prometheus: -l selects pods in a cluster; narrow the series with -n or --clusters")
 	case f.Token != "" || f.TokenFile != "" || f.TokenFromSA != "" || f.UseKubeconfigToken:
 		return Resolved{}, exitcode.UsageError("--token, --token-file, --token-from-sa and --use-kubeconfig-token are the metrics endpoints' credentials: the server's are --prometheus-bearer-token or --prometheus-token-file")
-	case p.BearerToken != "" && p.TokenFile != "":
-		return Resolved{}, exitcode.UsageError("--prometheus-bearer-token and --prometheus-token-file are exclusive: give one")
 	case f.flags != nil && f.flags.Lookup("window") != nil && p.Window <= 0:
 		return Resolved{}, exitcode.UsageError("--window must be positive, got %s", p.Window)
-	case p.MaxSeries <= 0:
-		return Resolved{}, exitcode.UsageError("--prometheus-max-series must be positive, got %d", p.MaxSeries)
-	case p.ClusterLabel == "":
-		return Resolved{}, exitcode.UsageError("--cluster-label must name a label")
-	case f.Timeout <= 0:
-		return Resolved{}, exitcode.UsageError("--timeout must be positive, got %s", f.Timeout)
 	case f.Deadline <= 0:
 		return Resolved{}, exitcode.UsageError("--deadline must be positive, got %s", f.Deadline)
-	}
-	svc, isSvc := strings.CutPrefix(p.URL, "svc/")
-	if !isSvc {
-		if _, err := promapi.ParseURL(p.URL); err != nil {
-			return Resolved{}, exitcode.UsageError("%v", err)
-		}
 	}
 	at, err := ParseAt(p.At, now)
 	if err != nil {
 		return Resolved{}, exitcode.UsageError("%v", err)
 	}
-	token := p.BearerToken
-	if p.TokenFile != "" {
-		b, err := os.ReadFile(p.TokenFile)
-		if err != nil {
-			return Resolved{}, exitcode.UsageError("cannot read --prometheus-token-file: %v", err)
-		}
-		if token = strings.TrimSpace(string(b)); token == "" {
-			return Resolved{}, exitcode.UsageError("--prometheus-token-file %s is empty", p.TokenFile)
-		}
-	}
-	redact.Add(token)
-	user, password, err := p.basicAuth()
+	client, timeout, err := f.promClient(g)
 	if err != nil {
 		return Resolved{}, err
-	}
-	if token != "" && user != "" {
-		return Resolved{}, exitcode.UsageError("--prometheus-bearer-token or --prometheus-token-file, and basic auth (--prometheus-basic-auth-file, --prometheus-user): give one")
-	}
-	headers := map[string]string{}
-	for _, h := range p.Headers {
-		name, value, ok := strings.Cut(h, "=")
-		if !ok || !headerName.MatchString(name) {
-			return Resolved{}, exitcode.UsageError("--prometheus-header %q: give NAME=VALUE", redact.String(h))
-		}
-		if secretHeader.MatchString(name) {
-			redact.Add(value)
-		}
-		headers[name] = value
-	}
-	timeout := f.Timeout
-	if f.flags == nil || f.flags.Lookup("timeout") == nil || !f.flags.Lookup("timeout").Changed {
-		timeout = promapi.DefaultTimeout
-	}
-	pcfg := promapi.Config{URL: p.URL, Token: token, User: user, Password: password, Headers: headers, CAFile: p.CAFile,
-		Insecure: p.Insecure, Timeout: timeout, MaxBytes: f.MaxBodyBytes, MaxSeries: p.MaxSeries}
-	if isSvc {
-		if err := p.throughProxy(g, svc, &pcfg); err != nil {
-			return Resolved{}, err
-		}
-	}
-	client, err := promapi.New(pcfg)
-	if err != nil {
-		return Resolved{}, exitcode.UsageError("%v", err)
 	}
 	window := p.Window
 	if window <= 0 {

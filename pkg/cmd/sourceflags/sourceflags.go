@@ -218,6 +218,12 @@ func (f *Flags) Resolve(g *globals.Flags, args []string, stdin io.Reader) (Resol
 	if set := f.promOnlyFlagsSet(); len(set) > 0 {
 		return Resolved{}, exitcode.UsageError("%s applies only with --prometheus URL", strings.Join(set, ", "))
 	}
+	return f.resolveLive(g, args, stdin)
+}
+
+// resolveLive builds the source of the targets themselves: the cluster, TARGETs, --url,
+// --from-file.
+func (f *Flags) resolveLive(g *globals.Flags, args []string, stdin io.Reader) (Resolved, error) {
 	cfg, err := f.config(g, args, stdin)
 	if err != nil {
 		return Resolved{}, err

@@ -14,6 +14,8 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/live"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
 // Options holds the flag values of the top command.
@@ -27,6 +29,8 @@ type Options struct {
 	// Set by Validate.
 	cfg engine.QueuesConfig
 	env engine.Env
+	// history is the server of the targets' recent history (--prometheus), or nil.
+	history *promsource.History
 
 	globals *globals.Flags
 	genericiooptions.IOStreams
@@ -55,16 +59,18 @@ func (o *Options) Validate() error {
 		return exitcode.UsageError("--count must be 0 (until interrupted) or positive, got %d", o.Count)
 	case len(o.Sources.Files) > 0:
 		return exitcode.UsageError("top reads live targets again and again; saved pages (--from-file) do not change: use kubectl ctrldiag queues --from-file")
-	case o.Sources.Prom.URL != "":
-		return exitcode.UsageError("top reads the targets themselves; --prometheus is not supported by top yet")
 	}
 	th, err := o.Thresholds.Thresholds()
 	if err != nil {
 		return err
 	}
-	r, err := o.Sources.Resolve(o.globals, o.Args, o.In)
+	r, history, err := o.Sources.ResolveWithHistory(o.globals, o.Args, o.In)
 	if err != nil {
 		return err
+	}
+	if history != nil {
+		history.Step, history.Points = historyStep(o.Refresh), live.HistoryPoints
+		o.history = history
 	}
 	o.cfg, o.env = engine.QueuesConfig{Read: r.Read, Thresholds: th, Scope: r.Scope}, r.Env(o.ErrOut)
 	// A refresh draws no progress line: the view or the stream is the progress.
@@ -79,9 +85,27 @@ func (o *Options) Run(ctx context.Context) error {
 	defer top.Close()
 	loop := live.Loop{Every: o.Refresh, Count: o.Count}
 	if terminal(o.Out) && terminal(o.In) {
+		if o.history != nil {
+			// Only the sparklines show history: a stream of tables does not ask for it.
+			top.SetHistory(func(ctx context.Context, targets []target.Target, end time.Time) ([]promsource.QueueHistory, []string, error) {
+				ctx, cancel := context.WithTimeout(ctx, historyDeadline)
+				defer cancel()
+				return o.history.Read(ctx, targets, end)
+			})
+		}
 		return live.Screen(ctx, o.In, o.Out, top.Next, loop)
 	}
 	return live.Stream(ctx, o.Out, o.ErrOut, top.Next, loop)
+}
+
+// historyDeadline bounds the wait for the history: the view starts without it rather than
+// late.
+const historyDeadline = 10 * time.Second
+
+// historyStep is the time between two points of the history before the session: the
+// refresh, and at least the usual scrape interval.
+func historyStep(refresh time.Duration) time.Duration {
+	return max(refresh, promsource.MinHistoryStep)
 }
 
 // terminal reports whether s is a terminal.

@@ -3,10 +3,7 @@
 package top
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
@@ -23,6 +20,18 @@ Sources are those of kubectl ctrldiag queues (see its help): the cluster in the 
 or everywhere (-A), TARGET arguments (pod/NAME, deploy/NAME, svc/NAME), or --url. Saved pages
 (--from-file) do not change and are refused. STATUS and its thresholds are those of queues.
 
+History: with --prometheus URL (or svc/NAMESPACE/NAME:PORT, with its --prometheus-* flags,
+--clusters and --cluster-label) the targets are still read live at every refresh; the server
+only gives the minutes before the session, so that the sparklines start filled. Before the
+first frame it is asked two range queries, whatever the number of targets: each queue's depth
+(workqueue_depth) and adds/s (rate of workqueue_adds_total over two steps, at least 1m), at the
+11 points before the first refresh. Their step is --refresh, but at least 15s (the usual scrape
+interval): the points before the session may be further apart than the session's. Series
+match pods by their namespace and pod labels, --url targets by their instance label
+(host:port), queues by their name label; the API server and services get no history. When the
+server fails or takes more than 10s, the view starts with empty sparklines and a warning.
+(Reading every frame from the server instead would show nothing newer than its last scrape.)
+
 On a terminal the view is full screen, with sparklines of each queue's depth and adds/s over
 the session. Keys:
   q, Ctrl-C   quit (the terminal is left as it was)
@@ -34,12 +43,16 @@ the session. Keys:
 Colour is used only on a terminal, and never when NO_COLOR is set.
 
 Elsewhere (a pipe, a file) each refresh prints one table under a line with its time and window,
-as kubectl get -w does; --count N stops after N refreshes.
+as kubectl get -w does; --count N stops after N refreshes. Tables have no sparklines, so
+--prometheus is not asked there.
 
 Exit codes: 0 quit or --count reached; 1 no target found; 2 invalid flags or arguments.`
 
 const example = `  # Watch the queues of the operators in namespace ops
   kubectl ctrldiag top -n ops
+
+  # The same, the sparklines starting with the last minutes held by Prometheus
+  kubectl ctrldiag top -n ops --prometheus svc/monitoring/prometheus-k8s:9090
 
   # One endpoint, refreshed every second, 10 tables into a file
   kubectl ctrldiag top --url http://localhost:8080/metrics --refresh 1s --count 10 > top.log`
@@ -67,11 +80,18 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	o.Thresholds.AddFlags(cmd.Flags())
 	cmd.Flags().DurationVar(&o.Refresh, "refresh", o.Refresh, "Time between refreshes")
 	cmd.Flags().IntVar(&o.Count, "count", 0, "Stop after this many refreshes (0: until interrupted)")
-	// Saved pages and a Prometheus server are sources top refuses: keep them out of its help.
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if f.Name == "from-file" || strings.HasPrefix(f.Name, "prometheus") {
+	// The targets are read live whatever the flags: a Prometheus server only gives history.
+	for name, usage := range map[string]string{
+		"prometheus": "Start the sparklines with the queues' history from a server that speaks the Prometheus HTTP API: its base URL, e.g. http://prometheus:9090, or svc/NAMESPACE/NAME:PORT through the API server's service proxy (the targets are still read live)",
+		"clusters":   "With --prometheus: take the history only from these clusters (values of --cluster-label)",
+	} {
+		cmd.Flags().Lookup(name).Usage = usage
+	}
+	// Saved pages and an instant in the past (--at) are refused: keep them out of its help.
+	for _, name := range []string{"from-file", "at"} {
+		if f := cmd.Flags().Lookup(name); f != nil {
 			f.Hidden = true
 		}
-	})
+	}
 	return cmd
 }

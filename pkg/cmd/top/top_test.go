@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -113,12 +114,43 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--url", "http://x", "--refresh", "10ms"}, "--refresh must be at least 100ms"},
 		{[]string{"--url", "http://x", "--count", "-1"}, "--count"},
 		{[]string{"--from-file", "a.prom"}, "saved pages"},
-		{[]string{"--prometheus", "http://p:9090"}, "--prometheus"},
+		{[]string{"--url", "http://x", "--prometheus", "http://p:9090", "--at", "-1h"}, "--at: a live view's history ends now"},
+		{[]string{"--url", "http://x", "--prometheus", "p:9090"}, "--prometheus"},
+		{[]string{"--url", "http://x", "--clusters", "a"}, "--clusters applies only with --prometheus"},
 		{[]string{"--url", "localhost:8080"}, "not an http:// or https:// URL"},
 	} {
 		_, _, err := run(t, tt.args...)
 		if code, msg := exitcode.CodeFor(err); code != exitcode.Usage || !strings.Contains(msg, tt.want) {
 			t.Errorf("%v: code %d, %q; want a usage error with %q", tt.args, code, msg, tt.want)
 		}
+	}
+}
+
+// Not on a terminal there are no sparklines: --prometheus is accepted but never asked (a
+// server that is down changes nothing), and the tables are those of the targets.
+func TestStreamDoesNotAskPrometheus(t *testing.T) {
+	srv := growing(t)
+	var asked atomic.Int64
+	prom := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		http.Error(w, "no", http.StatusInternalServerError)
+	}))
+	defer prom.Close()
+	out, errOut, err := run(t, "--url", srv.URL+"/metrics", "--prometheus", prom.URL, "--refresh", "200ms", "--count", "2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	if asked.Load() != 0 || strings.Contains(errOut, "history") || strings.Count(out, "reconcile") != 2 {
+		t.Errorf("asked %d times; stdout:\n%s\nstderr:\n%s", asked.Load(), out, errOut)
+	}
+}
+
+// The step of the history is the refresh, but at least the usual scrape interval.
+func TestHistoryStep(t *testing.T) {
+	if s := historyStep(2 * time.Second); s != 15*time.Second {
+		t.Errorf("2s: %s", s)
+	}
+	if s := historyStep(time.Minute); s != time.Minute {
+		t.Errorf("1m: %s", s)
 	}
 }
