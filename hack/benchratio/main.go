@@ -2,7 +2,8 @@
 // BENCHMARKS.md as ratios against baselines measured in the same run, with the machine, the
 // command and the date: the Go benchmarks (parse, model, render, scrape, a top refresh; `go test -bench
 // -benchmem`), the peak RSS of `queues` over a generated 30 MB page, the start-up time against
-// `kubectl version --client`, and, when a local cluster runs, reading by hand (`kubectl get --raw | grep`) against
+// `kubectl version --client`, `report --prometheus` against curl sending its queries to a real
+// Prometheus holding 1, 50 and 500 targets, and, when a local cluster runs, reading by hand (`kubectl get --raw | grep`) against
 // `queues` on kube-controller-manager and the e2e fan-out and discovery measurements.
 //
 // Each part is a section of BENCHMARKS.md between markers; a run rewrites the sections it
@@ -38,7 +39,7 @@ func main() {
 	var only string
 	flag.StringVar(&c.out, "o", "BENCHMARKS.md", "file to write the sections into")
 	flag.IntVar(&c.count, "count", 6, "runs of each benchmark and measurement; medians are reported")
-	flag.StringVar(&only, "only", "", "comma-separated sections to measure (go,rss,startup,grep,e2e); default: all that can run here")
+	flag.StringVar(&only, "only", "", "comma-separated sections to measure (go,rss,startup,prometheus,grep,e2e); default: all that can run here")
 	flag.StringVar(&c.clusterRoot, "cluster-root", os.Getenv("CTRLDIAG_E2E_CLUSTER_ROOT"),
 		"checkout whose local cluster runs (default: this one); the grep and e2e sections need it")
 	flag.StringVar(&c.benchInput, "bench-input", "", "read `go test -bench` output from this file instead of running the benchmarks")
@@ -104,7 +105,7 @@ func run(c config) error {
 		add("go", s)
 	}
 	var plugin string
-	if c.want("rss") || c.want("startup") || c.want("grep") {
+	if c.want("rss") || c.want("startup") || c.want("grep") || c.want("prometheus") {
 		binDir := filepath.Join(tmp, "bin")
 		if err := os.MkdirAll(binDir, 0o755); err != nil {
 			return err
@@ -126,6 +127,20 @@ func run(c config) error {
 			return err
 		}
 		add("startup", s)
+	}
+	promOK := promTools() == nil
+	if !promOK && c.only["prometheus"] {
+		return promTools()
+	}
+	if !promOK && c.want("prometheus") {
+		fmt.Fprintf(os.Stderr, "benchratio: %v: the prometheus section keeps its previous content\n", promTools())
+	}
+	if promOK && c.want("prometheus") {
+		s, err := promSection(c, plugin, tmp)
+		if err != nil {
+			return err
+		}
+		add("prometheus", s)
 	}
 	up := (c.want("grep") || c.want("e2e")) && c.clusterUp()
 	if !up && (c.only["grep"] || c.only["e2e"]) {
