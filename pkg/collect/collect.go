@@ -67,6 +67,13 @@ type Pages struct {
 	warnings []string
 	// forward is the port-forward transport of the cluster's targets, once opened.
 	forward *transport.PortForward
+	// ndirect is how many of pages are the URL and file ones, which rediscovery leaves be.
+	ndirect int
+	// k, conn and disc are the cluster connection, the transports and the discovery options
+	// (with what Open learnt it may list), kept for the rediscoveries.
+	k    *Kube
+	conn *clusterConn
+	disc discover.Options
 }
 
 var _ source.Source = (*Pages)(nil)
@@ -90,6 +97,7 @@ func (p *Pages) Open(ctx context.Context) (*source.Inventory, error) {
 	if p.pages, err = p.directSources(); err != nil {
 		return nil, err
 	}
+	p.ndirect = len(p.pages)
 	direct := make([]target.Target, 0, len(p.pages))
 	for _, src := range p.pages {
 		direct = append(direct, src.Target())
@@ -99,13 +107,19 @@ func (p *Pages) Open(ctx context.Context) (*source.Inventory, error) {
 		if err != nil {
 			return nil, err
 		}
+		p.k = k
 		inv.Cluster = &cluster{kube: k}
 		if err := p.discover(ctx, k, inv); err != nil {
 			return nil, err
 		}
-		if err := p.clusterSources(ctx, k, inv); err != nil {
+		if err := p.connect(ctx, k); err != nil {
 			return nil, err
 		}
+		pages, err := p.clusterSources(ctx, k, inv)
+		if err != nil {
+			return nil, err
+		}
+		p.pages = append(p.pages, pages...)
 	}
 	inv.Targets = append(direct, inv.Targets...)
 	inv.Warnings = p.warnings
@@ -187,6 +201,7 @@ func (p *Pages) discover(ctx context.Context, k *Kube, inv *source.Inventory) er
 			return fmt.Errorf("kubeconfig: %w", err)
 		}
 	}
+	p.disc = cfg.Discover
 	res, err := discover.Discover(ctx, k.Client, cfg.Discover)
 	if err != nil {
 		return err

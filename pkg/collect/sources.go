@@ -14,9 +14,21 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/transport"
 )
 
-// clusterSources picks each target's transport, checks the permissions each way needs once per
-// namespace, and builds the sources. A target whose way is forbidden becomes unreadable.
-func (p *Pages) clusterSources(ctx context.Context, k *Kube, inv *source.Inventory) error {
+// clusterConn is what the cluster's page sources share, built once by connect and kept for
+// the rediscoveries: the transports (with the kept port-forwards) and the permissions checked.
+type clusterConn struct {
+	cfg       Config // with the metrics token resolved
+	withToken bool
+	proxy     *transport.Proxy
+	forward   *transport.PortForward
+	direct    *transport.APIServer
+	// checked are the ways whose permission was asked; denied those refused.
+	checked map[way]bool
+	denied  map[way]access.Permission
+}
+
+// connect resolves the metrics token and builds the transports.
+func (p *Pages) connect(ctx context.Context, k *Kube) error {
 	cfg := p.cfg
 	if err := resolveToken(ctx, &cfg, k); err != nil {
 		return err
@@ -29,17 +41,29 @@ func (p *Pages) clusterSources(ctx context.Context, k *Kube, inv *source.Invento
 	if err != nil {
 		return err
 	}
-	withToken := cfg.HTTP.Token != ""
+	p.conn = &clusterConn{cfg: cfg, withToken: cfg.HTTP.Token != "",
+		proxy:   &transport.Proxy{Cluster: cluster},
+		forward: &transport.PortForward{Cluster: cluster, Client: client, Token: cfg.HTTP.Token, Keep: cfg.KeepForwards},
+		direct:  &transport.APIServer{Cluster: cluster},
+		checked: map[way]bool{}, denied: map[way]access.Permission{}}
+	p.forward = p.conn.forward
+	return nil
+}
+
+// clusterSources picks each target's transport, checks the permissions each way needs once per
+// namespace (ways checked before are not asked again), and returns the page sources of the
+// readable targets. A target whose way is forbidden becomes unreadable.
+func (p *Pages) clusterSources(ctx context.Context, k *Kube, inv *source.Inventory) ([]scrape.Source, error) {
+	c := p.conn
+	cfg := c.cfg
 	for i := range inv.Targets {
-		inv.Targets[i].Via, inv.Targets[i].ViaReason = transport.Choose(inv.Targets[i], cfg.Via, withToken)
+		inv.Targets[i].Via, inv.Targets[i].ViaReason = transport.Choose(inv.Targets[i], cfg.Via, c.withToken)
 	}
-	denied, err := deniedWays(ctx, k, inv.Targets)
+	denied, err := c.deniedWays(ctx, k, inv.Targets)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	proxy := &transport.Proxy{Cluster: cluster}
-	forward := &transport.PortForward{Cluster: cluster, Client: client, Token: cfg.HTTP.Token, Keep: cfg.KeepForwards}
-	p.forward = forward
+	var pages []scrape.Source
 	readable := inv.Targets[:0]
 	for _, t := range inv.Targets {
 		if perm, ok := denied[way{t.Via, t.Namespace}]; ok && t.Via == target.ViaProxy && (cfg.Via == target.ViaAuto || cfg.Via == "") {
@@ -53,24 +77,24 @@ func (p *Pages) clusterSources(ctx context.Context, k *Kube, inv *source.Invento
 			continue
 		}
 		readable = append(readable, t)
-		src := &scrape.ClusterSource{Endpoint: t, WithToken: withToken, Token: cfg.HTTP.Token, MaxBodyBytes: cfg.HTTP.MaxBodyBytes}
+		src := &scrape.ClusterSource{Endpoint: t, WithToken: c.withToken, Token: cfg.HTTP.Token, MaxBodyBytes: cfg.HTTP.MaxBodyBytes}
 		switch t.Via {
 		case target.ViaProxy:
-			src.Transport = proxy
+			src.Transport = c.proxy
 			if cfg.Via == target.ViaAuto || cfg.Via == "" {
 				if _, forbidden := denied[way{target.ViaPortForward, t.Namespace}]; !forbidden {
-					src.Fallback = forward
+					src.Fallback = c.forward
 				}
 			}
 		case target.ViaPortForward:
-			src.Transport = forward
+			src.Transport = c.forward
 		default:
-			src.Transport = &transport.APIServer{Cluster: cluster}
+			src.Transport = c.direct
 		}
-		p.pages = append(p.pages, src)
+		pages = append(pages, src)
 	}
 	inv.Targets = readable
-	return nil
+	return pages, nil
 }
 
 type way struct {
@@ -78,20 +102,29 @@ type way struct {
 	ns  string
 }
 
-// deniedWays asks, once per (way, namespace), for the permission that way needs; a proxy
-// target also asks about port-forward, its fallback. It returns the missing permissions.
-func deniedWays(ctx context.Context, k *Kube, ts []target.Target) (map[way]access.Permission, error) {
+// deniedWays asks, once per (way, namespace) over the source's life, for the permission that
+// way needs; a proxy target also asks about port-forward, its fallback. It returns the missing
+// permissions of every way checked so far.
+func (c *clusterConn) deniedWays(ctx context.Context, k *Kube, ts []target.Target) (map[way]access.Permission, error) {
 	need := map[way]access.Permission{}
+	ask := func(w way, p access.Permission) {
+		if !c.checked[w] {
+			need[w] = p
+		}
+	}
 	for _, t := range ts {
 		switch t.Via {
 		case target.ViaProxy:
-			need[way{target.ViaProxy, t.Namespace}] = access.ProxyPods(t.Namespace)
-			need[way{target.ViaPortForward, t.Namespace}] = access.PortForwardPods(t.Namespace)
+			ask(way{target.ViaProxy, t.Namespace}, access.ProxyPods(t.Namespace))
+			ask(way{target.ViaPortForward, t.Namespace}, access.PortForwardPods(t.Namespace))
 		case target.ViaPortForward:
-			need[way{target.ViaPortForward, t.Namespace}] = access.PortForwardPods(t.Namespace)
+			ask(way{target.ViaPortForward, t.Namespace}, access.PortForwardPods(t.Namespace))
 		case target.ViaDirect:
-			need[way{target.ViaDirect, ""}] = access.APIServerMetrics()
+			ask(way{target.ViaDirect, ""}, access.APIServerMetrics())
 		}
+	}
+	if len(need) == 0 {
+		return c.denied, nil
 	}
 	keys := make([]way, 0, len(need))
 	for w := range need {
@@ -106,15 +139,17 @@ func deniedWays(ctx context.Context, k *Kube, ts []target.Target) (map[way]acces
 	if err != nil {
 		return nil, err
 	}
-	denied := map[way]access.Permission{}
+	for w := range need {
+		c.checked[w] = true
+	}
 	for _, m := range missing {
 		for w, p := range need {
 			if p == m {
-				denied[w] = m
+				c.denied[w] = m
 			}
 		}
 	}
-	return denied, nil
+	return c.denied, nil
 }
 
 // resolveToken fills cfg.HTTP.Token from --token-from-sa or the kubeconfig when asked.

@@ -21,6 +21,18 @@ type Source interface {
 	Read(ctx context.Context, o Options) []Result
 }
 
+// Rediscoverer is a Source that can find its targets again between Reads, for a live view
+// that outlives its pods (a rollout replaces them).
+type Rediscoverer interface {
+	// Rediscovers reports whether Rediscover can find anything new (the targets were found
+	// by discovery, not named).
+	Rediscovers() bool
+	// Rediscover finds the targets again; the next Reads read those. Targets gone are no
+	// longer read and what was kept open for them is closed; the connections of those still
+	// there are kept. On an error the targets stay as they were.
+	Rediscover(ctx context.Context) (*Inventory, error)
+}
+
 // Inventory is what Open found.
 type Inventory struct {
 	// Targets are the targets that will be read, with the way each will be tried first.

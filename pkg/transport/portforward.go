@@ -126,6 +126,19 @@ func (p *PortForward) drop(key string, fw *forward) {
 	}
 }
 
+// Retain closes the kept forwards of the targets whose ID is not in ids (pods gone from a new
+// discovery) and keeps the others open, to be reused.
+func (p *PortForward) Retain(ids map[string]bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, fw := range p.kept {
+		if !ids[k] {
+			fw.close()
+			delete(p.kept, k)
+		}
+	}
+}
+
 // Close closes the kept forwards.
 func (p *PortForward) Close() {
 	p.mu.Lock()

@@ -62,3 +62,22 @@ func TestForwardErrorsCollected(t *testing.T) {
 		t.Errorf("remote() = %q", got)
 	}
 }
+
+// Retain closes the kept forwards of the IDs not retained and leaves the others open and kept.
+func TestRetainClosesOnlyTheForwardsOfGonePods(t *testing.T) {
+	closed := map[string]bool{}
+	fw := func(id string) *forward {
+		return &forward{close: func() { closed[id] = true }, ended: make(chan struct{})}
+	}
+	p := &PortForward{Keep: true}
+	old, kept := fw("ops/op-old:8080"), fw("ops/other:8080")
+	p.keep("ops/op-old:8080", old)
+	p.keep("ops/other:8080", kept)
+	p.Retain(map[string]bool{"ops/other:8080": true, "ops/op-new:8080": true})
+	if !closed["ops/op-old:8080"] || closed["ops/other:8080"] {
+		t.Errorf("closed %v: only the gone pod's forward is closed", closed)
+	}
+	if len(p.kept) != 1 || p.kept["ops/other:8080"] != kept {
+		t.Errorf("kept %v: the present pod's forward stays kept, to be reused", p.kept)
+	}
+}
