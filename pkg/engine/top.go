@@ -46,6 +46,14 @@ type Top struct {
 	prev map[string]source.Sample
 	// history, when set, is asked once, for the first frame.
 	history TopHistory
+	// every is the time between rediscoveries (0: never); found is when the targets were
+	// last found; failing are the targets that failed in the frame before, and newFailure
+	// says one started failing there; warned are the source's warnings already given.
+	every      time.Duration
+	found      time.Time
+	failing    map[string]bool
+	newFailure bool
+	warned     map[string]bool
 }
 
 // NewTop returns a Top over env's source; it is opened by the first Next.
@@ -57,10 +65,18 @@ func NewTop(cfg QueuesConfig, env Env) *Top {
 // the frame carries a warning instead: the view starts all the same.
 func (t *Top) SetHistory(h TopHistory) { t.history = h }
 
+// SetRediscover makes Next find the targets again when every has passed since they were last
+// found, and at the refresh after a target starts failing (its pod may be gone), when the
+// source can (source.Rediscoverer: targets found by discovery). 0 never finds them again.
+func (t *Top) SetRediscover(every time.Duration) { t.every = every }
+
 // Next reads every target once and returns the frame. It fails only when the source cannot
 // be opened or has no targets; a target that fails (or went away) is an error of the frame.
 func (t *Top) Next(ctx context.Context) (*Frame, error) {
 	f := &Frame{Time: t.env.now()}
+	if t.inv != nil && t.rediscoverDue(f.Time) {
+		t.rediscover(ctx, f)
+	}
 	if t.inv == nil {
 		inv, err := t.env.Source.Open(ctx)
 		if err != nil {
@@ -69,8 +85,8 @@ func (t *Top) Next(ctx context.Context) (*Frame, error) {
 		if len(inv.Targets) == 0 && len(inv.Unreadable) == 0 {
 			return nil, errors.New(nothingFound(t.cfg.Scope, inv))
 		}
-		t.inv = inv
-		f.Warnings = append(f.Warnings, inv.Warnings...)
+		t.inv, t.found = inv, f.Time
+		f.Warnings = append(f.Warnings, t.unwarned(inv.Warnings)...)
 		if t.history != nil {
 			h, warnings, err := t.history(ctx, inv.Targets, f.Time)
 			if err != nil {
@@ -85,6 +101,7 @@ func (t *Top) Next(ctx context.Context) (*Frame, error) {
 	for i := range results {
 		results[i] = t.pair(results[i])
 	}
+	t.noteFailures(results)
 	stats, errs, _, targets := analyse(results, t.cfg.Thresholds)
 	f.List = NewQueueList(stats, errs)
 	f.List.setClusters(results)
