@@ -23,6 +23,7 @@ type Options struct {
 	Sources    sourceflags.Flags
 	Thresholds thresholdflags.Flags
 	Refresh    time.Duration
+	Rediscover time.Duration
 	Count      int
 	Args       []string
 
@@ -38,7 +39,8 @@ type Options struct {
 
 // NewOptions returns the options with their defaults.
 func NewOptions(g *globals.Flags, streams genericiooptions.IOStreams) *Options {
-	o := &Options{globals: g, IOStreams: streams, Sources: sourceflags.Defaults(), Refresh: 2 * time.Second}
+	o := &Options{globals: g, IOStreams: streams, Sources: sourceflags.Defaults(), Refresh: 2 * time.Second,
+		Rediscover: DefaultRediscover}
 	// Refreshes read the same pods again and again: their port-forwards stay open.
 	o.Sources.KeepForwards = true
 	return o
@@ -55,6 +57,8 @@ func (o *Options) Validate() error {
 	switch {
 	case o.Refresh < 100*time.Millisecond:
 		return exitcode.UsageError("--refresh must be at least 100ms, got %s", o.Refresh)
+	case o.Rediscover < 0:
+		return exitcode.UsageError("--rediscover must be 0 (never) or positive, got %s", o.Rediscover)
 	case o.Count < 0:
 		return exitcode.UsageError("--count must be 0 (until interrupted) or positive, got %d", o.Count)
 	case len(o.Sources.Files) > 0:
@@ -83,6 +87,7 @@ func (o *Options) Validate() error {
 func (o *Options) Run(ctx context.Context) error {
 	top := engine.NewTop(o.cfg, o.env)
 	defer top.Close()
+	top.SetRediscover(o.Rediscover)
 	loop := live.Loop{Every: o.Refresh, Count: o.Count}
 	if terminal(o.Out) && terminal(o.In) {
 		if o.history != nil {
@@ -97,6 +102,11 @@ func (o *Options) Run(ctx context.Context) error {
 	}
 	return live.Stream(ctx, o.Out, o.ErrOut, top.Next, loop)
 }
+
+// DefaultRediscover is the default time between two discoveries of the targets during a
+// session: a rollout's new pod shows within it (sooner when the old pod's row fails first),
+// for a few LISTs every 30s.
+const DefaultRediscover = 30 * time.Second
 
 // historyDeadline bounds the wait for the history: the view starts without it rather than
 // late.

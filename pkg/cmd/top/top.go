@@ -12,9 +12,18 @@ import (
 const long = `Watch every workqueue of the targets: the table of kubectl ctrldiag queues, refreshed every
 --refresh (2s), worst first. Each refresh reads every target once; rates and window quantiles
 are over the time since the refresh before (the first refresh has none: "window: lifetime").
-The targets are found once, and their connections (the API server's, HTTP keep-alives, each
-pod's port-forward) are kept from one refresh to the next. A target that fails becomes an ERROR row until it answers
-again. Pods created during the session (a rollout's) are not picked up: start top again.
+The connections (the API server's, HTTP keep-alives, each pod's port-forward) are kept from one
+refresh to the next. A target that fails becomes an ERROR row until it answers again.
+
+Targets found by discovery (-n, -A) are found again during the session, so that a rollout's
+new pods appear and the old ones leave: every --rediscover (30s; 0 never), and at the refresh
+after a target starts failing (its pod may have been deleted). Each time costs the LISTs of
+one discovery (pods, Services, ServiceMonitors and PodMonitors of the namespace, or of all)
+and access reviews only for namespaces not seen before. A new target's first frame has no
+rates, as any first frame. A target no longer found leaves the table and its port-forward is
+closed; the port-forwards of the pods still there are reused. A pod still running but no
+longer ready keeps its row (an ERROR row when it does not answer). TARGET arguments and --url
+were named: they are read as they are, never found again.
 
 Sources are those of kubectl ctrldiag queues (see its help): the cluster in the namespace (-n)
 or everywhere (-A), TARGET arguments (pod/NAME, deploy/NAME, svc/NAME), or --url. Saved pages
@@ -79,6 +88,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	o.Sources.AddFlags(cmd.Flags(), false)
 	o.Thresholds.AddFlags(cmd.Flags())
 	cmd.Flags().DurationVar(&o.Refresh, "refresh", o.Refresh, "Time between refreshes")
+	cmd.Flags().DurationVar(&o.Rediscover, "rediscover", o.Rediscover, "Find the targets of -n/-A again this often during the session (and at the refresh after a target starts failing), so that a rollout's new pods appear and deleted ones leave; 0: never")
 	cmd.Flags().IntVar(&o.Count, "count", 0, "Stop after this many refreshes (0: until interrupted)")
 	// The targets are read live whatever the flags: a Prometheus server only gives history.
 	for name, usage := range map[string]string{

@@ -113,6 +113,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--url", "http://x", "--refresh", "10ms"}, "--refresh must be at least 100ms"},
 		{[]string{"--url", "http://x", "--count", "-1"}, "--count"},
+		{[]string{"--url", "http://x", "--rediscover", "-1s"}, "--rediscover must be 0 (never) or positive"},
 		{[]string{"--from-file", "a.prom"}, "saved pages"},
 		{[]string{"--url", "http://x", "--prometheus", "http://p:9090", "--at", "-1h"}, "--at: a live view's history ends now"},
 		{[]string{"--url", "http://x", "--prometheus", "p:9090"}, "--prometheus"},
