@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"slices"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -80,6 +81,22 @@ func (m *model) add(f *engine.Frame) {
 			m.history[r.key] = h
 		}
 		h.add(r.item.Depth, r.item.AddsPerSecond)
+	}
+	m.forgetGone()
+}
+
+// forgetGone drops the history of the targets no longer in the frame (gone from a
+// rediscovery: a rollout's old pods), so that a long session does not pile them up. A target
+// that fails keeps its error row, and its queues' history for when it answers again.
+func (m *model) forgetGone() {
+	present := map[string]bool{}
+	for _, r := range m.rows {
+		present[r.item.Target] = true
+	}
+	for k := range m.history {
+		if t, _, _ := strings.Cut(k, "\x00"); !present[t] {
+			delete(m.history, k)
+		}
 	}
 }
 

@@ -178,3 +178,19 @@ func TestHistoryFillsTheFirstSparklines(t *testing.T) {
 		t.Errorf("backed row %q lacks its full sparkline", l)
 	}
 }
+
+// A target that fails keeps its queues' history for when it answers again; a target no longer
+// in the frames (gone from a rediscovery) has its history dropped.
+func TestHistoryOfGoneTargetsIsDropped(t *testing.T) {
+	m := plainModel()
+	m.add(twoQueues(1, false))
+	failing := &engine.Frame{List: engine.NewQueueList(nil, []report.TargetError{{Target: "a", Error: "connection refused"}})}
+	m.add(failing)
+	if len(m.history) != 2 {
+		t.Fatalf("a failing: history of %d queues, want a's 2 kept", len(m.history))
+	}
+	m.add(&engine.Frame{List: engine.NewQueueList(nil, nil)})
+	if len(m.history) != 0 {
+		t.Errorf("a gone: history of %d queues left", len(m.history))
+	}
+}
