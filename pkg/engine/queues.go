@@ -100,6 +100,16 @@ func analyse(results []source.Result, th findings.Thresholds) ([]health.QueueSta
 // replicas' empty rows into the leader's.
 func foldStandbys(ctx context.Context, inv *source.Inventory, results []source.Result, stats []health.QueueStats,
 	leaders map[string]float64) ([]health.QueueStats, []replicas.Group) {
+	reps := replicasOf(results, leaders)
+	var holders []replicas.Holder
+	if ns := replicas.Unsure(reps); len(ns) > 0 && inv.Cluster != nil {
+		holders = inv.Cluster.LeaseHolders(ctx, ns)
+	}
+	return replicas.Fold(stats, reps, holders)
+}
+
+// replicasOf are the pods read, with their workload and leader_election_master_status.
+func replicasOf(results []source.Result, leaders map[string]float64) []replicas.Replica {
 	var reps []replicas.Replica
 	for _, r := range results {
 		t := r.Target
@@ -109,11 +119,7 @@ func foldStandbys(ctx context.Context, inv *source.Inventory, results []source.R
 		reps = append(reps, replicas.Replica{Target: t.ID(), Namespace: t.Namespace, Pod: t.Name,
 			Workload: t.Workload, LeaderStatus: leaders[t.ID()]})
 	}
-	var holders []replicas.Holder
-	if ns := replicas.Unsure(reps); len(ns) > 0 && inv.Cluster != nil {
-		holders = inv.Cluster.LeaseHolders(ctx, ns)
-	}
-	return replicas.Fold(stats, reps, holders)
+	return reps
 }
 
 // mistypedWarnings says, per target, which families the queue figures read were declared with

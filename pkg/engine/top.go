@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -54,6 +56,11 @@ type Top struct {
 	failing    map[string]bool
 	newFailure bool
 	warned     map[string]bool
+	// holders are the Lease holders of holdersOf, asked when the targets were found at
+	// holdersAt.
+	holders   []replicas.Holder
+	holdersOf string
+	holdersAt time.Time
 }
 
 // NewTop returns a Top over env's source; it is opened by the first Next.
@@ -102,8 +109,11 @@ func (t *Top) Next(ctx context.Context) (*Frame, error) {
 		results[i] = t.pair(results[i])
 	}
 	t.noteFailures(results)
-	stats, errs, _, targets := analyse(results, t.cfg.Thresholds)
+	stats, errs, leaders, targets := analyse(results, t.cfg.Thresholds)
+	reps := replicasOf(results, leaders)
+	stats, groups := replicas.Fold(stats, reps, t.leaseHolders(ctx, replicas.Unsure(reps)))
 	f.List = NewQueueList(stats, errs)
+	f.List.Replicas = groups
 	f.List.setClusters(results)
 	f.Findings = findings.Evaluate(targets, nil, nil, t.cfg.Thresholds)
 	f.Warnings = append(f.Warnings, notes(results)...)
@@ -128,6 +138,20 @@ func (t *Top) pair(r source.Result) source.Result {
 	}
 	r.Samples, r.Window = []source.Sample{before, cur}, cur.Time.Sub(before.Time)
 	return r
+}
+
+// leaseHolders are the holders of the Leases of the namespaces ns, for the replicas whose
+// metrics do not say who leads: asked once per discovery of the targets (a failover makes the
+// old leader's row fail, and so a rediscovery), not at every refresh.
+func (t *Top) leaseHolders(ctx context.Context, ns []string) []replicas.Holder {
+	if len(ns) == 0 || t.inv == nil || t.inv.Cluster == nil {
+		return nil
+	}
+	of := strings.Join(ns, ",")
+	if of != t.holdersOf || !t.holdersAt.Equal(t.found) {
+		t.holders, t.holdersOf, t.holdersAt = t.inv.Cluster.LeaseHolders(ctx, ns), of, t.found
+	}
+	return t.holders
 }
 
 // Close closes what the source keeps open across refreshes (port-forwards), when it keeps

@@ -16,6 +16,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
 
@@ -192,5 +193,26 @@ func TestHistoryOfGoneTargetsIsDropped(t *testing.T) {
 	m.add(&engine.Frame{List: engine.NewQueueList(nil, nil)})
 	if len(m.history) != 0 {
 		t.Errorf("a gone: history of %d queues left", len(m.history))
+	}
+}
+
+// A standby folded into its leader's rows keeps a STANDBY row saying so, as in the table.
+func TestFoldedStandbyHasARow(t *testing.T) {
+	f := twoQueues(1, false)
+	f.List.Replicas = []replicas.Group{{Namespace: "ops", Workload: "op", Leader: "a", LeaderFrom: "Lease ops/op-lock",
+		Replicas: []replicas.Member{{Target: "a", Pod: "op-a"}, {Target: "b", Pod: "op-b", Folded: true}}}}
+	m := plainModel()
+	m.add(f)
+	var standby *row
+	for i, r := range m.rows {
+		if r.item.Target == "b" {
+			standby = &m.rows[i]
+		}
+	}
+	if standby == nil || standby.status() != "STANDBY" || !strings.Contains(standby.reason(), "folded into the rows of the leader a") {
+		t.Fatalf("rows %+v", m.rows)
+	}
+	if screen := ansi.Strip(m.View()); !strings.Contains(screen, "STANDBY") {
+		t.Errorf("the view shows no STANDBY row:\n%s", screen)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
 // row is one line of the view: a queue of a target, or a target that could not be read.
@@ -35,7 +36,7 @@ func (r row) reason() string {
 func key(target, queue string) string { return target + "\x00" + queue }
 
 // rowsOf turns a frame's list into rows: the targets that could not be read (and gave no
-// queue), then the queues, in the list's order (worst first).
+// queue), then the queues, in the list's order (worst first), then the folded standbys.
 func rowsOf(l engine.QueueList) []row {
 	has := map[string]bool{}
 	for _, it := range l.Items {
@@ -49,6 +50,13 @@ func rowsOf(l engine.QueueList) []row {
 	}
 	for _, it := range l.Items {
 		out = append(out, row{key: key(it.Target, it.Queue), item: it})
+	}
+	// The standby replicas folded into their leader's rows keep a row each, as in the table
+	// of queues, so that none disappears from the view.
+	for _, g := range l.Replicas {
+		for _, t := range g.Folded() {
+			out = append(out, row{key: key(t, ""), item: engine.QueueItem{Target: t, Status: string(health.StatusStandby), Reason: render.StandbyReason(g)}})
+		}
 	}
 	return out
 }

@@ -25,6 +25,10 @@ closed; the port-forwards of the pods still there are reused. A pod still runnin
 longer ready keeps its row (an ERROR row when it does not answer). TARGET arguments and --url
 were named: they are read as they are, never found again.
 
+As in queues, the standby replicas of a workload (pods that do not lead) whose queues are empty
+or absent are folded into the leader's rows, each keeping a STANDBY row. When the metrics do
+not say who leads, the Leases of the namespace are listed once per discovery of the targets.
+
 Sources are those of kubectl ctrldiag queues (see its help): the cluster in the namespace (-n)
 or everywhere (-A), TARGET arguments (pod/NAME, deploy/NAME, svc/NAME), or --url. Saved pages
 (--from-file) do not change and are refused. STATUS and its thresholds are those of queues.
