@@ -56,10 +56,7 @@ func TestTopFollowsARolloutInTmux(t *testing.T) {
 
 	// The rollout: the new pod with more workers first, then the old one deleted and ended.
 	operator("sat-new", "--workers", "200")
-	r := kubectl(t, "-n", ns, "delete", "pod,portforward", "sat-old", "--ignore-not-found", "--wait=false", "--grace-period=0", "--force")
-	if r.Code != 0 {
-		t.Fatalf("deleting the old pod: %s", r)
-	}
+	mustKubectl(t, "-n", ns, "delete", "pod,portforward", "sat-old", "--wait=false", "--grace-period=0", "--force")
 	if err := old.Stop(t); err != nil {
 		t.Logf("stopping the old operator: %v", err)
 	}
