@@ -37,10 +37,11 @@ type Frame struct {
 // TopHistory gives the recent history of targets' queues up to end, and what to warn about.
 type TopHistory func(ctx context.Context, targets []target.Target, end time.Time) ([]promsource.QueueHistory, []string, error)
 
-// Top reads the same targets again and again over one opened source, so that connections
-// (the API server's, port-forwards, HTTP keep-alives) live across refreshes. Each Next is one
-// sample per target; the rates of a frame are between that sample and the target's one
-// before. It is not safe for concurrent use.
+// Top reads the targets again and again over one opened source, so that connections (the
+// API server's, port-forwards, HTTP keep-alives) live across refreshes; with SetRediscover,
+// the targets are found again now and then, so that a rollout's pods come and go. Each Next
+// is one sample per target; the rates of a frame are between that sample and the target's
+// one before. It is not safe for concurrent use.
 type Top struct {
 	cfg  QueuesConfig
 	env  Env
