@@ -1,7 +1,8 @@
 // Package collect is the source of metrics pages: saved pages, URLs, and targets in a cluster,
 // found by discovery, checked against RBAC, each with the transport (proxy, port-forward,
 // direct) that can reach it and the metrics credentials it needs. It implements source.Source
-// and, for a cluster, source.Cluster.
+// and, for a cluster, source.Cluster; WithCluster adds that cluster to targets read elsewhere
+// (a Prometheus server) when it is the one they were read from.
 package collect
 
 import (

@@ -68,7 +68,11 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	results := env.readAll(ctx, inv, o)
 
 	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds,
-		MemoryLimitBytes: cfg.MemoryLimitBytes, Workers: cfg.Workers, Now: env.now(), Targets: results, Pods: podInputs(inv, results)}
+		MemoryLimitBytes: cfg.MemoryLimitBytes, Workers: cfg.Workers, Now: env.now(), Targets: results, Pods: podInputs(inv, results),
+		ClusterRead: inv.ClusterRead, ClusterAbsent: inv.ClusterAbsent}
+	if inv.ClusterAbsent != "" {
+		in.UsageNote = "the metrics API was not read: " + inv.ClusterAbsent
+	}
 	if inv.Cluster != nil {
 		genAfter := inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources)
 		cachesync.Still(genBefore, genAfter)

@@ -13,6 +13,10 @@ func objectsSection(r report.Report) section {
 	s := section{Title: "6. Objects the controllers reconcile",
 		Header: []string{"KIND", "NAMESPACE", "CONTROLLERS", "OBJECTS", "FAILED", "BEHIND SPEC", "DELETING", "NOTE"}}
 	v := r.Objects
+	if v == nil && r.ClusterAbsent != "" {
+		s.Note = "Absent: " + r.ClusterAbsent + "."
+		return s
+	}
 	if v == nil {
 		s.Note = "Not read: the targets were read directly (--url, --from-file) or from a Prometheus server (--prometheus), so there is no cluster to list objects in."
 		return s

@@ -42,7 +42,12 @@ func podSection(r report.Report) section {
 		s.Rows = append(s.Rows, []string{p.Namespace, p.Name, p.Phase, yesNo(p.Ready), fmt.Sprint(p.Restarts),
 			age(p.AgeSeconds), dash(p.LastTermination), dash(p.Node), dash(p.Note)})
 	}
-	if len(r.Pods) == 0 {
+	switch {
+	case r.ClusterAbsent != "":
+		s.Note = "Absent, and so are the Leases: " + r.ClusterAbsent + "."
+	case r.ClusterRead != "":
+		s.Note = "Read from " + r.ClusterRead + ": restarts and last terminations are the pods' now, beside the series' window."
+	case len(r.Pods) == 0:
 		s.Note = "No pods: the targets were read directly (--url, --from-file), from a Prometheus server (--prometheus), or are the API server."
 	}
 	return s
@@ -104,6 +109,9 @@ func cacheSection(r report.Report) section {
 	}
 	if c.Note != "" {
 		s.Note += " " + upperFirst(c.Note) + "."
+	}
+	if r.ClusterAbsent != "" {
+		s.Note += " Generation lag absent: " + r.ClusterAbsent + "."
 	}
 	if len(c.Generations) > 0 {
 		g := section{Title: "Generation lag (status.observedGeneration < metadata.generation)",

@@ -36,6 +36,11 @@ type Input struct {
 	// missing when it is.
 	Usage     map[string]source.Usage
 	UsageNote string
+	// ClusterRead says which cluster the pods, objects, Leases and generation lag were read
+	// from and when, for targets read elsewhere (a Prometheus server); ClusterAbsent why they
+	// were not read where they could have been.
+	ClusterRead   string
+	ClusterAbsent string
 	// MemoryLimitBytes applies to targets without a pod (--url, --from-file); 0 = none.
 	MemoryLimitBytes float64
 	// Thresholds judge the findings and, through them, the status of every queue.
@@ -124,6 +129,7 @@ func Build(in Input) Report {
 	r.CacheSync.Generations = generationRows(in.Generations)
 	r.Objects = in.Objects
 	r.ResourcesNote = in.UsageNote
+	r.ClusterRead, r.ClusterAbsent = in.ClusterRead, in.ClusterAbsent
 	r.CacheSync.Methods, r.CacheSync.Note = methods(r.CacheSync, apiCur != nil)
 	sortRows(&r)
 

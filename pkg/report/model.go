@@ -47,6 +47,13 @@ type Report struct {
 	// Objects are the objects the controllers reconcile, by kind; null when no cluster was
 	// read.
 	Objects *objects.View `json:"objects"`
+	// ClusterRead, when the targets were read from a Prometheus server, says which cluster the
+	// sections that need the cluster itself (pods, objects, Leases, generation lag, the metrics
+	// API's usage) were read from, and when: the cluster as it is now, beside the series'
+	// window. ClusterAbsent says why they are absent instead (the report is about the past, a
+	// fleet, no kubeconfig, an API server out of reach, a refused list, another cluster).
+	ClusterRead   string `json:"clusterRead,omitempty"`
+	ClusterAbsent string `json:"clusterAbsent,omitempty"`
 	// Capacity is the capacity model's reading of every queue with enough completions in the
 	// window; empty with one sample.
 	Capacity []Capacity         `json:"capacity"`

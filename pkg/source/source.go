@@ -48,6 +48,11 @@ type Inventory struct {
 	Warnings []string
 	// Cluster is the live cluster the targets are in; nil when the source reads none.
 	Cluster Cluster
+	// ClusterRead, with targets read elsewhere (a Prometheus server), says which cluster
+	// Cluster and Pods were read from and when; ClusterAbsent says why they were not, when a
+	// source could have read them (one line each; "" otherwise).
+	ClusterRead   string
+	ClusterAbsent string
 }
 
 // Options say how to read.

@@ -5,6 +5,7 @@ package e2e
 import (
 	"fmt"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,6 +72,22 @@ func TestReportFromPrometheusAgreesWithScrape(t *testing.T) {
 					t.Errorf("report --prometheus (%s) read %d targets over %q, want 1 over %s:\n%s", b, fromProm.Summary.Read, fromProm.Window, window, r)
 				}
 				reads = append(reads, read{b, fromProm, wantTarget})
+				if tc.scenario == "healthy" {
+					clusterSectionsFilled(t, b, live, fromProm, ns, p.Name, wantTarget)
+				}
+			}
+			if tc.scenario == "healthy" {
+				// A window that ended more than one window ago: the cluster now is not the
+				// cluster then, so its sections are said absent, and the report stands.
+				past, r := reportJSON(t, "--prometheus", urls["prometheus"], "--window", "10s", "--at", "-15s", "-n", ns)
+				if r.Code != 0 || past.Summary.Read != 1 {
+					t.Fatalf("report --prometheus --at -15s: exit %d, %d targets read, want 0 and 1:\n%s", r.Code, past.Summary.Read, r)
+				}
+				if !strings.Contains(past.ClusterAbsent, "ago, and the cluster can only be read as it is now") || len(past.Pods) != 0 ||
+					string(past.Objects) != "null" || past.ClusterRead != "" {
+					t.Errorf("report --prometheus --at -15s: clusterAbsent %q, clusterRead %q, %d pods, objects %s; want the cluster said absent and nothing read",
+						past.ClusterAbsent, past.ClusterRead, len(past.Pods), past.Objects)
+				}
 			}
 			for _, d := range reads {
 				top := ""
@@ -107,4 +124,41 @@ func startPromBackend(t *testing.T, name, bin, jobs string) string {
 // scrapeConfig is a Prometheus configuration scraping the jobs every 2s.
 func scrapeConfig(jobs string) string {
 	return "global: {scrape_interval: 2s, scrape_timeout: 1s}\nscrape_configs:" + jobs
+}
+
+// clusterSectionsFilled checks that `report --prometheus` about now, with the kubeconfig at the
+// cluster the series were scraped from, fills the pod sections as the live report does: the
+// operator's pod and its restarts in section 1, its memory limit in section 5, the objects read.
+func clusterSectionsFilled(t *testing.T, backend string, live, fromProm reportDoc, ns, pod, target string) {
+	t.Helper()
+	if fromProm.ClusterAbsent != "" || fromProm.ClusterRead == "" || string(fromProm.Objects) == "null" {
+		t.Errorf("%s: clusterAbsent %q, clusterRead %q, objects %s: want the kubeconfig's cluster read", backend, fromProm.ClusterAbsent, fromProm.ClusterRead, fromProm.Objects)
+	}
+	restarts := func(d reportDoc) (int32, bool) {
+		for _, p := range d.Pods {
+			if p.Namespace == ns && p.Name == pod {
+				return p.Restarts, true
+			}
+		}
+		return 0, false
+	}
+	wantRestarts, ok := restarts(live)
+	if !ok {
+		t.Fatalf("the live report lists no pod %s/%s: %+v", ns, pod, live.Pods)
+	}
+	if got, ok := restarts(fromProm); !ok || got != wantRestarts {
+		t.Errorf("%s: pod %s/%s listed %v with %d restarts, want listed with %d as in the live report: %+v", backend, ns, pod, ok, got, wantRestarts, fromProm.Pods)
+	}
+	limit := func(d reportDoc, id string) float64 {
+		for _, r := range d.Resources {
+			if r.Target == id && r.MemoryLimitBytes != nil {
+				return *r.MemoryLimitBytes
+			}
+		}
+		return 0
+	}
+	const want = 150 << 20 // operatorBehindPod's 150Mi
+	if got, liveGot := limit(fromProm, target), limit(live, fmt.Sprintf("%s/%s:8080", ns, pod)); got != want || liveGot != want {
+		t.Errorf("%s: memory limit of %s %.0f (live report %.0f), want %d from the pod", backend, target, got, liveGot, want)
+	}
 }

@@ -20,9 +20,20 @@ type reportDoc struct {
 		Targets, Read, Critical, Warning int
 		Verdict                          string
 	} `json:"summary"`
-	Pods     []struct{ Namespace, Name string }       `json:"pods"`
-	Backlog  []struct{ Target, Queue, Status string } `json:"backlog"`
-	Findings []struct {
+	Pods []struct {
+		Namespace, Name string
+		Restarts        int32
+		LastTermination string
+	} `json:"pods"`
+	Resources []struct {
+		Target           string
+		MemoryLimitBytes *float64
+	} `json:"resources"`
+	Objects       json.RawMessage                          `json:"objects"`
+	ClusterRead   string                                   `json:"clusterRead"`
+	ClusterAbsent string                                   `json:"clusterAbsent"`
+	Backlog       []struct{ Target, Queue, Status string } `json:"backlog"`
+	Findings      []struct {
 		Code, Check, Severity, Target, Queue, Summary, Recommendation string
 		Evidence                                                      []struct{ Name, Value, Threshold string }
 	} `json:"findings"`

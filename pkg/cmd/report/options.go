@@ -51,6 +51,7 @@ type Options struct {
 func NewOptions(g *globals.Flags, streams genericiooptions.IOStreams) *Options {
 	o := &Options{globals: g, IOStreams: streams, Sources: sourceflags.Defaults(), FailOn: "none"}
 	o.Sources.IncludeAPIServer = true
+	o.Sources.ClusterWithPrometheus = true
 	return o
 }
 

@@ -1,6 +1,7 @@
 package sourceflags
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -12,11 +13,13 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
 // PromFlags are the flags of the Prometheus source: a server that speaks the Prometheus HTTP
@@ -121,13 +124,32 @@ func (f *Flags) resolvePrometheus(g *globals.Flags, args []string, now time.Time
 	if len(p.Clusters) > 0 {
 		scope += ", clusters " + strings.Join(p.Clusters, ",")
 	}
+	var s source.Source = src
+	if f.ClusterWithPrometheus {
+		s = f.withCluster(g, src, at, now, window)
+	}
 	return Resolved{
-		Source: src,
+		Source: s,
 		Scope:  engine.Scope{Namespace: ns, Label: scope},
 		Read:   source.Options{Timeout: timeout, Concurrency: f.Concurrency, Deadline: f.Deadline},
 		at:     at,
 		prom:   src,
 	}, nil
+}
+
+// withCluster adds the kubeconfig's cluster to the series when it is the one read and the
+// window ends now or less than one window ago: one cluster (or no cluster label) in the
+// series, and the pods they name found there by namespace and name.
+func (f *Flags) withCluster(g *globals.Flags, src source.Source, at, now time.Time, window time.Duration) source.Source {
+	kube := func() (*collect.Kube, error) {
+		if g == nil || g.ConfigFlags == nil {
+			return nil, errors.New("no kubeconfig")
+		}
+		return f.kube(g)()
+	}
+	label := f.Prom.ClusterLabel
+	return &collect.WithCluster{Inner: src, Kube: kube, Pods: promsource.PodsOfNow, Now: time.Now,
+		Absent: func(ts []target.Target) string { return promsource.ClusterOfNow(at, now, window, ts, label) }}
 }
 
 // basicAuth reads the basic auth credentials: USER:PASSWORD from --prometheus-basic-auth-file,

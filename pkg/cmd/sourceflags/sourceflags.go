@@ -57,6 +57,10 @@ type Flags struct {
 	// KeepForwards keeps each pod's port-forward open from one reading to the next (top's
 	// refreshes); not a flag.
 	KeepForwards bool
+	// ClusterWithPrometheus adds, to the series of --prometheus, the kubeconfig's cluster when
+	// it is the one read and the report is about now (report's pods, objects and Leases); not
+	// a flag.
+	ClusterWithPrometheus bool
 }
 
 // DefaultDeadline bounds the reading of all targets: time for the two samples 5s apart of
