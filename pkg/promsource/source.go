@@ -4,7 +4,9 @@
 // scrape at the ends of a window would have given, as metric families, so the model, the
 // findings and every output work unchanged. Counters are exact about resets inside the window:
 // the first sample of a series that was reset is rebuilt as its value at the end minus its
-// increase over the window, computed from the raw samples. A run asks a fixed number of
+// increase over the window, computed from the raw samples. Histograms are read from their
+// classic buckets, or, where the server holds a series as a native histogram only, from that,
+// converted to cumulative buckets at its boundaries (see classicHistogram). A run asks a fixed number of
 // queries whatever the number of targets or clusters. History, apart, gives a live view the
 // recent depth and adds/s of the queues of targets it reads itself.
 package promsource
@@ -255,8 +257,17 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 	for _, sr := range atStart.Series {
 		startValues[seriesKey(sr.Labels)] = sr.Points[0].V
 	}
+	startCounts := map[string]float64{}
+	for _, sr := range atStart.Series {
+		if h := sr.Points[0].H; h != nil {
+			startCounts[seriesKey(sr.Labels)] = h.Count
+		}
+	}
 	for _, sr := range atEnd.Series {
 		if v, ok := startValues[seriesKey(sr.Labels)]; ok && counterLike(sr.Labels["__name__"]) && sr.Points[0].V < v {
+			reset[s.key(sr.Labels)] = true
+		}
+		if c, ok := startCounts[seriesKey(sr.Labels)]; ok && sr.Points[0].H != nil && sr.Points[0].H.Count < c {
 			reset[s.key(sr.Labels)] = true
 		}
 	}
@@ -291,14 +302,34 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 func (s *Source) samples(targets []target.Target, atEnd, atStart *promapi.Response, increases map[string]float64, wanted func(string) bool,
 	start, end time.Time) []source.Result {
 	endValues := map[string]float64{}
+	// Native histograms are read at the boundaries exact at both ends of the window.
+	ends := map[string][2]*promapi.Histogram{}
 	for _, sr := range atEnd.Series {
-		endValues[seriesKey(sr.Labels)] = sr.Points[0].V
+		sk := seriesKey(sr.Labels)
+		endValues[sk] = sr.Points[0].V
+		if h := sr.Points[0].H; h != nil {
+			ends[sk] = [2]*promapi.Histogram{nil, h}
+		}
+	}
+	for _, sr := range atStart.Series {
+		if h := sr.Points[0].H; h != nil {
+			sk := seriesKey(sr.Labels)
+			ends[sk] = [2]*promapi.Histogram{h, ends[sk][1]}
+		}
+	}
+	strip := func(l map[string]string, p promapi.Point, v float64) series {
+		sr := s.strip(l, v)
+		if p.H != nil {
+			e := ends[seriesKey(l)]
+			sr.hist, sr.bounds = p.H, nativeBounds(e[0], e[1])
+		}
+		return sr
 	}
 	before := map[string][]series{}
 	after := map[string][]series{}
 	for _, sr := range atEnd.Series {
 		k := s.key(sr.Labels)
-		after[k] = append(after[k], s.strip(sr.Labels, sr.Points[0].V))
+		after[k] = append(after[k], strip(sr.Labels, sr.Points[0], sr.Points[0].V))
 	}
 	for _, sr := range atStart.Series {
 		k, sk := s.key(sr.Labels), seriesKey(sr.Labels)
@@ -310,7 +341,7 @@ func (s *Source) samples(targets []target.Target, atEnd, atStart *promapi.Respon
 				}
 			}
 		}
-		before[k] = append(before[k], s.strip(sr.Labels, v))
+		before[k] = append(before[k], strip(sr.Labels, sr.Points[0], v))
 	}
 	// A series reset within the window and absent at its start (its first raw sample came
 	// after the start) stays absent, as it would be from a scrape at the start.
