@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"sort"
 	"testing"
+	"time"
 
 	dto "github.com/prometheus/client_model/go"
 
@@ -188,5 +189,46 @@ func TestFamiliesPreferClassicBuckets(t *testing.T) {
 				t.Errorf("r: %v, want its native buckets", h)
 			}
 		}
+	}
+}
+
+// TestNativeIncreaseAcrossAReset: a native histogram reset inside the window (its process
+// restarted) counts what was observed on both sides of the reset, bucket by bucket, as a
+// classic histogram's buckets would.
+func TestNativeIncreaseAcrossAReset(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	a, b, c, d := observations(r, 200, 3), observations(r, 100, 1), observations(r, 50, 0.01), observations(r, 70, 0.02)
+	cat := func(xs ...[]float64) []float64 {
+		var out []float64
+		for _, x := range xs {
+			out = append(out, x...)
+		}
+		return out
+	}
+	t0 := time.Unix(1000, 0)
+	end := nativeOf(cat(c, d), 3)
+	points := []promapi.Point{
+		{T: t0.Add(-30 * time.Second), H: nativeOf(a[:100], 3)},
+		{T: t0.Add(-10 * time.Second), H: nativeOf(a, 3)}, // the last at or before the start
+		{T: t0.Add(10 * time.Second), H: nativeOf(cat(a, b), 3)},
+		{T: t0.Add(20 * time.Second), H: nativeOf(c, 3)}, // restarted
+		{T: t0.Add(30 * time.Second), H: end},
+	}
+	ns, ok := nativeIncrease(points, t0, end)
+	if !ok {
+		t.Fatal("no increase")
+	}
+	got := modelOf(classicHistogram(end, ns.bounds)).Since(modelOf(classicHistogram(ns.hist, ns.bounds)))
+	want := classicOf(cat(b, c, d), ns.bounds)
+	if got.Count != want.Count || math.Abs(got.Sum-want.Sum) > 1e-9*want.Sum {
+		t.Errorf("count %g sum %g, want %g %g", got.Count, got.Sum, want.Count, want.Sum)
+	}
+	for i := range want.Buckets {
+		if math.Abs(got.Buckets[i].Count-want.Buckets[i].Count) > 1e-9 || got.Buckets[i].UpperBound != want.Buckets[i].UpperBound {
+			t.Errorf("bucket %d: %+v, want %+v", i, got.Buckets[i], want.Buckets[i])
+		}
+	}
+	if _, ok := nativeIncrease(points[2:], t0, end); ok {
+		t.Error("a series first sampled after the start has an increase")
 	}
 }

@@ -272,6 +272,7 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 		}
 	}
 	increases := map[string]float64{}
+	nativeStarts := map[string]nativeStart{}
 	if len(reset) > 0 {
 		var instances []string
 		seen := map[string]bool{}
@@ -281,7 +282,15 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 				instances = append(instances, t.Instance)
 			}
 		}
-		raw, err := s.cfg.Client.Query(ctx, rawQuery(sc.sel, nameRe, sc.jobs, instances, rng), end)
+		endHists := map[string]*promapi.Histogram{}
+		nativeNames := map[string]bool{}
+		for _, sr := range atEnd.Series {
+			if h := sr.Points[0].H; h != nil && reset[s.key(sr.Labels)] {
+				endHists[seriesKey(sr.Labels)] = h
+				nativeNames[sr.Labels["__name__"]] = true
+			}
+		}
+		raw, err := s.cfg.Client.Query(ctx, rawQuery(sc.sel, nameRe, sortedKeys(nativeNames), sc.jobs, instances, rng), end)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -290,17 +299,23 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 			if !reset[s.key(sr.Labels)] {
 				continue
 			}
+			if h := endHists[seriesKey(sr.Labels)]; h != nil {
+				if ns, ok := nativeIncrease(sr.Points, start, h); ok {
+					nativeStarts[seriesKey(sr.Labels)] = ns
+				}
+				continue
+			}
 			if inc, ok := increase(sr.Points, start); ok {
 				increases[seriesKey(sr.Labels)] = inc
 			}
 		}
 	}
-	return s.samples(sc.targets, atEnd, atStart, increases, wanted, start, end), dedupe(notes), nil
+	return s.samples(sc.targets, atEnd, atStart, increases, nativeStarts, wanted, start, end), dedupe(notes), nil
 }
 
 // samples groups the series by target and builds each target's two samples.
-func (s *Source) samples(targets []target.Target, atEnd, atStart *promapi.Response, increases map[string]float64, wanted func(string) bool,
-	start, end time.Time) []source.Result {
+func (s *Source) samples(targets []target.Target, atEnd, atStart *promapi.Response, increases map[string]float64,
+	nativeStarts map[string]nativeStart, wanted func(string) bool, start, end time.Time) []source.Result {
 	endValues := map[string]float64{}
 	// Native histograms are read at the boundaries exact at both ends of the window.
 	ends := map[string][2]*promapi.Histogram{}
@@ -317,19 +332,29 @@ func (s *Source) samples(targets []target.Target, atEnd, atStart *promapi.Respon
 			ends[sk] = [2]*promapi.Histogram{h, ends[sk][1]}
 		}
 	}
-	strip := func(l map[string]string, p promapi.Point, v float64) series {
+	strip := func(l map[string]string, p promapi.Point, v float64, atStart bool) series {
 		sr := s.strip(l, v)
-		if p.H != nil {
-			e := ends[seriesKey(l)]
-			sr.hist, sr.bounds = p.H, nativeBounds(e[0], e[1])
+		if p.H == nil {
+			return sr
 		}
+		sk := seriesKey(l)
+		if ns, ok := nativeStarts[sk]; ok {
+			// Reset within the window: its first sample is what keeps the growth exact.
+			sr.hist, sr.bounds = p.H, ns.bounds
+			if atStart {
+				sr.hist = ns.hist
+			}
+			return sr
+		}
+		e := ends[sk]
+		sr.hist, sr.bounds = p.H, nativeBounds(e[0], e[1])
 		return sr
 	}
 	before := map[string][]series{}
 	after := map[string][]series{}
 	for _, sr := range atEnd.Series {
 		k := s.key(sr.Labels)
-		after[k] = append(after[k], strip(sr.Labels, sr.Points[0], sr.Points[0].V))
+		after[k] = append(after[k], strip(sr.Labels, sr.Points[0], sr.Points[0].V, false))
 	}
 	for _, sr := range atStart.Series {
 		k, sk := s.key(sr.Labels), seriesKey(sr.Labels)
@@ -341,7 +366,7 @@ func (s *Source) samples(targets []target.Target, atEnd, atStart *promapi.Respon
 				}
 			}
 		}
-		before[k] = append(before[k], strip(sr.Labels, sr.Points[0], v))
+		before[k] = append(before[k], strip(sr.Labels, sr.Points[0], v, true))
 	}
 	// A series reset within the window and absent at its start (its first raw sample came
 	// after the start) stays absent, as it would be from a scrape at the start.
