@@ -6,9 +6,9 @@
 // the first sample of a series that was reset is rebuilt as its value at the end minus its
 // increase over the window, computed from the raw samples. Histograms are read from their
 // classic buckets, or, where the server holds a series as a native histogram only, from that,
-// converted to cumulative buckets at its boundaries (see classicHistogram). A run asks a fixed number of
-// queries whatever the number of targets or clusters. History, apart, gives a live view the
-// recent depth and adds/s of the queues of targets it reads itself.
+// converted to cumulative buckets at its boundaries (see classicHistogram). A run asks a fixed
+// number of queries whatever the number of targets or clusters. History, apart, gives a live
+// view the recent depth and adds/s of the queues of targets it reads itself.
 package promsource
 
 import (
@@ -254,11 +254,9 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 		reset[s.key(sr.Labels)] = true
 	}
 	startValues := map[string]float64{}
+	startCounts := map[string]float64{} // of native histograms
 	for _, sr := range atStart.Series {
 		startValues[seriesKey(sr.Labels)] = sr.Points[0].V
-	}
-	startCounts := map[string]float64{}
-	for _, sr := range atStart.Series {
 		if h := sr.Points[0].H; h != nil {
 			startCounts[seriesKey(sr.Labels)] = h.Count
 		}
