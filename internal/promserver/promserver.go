@@ -22,6 +22,14 @@ func Prometheus(t *testing.T, bin, cfg string) string {
 	return prometheus(t, bin, cfg, t.TempDir())
 }
 
+// PrometheusNativeHistograms runs bin (prometheus) as Prometheus does, with native histograms
+// enabled (--enable-feature=native-histograms): it scrapes over protobuf and stores a
+// histogram exposed with sparse buckets as one native histogram series.
+func PrometheusNativeHistograms(t *testing.T, bin, cfg string) string {
+	t.Helper()
+	return prometheus(t, bin, cfg, t.TempDir(), "--enable-feature=native-histograms")
+}
+
 // PrometheusBackfilled runs bin (prometheus) as Prometheus does, its storage first filled
 // with the samples of openMetrics (the OpenMetrics text format, "# EOF" last) by promtool
 // (tsdb create-blocks-from openmetrics): series with known values at known times, in the
@@ -39,15 +47,16 @@ func PrometheusBackfilled(t *testing.T, bin, promtool, cfg, openMetrics string) 
 	return prometheus(t, bin, cfg, dir)
 }
 
-// prometheus runs bin with the configuration cfg and its storage in dir/data.
-func prometheus(t *testing.T, bin, cfg, dir string) string {
+// prometheus runs bin with the configuration cfg, its storage in dir/data, and extra flags.
+func prometheus(t *testing.T, bin, cfg, dir string, flags ...string) string {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	addr := freeAddr(t)
-	start(t, "prometheus", "http://"+addr+"/-/ready", bin, "--config.file="+filepath.Join(dir, "prometheus.yml"),
-		"--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+addr, "--log.level=warn")
+	args := append([]string{"--config.file=" + filepath.Join(dir, "prometheus.yml"),
+		"--storage.tsdb.path=" + filepath.Join(dir, "data"), "--web.listen-address=" + addr, "--log.level=warn"}, flags...)
+	start(t, "prometheus", "http://"+addr+"/-/ready", bin, args...)
 	return "http://" + addr
 }
 

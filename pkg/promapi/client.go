@@ -2,7 +2,8 @@
 // Mimir behind its path prefix, VictoriaMetrics) instant queries, with the bounds a diagnosis
 // needs: a timeout per query, a cap on the bytes of an answer and on the number of series in
 // it. Errors say what the server said (its errorType and error), never a credential; the
-// server's warnings are passed on. Stats count what every query cost.
+// server's warnings are passed on. Stats count what every query cost. Samples are floats or
+// native histograms (the `histogram` and `histograms` fields of a result), both bounded alike.
 package promapi
 
 import (

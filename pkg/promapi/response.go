@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -25,10 +26,11 @@ type Series struct {
 	Points []Point
 }
 
-// Point is one value at one time.
+// Point is one value at one time: a float V, or a native histogram H (then V is NaN).
 type Point struct {
 	T time.Time
 	V float64
+	H *Histogram
 }
 
 // APIError is an error answer of the API: `{"status":"error","errorType":..,"error":..}`.
@@ -79,9 +81,11 @@ type envelope struct {
 type data struct {
 	ResultType string `json:"resultType"`
 	Result     []struct {
-		Metric map[string]string `json:"metric"`
-		Value  json.RawMessage   `json:"value"`
-		Values []json.RawMessage `json:"values"`
+		Metric     map[string]string `json:"metric"`
+		Value      json.RawMessage   `json:"value"`
+		Values     []json.RawMessage `json:"values"`
+		Histogram  json.RawMessage   `json:"histogram"`
+		Histograms []json.RawMessage `json:"histograms"`
 	} `json:"result"`
 }
 
@@ -121,7 +125,12 @@ func decode(resp *http.Response, maxBytes int64, maxSeries int) (*Response, int6
 		s := Series{Labels: r.Metric}
 		switch d.ResultType {
 		case "vector":
-			p, err := point(r.Value)
+			decodePoint := point
+			raw := r.Value
+			if r.Value == nil && r.Histogram != nil {
+				decodePoint, raw = histogramPoint, r.Histogram
+			}
+			p, err := decodePoint(raw)
 			if err != nil {
 				return nil, n, err
 			}
@@ -134,6 +143,15 @@ func decode(resp *http.Response, maxBytes int64, maxSeries int) (*Response, int6
 				}
 				s.Points = append(s.Points, p)
 			}
+			for _, v := range r.Histograms {
+				p, err := histogramPoint(v)
+				if err != nil {
+					return nil, n, err
+				}
+				s.Points = append(s.Points, p)
+			}
+			// A series that changed from floats to histograms (or back) has both: in time order.
+			sort.SliceStable(s.Points, func(i, j int) bool { return s.Points[i].T.Before(s.Points[j].T) })
 		default:
 			return nil, n, fmt.Errorf("the answer is a %s, not a vector or matrix", d.ResultType)
 		}
@@ -157,8 +175,13 @@ func point(raw json.RawMessage) (Point, error) {
 	if err != nil {
 		return Point{}, fmt.Errorf("decoding a sample value %q: %w", vs, err)
 	}
+	return Point{T: unixTime(ts), V: v}, nil
+}
+
+// unixTime is the API's time (seconds since the epoch, to the millisecond) as a time.
+func unixTime(ts float64) time.Time {
 	sec, frac := math.Modf(ts)
-	return Point{T: time.Unix(int64(sec), int64(math.Round(frac*1e3))*1e6).UTC(), V: v}, nil
+	return time.Unix(int64(sec), int64(math.Round(frac*1e3))*1e6).UTC()
 }
 
 // firstBytes shows what came instead of the API's JSON.

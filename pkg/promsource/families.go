@@ -8,13 +8,18 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 )
 
-// series is one series of a target, its target labels removed.
+// series is one series of a target, its target labels removed: a float value, or a native
+// histogram with the boundaries it is read at (see classicHistogram).
 type series struct {
 	name   string
 	labels map[string]string
 	value  float64
+	hist   *promapi.Histogram
+	bounds []float64
 }
 
 // kinds of a series' family.
@@ -40,12 +45,15 @@ func counterLike(name string) bool {
 // which family names the model reads (a histogram's _bucket, _sum and _count belong to the
 // family of their base name). Series are typed by their names and labels: a _bucket series
 // with le is a histogram's, a base series with quantile a summary's, a wanted name ending in
-// _total a counter, any other wanted name a gauge.
+// _total a counter, any other wanted name a gauge. A native histogram becomes a classic one,
+// unless the same series has classic buckets too: those are read.
 func families(ss []series, wanted func(string) bool) map[string]*dto.MetricFamily {
 	bases := map[string]int{}
+	classic := map[string]bool{}
 	for _, s := range ss {
 		if b, ok := strings.CutSuffix(s.name, "_bucket"); ok && s.labels["le"] != "" && wanted(b) {
 			bases[b] = histogramPart
+			classic[b+"\xff"+labelKey(s.labels, "le")] = true
 		} else if s.labels["quantile"] != "" && wanted(s.name) {
 			bases[s.name] = summaryPart
 		}
@@ -55,6 +63,16 @@ func families(ss []series, wanted func(string) bool) map[string]*dto.MetricFamil
 	for _, s := range ss {
 		base, kind := s.name, gauge
 		switch {
+		case s.hist != nil:
+			if wanted(s.name) && !classic[s.name+"\xff"+labelKey(s.labels)] {
+				f := out[s.name]
+				if f == nil {
+					f = &dto.MetricFamily{Name: proto.String(s.name), Type: dto.MetricType_HISTOGRAM.Enum()}
+					out[s.name] = f
+				}
+				f.Metric = append(f.Metric, &dto.Metric{Label: labelPairs(s.labels), Histogram: classicHistogram(s.hist, s.bounds)})
+			}
+			continue
 		case bases[s.name] == summaryPart && s.labels["quantile"] != "":
 			kind = summaryPart
 		case trimPart(s.name) != s.name && bases[trimPart(s.name)] != 0:

@@ -72,9 +72,14 @@ func restartsQuery(s selector, jobs []string, rng string) string {
 }
 
 // rawQuery selects the raw samples over the range of the counter-like series of the given
-// jobs and instances (those where a reset was seen).
-func rawQuery(s selector, nameRe string, jobs, instances []string, rng string) string {
-	return "{" + s.matchers(`__name__=~`+quote(nameRe), `__name__=~`+quote(counterSuffixes), `job=~`+quote(alternation(jobs)),
+// jobs and instances (those where a reset was seen): counters, the parts of classic histograms
+// and summaries, and the native histograms named.
+func rawQuery(s selector, nameRe string, native, jobs, instances []string, rng string) string {
+	counters := counterSuffixes
+	if len(native) > 0 {
+		counters += "|" + alternation(native)
+	}
+	return "{" + s.matchers(`__name__=~`+quote(nameRe), `__name__=~`+quote(counters), `job=~`+quote(alternation(jobs)),
 		`instance=~`+quote(alternation(instances))) + "}[" + rng + "]"
 }
 

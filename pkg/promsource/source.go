@@ -4,9 +4,11 @@
 // scrape at the ends of a window would have given, as metric families, so the model, the
 // findings and every output work unchanged. Counters are exact about resets inside the window:
 // the first sample of a series that was reset is rebuilt as its value at the end minus its
-// increase over the window, computed from the raw samples. A run asks a fixed number of
-// queries whatever the number of targets or clusters. History, apart, gives a live view the
-// recent depth and adds/s of the queues of targets it reads itself.
+// increase over the window, computed from the raw samples. Histograms are read from their
+// classic buckets, or, where the server holds a series as a native histogram only, from that,
+// converted to cumulative buckets at its boundaries (see classicHistogram). A run asks a fixed
+// number of queries whatever the number of targets or clusters. History, apart, gives a live
+// view the recent depth and adds/s of the queues of targets it reads itself.
 package promsource
 
 import (
@@ -252,15 +254,23 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 		reset[s.key(sr.Labels)] = true
 	}
 	startValues := map[string]float64{}
+	startCounts := map[string]float64{} // of native histograms
 	for _, sr := range atStart.Series {
 		startValues[seriesKey(sr.Labels)] = sr.Points[0].V
+		if h := sr.Points[0].H; h != nil {
+			startCounts[seriesKey(sr.Labels)] = h.Count
+		}
 	}
 	for _, sr := range atEnd.Series {
 		if v, ok := startValues[seriesKey(sr.Labels)]; ok && counterLike(sr.Labels["__name__"]) && sr.Points[0].V < v {
 			reset[s.key(sr.Labels)] = true
 		}
+		if c, ok := startCounts[seriesKey(sr.Labels)]; ok && sr.Points[0].H != nil && sr.Points[0].H.Count < c {
+			reset[s.key(sr.Labels)] = true
+		}
 	}
 	increases := map[string]float64{}
+	nativeStarts := map[string]nativeStart{}
 	if len(reset) > 0 {
 		var instances []string
 		seen := map[string]bool{}
@@ -270,7 +280,15 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 				instances = append(instances, t.Instance)
 			}
 		}
-		raw, err := s.cfg.Client.Query(ctx, rawQuery(sc.sel, nameRe, sc.jobs, instances, rng), end)
+		endHists := map[string]*promapi.Histogram{}
+		nativeNames := map[string]bool{}
+		for _, sr := range atEnd.Series {
+			if h := sr.Points[0].H; h != nil && reset[s.key(sr.Labels)] {
+				endHists[seriesKey(sr.Labels)] = h
+				nativeNames[sr.Labels["__name__"]] = true
+			}
+		}
+		raw, err := s.cfg.Client.Query(ctx, rawQuery(sc.sel, nameRe, sortedKeys(nativeNames), sc.jobs, instances, rng), end)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -279,26 +297,62 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 			if !reset[s.key(sr.Labels)] {
 				continue
 			}
+			if h := endHists[seriesKey(sr.Labels)]; h != nil {
+				if ns, ok := nativeIncrease(sr.Points, start, h); ok {
+					nativeStarts[seriesKey(sr.Labels)] = ns
+				}
+				continue
+			}
 			if inc, ok := increase(sr.Points, start); ok {
 				increases[seriesKey(sr.Labels)] = inc
 			}
 		}
 	}
-	return s.samples(sc.targets, atEnd, atStart, increases, wanted, start, end), dedupe(notes), nil
+	return s.samples(sc.targets, atEnd, atStart, increases, nativeStarts, wanted, start, end), dedupe(notes), nil
 }
 
 // samples groups the series by target and builds each target's two samples.
-func (s *Source) samples(targets []target.Target, atEnd, atStart *promapi.Response, increases map[string]float64, wanted func(string) bool,
-	start, end time.Time) []source.Result {
+func (s *Source) samples(targets []target.Target, atEnd, atStart *promapi.Response, increases map[string]float64,
+	nativeStarts map[string]nativeStart, wanted func(string) bool, start, end time.Time) []source.Result {
 	endValues := map[string]float64{}
+	// Native histograms are read at the boundaries exact at both ends of the window.
+	ends := map[string][2]*promapi.Histogram{}
 	for _, sr := range atEnd.Series {
-		endValues[seriesKey(sr.Labels)] = sr.Points[0].V
+		sk := seriesKey(sr.Labels)
+		endValues[sk] = sr.Points[0].V
+		if h := sr.Points[0].H; h != nil {
+			ends[sk] = [2]*promapi.Histogram{nil, h}
+		}
+	}
+	for _, sr := range atStart.Series {
+		if h := sr.Points[0].H; h != nil {
+			sk := seriesKey(sr.Labels)
+			ends[sk] = [2]*promapi.Histogram{h, ends[sk][1]}
+		}
+	}
+	strip := func(l map[string]string, p promapi.Point, v float64, atStart bool) series {
+		sr := s.strip(l, v)
+		if p.H == nil {
+			return sr
+		}
+		sk := seriesKey(l)
+		if ns, ok := nativeStarts[sk]; ok {
+			// Reset within the window: its first sample is what keeps the growth exact.
+			sr.hist, sr.bounds = p.H, ns.bounds
+			if atStart {
+				sr.hist = ns.hist
+			}
+			return sr
+		}
+		e := ends[sk]
+		sr.hist, sr.bounds = p.H, nativeBounds(e[0], e[1])
+		return sr
 	}
 	before := map[string][]series{}
 	after := map[string][]series{}
 	for _, sr := range atEnd.Series {
 		k := s.key(sr.Labels)
-		after[k] = append(after[k], s.strip(sr.Labels, sr.Points[0].V))
+		after[k] = append(after[k], strip(sr.Labels, sr.Points[0], sr.Points[0].V, false))
 	}
 	for _, sr := range atStart.Series {
 		k, sk := s.key(sr.Labels), seriesKey(sr.Labels)
@@ -310,7 +364,7 @@ func (s *Source) samples(targets []target.Target, atEnd, atStart *promapi.Respon
 				}
 			}
 		}
-		before[k] = append(before[k], s.strip(sr.Labels, v))
+		before[k] = append(before[k], strip(sr.Labels, sr.Points[0], v, true))
 	}
 	// A series reset within the window and absent at its start (its first raw sample came
 	// after the start) stays absent, as it would be from a scrape at the start.
