@@ -35,7 +35,7 @@ func TestRatios(t *testing.T) {
 	if s, ok := ratio(base, cur, "ns/op"); !ok || s != 24 { // 120 ms / 5 ms: medians
 		t.Errorf("speed-up = %v, want 24", s)
 	}
-	if got := human(438112) + " " + human(11889) + " " + human(7142); got != "438.1k 11.9k 7142" {
+	if got := human(438112) + " " + human(11889) + " " + human(7142) + " " + human(0.517) + " " + human(1); got != "438.1k 11.9k 7142 0.52 1" {
 		t.Errorf("human: %s", got)
 	}
 	if s, ok := ratio(base, cur, "B/op"); !ok || s != 200 {

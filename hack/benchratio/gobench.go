@@ -174,7 +174,8 @@ func duration(ns float64) string {
 	return scaled(ns, []unit{{1e9, 1e9, "%.2f s"}, {1e6, 1e6, "%.2f ms"}, {1e3, 1e3, "%.1f µs"}, {1, 1, "%.0f ns"}})
 }
 
-// human formats a count with a k/M/G suffix.
+// human formats a count with a k/M/G suffix, and a figure under 10 (CPU milliseconds) with two
+// significant digits.
 func human(v float64) string {
-	return scaled(v, []unit{{1e9, 1e9, "%.2fG"}, {1e6, 1e6, "%.2fM"}, {1e4, 1e3, "%.1fk"}, {1, 1, "%.0f"}})
+	return scaled(v, []unit{{1e9, 1e9, "%.2fG"}, {1e6, 1e6, "%.2fM"}, {1e4, 1e3, "%.1fk"}, {10, 1, "%.0f"}, {0, 1, "%.2g"}})
 }
