@@ -257,12 +257,12 @@ func TestTopWatchesTheDepthDrainWhenWorkersAreRaised(t *testing.T) {
 	}
 }
 
-// TestTopStartsWithPrometheusHistory runs `top -n NS --prometheus URL` in tmux while a real
+// TestTopHistory runs `top -n NS --prometheus URL` in tmux while a real
 // Prometheus has been scraping the saturated reference operator (behind a pod, with its
 // namespace and pod labels) for 45s: the pod read live is matched to its series by namespace
 // and pod, so the first frame's sparklines already hold points from before the session. The
 // first frame alone (no history) holds one point (its depth; it has no rate), the second three.
-func TestTopStartsWithPrometheusHistory(t *testing.T) {
+func TestTopHistory(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("this test drives kubectl ctrldiag top in tmux: install Debian's tmux package (hack/test-deps.sh does, as root)")
 	}
@@ -271,7 +271,7 @@ func TestTopStartsWithPrometheusHistory(t *testing.T) {
 		t.Fatal("this test runs a real Prometheus: install Debian's prometheus package (hack/test-deps.sh does, as root)")
 	}
 	ns := newNamespace(t)
-	p := operatorBehindPod(t, ns, "operator-history", "saturated")
+	p := operatorBehindPod(t, ns, "op-history", "saturated")
 	url := startPromBackend(t, "prometheus", bin, fmt.Sprintf(`
   - job_name: operator
     static_configs:
