@@ -157,8 +157,12 @@ func meanDepth(in Input) float64 {
 // adds to the completions; and when the objects were counted, the objects neither waiting
 // (the mean depth of the two samples) nor in work (idle) come back at the rate of the adds, so each object changes at about
 // completions/idle a second and all of them at N × that (exact for changes that come at random;
-// changes on a fixed period make it up to twice the true load). When every object already
-// waits, nothing more can be known: the load is at least the completions.
+// changes on a fixed period make it up to twice the true load). The idle objects are counted
+// at two instants only, and few of them (k) are a noisy count: the load is read with the
+// count's upper margin, k + 2√k + 2 (about two standard deviations of a Poisson count), so
+// that a low count does not multiply the load, and under minIdle idle objects the advice is
+// a floor. When every object already waits, nothing more can be known: the load is at least
+// the completions.
 func saturatedLoad(in Input) (float64, bool, []string) {
 	rise := math.Max(0, nanZero(in.Depth-in.DepthBefore)) / in.Window
 	load := in.Completions + rise
@@ -172,12 +176,20 @@ func saturatedLoad(in Input) (float64, bool, []string) {
 	if idle < 1 {
 		return load, true, []string{note, fmt.Sprintf("all %.0f objects wait or are in work: how often they change cannot be seen, so the advice is a floor; apply it and read again", in.Objects)}
 	}
-	if byObjects := in.Objects * in.Completions / idle; byObjects > load {
+	margin := idle + 2*math.Sqrt(idle) + 2
+	if byObjects := in.Objects * in.Completions / margin; byObjects > load {
 		load = byObjects
-		note = fmt.Sprintf("saturated: the workers hold the adds down; %.0f of %.0f objects are neither waiting nor in work and come back at %.3g/s, so all of them change about %.3g times a second", idle, in.Objects, in.Completions, load)
+		note = fmt.Sprintf("saturated: the workers hold the adds down; %.0f of %.0f objects are neither waiting nor in work and come back at %.3g/s, so all of them change about %.3g times a second (read with the count's margin, %.3g idle)", idle, in.Objects, in.Completions, load, margin)
+	}
+	if idle < minIdle {
+		return load, true, []string{note, fmt.Sprintf("fewer than %d objects are out of the queue: how often they change is uncertain, so the advice is a floor; apply it and read again", minIdle)}
 	}
 	return load, false, []string{note}
 }
+
+// minIdle is the fewest idle objects of a saturated queue whose count gives the load, not a
+// floor of it.
+const minIdle = 10
 
 func nanZero(v float64) float64 {
 	if math.IsNaN(v) {

@@ -33,13 +33,13 @@ func TestModel(t *testing.T) {
 		{name: "saturated, objects counted", in: func(in *Input) {
 			in.Adds, in.Completions, in.Completed, in.ServiceMean, in.Workers = 2, 2, 20, 1, 2
 			in.Depth, in.DepthBefore, in.Busy, in.Objects = 130, 130, 2, 150
-		}, loop: Saturated, offered: 150 * 2.0 / 18, workers: WorkersFor(150*2.0/18, 1, 0, 1), utilisation: 150 * 2.0 / 18 / 2},
+		}, loop: Saturated, offered: 150 * 2.0 / idleMargin(18), workers: WorkersFor(150*2.0/idleMargin(18), 1, 0, 1), utilisation: 150 * 2.0 / idleMargin(18) / 2},
 		// The depth moved over the window: the objects waiting are the mean of the samples
 		// (130), so 18 are idle.
 		{name: "saturated, depth moved, objects counted", in: func(in *Input) {
 			in.Adds, in.Completions, in.Completed, in.ServiceMean, in.Workers = 2, 2, 20, 1, 2
 			in.Depth, in.DepthBefore, in.Busy, in.Objects = 140, 120, 2, 150
-		}, loop: Saturated, offered: 150 * 2.0 / 18, workers: WorkersFor(150*2.0/18, 1, 0, 1), utilisation: 150 * 2.0 / 18 / 2},
+		}, loop: Saturated, offered: 150 * 2.0 / idleMargin(18), workers: WorkersFor(150*2.0/idleMargin(18), 1, 0, 1), utilisation: 150 * 2.0 / idleMargin(18) / 2},
 		{name: "saturated, backlog growing, objects not counted: a floor", in: func(in *Input) {
 			in.Adds, in.Completions, in.Completed, in.ServiceMean, in.Workers = 2, 2, 20, 1, 2
 			in.Depth, in.DepthBefore = 60, 20
@@ -87,6 +87,23 @@ func TestModel(t *testing.T) {
 		}
 	}
 }
+
+// A count of 3 idle objects could as well be 8: the load is read with the count's margin,
+// and the advice is a floor.
+func TestModelSaturatedFewIdle(t *testing.T) {
+	in := base()
+	in.Adds, in.Completions, in.Completed, in.ServiceMean, in.Workers = 1, 1, 30, 1, 1
+	in.Depth, in.DepthBefore, in.Busy, in.Objects = 146, 146, 1, 150
+	e, _ := Model(in, opts)
+	if want := 150 / idleMargin(3); math.Abs(e.Offered-want) > 1e-9 || !e.LowerBound {
+		t.Errorf("offered %.3g floor %v, want %.3g, a floor", e.Offered, e.LowerBound, want)
+	}
+	if e.Offered > 150.0/3 {
+		t.Errorf("offered %.3g: the raw count would give %.3g", e.Offered, 150.0/3)
+	}
+}
+
+func idleMargin(k float64) float64 { return k + 2*math.Sqrt(k) + 2 }
 
 // The saturated scenario needs more than 10 workers (10 items a second of 1s each), and the
 // advice must say so, not the 2 the adds alone would suggest.
