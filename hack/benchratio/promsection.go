@@ -151,7 +151,7 @@ func measureFleet(prometheus, promtool, curl, plugin, dir string, targets int, f
 	if err != nil {
 		return promRow{}, err
 	}
-	defer srv.stop()
+	defer srv.Stop()
 	rec, err := startRecorder(srv.url)
 	if err != nil {
 		return promRow{}, err

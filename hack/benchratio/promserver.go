@@ -2,27 +2,24 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/promserver"
 )
 
 // promServer is a real prometheus serving a store built beforehand, on loopback.
 type promServer struct {
-	url  string
-	cmd  *exec.Cmd
-	done chan struct{}
-	logs bytes.Buffer
+	url string
+	*promserver.Process
 }
 
 // buildStore writes the OpenMetrics text of the fleet into dir and turns it into TSDB blocks
@@ -42,11 +39,7 @@ func buildStore(promtool, dir string, write func(io.Writer) error) (string, erro
 		return "", err
 	}
 	db := filepath.Join(dir, "data")
-	cmd := exec.Command(promtool, "tsdb", "create-blocks-from", "openmetrics", text, db)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("promtool tsdb create-blocks-from openmetrics: %v\n%s", err, tail(string(out)))
-	}
-	return db, nil
+	return db, promserver.Backfill(promtool, text, db)
 }
 
 // startPrometheus runs bin on the store db, scraping nothing, and returns once it is ready.
@@ -56,52 +49,16 @@ func startPrometheus(bin, dir, db string) (*promServer, error) {
 	if err := os.WriteFile(cfg, []byte("global:\n  scrape_interval: 1m\n"), 0o600); err != nil {
 		return nil, err
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := promserver.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	s := &promServer{url: "http://" + addr, done: make(chan struct{})}
-	s.cmd = exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+db,
+	p, err := promserver.Start("prometheus", "http://"+addr+"/-/ready", 60*time.Second, bin, "--config.file="+cfg, "--storage.tsdb.path="+db,
 		"--storage.tsdb.retention.time=3650d", "--web.listen-address="+addr, "--log.level=warn")
-	s.cmd.Stdout, s.cmd.Stderr = &s.logs, &s.logs
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := s.cmd.Start(); err != nil {
+	if err != nil {
 		return nil, err
 	}
-	go func() { _ = s.cmd.Wait(); close(s.done) }()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		resp, err := http.Get(s.url + "/-/ready")
-		if err == nil {
-			_ = resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return s, nil
-			}
-		}
-		select {
-		case <-s.done:
-			return nil, fmt.Errorf("prometheus exited:\n%s", tail(s.logs.String()))
-		default:
-		}
-		if time.Now().After(deadline) {
-			s.stop()
-			return nil, fmt.Errorf("prometheus not ready after 60s:\n%s", tail(s.logs.String()))
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
-
-// stop ends the server by its pid.
-func (s *promServer) stop() {
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.done:
-	case <-time.After(10 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-s.done
-	}
+	return &promServer{url: "http://" + addr, Process: p}, nil
 }
 
 // recorder is a proxy in front of the server that keeps the form of every instant query

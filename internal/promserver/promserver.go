@@ -1,16 +1,19 @@
-// Package promserver runs real servers of the Prometheus HTTP API for tests: Prometheus and a
-// single-node VictoriaMetrics (Debian's packages of those names), on loopback, with a scrape
-// configuration the test gives. Each runs until the test ends, is stopped by its pid, and
-// shows its logs when the test failed.
+// Package promserver runs real servers of the Prometheus HTTP API for tests and benchmarks:
+// Prometheus and a single-node VictoriaMetrics (Debian's packages of those names), on
+// loopback, with a scrape configuration the caller gives. The test helpers run each server
+// until the test ends, stop it by its pid, and show its logs when the test failed; Start,
+// Backfill and FreeAddr are the same without a test (hack/benchratio).
 package promserver
 
 import (
 	"bytes"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -41,8 +44,8 @@ func PrometheusBackfilled(t *testing.T, bin, promtool, cfg, openMetrics string) 
 	if err := os.WriteFile(in, []byte(openMetrics), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(promtool, "tsdb", "create-blocks-from", "openmetrics", in, filepath.Join(dir, "data")).CombinedOutput(); err != nil {
-		t.Fatalf("promtool tsdb create-blocks-from openmetrics: %v\n%s", err, out)
+	if err := Backfill(promtool, in, filepath.Join(dir, "data")); err != nil {
+		t.Fatal(err)
 	}
 	return prometheus(t, bin, cfg, dir)
 }
@@ -77,60 +80,114 @@ func VictoriaMetrics(t *testing.T, bin, cfg string) string {
 	return "http://" + addr
 }
 
+// Backfill turns the OpenMetrics text file in ("# EOF" last) into TSDB blocks in the
+// storage folder db, with promtool (tsdb create-blocks-from openmetrics).
+func Backfill(promtool, in, db string) error {
+	if out, err := exec.Command(promtool, "tsdb", "create-blocks-from", "openmetrics", in, db).CombinedOutput(); err != nil {
+		return fmt.Errorf("promtool tsdb create-blocks-from openmetrics: %v\n%s", err, out)
+	}
+	return nil
+}
+
 // freeAddr is a loopback address that was free a moment ago.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := FreeAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
-	_ = l.Close()
 	return addr
 }
 
-// start runs bin with args, waits until ready answers 200 (at most 30 s), and stops it by its
-// pid at the end of the test, showing its logs when the test failed.
+// FreeAddr is a loopback address that was free a moment ago.
+func FreeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	addr := l.Addr().String()
+	return addr, l.Close()
+}
+
+// start runs bin with args as Start does (at most 30 s to be ready), and stops it by its pid
+// at the end of the test, showing its logs when the test failed.
 func start(t *testing.T, name, ready, bin string, args ...string) {
 	t.Helper()
-	var logs bytes.Buffer
-	cmd := exec.Command(bin, args...)
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	p, err := Start(name, ready, 30*time.Second, bin, args...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
+		p.Stop()
 		if t.Failed() {
-			t.Logf("%s logs:\n%s", name, logs.String())
+			t.Logf("%s logs:\n%s", name, p.Logs())
 		}
 	})
-	deadline := time.Now().Add(30 * time.Second)
+}
+
+// Process is a server started by Start.
+type Process struct {
+	name string
+	cmd  *exec.Cmd
+	done chan struct{}
+	mu   sync.Mutex
+	logs bytes.Buffer
+}
+
+// Start runs bin with args in its own process group and returns once ready answers 200; it
+// fails when the process exits first or is not ready within wait (it is then stopped).
+func Start(name, ready string, wait time.Duration, bin string, args ...string) (*Process, error) {
+	p := &Process{name: name, done: make(chan struct{})}
+	p.cmd = exec.Command(bin, args...)
+	p.cmd.Stdout, p.cmd.Stderr = p, p
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := p.cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() { _ = p.cmd.Wait(); close(p.done) }()
+	deadline := time.Now().Add(wait)
 	for {
 		resp, err := http.Get(ready)
 		if err == nil {
 			_ = resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				return
+				return p, nil
 			}
 		}
 		select {
-		case <-done:
-			t.Fatalf("%s exited:\n%s", name, logs.String())
+		case <-p.done:
+			return nil, fmt.Errorf("%s exited:\n%s", name, p.Logs())
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s not ready after 30s:\n%s", name, logs.String())
+			p.Stop()
+			return nil, fmt.Errorf("%s not ready after %s:\n%s", name, wait, p.Logs())
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// Write keeps the process's output (stdout and stderr) for Logs.
+func (p *Process) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.logs.Write(b)
+}
+
+// Logs is what the process printed so far.
+func (p *Process) Logs() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.logs.String()
+}
+
+// Stop ends the process by its pid: SIGTERM, then SIGKILL after 10 s.
+func (p *Process) Stop() {
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-p.done
 	}
 }
