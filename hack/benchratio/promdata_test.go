@@ -96,11 +96,11 @@ func TestWriteFleet(t *testing.T) {
 }
 
 // TestWriteFleetBackfills: promtool turns what writeFleet writes into a block holding every
-// series of every target (skipped without promtool).
+// series of every target (promtool is a test dependency: hack/test-deps.sh).
 func TestWriteFleetBackfills(t *testing.T) {
 	promtool, err := exec.LookPath("promtool")
 	if err != nil {
-		t.Skip("no promtool (Debian: apt-get install prometheus)")
+		t.Fatal("no promtool: install Debian's prometheus package (hack/test-deps.sh does, as root)")
 	}
 	a, _ := pageSamples(strings.NewReader(pageA))
 	b, _ := pageSamples(strings.NewReader(pageB))
