@@ -33,6 +33,10 @@ type WithCluster struct {
 	Pods func(named []string, found map[string]bool, where string) string
 	// Now is the time the cluster is read (for ClusterRead).
 	Now func() time.Time
+
+	// pods are the pods Open found behind the targets, by "namespace/pod"; nil when the
+	// cluster was not read.
+	pods map[string]*corev1.Pod
 }
 
 var _ source.Source = (*WithCluster)(nil)
@@ -70,7 +74,7 @@ func (w *WithCluster) Open(ctx context.Context) (*source.Inventory, error) {
 			inv.Warnings = append(inv.Warnings, fmt.Sprintf("pod %s, named by the series, is not in the cluster now (gone or replaced)", key))
 		}
 	}
-	inv.Pods = pods
+	inv.Pods, w.pods = pods, pods
 	inv.Cluster = &cluster{kube: k}
 	inv.ClusterRead = fmt.Sprintf("the kubeconfig's cluster (%s) as it was at %s", k.Config.Host, w.Now().UTC().Format(time.RFC3339))
 	return inv, nil
@@ -79,14 +83,10 @@ func (w *WithCluster) Open(ctx context.Context) (*source.Inventory, error) {
 // Read reads the inner source and gives each target the pod behind it, when found.
 func (w *WithCluster) Read(ctx context.Context, o source.Options) []source.Result {
 	results := w.Inner.Read(ctx, o)
-	inv, err := w.Inner.Open(ctx)
-	if err != nil || inv.Pods == nil {
-		return results
-	}
 	for i := range results {
 		t := results[i].Target
 		if results[i].Pod == nil && t.Namespace != "" && t.Name != "" {
-			results[i].Pod = inv.Pods[t.Namespace+"/"+t.Name]
+			results[i].Pod = w.pods[t.Namespace+"/"+t.Name]
 		}
 	}
 	return results
