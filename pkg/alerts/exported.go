@@ -8,6 +8,8 @@ var notExportedWhy = map[string]string{
 	"no-workqueue-metrics": "which targets are controllers is the discovery's knowledge (pods, monitors, names); " +
 		"over Prometheus every target without workqueue series, a database or a web server, would fire",
 	"metric-type": "the declared TYPE of a family is metadata, not a series PromQL can read",
+	"under-provisioned": "the number of workers comes from a queueing model (Erlang C, searched over the " +
+		"number of workers) and the objects view, which PromQL cannot compute; workers-saturated alerts on the symptom",
 	"warm-standby": "info: a standby that waits for the lead is no fault; the queue alerts leave its queues out " +
 		"(" + RecordPrefix + recStandby + ")",
 }

@@ -35,6 +35,8 @@ type ReportConfig struct {
 	// Ignore are the ignore file's entries (--ignore-file); nil for none. Pods'
 	// ctrldiag.io/ignore annotations apply either way.
 	Ignore *suppress.Rules
+	// Workers are the workers of queues whose metrics do not say it (--workers QUEUE=N).
+	Workers map[string]float64
 }
 
 // ReportResult is the report and what to say beside it.
@@ -66,7 +68,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	results := env.readAll(ctx, inv, o)
 
 	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds,
-		MemoryLimitBytes: cfg.MemoryLimitBytes, Now: env.now(), Targets: results, Pods: podInputs(inv, results),
+		MemoryLimitBytes: cfg.MemoryLimitBytes, Workers: cfg.Workers, Now: env.now(), Targets: results, Pods: podInputs(inv, results),
 		ClusterRead: inv.ClusterRead, ClusterAbsent: inv.ClusterAbsent}
 	if inv.ClusterAbsent != "" {
 		in.UsageNote = "the metrics API was not read: " + inv.ClusterAbsent

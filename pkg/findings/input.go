@@ -21,6 +21,10 @@ type Target struct {
 	Pod *Pod
 	// Objects are the objects the controllers reconcile, when they were read (a cluster).
 	Objects *objects.View
+	// Workers are the workers of queues whose metrics do not say it (report --workers
+	// QUEUE=N, as for kube-controller-manager), by queue name; they override
+	// controller_runtime_max_concurrent_reconciles too.
+	Workers map[string]float64
 }
 
 // Pod is what the pod behind a target says.
@@ -33,6 +37,8 @@ type Pod struct {
 	Terminations []Termination
 	// MemoryLimitBytes is the metrics container's memory limit; 0 when it has none.
 	MemoryLimitBytes float64
+	// CPULimitCores is the metrics container's CPU limit; 0 when it has none.
+	CPULimitCores float64
 	// Image and Args (its command, then its arguments) are the metrics container's: they tell
 	// a well-known controller and the flags it was started with.
 	Image string

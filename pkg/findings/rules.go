@@ -63,6 +63,11 @@ func targetFindings(t Target, th Thresholds, leaders map[string]*replicas.Electi
 	for _, q := range t.Queues {
 		out = append(out, queueFindings(t, q, th)...)
 	}
+	for _, qc := range Capacity(t, th) {
+		if f, ok := underProvisioned(t, qc, th); ok {
+			out = append(out, f)
+		}
+	}
 	return out
 }
 

@@ -277,7 +277,7 @@ func TestCatalogIsComplete(t *testing.T) {
 		"stuck-worker", "retry-storm", "hot-loop", "client-throttling", "api-errors", "cache-sync-lag",
 		"memory-pressure", "restarts", "leader-election", "reconcile-panics", "metric-type", "warm-standby", "reconcile-timeouts", "persistent-failures",
 		"server-throttling", "webhook-latency",
-		"priority-starvation"}
+		"priority-starvation", "under-provisioned"}
 	codes := map[string]bool{}
 	for _, c := range want {
 		d, ok := Lookup(c)

@@ -86,6 +86,10 @@ type Thresholds struct {
 	// Since: restarts and OOMKills that ended longer ago than this are history (info), not a
 	// warning or critical (report --since).
 	Since Duration `json:"since"`
+	// TargetQueueWait is the p99 queue wait the capacity model sizes the workers for: a measured
+	// queue p99 at or above it, with the model saying more workers are needed, is
+	// under-provisioned (report --target-queue-wait).
+	TargetQueueWait Duration `json:"targetQueueWait"`
 	// MemoryRatio: resident memory / container memory limit at or above this is memory pressure.
 	MemoryRatio float64 `json:"memoryRatio"`
 }
@@ -118,6 +122,7 @@ func DefaultThresholds() Thresholds {
 		InformerQueuedItems:        100,
 		InformerLatency:            Duration(time.Second),
 		MemoryRatio:                0.8,
+		TargetQueueWait:            Duration(time.Second),
 		Since:                      Duration(time.Hour),
 	}
 }

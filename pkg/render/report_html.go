@@ -61,7 +61,7 @@ type htmlFinding struct {
 	Class string
 }
 
-var sectionIDs = []string{"pods", "backlog", "cache", "events", "resources", "objects"}
+var sectionIDs = []string{"pods", "backlog", "cache", "events", "resources", "objects", "capacity"}
 
 // ReportHTML writes the report as one self-contained HTML page: inline CSS and inline SVG
 // charts (depth per queue, queue and work latency distributions), no script, nothing fetched.

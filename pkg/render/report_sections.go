@@ -25,7 +25,7 @@ const maxRows = 15
 // reportSections are the report's tables; over a fleet, a summary of the clusters first and a
 // CLUSTER column in every table of targets.
 func reportSections(r report.Report) []section {
-	ss := []section{podSection(r), backlogSection(r), cacheSection(r), eventSection(r), resourceSection(r), objectsSection(r)}
+	ss := []section{podSection(r), backlogSection(r), cacheSection(r), eventSection(r), resourceSection(r), objectsSection(r), capacitySection(r)}
 	if len(r.Fleet) < 2 {
 		return ss
 	}

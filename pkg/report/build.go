@@ -45,7 +45,9 @@ type Input struct {
 	MemoryLimitBytes float64
 	// Thresholds judge the findings and, through them, the status of every queue.
 	Thresholds findings.Thresholds
-	Now        time.Time
+	// Workers are the workers of queues whose metrics do not say it (--workers QUEUE=N).
+	Workers map[string]float64
+	Now     time.Time
 }
 
 // PodInput is a pod for section 1.
@@ -67,7 +69,8 @@ type read struct {
 // Build computes the report.
 func Build(in Input) Report {
 	r := Report{APIVersion: APIVersion, Kind: Kind, GeneratedAt: in.Now.UTC(), Scope: in.Scope, Window: Lifetime,
-		Pods: []Pod{}, Backlog: []Backlog{}, Events: []Events{}, Resources: []Resources{}, Findings: []findings.Finding{}}
+		Pods: []Pod{}, Backlog: []Backlog{}, Events: []Events{}, Resources: []Resources{}, Capacity: []Capacity{},
+		Findings: []findings.Finding{}}
 	var reads []read
 	var apiPrev, apiCur *health.Snapshot
 	for _, t := range in.Targets {
@@ -111,7 +114,9 @@ func Build(in Input) Report {
 		for _, m := range cachesync.Metrics(id, rd.cur) {
 			r.CacheSync.Metrics = append(r.CacheSync.Metrics, Metric{Target: id, Series: m.Series, Value: Num(m.Value)})
 		}
-		fTargets = append(fTargets, findingsTarget(rd, in))
+		ft := findingsTarget(rd, in)
+		fTargets = append(fTargets, ft)
+		r.Capacity = append(r.Capacity, capacityRows(ft, in.Thresholds)...)
 		if rep, ok := replicaOf(rd.in, rd.cur); ok {
 			reps = append(reps, rep)
 		}
@@ -198,12 +203,13 @@ func errText(res source.Result) string {
 
 func findingsTarget(rd read, in Input) findings.Target {
 	ft := findings.Target{ID: rd.in.Target.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Queues: rd.queues,
-		Objects: in.Objects}
+		Objects: in.Objects, Workers: in.Workers}
 	if p := rd.in.Pod; p != nil {
 		served := container(p, rd.in.Target.Container)
 		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Container: served.Name,
 			Terminations: terminations(p, in.Now), MemoryLimitBytes: quantity(served.Resources.Limits, corev1.ResourceMemory),
-			Image: served.Image, Args: slices.Concat(served.Command, served.Args)}
+			CPULimitCores: quantity(served.Resources.Limits, corev1.ResourceCPU),
+			Image:         served.Image, Args: slices.Concat(served.Command, served.Args)}
 	} else if in.MemoryLimitBytes > 0 && rd.in.Target.Kind != target.KindAPIServer {
 		ft.Pod = &findings.Pod{Name: rd.in.Target.ID(), MemoryLimitBytes: in.MemoryLimitBytes}
 	}
@@ -478,6 +484,7 @@ func sortRows(r *Report) {
 	}
 	sort.SliceStable(r.Backlog, func(i, j int) bool { return depth(r.Backlog[i].Depth) > depth(r.Backlog[j].Depth) })
 	sort.SliceStable(r.Events, func(i, j int) bool { return r.Events[i].active > r.Events[j].active })
+	sort.SliceStable(r.Capacity, func(i, j int) bool { return depth(r.Capacity[i].Utilisation) > depth(r.Capacity[j].Utilisation) })
 }
 
 func verdict(s Summary) string {

@@ -52,9 +52,12 @@ type Report struct {
 	// API's usage) were read from, and when: the cluster as it is now, beside the series'
 	// window. ClusterAbsent says why they are absent instead (the report is about the past, a
 	// fleet, no kubeconfig, an API server out of reach, a refused list, another cluster).
-	ClusterRead   string             `json:"clusterRead,omitempty"`
-	ClusterAbsent string             `json:"clusterAbsent,omitempty"`
-	Findings      []findings.Finding `json:"findings"`
+	ClusterRead   string `json:"clusterRead,omitempty"`
+	ClusterAbsent string `json:"clusterAbsent,omitempty"`
+	// Capacity is the capacity model's reading of every queue with enough completions in the
+	// window; empty with one sample.
+	Capacity []Capacity         `json:"capacity"`
+	Findings []findings.Finding `json:"findings"`
 	// Suppressions are the findings left out by an ignore file or annotation; nil when none.
 	Suppressions *Suppressions `json:"suppressions,omitempty"`
 	Errors       []TargetError `json:"errors,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,6 +36,8 @@ type Options struct {
 	MemoryLimit         string
 	Since               time.Duration
 	IgnoreFile          string
+	TargetQueueWait     time.Duration
+	Workers             []string
 	Args                []string
 
 	// Set by Validate.
@@ -79,7 +82,23 @@ func (o *Options) Validate() error {
 	if o.Since > 0 {
 		th.Since = findings.Duration(o.Since)
 	}
+	if o.TargetQueueWait < 0 {
+		return exitcode.UsageError("--target-queue-wait must be positive, got %s", o.TargetQueueWait)
+	}
+	if o.TargetQueueWait > 0 {
+		th.TargetQueueWait = findings.Duration(o.TargetQueueWait)
+	}
 	o.cfg = engine.ReportConfig{Thresholds: th}
+	for _, kv := range o.Workers {
+		queue, n, err := parseWorkers(kv)
+		if err != nil {
+			return exitcode.UsageError("%v", err)
+		}
+		if o.cfg.Workers == nil {
+			o.cfg.Workers = map[string]float64{}
+		}
+		o.cfg.Workers[queue] = n
+	}
 	for _, r := range o.GenerationResources {
 		gv, err := parseResource(r)
 		if err != nil {
@@ -131,6 +150,16 @@ func loadIgnore(path string) (*suppress.Rules, error) {
 		path = suppress.DefaultFile
 	}
 	return suppress.LoadFile(path)
+}
+
+// parseWorkers reads QUEUE=N, N a positive whole number.
+func parseWorkers(kv string) (string, float64, error) {
+	queue, v, ok := strings.Cut(kv, "=")
+	n, err := strconv.Atoi(v)
+	if !ok || queue == "" || err != nil || n < 1 {
+		return "", 0, fmt.Errorf("--workers %q: use QUEUE=N with N a positive whole number, e.g. deployment=5", kv)
+	}
+	return queue, float64(n), nil
 }
 
 // parseResource reads RESOURCE.GROUP/VERSION.

@@ -35,6 +35,12 @@ automated. Seven sections, each computed from two samples of every target's metr
   7. Findings, worst first, each with its evidence and the knob to turn (see README for every
      code). Thresholds: --threshold name=value (repeatable) or --thresholds FILE (YAML).
 
+A capacity section models every queue with enough completions in the window (M/M/c, Erlang
+C, corrected for the spread of reconcile times): offered load, utilisation, the queue wait it
+predicts beside the measured one, and the workers needed for a p99 wait under
+--target-queue-wait; --workers QUEUE=N gives the workers where no metric says them. The
+finding under-provisioned (CD217) carries the number where the workers are the bottleneck.
+
 Targets are found as in 'kubectl ctrldiag targets' (the API server's own metrics are
 included; --include-apiserver=false leaves them out), or given with --url / --from-file.
 
@@ -60,6 +66,10 @@ const example = `  # Diagnose the controllers of a namespace, as text
 
   # In CI: fail on any warning, with the result as JUnit XML for the test view
   kubectl ctrldiag report -n my-operator-system --fail-on warning -o junit > ctrldiag-junit.xml
+
+  # How many workers kube-controller-manager's deployment queue needs (5 today) for a p99
+  # wait under 500ms, over a 30s window
+  kubectl ctrldiag report -n kube-system --workers deployment=5 --target-queue-wait 500ms --interval 30s
 
   # A controller on your laptop, with its container's memory limit
   kubectl ctrldiag report --url http://localhost:8080/metrics --memory-limit 256Mi`
@@ -97,5 +107,7 @@ func (o *Options) AddFlags(f *pflag.FlagSet) {
 	f.StringArrayVar(&o.ControllerKinds, "controller-kind", nil, "The controller NAME reconciles GROUP/KIND, where its name does not say it: NAME=GROUP/KIND (NAME=KIND for the core group; repeatable)")
 	f.StringVar(&o.MemoryLimit, "memory-limit", "", "Memory limit to compare --url and --from-file targets against (e.g. 256Mi)")
 	f.StringVar(&o.IgnoreFile, "ignore-file", "", "Accepted findings: a YAML file of entries {check, namespace, controller, reason, expires} (default "+suppress.DefaultFile+" in the current folder when present; none reads nothing)")
+	f.DurationVar(&o.TargetQueueWait, "target-queue-wait", 0, "The p99 queue wait the capacity section sizes the workers for (default 1s; the threshold targetQueueWait)")
+	f.StringArrayVar(&o.Workers, "workers", nil, "Workers of a queue whose metrics do not say it (kube-controller-manager), for the capacity model: QUEUE=N (repeatable; overrides controller_runtime_max_concurrent_reconciles)")
 	f.DurationVar(&o.Since, "since", 0, "Restarts and OOMKills that ended longer ago are history (info), not a warning (default 1h; the threshold since)")
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
 
 const pair = "../../../testdata/pages/controller-runtime-1.prom,../../../testdata/pages/controller-runtime-2.prom"
@@ -96,6 +97,31 @@ func TestThresholds(t *testing.T) {
 	}
 }
 
+// --workers and --target-queue-wait reach the capacity section: the queue without a workers
+// metric is modelled with the given number, against the given target.
+func TestCapacityFlags(t *testing.T) {
+	capacity := func(args ...string) map[string]report.Capacity {
+		out, errOut, code := run(t, append([]string{"--from-file", pair, "-o", "json"}, args...)...)
+		var doc struct{ Capacity []report.Capacity }
+		if code != exitcode.OK || json.Unmarshal([]byte(out), &doc) != nil {
+			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
+		}
+		m := map[string]report.Capacity{}
+		for _, c := range doc.Capacity {
+			m[c.Queue] = c
+		}
+		return m
+	}
+	c, ok := capacity()["plain_worker"]
+	if !ok || c.Workers != nil || c.TargetWaitP99Seconds != 1 {
+		t.Fatalf("plain_worker by default: %+v", c)
+	}
+	c = capacity("--workers", "plain_worker=3", "--target-queue-wait", "250ms")["plain_worker"]
+	if c.Workers == nil || *c.Workers != 3 || c.WorkersFrom != "--workers" || c.TargetWaitP99Seconds != 0.25 || c.Utilisation == nil {
+		t.Errorf("plain_worker with --workers plain_worker=3: %+v", c)
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	for _, tt := range []struct {
 		args []string
@@ -111,6 +137,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--from-file", pair, "--controller-kind", "reconciler"}, "want NAME=GROUP/KIND"},
 		{[]string{"--from-file", pair, "--interval", "-1s"}, "--interval"},
 		{[]string{"--from-file", pair, "--since", "-1h"}, "--since must be positive"},
+		{[]string{"--from-file", pair, "--workers", "deployment"}, "use QUEUE=N"},
+		{[]string{"--from-file", pair, "--workers", "deployment=0"}, "use QUEUE=N"},
+		{[]string{"--from-file", pair, "--target-queue-wait", "-1s"}, "--target-queue-wait must be positive"},
 	} {
 		_, errOut, code := run(t, tt.args...)
 		if code != exitcode.Usage || !strings.Contains(errOut, tt.want) {

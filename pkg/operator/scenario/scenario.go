@@ -220,6 +220,12 @@ var all = []Scenario{
 		Touch: Touch{Every: 100 * time.Millisecond, PerTick: 3, Skip: 1},
 	},
 	{
+		Name:      "periodic",
+		Signature: "150 objects, each requeued 10s after a 100ms reconcile (a controller that refreshes every object on an interval): a closed loop offering ~15 reconciles/s, 1.5 workers' worth; all requeue_after; at 1 worker the queue never empties, at 2 it keeps up",
+		Objects:   150,
+		Spec:      same(v1alpha1.WorkloadSpec{ReconcileDelay: dur(100 * time.Millisecond), RequeueAfter: dur(10 * time.Second)}),
+	},
+	{
 		Name:      "warm-standby",
 		Signature: "run it as two replicas with one --leader-election-id: 8 healthy objects with controller-runtime warm replicas (EnableWarmup); the standby's informers fill its workqueue (workqueue_depth 8) while it runs no worker and exports no controller_runtime_* series; the leader looks like healthy",
 		Objects:   8,

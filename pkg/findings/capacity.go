@@ -1,0 +1,168 @@
+package findings
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/capacity"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+)
+
+// closedLoopShare: when at least this share of a controller's reconciles end in
+// requeue_after, its objects come back by themselves and the loop is closed.
+const closedLoopShare = 0.5
+
+// cpuAtLimit: a process using this share of its container's CPU limit or more is held by the
+// CPU, not by its workers.
+const cpuAtLimit = 0.9
+
+// QueueCapacity is the capacity model's reading of one queue, with the figures it read.
+type QueueCapacity struct {
+	Target, Queue string
+	In            capacity.Input
+	Estimate      capacity.Estimate
+}
+
+// Capacity models every queue of t with enough completions in the window (minEvents); none
+// with one sample, since rates need a window.
+func Capacity(t Target, th Thresholds) []QueueCapacity {
+	if t.Cur == nil || t.Prev == nil || !(t.Window > 0) {
+		return nil
+	}
+	limits := limitsOf(t, th)
+	var out []QueueCapacity
+	for _, q := range t.Queues {
+		in, ok := capacityInput(t, q, th, limits)
+		if !ok {
+			continue
+		}
+		e, ok := capacity.Model(in, capacity.Options{TargetWait: th.TargetQueueWait.Seconds(), MinEvents: th.MinEvents, ClosedShare: closedLoopShare})
+		if ok {
+			out = append(out, QueueCapacity{Target: t.ID, Queue: q.Queue, In: in, Estimate: e})
+		}
+	}
+	return out
+}
+
+// capacityInput reads the model's figures of one queue over the window.
+func capacityInput(t Target, q health.QueueStats, th Thresholds, limits []string) (capacity.Input, bool) {
+	cur := t.Cur.Queues[q.Queue]
+	if cur == nil || cur.WorkDuration == nil {
+		return capacity.Input{}, false
+	}
+	var prevWork, prevWait *health.Histogram
+	if p := t.Prev.Queues[q.Queue]; p != nil {
+		prevWork, prevWait = p.WorkDuration, p.QueueDuration
+	}
+	work, wait := cur.WorkDuration.Since(prevWork), cur.QueueDuration.Since(prevWait)
+	n := math.NaN()
+	in := capacity.Input{Window: t.Window.Seconds(), Adds: q.AddsPerSecond, Completions: q.CompletionsPerSecond,
+		Completed: work.Count, Depth: q.Depth, DepthBefore: q.DepthBefore, Busy: q.ActiveWorkers,
+		ServiceMean: mean(work), ServiceP99: q.WorkP99, ServiceSpread: capacity.SpreadOf(bucketsOf(work)),
+		Workers: q.MaxWorkers, WorkersFrom: "controller_runtime_max_concurrent_reconciles",
+		WaitMean: mean(wait), WaitP99: q.QueueP99, RequeueAfterShare: n, Objects: n, Limits: limits}
+	if w, ok := t.Workers[q.Queue]; ok && w > 0 {
+		in.Workers, in.WorkersFrom = w, "--workers"
+	} else if !(in.Workers > 0) {
+		in.Workers, in.WorkersFrom = n, ""
+	}
+	c := controllerOf(t, q)
+	if c != nil {
+		reconciles := delta(t, c.Name, (*health.Controller).Reconciles)
+		after := delta(t, c.Name, func(c *health.Controller) float64 { return c.ReconcileTotal["requeue_after"] })
+		if reconciles > 0 {
+			in.RequeueAfterShare = after / reconciles
+		}
+		if errs := delta(t, c.Name, func(c *health.Controller) float64 { return c.ReconcileErrors }); reconciles >= th.MinEvents && errs/reconciles > th.ErrorRatio {
+			in.Limits = append(in.Limits, fmt.Sprintf("%.0f%% of reconciles fail: more workers fail faster", 100*errs/reconciles))
+		}
+	}
+	if s := t.Objects.Of(t.ID, q.Controller); s != nil && s.Error == "" {
+		in.Objects = float64(s.Total)
+	}
+	if q.Longest >= th.StuckAfter.Seconds() {
+		in.Limits = append(in.Limits, fmt.Sprintf("a worker has held one item for %s: it is stuck, not short of company", format(q.Longest, "s")))
+	}
+	return in, true
+}
+
+// limitsOf says what, in the process, more workers would only wait on: throttling on either
+// side, failing API requests, the CPU at its limit.
+func limitsOf(t Target, th Thresholds) []string {
+	var out []string
+	for _, f := range append(clientFindings(t, th), serverThrottling(t, th)...) {
+		if f.Severity != Info {
+			out = append(out, fmt.Sprintf("%s (%s): %s", f.Check, f.Code, f.Summary))
+		}
+	}
+	if t.Pod != nil && t.Pod.CPULimitCores > 0 && t.Prev != nil {
+		cores := health.Increase(t.Prev.Process.CPUSeconds, t.Cur.Process.CPUSeconds) / t.Window.Seconds()
+		if cores >= cpuAtLimit*t.Pod.CPULimitCores {
+			out = append(out, fmt.Sprintf("the process uses %.2f of its %.2f CPU limit: more workers share the same CPU", cores, t.Pod.CPULimitCores))
+		}
+	}
+	return out
+}
+
+// underProvisioned is the finding of a queue whose workers the model finds too few, backed by
+// a measured p99 wait at or above the target.
+func underProvisioned(t Target, qc QueueCapacity, th Thresholds) (Finding, bool) {
+	in, e := qc.In, qc.Estimate
+	if !e.Helps || !(in.Workers > 0) || float64(e.WorkersNeeded) <= in.Workers {
+		return Finding{}, false
+	}
+	// The evidence: items waited past the target, or the load exceeds the workers and items
+	// wait at both samples. The second holds when the longest waits are not measured yet: on
+	// the priority queue the lower priority's items wait unseen while the higher's pass.
+	waited := in.WaitP99 >= th.TargetQueueWait.Seconds()
+	backlog := e.Utilisation >= 1 && in.Depth > 0 && in.DepthBefore > 0
+	if !waited && !backlog {
+		return Finding{}, false
+	}
+	need := fmt.Sprintf("%d", e.WorkersNeeded)
+	if e.LowerBound {
+		need = "at least " + need
+	}
+	ev := []Evidence{
+		{Name: "queue wait p99 (measured)", Value: format(in.WaitP99, "s"), Threshold: ">= " + th.TargetQueueWait.String() + " (targetQueueWait), or a backlog beyond the workers"},
+		{Name: "depth", Value: fmt.Sprintf("%.0f, %.0f at the first sample", in.Depth, in.DepthBefore)},
+		{Name: "workers", Value: fmt.Sprintf("%.0f (%s)", in.Workers, in.WorkersFrom)},
+		{Name: "workers needed", Value: need, Threshold: "> workers"},
+		{Name: "offered load", Value: format(e.Offered, "/s") + " (" + string(e.Loop) + " loop)"},
+		{Name: "mean reconcile", Value: format(in.ServiceMean, "s")},
+		{Name: "utilisation", Value: format(e.Utilisation, "%"), Threshold: "with the present workers"},
+		{Name: "queue wait p99 (model)", Value: modelWait(e.Predicted.P99)},
+	}
+	for _, n := range e.Notes {
+		ev = append(ev, Evidence{Name: "load", Value: n})
+	}
+	return newFinding("under-provisioned", t.Kind, t.ID, qc.Queue,
+		fmt.Sprintf("%s needs %s workers for a p99 wait under %s; it has %.0f", qc.Queue, need, th.TargetQueueWait, in.Workers),
+		ev...).as(health.StatusSlow), true
+}
+
+// modelWait is a predicted wait in words: with ρ >= 1 the model has no bound.
+func modelWait(v float64) string {
+	if math.IsInf(v, 1) {
+		return "no bound: the workers cannot keep up"
+	}
+	return format(v, "s")
+}
+
+func mean(h *health.Histogram) float64 {
+	if h == nil || !(h.Count > 0) {
+		return math.NaN()
+	}
+	return h.Sum / h.Count
+}
+
+func bucketsOf(h *health.Histogram) []capacity.Bucket {
+	if h == nil {
+		return nil
+	}
+	out := make([]capacity.Bucket, len(h.Buckets))
+	for i, b := range h.Buckets {
+		out[i] = capacity.Bucket{UpperBound: b.UpperBound, Count: b.Count}
+	}
+	return out
+}

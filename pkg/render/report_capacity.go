@@ -1,0 +1,82 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+)
+
+// capacitySection is the capacity model's reading of each queue with enough completions in
+// the window: the offered load, the service time, the workers, the predicted queue wait beside
+// the measured one, and the workers needed for the target p99 wait.
+func capacitySection(r report.Report) section {
+	s := section{Title: "Capacity: workers for the queue wait",
+		Header: []string{"TARGET", "QUEUE", "LOOP", "OFFERED/s", "SERVICE MEAN", "SERVICE p99", "WORKERS", "UTILISATION",
+			"WAIT p99 MODEL", "WAIT p99 MEASURED", "WORKERS NEEDED", "NOTE"}}
+	target := "1s"
+	for i, c := range r.Capacity {
+		target = Seconds(&c.TargetWaitP99Seconds)
+		if i == maxRows {
+			continue
+		}
+		s.Rows = append(s.Rows, []string{c.Target, c.Queue, c.Loop, Rate(c.OfferedPerSecond), Seconds(c.ServiceMeanSeconds),
+			Seconds(c.ServiceP99Seconds), workersCell(c), percent(c.Utilisation), modelWait(c), Seconds(c.MeasuredWaitP99Seconds),
+			neededCell(c), dash(capacityNote(c))})
+	}
+	switch {
+	case r.Window == report.Lifetime:
+		s.Note = "Not modelled: the model needs rates over a window (read twice, --interval)."
+	case len(r.Capacity) == 0:
+		s.Note = "No queue had enough completions in the window (minEvents) to be modelled."
+	default:
+		s.Note = fmt.Sprintf("M/M/c (Erlang C) with the spread of service times, for a p99 wait under %s (--target-queue-wait); see docs/capacity.md.", target)
+		if len(r.Capacity) > maxRows {
+			s.Note += fmt.Sprintf(" %d queues, busiest first; %d not shown (-o json lists all).", len(r.Capacity), len(r.Capacity)-maxRows)
+		}
+	}
+	return s
+}
+
+func workersCell(c report.Capacity) string {
+	if c.Workers == nil {
+		return "unknown (--workers)"
+	}
+	if c.WorkersFrom == "--workers" {
+		return Count(c.Workers) + " (--workers)"
+	}
+	return Count(c.Workers)
+}
+
+// modelWait is the predicted p99, or "no bound" when the workers cannot keep up.
+func modelWait(c report.Capacity) string {
+	if c.PredictedWaitP99Seconds == nil && c.Utilisation != nil && *c.Utilisation >= 1 {
+		return "no bound"
+	}
+	return Seconds(c.PredictedWaitP99Seconds)
+}
+
+func neededCell(c report.Capacity) string {
+	if c.WorkersNeeded == nil {
+		return "-"
+	}
+	n := fmt.Sprint(*c.WorkersNeeded)
+	if c.OfferedIsFloor {
+		n = ">= " + n
+	}
+	return n
+}
+
+// capacityNote says why more workers cannot help where more are needed, or that the advice is
+// a floor.
+func capacityNote(c report.Capacity) string {
+	var parts []string
+	short := c.WorkersNeeded != nil && (c.Workers == nil || float64(*c.WorkersNeeded) > *c.Workers)
+	if !c.WorkersHelp && short {
+		parts = append(parts, "more workers cannot help: "+strings.Join(c.Limits, "; "))
+	}
+	if c.OfferedIsFloor {
+		parts = append(parts, "the load is partly hidden: a floor, read again after")
+	}
+	return shorten(strings.Join(parts, "; "), 120)
+}
