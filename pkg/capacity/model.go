@@ -41,6 +41,10 @@ type Input struct {
 	RequeueAfterShare float64
 	// Objects are the objects the controller reconciles (the objects view).
 	Objects float64
+	// Changes are the objects' changes a second over the window, counted at the API server
+	// (creations, deletions, spec and metadata changes): the events the controller is handed
+	// before its queue merges them.
+	Changes float64
 	// Limits are why more workers cannot help (throttling, API errors, CPU at the limit).
 	Limits []string
 }
@@ -153,20 +157,30 @@ func meanDepth(in Input) float64 {
 	return (in.Depth + in.DepthBefore) / 2
 }
 
-// saturatedLoad is the offered load of a queue whose workers never rest. The backlog's growth
-// adds to the completions; and when the objects were counted, the objects neither waiting
-// (the mean depth of the two samples) nor in work (idle) come back at the rate of the adds, so each object changes at about
-// completions/idle a second and all of them at N × that (exact for changes that come at random;
-// changes on a fixed period make it up to twice the true load). The idle objects are counted
-// at two instants only, and few of them (k) are a noisy count: the load is read with the
-// count's upper margin, k + 2√k + 2 (about two standard deviations of a Poisson count), so
-// that a low count does not multiply the load, and under minIdle idle objects the advice is
-// a floor. When every object already waits, nothing more can be known: the load is at least
-// the completions.
+// saturatedLoad is the offered load of a queue whose workers never rest: at least the
+// completions plus the backlog's growth. Where the objects' changes were counted at the API
+// server over the window and are more than that, they are the load: the queue merged the
+// rest. Otherwise, with the objects counted, the load is inferred: the objects neither
+// waiting (the mean depth of the two samples) nor in work (idle) come back at the rate of the
+// adds, so each object changes at about completions/idle a second and all of them at N × that.
+// That is exact for changes that come at random, but changes on a fixed schedule, which a
+// FIFO queue then serves in the same order, leave objects idle only briefly and can read the
+// load several times too high; the idle objects are also counted at two instants only, and
+// few of them (k) are a noisy count: the load is read with the count's upper margin,
+// k + 2√k + 2 (about two standard deviations of a Poisson count), and under minIdle idle
+// objects the advice is a floor. When every object already waits, nothing more can be
+// known: the load is at least the completions.
 func saturatedLoad(in Input) (float64, bool, []string) {
 	rise := math.Max(0, nanZero(in.Depth-in.DepthBefore)) / in.Window
 	load := in.Completions + rise
 	note := fmt.Sprintf("saturated: the workers hold the adds down; the offered load is at least the completions %.3g/s plus the backlog's growth %.3g/s", in.Completions, rise)
+	if in.Changes > load {
+		// The changes are more than the workers serve: the queue merged the rest. They are
+		// counted, not inferred, so they are the load (events of other kinds, such as owned
+		// objects, come on top and are not counted).
+		notes := []string{fmt.Sprintf("saturated: the workers serve %.3g items/s and hold the adds down; the objects changed %.3g times a second at the API server over the window (creations, deletions, spec and metadata changes), which is the offered load", in.Completions, in.Changes)}
+		return in.Changes, false, notes
+	}
 	if !(in.Objects > 0) {
 		return load, true, []string{note, "objects not counted: adds merged while an item waits are not seen, so the advice is a floor; apply it and read again"}
 	}

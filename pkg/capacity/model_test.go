@@ -11,7 +11,7 @@ func base() Input {
 	n := math.NaN()
 	return Input{Window: 10, Adds: 1, Completions: 1, Completed: 10, Depth: 0, DepthBefore: 0, Busy: n,
 		ServiceMean: 0.1, ServiceP99: 0.2, ServiceSpread: 0, Workers: 1, WaitMean: 0, WaitP99: 0,
-		RequeueAfterShare: 0, Objects: n}
+		RequeueAfterShare: 0, Objects: n, Changes: n}
 }
 
 func TestModel(t *testing.T) {
@@ -39,6 +39,21 @@ func TestModel(t *testing.T) {
 		{name: "saturated, depth moved, objects counted", in: func(in *Input) {
 			in.Adds, in.Completions, in.Completed, in.ServiceMean, in.Workers = 2, 2, 20, 1, 2
 			in.Depth, in.DepthBefore, in.Busy, in.Objects = 140, 120, 2, 150
+		}, loop: Saturated, offered: 150 * 2.0 / idleMargin(18), workers: WorkersFor(150*2.0/idleMargin(18), 1, 0, 1), utilisation: 150 * 2.0 / idleMargin(18) / 2},
+		// The saturated scenario at 1 worker with the changes counted at the API server: 10/s
+		// touches, of which the queue merged all but 1/s. Only 2 objects are out of the queue
+		// (the FIFO serves them in the order they are touched), which would read 75/s; the
+		// count wins, and is no floor.
+		{name: "saturated, changes counted", in: func(in *Input) {
+			in.Adds, in.Completions, in.Completed, in.ServiceMean, in.Workers = 1, 1, 30, 1, 1
+			in.Depth, in.DepthBefore, in.Busy, in.Objects, in.Changes = 147, 147, 1, 150, 10
+		}, loop: Saturated, offered: 10, workers: WorkersFor(10, 1, 0, 1), utilisation: 10},
+		// Changes of the kind fewer than the completions: the queue's items come from
+		// elsewhere too (owned objects), so the count says nothing more and the objects'
+		// rate of return is read.
+		{name: "saturated, changes fewer than completions", in: func(in *Input) {
+			in.Adds, in.Completions, in.Completed, in.ServiceMean, in.Workers = 2, 2, 20, 1, 2
+			in.Depth, in.DepthBefore, in.Busy, in.Objects, in.Changes = 130, 130, 2, 150, 0.5
 		}, loop: Saturated, offered: 150 * 2.0 / idleMargin(18), workers: WorkersFor(150*2.0/idleMargin(18), 1, 0, 1), utilisation: 150 * 2.0 / idleMargin(18) / 2},
 		{name: "saturated, backlog growing, objects not counted: a floor", in: func(in *Input) {
 			in.Adds, in.Completions, in.Completed, in.ServiceMean, in.Workers = 2, 2, 20, 1, 2

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
@@ -22,6 +24,14 @@ import (
 type cluster struct {
 	kube *Kube
 	dyn  dynamic.Interface
+
+	mu sync.Mutex
+	// resources and discoveryErr are API discovery's answer, asked once.
+	resources    []*metav1.APIResourceList
+	discoveryErr error
+	discovered   bool
+	// watches count the changes of the kinds WatchChanges was asked for, until Objects.
+	watches map[objects.Kind]*objects.ChangeWatch
 }
 
 var _ source.Cluster = (*cluster)(nil)
@@ -48,8 +58,54 @@ func (c *cluster) Generations(ctx context.Context, ns string, resources []schema
 	return cachesync.Generations(ctx, dyn, ns, resources)
 }
 
-// Objects resolves the controllers' kinds through API discovery and summarizes their objects.
-// Discovery that fails for some API groups still resolves the kinds of the others.
+// discovery returns API discovery's answer, asked once.
+func (c *cluster) discovery() ([]*metav1.APIResourceList, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.discovered {
+		c.resources, c.discoveryErr = c.kube.Client.Discovery().ServerPreferredResources()
+		c.discovered = true
+	}
+	return c.resources, c.discoveryErr
+}
+
+// bindings resolves the controllers' kinds; notes say what discovery could not do.
+func (c *cluster) bindings(controllers []objects.Controller, overrides map[string]schema.GroupKind) ([]objects.Binding, []string) {
+	resources, err := c.discovery()
+	var notes []string
+	if err != nil {
+		if len(resources) == 0 {
+			return nil, []string{"API discovery failed, so the controllers' kinds are unknown: " + err.Error()}
+		}
+		notes = append(notes, "API discovery was partial: "+err.Error())
+	}
+	bindings, more := objects.Resolve(controllers, resources, overrides)
+	return bindings, append(notes, more...)
+}
+
+// WatchChanges starts counting the changes of the kinds the controllers reconcile, each kind
+// once; Objects stops the counts and gives them with the kinds' summaries.
+func (c *cluster) WatchChanges(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind) {
+	dyn, err := c.dynamic()
+	if err != nil {
+		return // Objects says why
+	}
+	bindings, _ := c.bindings(controllers, overrides)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.watches == nil {
+		c.watches = map[objects.Kind]*objects.ChangeWatch{}
+	}
+	for _, b := range bindings {
+		if c.watches[b.Kind] == nil {
+			c.watches[b.Kind] = objects.WatchChanges(ctx, dyn, b.Kind, ns)
+		}
+	}
+}
+
+// Objects resolves the controllers' kinds through API discovery and summarizes their objects,
+// with the changes counted since WatchChanges. Discovery that fails for some API groups still
+// resolves the kinds of the others.
 func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind) objects.View {
 	var v objects.View
 	dyn, err := c.dynamic()
@@ -57,17 +113,22 @@ func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.
 		v.Notes = append(v.Notes, err.Error())
 		return v
 	}
-	resources, err := c.kube.Client.Discovery().ServerPreferredResources()
-	if err != nil {
-		if len(resources) == 0 {
-			v.Notes = append(v.Notes, "API discovery failed, so the controllers' kinds are unknown: "+err.Error())
-			return v
-		}
-		v.Notes = append(v.Notes, "API discovery was partial: "+err.Error())
-	}
-	bindings, notes := objects.Resolve(controllers, resources, overrides)
+	bindings, notes := c.bindings(controllers, overrides)
 	v.Notes = append(v.Notes, notes...)
+	c.mu.Lock()
+	watches := c.watches
+	c.watches = nil
+	c.mu.Unlock()
+	changes := map[objects.Kind]objects.Changes{}
+	for k, w := range watches {
+		changes[k] = w.Stop()
+	}
 	v.Kinds = objects.Read(ctx, dyn, bindings, ns, time.Now())
+	for i := range v.Kinds {
+		if ch, ok := changes[v.Kinds[i].Kind]; ok {
+			v.Kinds[i].Changes = &ch
+		}
+	}
 	return v
 }
 

@@ -65,6 +65,13 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	}
 	o := cfg.Read
 	o.Keep = reportFamilies
+	if inv.Cluster != nil && o.Interval > 0 {
+		// The objects' changes are counted over the window, from each target's first sample.
+		o.First = func(r source.Result) {
+			r.Pod = inv.Pods[r.Target.Namespace+"/"+r.Target.Name]
+			inv.Cluster.WatchChanges(ctx, cfg.Scope.Namespace, report.Controllers([]source.Result{r}), cfg.ControllerKinds)
+		}
+	}
 	results := env.readAll(ctx, inv, o)
 
 	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds,

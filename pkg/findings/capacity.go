@@ -60,7 +60,7 @@ func capacityInput(t Target, q health.QueueStats, th Thresholds, limits []string
 		Completed: work.Count, Depth: q.Depth, DepthBefore: q.DepthBefore, Busy: q.ActiveWorkers,
 		ServiceMean: mean(work), ServiceP99: q.WorkP99, ServiceSpread: capacity.SpreadOf(bucketsOf(work)),
 		Workers: q.MaxWorkers, WorkersFrom: "controller_runtime_max_concurrent_reconciles",
-		WaitMean: mean(wait), WaitP99: q.QueueP99, RequeueAfterShare: n, Objects: n, Limits: limits}
+		WaitMean: mean(wait), WaitP99: q.QueueP99, RequeueAfterShare: n, Objects: n, Changes: n, Limits: limits}
 	if w, ok := t.Workers[q.Queue]; ok && w > 0 {
 		in.Workers, in.WorkersFrom = w, "--workers"
 	} else if !(in.Workers > 0) {
@@ -79,6 +79,9 @@ func capacityInput(t Target, q health.QueueStats, th Thresholds, limits []string
 	}
 	if s := t.Objects.Of(t.ID, q.Controller); s != nil && s.Error == "" {
 		in.Objects = float64(s.Total)
+		if ch := s.Changes; ch != nil && ch.Seconds > 0 && (ch.Error == "" || ch.Seconds >= t.Window.Seconds()/2) {
+			in.Changes = ch.PerSecond()
+		}
 	}
 	if q.Longest >= th.StuckAfter.Seconds() {
 		in.Limits = append(in.Limits, fmt.Sprintf("a worker has held one item for %s: it is stuck, not short of company", format(q.Longest, "s")))

@@ -31,6 +31,8 @@ type Summary struct {
 	Deletions []Deletion `json:"deletions,omitempty"`
 	// Error says why the kind could not be listed (with the RBAC it needs).
 	Error string `json:"error,omitempty"`
+	// Changes are the objects' changes while the metrics were read (live reads only).
+	Changes *Changes `json:"changes,omitempty"`
 }
 
 // Reason is the objects that failed for one reason.

@@ -90,6 +90,9 @@ func collectOne(ctx context.Context, src scrape.Source, o options, sem chan stru
 	}
 	for n := 0; n < want; n++ {
 		if n == 1 && !recorded {
+			if o.First != nil {
+				o.First(source.Result{Target: src.Target(), Samples: r.Samples})
+			}
 			wait := time.Until(r.Samples[0].Time.Add(o.Interval))
 			select {
 			case <-ctx.Done():

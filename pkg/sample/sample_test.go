@@ -78,6 +78,26 @@ func TestCollect(t *testing.T) {
 	}
 }
 
+// First is called once per live target with its first sample, before the second is taken;
+// never for saved pages, whose window is not now.
+func TestCollectCallsFirstBeforeTheWait(t *testing.T) {
+	src := &live{}
+	saved := &scrape.FileSource{Paths: []string{"../../testdata/pages/controller-runtime-1.prom", "../../testdata/pages/controller-runtime-2.prom"}}
+	var calls []source.Result
+	var fetchesThen int32
+	first := func(r source.Result) {
+		calls = append(calls, r)
+		fetchesThen = src.calls.Load()
+	}
+	rs := Collect(context.Background(), []scrape.Source{src, saved}, source.Options{Interval: 20 * time.Millisecond, Timeout: time.Second, Concurrency: 1, First: first})
+	if len(rs[0].Samples) != 2 || len(rs[1].Samples) != 2 {
+		t.Fatalf("samples %d and %d, want 2 each", len(rs[0].Samples), len(rs[1].Samples))
+	}
+	if len(calls) != 1 || calls[0].Target.Name != "live" || len(calls[0].Samples) != 1 || fetchesThen != 1 {
+		t.Errorf("First called %d times (%+v), after %d fetches; want once, for live, with its one sample, after 1", len(calls), calls, fetchesThen)
+	}
+}
+
 // hang is a source that answers only when its context ends.
 type hang struct{ name string }
 

@@ -79,7 +79,11 @@ func (f *fakeCluster) Generations(context.Context, string, []schema.GroupVersion
 
 func (f *fakeCluster) Objects(context.Context, string, []objects.Controller, map[string]schema.GroupKind) objects.View {
 	return objects.View{Kinds: []objects.Summary{{Kind: objects.Kind{Group: "example.com", Kind: "Widget"}, Controllers: []string{"x widget"},
-		Total: 5, Failed: 1, Reasons: []objects.Reason{{Condition: "Ready=False", Reason: "Broken", Count: 1, Objects: []string{"ops/w1"}}}}}}
+		Total: 5, Failed: 1, Reasons: []objects.Reason{{Condition: "Ready=False", Reason: "Broken", Count: 1, Objects: []string{"ops/w1"}}},
+		Changes: &objects.Changes{Count: 40, Seconds: 5}}}}
+}
+
+func (f *fakeCluster) WatchChanges(context.Context, string, []objects.Controller, map[string]schema.GroupKind) {
 }
 
 func (f *fakeCluster) Usage(context.Context, []string) (map[string]source.Usage, string) {

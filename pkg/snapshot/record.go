@@ -165,6 +165,11 @@ func (c *recordingCluster) Objects(ctx context.Context, ns string, controllers [
 	return v
 }
 
+// WatchChanges has the live cluster count; the counts are recorded with the objects view.
+func (c *recordingCluster) WatchChanges(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind) {
+	c.live.WatchChanges(ctx, ns, controllers, overrides)
+}
+
 func (c *recordingCluster) Usage(ctx context.Context, namespaces []string) (map[string]source.Usage, string) {
 	u, note := c.live.Usage(ctx, namespaces)
 	c.mu.Lock()

@@ -115,6 +115,11 @@ func (c *replayCluster) Objects(context.Context, string, []objects.Controller, m
 }
 
 // Usage gives the stored usage of the pods of the namespaces.
+// WatchChanges has nothing to watch: the snapshot's objects view holds the changes counted
+// when it was taken.
+func (c *replayCluster) WatchChanges(context.Context, string, []objects.Controller, map[string]schema.GroupKind) {
+}
+
 func (c *replayCluster) Usage(_ context.Context, namespaces []string) (map[string]source.Usage, string) {
 	if c.a.Usage == nil {
 		return nil, c.a.UsageNote

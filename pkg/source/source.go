@@ -71,6 +71,10 @@ type Options struct {
 	Deadline time.Duration
 	// Done, when set, is called as each target finishes (for a progress line).
 	Done func()
+	// First, when set, is called with each target whose first sample was read live and whose
+	// second will follow after Interval (not for saved pages), before the wait: what should be
+	// watched over the window can start then. It may be called from several goroutines.
+	First func(Result)
 	// KeepRaw keeps each page's bytes as read (after decompression, within the body cap) in
 	// Sample.Raw, for a snapshot; off, reading keeps nothing but the parsed families.
 	KeepRaw bool

@@ -1,0 +1,225 @@
+package objects
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+)
+
+// Changes is how often the objects of a kind changed while they were watched: the events a
+// controller that reconciles them is handed, counted at the API server and not at the queue,
+// which merges the changes of an object that already waits.
+type Changes struct {
+	// Count is the objects created, deleted, or changed in their spec (generation), labels,
+	// annotations or finalizers; status-only changes are not counted (most controllers filter
+	// them, and they are mostly the controller's own writes).
+	Count int `json:"count"`
+	// Seconds is how long the objects were watched.
+	Seconds float64 `json:"seconds"`
+	// Error says why the watch stopped early or never started; Count and Seconds then cover
+	// what was watched.
+	Error string `json:"error,omitempty"`
+}
+
+// PerSecond is the changes a second; 0 when nothing was watched.
+func (c Changes) PerSecond() float64 {
+	if c.Seconds <= 0 {
+		return 0
+	}
+	return float64(c.Count) / c.Seconds
+}
+
+// ChangeWatch counts the changes of one kind's objects in a namespace ("" for all) from the
+// moment it starts until Stop.
+type ChangeWatch struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu      sync.Mutex
+	started time.Time
+	stopped time.Time
+	count   int
+	err     string
+	now     func() time.Time
+}
+
+// WatchChanges lists the kind's objects (to know their state before the first change) and
+// watches them from that list on, in the background, until Stop.
+func WatchChanges(ctx context.Context, dyn dynamic.Interface, k Kind, ns string) *ChangeWatch {
+	if !k.Namespaced {
+		ns = ""
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	w := &ChangeWatch{cancel: cancel, done: make(chan struct{}), now: time.Now}
+	w.started = w.now()
+	go func() {
+		defer close(w.done)
+		w.run(ctx, dyn.Resource(k.GVR()).Namespace(ns), k, ns)
+	}()
+	return w
+}
+
+// Stop ends the watch and returns what it counted.
+func (w *ChangeWatch) Stop() Changes {
+	w.mu.Lock()
+	if w.stopped.IsZero() {
+		w.stopped = w.now()
+	}
+	w.mu.Unlock()
+	w.cancel()
+	<-w.done
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return Changes{Count: w.count, Seconds: w.stopped.Sub(w.started).Seconds(), Error: w.err}
+}
+
+// fail records why the watch stopped, and when, unless it was stopped first.
+func (w *ChangeWatch) fail(msg string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped.IsZero() {
+		w.stopped = w.now()
+		w.err = msg
+	}
+}
+
+func (w *ChangeWatch) counted() {
+	w.mu.Lock()
+	if w.stopped.IsZero() {
+		w.count++
+	}
+	w.mu.Unlock()
+}
+
+// run lists, then follows the watch from the list's resourceVersion, starting it again from
+// the last event seen when the server closes it.
+func (w *ChangeWatch) run(ctx context.Context, ri dynamic.ResourceInterface, k Kind, ns string) {
+	seen := map[types.UID]uint64{}
+	rv, err := seed(ctx, ri, seen)
+	if err != nil {
+		if ctx.Err() == nil {
+			w.fail(watchError(k, ns, "list", err))
+		}
+		return
+	}
+	for ctx.Err() == nil {
+		wi, err := ri.Watch(ctx, metav1.ListOptions{ResourceVersion: rv, AllowWatchBookmarks: true})
+		if err != nil {
+			if ctx.Err() == nil {
+				w.fail(watchError(k, ns, "watch", err))
+			}
+			return
+		}
+		rv, err = w.follow(ctx, wi, seen, rv)
+		wi.Stop()
+		if err != nil {
+			w.fail(watchError(k, ns, "watch", err))
+			return
+		}
+	}
+}
+
+// follow counts the events of one watch and returns the last resourceVersion seen.
+func (w *ChangeWatch) follow(ctx context.Context, wi watch.Interface, seen map[types.UID]uint64, rv string) (string, error) {
+	for {
+		select {
+		case <-ctx.Done():
+			return rv, nil
+		case ev, ok := <-wi.ResultChan():
+			if !ok {
+				return rv, nil
+			}
+			if ev.Type == watch.Error {
+				return rv, apierrors.FromObject(ev.Object)
+			}
+			u, ok := ev.Object.(*unstructured.Unstructured)
+			if !ok {
+				continue
+			}
+			rv = u.GetResourceVersion()
+			if Changed(seen, ev.Type, u) {
+				w.counted()
+			}
+		}
+	}
+}
+
+// seed lists the objects into seen and returns the list's resourceVersion.
+func seed(ctx context.Context, ri dynamic.ResourceInterface, seen map[types.UID]uint64) (string, error) {
+	opts := metav1.ListOptions{Limit: pageSize}
+	for {
+		l, err := ri.List(ctx, opts)
+		if err != nil {
+			return "", err
+		}
+		for i := range l.Items {
+			seen[l.Items[i].GetUID()] = fingerprint(&l.Items[i])
+		}
+		if l.GetContinue() == "" {
+			return l.GetResourceVersion(), nil
+		}
+		opts.Continue = l.GetContinue()
+	}
+}
+
+// Changed records the event in seen and reports whether it is a change a controller is handed:
+// a creation, a deletion, or a modification of the generation, labels, annotations, finalizers
+// or deletion timestamp. Bookmarks and status-only modifications are not. Kinds that keep no
+// generation (ConfigMaps, Secrets) have no status either: every modification counts.
+func Changed(seen map[types.UID]uint64, t watch.EventType, u *unstructured.Unstructured) bool {
+	uid := u.GetUID()
+	switch t {
+	case watch.Added:
+		_, known := seen[uid]
+		seen[uid] = fingerprint(u)
+		return !known
+	case watch.Deleted:
+		delete(seen, uid)
+		return true
+	case watch.Modified:
+		f := fingerprint(u)
+		before, known := seen[uid]
+		seen[uid] = f
+		return !known || before != f || u.GetGeneration() == 0
+	}
+	return false
+}
+
+// fingerprint hashes what a change that is not status-only alters.
+func fingerprint(u *unstructured.Unstructured) uint64 {
+	h := fnv.New64a()
+	meta := struct {
+		Generation  int64             `json:"g"`
+		Labels      map[string]string `json:"l"`
+		Annotations map[string]string `json:"a"`
+		Finalizers  []string          `json:"f"`
+		Deleting    bool              `json:"d"`
+	}{u.GetGeneration(), u.GetLabels(), u.GetAnnotations(), u.GetFinalizers(), u.GetDeletionTimestamp() != nil}
+	b, _ := json.Marshal(meta) // maps are written in key order
+	_, _ = h.Write(b)
+	return h.Sum64()
+}
+
+func watchError(k Kind, ns, verb string, err error) string {
+	where := "in all namespaces"
+	switch {
+	case !k.Namespaced:
+		where = "(cluster-scoped)"
+	case ns != "":
+		where = "in namespace " + ns
+	}
+	if apierrors.IsForbidden(err) {
+		return fmt.Sprintf("may not %s %s %s: needs RBAC verbs list and watch on %s", verb, k.GroupResource(), where, k.GroupResource())
+	}
+	return fmt.Sprintf("%s %s %s: %v", verb, k.GroupResource(), where, err)
+}
