@@ -12,6 +12,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -66,10 +67,14 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	o := cfg.Read
 	o.Keep = reportFamilies
 	if inv.Cluster != nil && o.Interval > 0 {
-		// The objects' changes are counted over the window, from each target's first sample.
+		// The objects' changes are counted over the window, from each target's first sample,
+		// for the controllers whose queues hold items then (the ones that may be saturated;
+		// a watch starts with a list of the kind).
 		o.First = func(r source.Result) {
 			r.Pod = inv.Pods[r.Target.Namespace+"/"+r.Target.Name]
-			inv.Cluster.WatchChanges(ctx, cfg.Scope.Namespace, report.Controllers([]source.Result{r}), cfg.ControllerKinds)
+			if busy := waiting(r, report.Controllers([]source.Result{r})); len(busy) > 0 {
+				inv.Cluster.WatchChanges(ctx, cfg.Scope.Namespace, busy, cfg.ControllerKinds)
+			}
 		}
 	}
 	results := env.readAll(ctx, inv, o)
@@ -98,6 +103,19 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	suppress.Apply(&rep, cfg.Ignore, targets, time.Now())
 	warnings = append(warnings, annotationWarnings...)
 	return &ReportResult{Report: rep, Warnings: warnings}, nil
+}
+
+// waiting are the controllers whose queues hold items in r's last sample.
+func waiting(r source.Result, controllers []objects.Controller) []objects.Controller {
+	last := r.Samples[len(r.Samples)-1]
+	cur := health.FromFamilies(last.Families, last.Time)
+	var out []objects.Controller
+	for _, c := range controllers {
+		if q := cur.Queues[c.Name]; q != nil && q.Depth > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // reportFamilies are the metric families `report` parses: what the model reads, and the

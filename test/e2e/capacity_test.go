@@ -5,6 +5,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -192,9 +193,12 @@ func TestCapacityModelAgainstMeasurements(t *testing.T) {
 		loop     string
 		// keepsUp says from how many workers the nominal load is served (ρ < 1).
 		keepsUp int
+		// nominal is the offered load in items a second, which the model must read within
+		// 20 % at any number of workers.
+		nominal float64
 	}{
-		{"saturated", "saturated", 11},
-		{"periodic", "closed", 2},
+		{"saturated", "saturated", 11, 10},
+		{"periodic", "closed", 2, 150 / 10.1},
 	} {
 		for _, workers := range []int{1, 2, 4} {
 			t.Run(fmt.Sprintf("%s-%d", tc.scenario, workers), func(t *testing.T) {
@@ -216,6 +220,9 @@ func TestCapacityModelAgainstMeasurements(t *testing.T) {
 				}
 				if row.Loop != wantLoop {
 					t.Errorf("loop %s, want %s", row.Loop, wantLoop)
+				}
+				if row.OfferedPerSecond == nil || math.Abs(*row.OfferedPerSecond-tc.nominal) > 0.2*tc.nominal || row.OfferedIsFloor {
+					t.Errorf("offered load read %s/s (floor %v), nominal %.3g/s", num(row.OfferedPerSecond), row.OfferedIsFloor, tc.nominal)
 				}
 				bounded := row.PredictedWaitP99Seconds != nil
 				if want := workers >= tc.keepsUp; bounded != want {

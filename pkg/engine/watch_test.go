@@ -1,0 +1,85 @@
+package engine
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+)
+
+// watchCluster records the controllers it is asked to watch.
+type watchCluster struct {
+	source.Cluster
+	watched []objects.Controller
+}
+
+func (c *watchCluster) WatchChanges(_ context.Context, _ string, cs []objects.Controller, _ map[string]schema.GroupKind) {
+	c.watched = append(c.watched, cs...)
+}
+
+func (c *watchCluster) Generations(context.Context, string, []schema.GroupVersionResource) []cachesync.GenerationReport {
+	return nil
+}
+
+func (c *watchCluster) Objects(context.Context, string, []objects.Controller, map[string]schema.GroupKind) objects.View {
+	return objects.View{}
+}
+
+func (c *watchCluster) Usage(context.Context, []string) (map[string]source.Usage, string) {
+	return nil, ""
+}
+
+// firstSampleSource hands each target's first sample to Options.First, as a live read does,
+// then returns both samples: ops/busy's queue holds 5 items, ops/idle's none.
+type firstSampleSource struct {
+	t       *testing.T
+	cluster *watchCluster
+}
+
+func (s *firstSampleSource) Open(context.Context) (*source.Inventory, error) {
+	tg := func(name string) target.Target {
+		return target.Target{Kind: target.KindPod, Namespace: "ops", Name: name, Port: 8080}
+	}
+	return &source.Inventory{Targets: []target.Target{tg("busy"), tg("idle")}, Cluster: s.cluster}, nil
+}
+
+func (s *firstSampleSource) Read(_ context.Context, o source.Options) []source.Result {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	inv, _ := s.Open(context.Background())
+	var out []source.Result
+	for i, tg := range inv.Targets {
+		depth := 5.0
+		if i == 1 {
+			depth = 0
+		}
+		r := source.Result{Target: tg, Samples: []source.Sample{{Families: queuePage(s.t, depth, 100), Time: now}}}
+		if o.First != nil {
+			o.First(r)
+		}
+		r.Samples = append(r.Samples, source.Sample{Families: queuePage(s.t, depth, 110), Time: now.Add(o.Interval)})
+		r.Window = o.Interval
+		out = append(out, r)
+	}
+	return out
+}
+
+// The report watches the kinds of the controllers whose queues hold items at the first
+// sample, and only those: a watch starts with a list of the kind.
+func TestReportWatchesTheBusyQueuesOnly(t *testing.T) {
+	c := &watchCluster{}
+	src := &firstSampleSource{t: t, cluster: c}
+	_, err := Report(context.Background(), ReportConfig{Read: source.Options{Interval: 5 * time.Second}, Thresholds: findings.DefaultThresholds()}, Env{Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.watched) != 1 || c.watched[0].Target != "ops/busy:8080" || c.watched[0].Name != "widget" {
+		t.Errorf("watched %+v, want ops/busy:8080's widget only", c.watched)
+	}
+}
