@@ -224,14 +224,15 @@ func tail(s string, lines int) string {
 }
 
 // operatorBehindPod starts the reference operator in scenario behind pod name of ns (label
-// app=ctrldiag-demo, memory limit 150Mi, metrics on port 8080 named http-metrics).
-func operatorBehindPod(t *testing.T, ns, name, scenario string) *behindPod {
+// app=ctrldiag-demo, memory limit 150Mi, metrics on port 8080 named http-metrics), with more
+// flags of `operator run` if given.
+func operatorBehindPod(t *testing.T, ns, name, scenario string, flags ...string) *behindPod {
 	t.Helper()
 	return startBehindPod(t, podSpec{Namespace: ns, Name: name,
 		Labels: map[string]string{"app": "ctrldiag-demo"}, MemoryLimit: "150Mi",
 		Ports: []podPort{{Name: "http-metrics", Port: 8080}},
 		Command: func(listen map[int32]string) []string {
-			return []string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,
-				"--scenario", scenario, "--metrics-bind-address", listen[8080], "--health-probe-bind-address", "0"}
+			return append([]string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,
+				"--scenario", scenario, "--metrics-bind-address", listen[8080], "--health-probe-bind-address", "0"}, flags...)
 		}})
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,14 +32,7 @@ const capacityWindow = "30s"
 // startOperatorWith runs the reference operator in scenario with workers behind pod name.
 func startOperatorWith(t *testing.T, ns, name, scenario string, workers int) *behindPod {
 	t.Helper()
-	return startBehindPod(t, podSpec{Namespace: ns, Name: name,
-		Labels: map[string]string{"app": "ctrldiag-demo"}, MemoryLimit: "150Mi",
-		Ports: []podPort{{Name: "http-metrics", Port: 8080}},
-		Command: func(listen map[int32]string) []string {
-			return []string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,
-				"--scenario", scenario, "--workers", strconv.Itoa(workers),
-				"--metrics-bind-address", listen[8080], "--health-probe-bind-address", "0"}
-		}})
+	return operatorBehindPod(t, ns, name, scenario, "--workers", strconv.Itoa(workers))
 }
 
 // capacityOf reads `report -o json` of the operator behind pod over capacityWindow and returns
