@@ -136,18 +136,18 @@ func Build(in Input) Report {
 	if fs := findings.Evaluate(fTargets, replicas.Elections(reps, in.Leases), lags, in.Thresholds); len(fs) > 0 {
 		r.Findings = fs
 	}
-	r.Recount()
 	readIDs := make(map[string]bool, len(reads))
 	for _, rd := range reads {
 		readIDs[rd.in.Target.ID()] = true
 	}
-	r.Fleet = fleet(in.Targets, r.Findings, readIDs)
+	r.Fleet = fleet(in.Targets, readIDs)
 	if r.Fleet != nil {
-		of, _ := Clusters(in.Targets)
+		r.clusterOf, _ = Clusters(in.Targets)
 		for i := range r.Errors {
-			r.Errors[i].Cluster = of[r.Errors[i].Target]
+			r.Errors[i].Cluster = r.clusterOf[r.Errors[i].Target]
 		}
 	}
+	r.Recount()
 	return r
 }
 
@@ -429,9 +429,13 @@ func generationRows(gs []cachesync.GenerationReport) []GenerationLag {
 	return out
 }
 
-// Recount sets the summary's counts and verdict from Findings: when the report is built, and
-// again after some were suppressed.
+// Recount sets the summary's counts and verdict, and in a fleet each cluster's counts and
+// worst finding, from Findings: when the report is built, and again after some were
+// suppressed.
 func (r *Report) Recount() {
+	if r.Fleet != nil {
+		tally(r.Fleet, r.Findings, r.clusterOf)
+	}
 	r.Summary.Critical, r.Summary.Warning, r.Summary.Info = 0, 0, 0
 	for _, f := range r.Findings {
 		switch f.Severity {

@@ -50,11 +50,10 @@ func Clusters(results []source.Result) (map[string]string, []string) {
 	return of, clusters
 }
 
-// fleet summarises each cluster when the targets span several, worst first: by the severity
-// of its worst finding, then by how many critical findings, warnings and unread targets it
-// has. fs are the report's findings, worst first; read tells which targets gave figures.
-func fleet(targets []source.Result, fs []findings.Finding, read map[string]bool) []ClusterSummary {
-	of, clusters := Clusters(targets)
+// fleet lists each cluster's targets, and how many of them gave figures (read), when the
+// targets span several clusters; Report.Recount tallies their findings.
+func fleet(targets []source.Result, read map[string]bool) []ClusterSummary {
+	_, clusters := Clusters(targets)
 	if len(clusters) < 2 {
 		return nil
 	}
@@ -71,15 +70,31 @@ func fleet(targets []source.Result, fs []findings.Finding, read map[string]bool)
 			s.Read++
 		}
 	}
+	return out
+}
+
+// tally counts the findings of each cluster of the fleet and names its worst, then orders
+// the clusters worst first: by the severity of the worst finding, then by how many critical
+// findings, warnings and unread targets each has. fs are the findings, worst first; of maps
+// targets to their clusters.
+func tally(fleet []ClusterSummary, fs []findings.Finding, of map[string]string) {
+	by := map[string]*ClusterSummary{}
+	clusters := make([]string, len(fleet))
+	for i := range fleet {
+		s := &fleet[i]
+		s.Critical, s.Warning, s.Info, s.Worst = 0, 0, 0, nil
+		by[s.Cluster] = s
+		clusters[i] = s.Cluster
+	}
 	for _, f := range fs {
 		c, ok := of[f.Target]
 		if !ok {
 			c, ok = clusterByPrefix(f.Target, clusters)
 		}
-		if !ok {
+		s := by[c]
+		if !ok || s == nil {
 			continue
 		}
-		s := by[c]
 		switch f.Severity {
 		case findings.Critical:
 			s.Critical++
@@ -92,8 +107,8 @@ func fleet(targets []source.Result, fs []findings.Finding, read map[string]bool)
 			s.Worst = &FindingRef{Code: f.Code, Check: f.Check, Severity: f.Severity, Target: f.Target, Queue: f.Queue, Summary: f.Summary}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
+	sort.SliceStable(fleet, func(i, j int) bool {
+		a, b := fleet[i], fleet[j]
 		if ra, rb := worstRank(a), worstRank(b); ra != rb {
 			return ra < rb
 		}
@@ -108,7 +123,6 @@ func fleet(targets []source.Result, fs []findings.Finding, read map[string]bool)
 		}
 		return a.Cluster < b.Cluster
 	})
-	return out
 }
 
 func worstRank(s ClusterSummary) int {

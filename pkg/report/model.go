@@ -36,12 +36,14 @@ type Report struct {
 	Summary Summary `json:"summary"`
 	// Fleet summarises each cluster, worst first, when the targets span several clusters (read
 	// from a Prometheus server); the rows and findings below name their cluster in the target.
-	Fleet     []ClusterSummary `json:"fleet,omitempty"`
-	Pods      []Pod            `json:"pods"`
-	Backlog   []Backlog        `json:"backlog"`
-	CacheSync CacheSync        `json:"cacheSync"`
-	Events    []Events         `json:"events"`
-	Resources []Resources      `json:"resources"`
+	Fleet []ClusterSummary `json:"fleet,omitempty"`
+	// clusterOf maps target IDs to their clusters, for Recount, in a fleet.
+	clusterOf map[string]string
+	Pods      []Pod       `json:"pods"`
+	Backlog   []Backlog   `json:"backlog"`
+	CacheSync CacheSync   `json:"cacheSync"`
+	Events    []Events    `json:"events"`
+	Resources []Resources `json:"resources"`
 	// ResourcesNote says why metrics.k8s.io usage is missing, when it is.
 	ResourcesNote string `json:"resourcesNote,omitempty"`
 	// Objects are the objects the controllers reconcile, by kind; null when no cluster was
