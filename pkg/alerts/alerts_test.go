@@ -67,13 +67,17 @@ func TestAlertsUseTheThresholds(t *testing.T) {
 	}
 }
 
-// TestNoRateOfAGauge: rate, irate and increase only ever read counters and buckets.
+// TestNoRateOfAGauge: rate, irate and increase only ever read counters, the series of
+// classic histograms, and native histograms: a bare name whose classic form (_count or
+// _bucket) the same expression reads.
 func TestNoRateOfAGauge(t *testing.T) {
 	s := mustBuild(t, DefaultOptions())
 	re := regexp.MustCompile(`(?:rate|increase)\(([a-z_:]+)`)
 	for _, r := range append(append([]Rule(nil), s.File.Groups[0].Rules...), s.File.Groups[1].Rules...) {
 		for _, m := range re.FindAllStringSubmatch(r.Expr, -1) {
-			if n := m[1]; !strings.HasSuffix(n, "_total") && !strings.HasSuffix(n, "_bucket") && !strings.HasSuffix(n, "_sum") && !strings.HasSuffix(n, "_count") {
+			n := m[1]
+			native := strings.Contains(r.Expr, "histogram_") && (strings.Contains(r.Expr, "("+n+"_count") || strings.Contains(r.Expr, "("+n+"_bucket"))
+			if !native && !strings.HasSuffix(n, "_total") && !strings.HasSuffix(n, "_bucket") && !strings.HasSuffix(n, "_sum") && !strings.HasSuffix(n, "_count") {
 				t.Errorf("%s%s: rate or increase of %s, not a counter", r.Alert, r.Record, n)
 			}
 		}

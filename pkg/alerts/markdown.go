@@ -39,6 +39,13 @@ func Markdown(s Set) string {
 	p("over kube-state-metrics join its series to the controllers' targets on `namespace`, `pod` and")
 	p("`container` (the labels the Prometheus Operator gives a target; relabel plain Prometheus'")
 	p("`kubernetes_sd` targets to the same names).")
+	p("")
+	p("Histograms are read from their classic series (`_bucket`, `_sum`, `_count`) or, where a target")
+	p("exports one as a native histogram only (Prometheus with native histograms enabled), from the")
+	p("native histogram: each recorded figure is the classic expression `or` its native form")
+	p("(`histogram_quantile`, `histogram_count`, `histogram_sum`, `histogram_fraction`), so a series")
+	p("that has both is read once, classic. Native quantiles are within a native bucket (10 % at the")
+	p("usual factor of 1.1); classic ones within the workqueue's buckets, ten times apart.")
 	seen := map[string]bool{}
 	for _, a := range s.Alerts {
 		def, _ := findings.Lookup(a.Check)

@@ -63,17 +63,28 @@ func (b *builder) records() []Rule {
 	th := b.o.Thresholds
 	inc := func(metric string, own ...string) string { return "increase(" + b.rng(metric, own...) + ")" }
 	rate := func(metric string, own ...string) string { return "rate(" + b.rng(metric, own...) + ")" }
+	// A histogram is read from its classic series (_bucket, _sum, _count) or, where a target
+	// exports it native only, from the native histogram: each figure is the classic form `or`
+	// the native one, so a series that has both keeps the classic reading.
 	quantile := func(q, metric, without string) string {
-		in := rate(metric + "_bucket")
+		classic, native := rate(metric+"_bucket"), rate(metric)
 		if without != "" {
-			in = "sum without (" + without + ") (" + in + ")"
+			classic, native = "sum without ("+without+") ("+classic+")", "sum without ("+without+") ("+native+")"
 		}
-		return "histogram_quantile(" + q + ", " + in + ")"
+		return "histogram_quantile(" + q + ", " + classic + ")\n  or\nhistogram_quantile(" + q + ", " + native + ")"
+	}
+	// count and sum are a histogram's observations and their sum over the window, by fn
+	// (rate or increase).
+	count := func(fn func(string, ...string) string, metric string) string {
+		return "(" + fn(metric+"_count") + " or histogram_count(" + fn(metric) + "))"
+	}
+	sum := func(fn func(string, ...string) string, metric string) string {
+		return "(" + fn(metric+"_sum") + " or histogram_sum(" + fn(metric) + "))"
 	}
 	mean := func(metric, without string) string {
-		s, c := inc(metric+"_sum"), inc(metric+"_count")
+		s, c := sum(inc, metric), count(inc, metric)
 		if without != "" {
-			s, c = "sum without ("+without+") ("+s+")", "sum without ("+without+") ("+c+")"
+			s, c = "sum without ("+without+") "+s, "sum without ("+without+") "+c
 		}
 		return s + "\n  /\n(" + c + " > 0)"
 	}
@@ -94,7 +105,7 @@ func (b *builder) records() []Rule {
 		{Record: recQueueMean, Expr: mean("workqueue_queue_duration_seconds", "")},
 		{Record: recWorkP99, Expr: quantile("0.99", "workqueue_work_duration_seconds", "")},
 		{Record: recWorkP50, Expr: quantile("0.5", "workqueue_work_duration_seconds", "")},
-		{Record: recCompletions, Expr: rate("workqueue_work_duration_seconds_count")},
+		{Record: recCompletions, Expr: count(rate, "workqueue_work_duration_seconds")},
 		{Record: recAdds, Expr: inc("workqueue_adds_total")},
 		{Record: recRetries, Expr: rate("workqueue_retries_total")},
 		{Record: recRetriesPerAdd, Expr: inc("workqueue_retries_total") + "\n  /\n(" + inc("workqueue_adds_total") + " > 0)"},
@@ -111,23 +122,25 @@ func (b *builder) records() []Rule {
 		{Record: recStandby, Expr: named("("+b.sel("controller_runtime_active_workers")+" == 0)\n  and on (job, instance, controller)\n(sum without (result) ("+
 			b.sel("controller_runtime_reconcile_total")+") == 0)") + "\n  unless " + onTarget + "\n(" + b.sel("leader_election_master_status") + " == 1)"},
 		{Record: recLimiterWait, Expr: mean("rest_client_rate_limiter_duration_seconds", "verb, host")},
-		{Record: recLimited, Expr: "sum without (verb, host) (" + inc("rest_client_rate_limiter_duration_seconds_count") + ")"},
+		{Record: recLimited, Expr: "sum without (verb, host) " + count(inc, "rest_client_rate_limiter_duration_seconds")},
 		{Record: recRequests, Expr: "sum without (code, method, host) (" + inc("rest_client_requests_total") + ")"},
 		// 5xx and transport errors; 429s are the server's flow control, judged apart.
 		{Record: recFailedRatio, Expr: "sum without (code, method, host) (" + inc("rest_client_requests_total", `code=~"5..|<error>"`) + ")\n  /\n(" + b.r(recRequests) + " > 0)"},
 		{Record: recThrottled, Expr: "sum without (code, method, host) (" + inc("rest_client_requests_total", `code="429"`) + ")"},
 		{Record: recAPFRejected, Expr: "sum without (flow_schema, reason) (" + inc("apiserver_flowcontrol_rejected_requests_total") + ")"},
 		{Record: recAPFWaitP99, Expr: quantile("0.99", "apiserver_flowcontrol_request_wait_duration_seconds", "flow_schema, execute")},
-		{Record: recAPFWaits, Expr: "sum without (flow_schema, execute) (" + inc("apiserver_flowcontrol_request_wait_duration_seconds_count") + ")"},
+		{Record: recAPFWaits, Expr: "sum without (flow_schema, execute) " + count(inc, "apiserver_flowcontrol_request_wait_duration_seconds")},
 		{Record: recInformerP99, Expr: quantile("0.99", "informer_processing_latency_seconds", "")},
 		{Record: recWebhookP90, Expr: quantile("0.9", "controller_runtime_webhook_latency_seconds", "")},
 		{Record: recWebhookMean, Expr: mean("controller_runtime_webhook_latency_seconds", "")},
-		{Record: recWebhookReqs, Expr: inc("controller_runtime_webhook_latency_seconds_count")},
+		{Record: recWebhookReqs, Expr: count(inc, "controller_runtime_webhook_latency_seconds")},
 		// The share of requests within the first bucket bound at or above the threshold (the
 		// buckets are a factor of 10 apart): under 90 %, the p90 lies surely in a bucket
-		// that starts at or above the threshold.
+		// that starts at or above the threshold. A native histogram, whose buckets are
+		// finer, gives the share under the threshold itself.
 		{Record: recWebhookFast, Expr: "sum without (le) (" + rate("controller_runtime_webhook_latency_seconds_bucket", `le=~"`+bucketAtOrAbove(th.WebhookLatency.Seconds())+`"`) + ")\n  /\n" +
-			"(" + rate("controller_runtime_webhook_latency_seconds_count") + " > 0)"},
+			"(" + rate("controller_runtime_webhook_latency_seconds_count") + " > 0)\n  or\n" +
+			"histogram_fraction(0, " + num(th.WebhookLatency.Seconds()) + ", " + rate("controller_runtime_webhook_latency_seconds") + ")"},
 		// The container that serves the metrics against its memory limit (kube-state-metrics):
 		// the target's namespace, pod and container labels, as the Prometheus Operator sets them.
 		{Record: recMemoryOfLimit, Expr: b.sel("process_resident_memory_bytes") + "\n  / on (namespace, pod, container) group_left ()\nmax by (namespace, pod, container) (" + memoryLimitSeries + " > 0)"},
