@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
 
@@ -36,6 +37,9 @@ func objectsSection(r report.Report) section {
 			d := k.Deletions[0]
 			note = fmt.Sprintf("oldest deletion %s, %s ago, waits on %s", d.Object, age(d.AgeSeconds), strings.Join(d.Finalizers, ", "))
 		}
+		if c := k.Changes; c != nil && k.Error == "" {
+			note = joinNotes(note, changesNote(*c))
+		}
 		counts := []string{fmt.Sprint(k.Total), fmt.Sprint(k.Failed), fmt.Sprint(k.BehindSpec), fmt.Sprint(k.Deleting)}
 		if k.Error != "" {
 			counts = []string{"-", "-", "-", "-"}
@@ -62,4 +66,21 @@ func objectsSection(r report.Report) section {
 		s.Sub = append(s.Sub, reasons)
 	}
 	return s
+}
+
+// changesNote says how often the kind's objects changed while the window was read (the
+// saturated queues' load), or why that was not counted.
+func changesNote(c objects.Changes) string {
+	if c.Error != "" {
+		return "changes not counted: " + c.Error
+	}
+	return fmt.Sprintf("%d changes in %s (%.3g/s)", c.Count, age(c.Seconds), c.PerSecond())
+}
+
+// joinNotes joins the notes of one cell that are not empty.
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
