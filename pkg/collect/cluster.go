@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -130,6 +131,57 @@ func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.
 		}
 	}
 	return v
+}
+
+// workloadResources are the workload kinds whose objects' annotations are read, by the
+// lowercase kind a target's Workload names.
+var workloadResources = map[string]schema.GroupVersionResource{
+	"deployment":  {Group: "apps", Version: "v1", Resource: "deployments"},
+	"statefulset": {Group: "apps", Version: "v1", Resource: "statefulsets"},
+	"daemonset":   {Group: "apps", Version: "v1", Resource: "daemonsets"},
+	"replicaset":  {Group: "apps", Version: "v1", Resource: "replicasets"},
+}
+
+// WorkloadAnnotation gets each workload object once. A workload that is gone is skipped; one
+// that may not be read is a warning (once per resource and namespace).
+func (c *cluster) WorkloadAnnotation(ctx context.Context, key string, workloads []string) (map[string]string, []string) {
+	dyn, err := c.dynamic()
+	if err != nil {
+		return nil, []string{err.Error()}
+	}
+	values := map[string]string{}
+	var warnings []string
+	warned := map[string]bool{}
+	for _, w := range workloads {
+		parts := strings.SplitN(w, "/", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		gvr, ok := workloadResources[parts[1]]
+		if !ok {
+			continue
+		}
+		u, err := dyn.Resource(gvr).Namespace(parts[0]).Get(ctx, parts[2], metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err):
+			continue
+		case err != nil:
+			where := gvr.Resource + "." + gvr.Group + " in namespace " + parts[0]
+			if !warned[where] {
+				warned[where] = true
+				msg := err.Error()
+				if apierrors.IsForbidden(err) {
+					msg = "needs RBAC verb get on " + gvr.Resource + "." + gvr.Group
+				}
+				warnings = append(warnings, fmt.Sprintf("the %s annotations of %s were not read: %s", key, where, msg))
+			}
+			continue
+		}
+		if v, ok := u.GetAnnotations()[key]; ok {
+			values[w] = v
+		}
+	}
+	return values, warnings
 }
 
 // LeaseHolders lists the holders of the namespaces' Leases, where they may be listed.

@@ -98,7 +98,13 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	}
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
 	rep := report.Build(in)
-	targets, annotationWarnings := suppress.Targets(results)
+	var workloads map[string]string
+	if inv.Cluster != nil {
+		var ws []string
+		workloads, ws = inv.Cluster.WorkloadAnnotation(ctx, suppress.AnnotationKey, suppress.WorkloadKeys(results))
+		warnings = append(warnings, ws...)
+	}
+	targets, annotationWarnings := suppress.Targets(results, workloads)
 	// Expiry is about today, also for a report read from a snapshot taken earlier.
 	suppress.Apply(&rep, cfg.Ignore, targets, time.Now())
 	warnings = append(warnings, annotationWarnings...)

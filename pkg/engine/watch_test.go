@@ -32,6 +32,10 @@ func (c *watchCluster) Objects(context.Context, string, []objects.Controller, ma
 	return objects.View{}
 }
 
+func (c *watchCluster) WorkloadAnnotation(context.Context, string, []string) (map[string]string, []string) {
+	return nil, nil
+}
+
 func (c *watchCluster) Usage(context.Context, []string) (map[string]source.Usage, string) {
 	return nil, ""
 }

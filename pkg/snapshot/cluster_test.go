@@ -83,6 +83,16 @@ func (f *fakeCluster) Objects(context.Context, string, []objects.Controller, map
 		Changes: &objects.Changes{Count: 40, Seconds: 5}}}}
 }
 
+func (f *fakeCluster) WorkloadAnnotation(_ context.Context, key string, workloads []string) (map[string]string, []string) {
+	out := map[string]string{}
+	for _, w := range workloads {
+		if w == "ops/deployment/widget" && key == "ctrldiag.io/ignore" {
+			out[w] = "restarts"
+		}
+	}
+	return out, nil
+}
+
 func (f *fakeCluster) WatchChanges(context.Context, string, []objects.Controller, map[string]schema.GroupKind) {
 }
 
@@ -136,7 +146,7 @@ func TestClusterReportFromSnapshotEqualsTheLiveReport(t *testing.T) {
 	if !bytes.Equal(liveJSON, replayJSON) {
 		t.Errorf("the report from the snapshot differs from the live one:\n%s", firstDifference(liveJSON, replayJSON))
 	}
-	for _, want := range []string{`"OOMKilled"`, `"Broken"`, `"usageCPUCores": 0.25`, `"checked": 5`} {
+	for _, want := range []string{`"OOMKilled"`, `"Broken"`, `"usageCPUCores": 0.25`, `"checked": 5`, `"annotation ctrldiag.io/ignore on deployment/widget in ops"`} {
 		if !strings.Contains(string(liveJSON), want) {
 			t.Errorf("the live report lacks %s, so the comparison proves less than it should", want)
 		}

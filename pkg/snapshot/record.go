@@ -143,6 +143,8 @@ type recordingCluster struct {
 	usageNote  string
 	usageAsked bool
 	leases     map[replicas.Holder]bool
+	workloads  map[string]map[string]string
+	wwarnings  []string
 }
 
 func (c *recordingCluster) Generations(ctx context.Context, ns string, resources []schema.GroupVersionResource) []cachesync.GenerationReport {
@@ -200,10 +202,28 @@ func (c *recordingCluster) LeaseHolders(ctx context.Context, namespaces []string
 	return hs
 }
 
+func (c *recordingCluster) WorkloadAnnotation(ctx context.Context, key string, workloads []string) (map[string]string, []string) {
+	values, warnings := c.live.WorkloadAnnotation(ctx, key, workloads)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.workloads == nil {
+		c.workloads = map[string]map[string]string{}
+	}
+	if c.workloads[key] == nil {
+		c.workloads[key] = map[string]string{}
+	}
+	for w, v := range values {
+		c.workloads[key][w] = v
+	}
+	c.wwarnings = append(c.wwarnings, warnings...)
+	return values, warnings
+}
+
 func (c *recordingCluster) answers() *ClusterAnswers {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	a := &ClusterAnswers{Generations: c.gens, Objects: c.view, Usage: c.usage, UsageNote: c.usageNote}
+	a := &ClusterAnswers{Generations: c.gens, Objects: c.view, Usage: c.usage, UsageNote: c.usageNote,
+		WorkloadAnnotations: c.workloads, WorkloadWarnings: c.wwarnings}
 	for h := range c.leases {
 		a.Leases = append(a.Leases, h)
 	}

@@ -120,6 +120,17 @@ func (c *replayCluster) Objects(context.Context, string, []objects.Controller, m
 func (c *replayCluster) WatchChanges(context.Context, string, []objects.Controller, map[string]schema.GroupKind) {
 }
 
+// WorkloadAnnotation gives the values the snapshot recorded for the workloads asked.
+func (c *replayCluster) WorkloadAnnotation(_ context.Context, key string, workloads []string) (map[string]string, []string) {
+	values := map[string]string{}
+	for _, w := range workloads {
+		if v, ok := c.a.WorkloadAnnotations[key][w]; ok {
+			values[w] = v
+		}
+	}
+	return values, c.a.WorkloadWarnings
+}
+
 func (c *replayCluster) Usage(_ context.Context, namespaces []string) (map[string]source.Usage, string) {
 	if c.a.Usage == nil {
 		return nil, c.a.UsageNote

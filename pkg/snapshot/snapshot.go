@@ -85,6 +85,10 @@ type ClusterAnswers struct {
 	UsageNote string                  `json:"usageNote,omitempty"`
 	// Leases are the holders of the Leases of the pods' namespaces.
 	Leases []replicas.Holder `json:"leases,omitempty"`
+	// WorkloadAnnotations are the values of the annotations read on workload objects, by key
+	// and "namespace/kind/name"; WorkloadWarnings what could not be read.
+	WorkloadAnnotations map[string]map[string]string `json:"workloadAnnotations,omitempty"`
+	WorkloadWarnings    []string                     `json:"workloadWarnings,omitempty"`
 }
 
 // Event is a recent Warning event of a controller pod.

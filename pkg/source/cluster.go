@@ -27,6 +27,10 @@ type Cluster interface {
 	// Usage reads metrics.k8s.io for the pods of the namespaces, by "namespace/name"; note
 	// says why it is missing when it is.
 	Usage(ctx context.Context, namespaces []string) (usage map[string]Usage, note string)
+	// WorkloadAnnotation reads annotation key of the workload objects ("namespace/kind/name",
+	// kind one of deployment, statefulset, daemonset, replicaset; others are skipped) and
+	// returns the values of those that carry it; warnings say which could not be read.
+	WorkloadAnnotation(ctx context.Context, key string, workloads []string) (values map[string]string, warnings []string)
 	// LeaseHolders lists the holders of the Leases of the namespaces, where they may be listed.
 	LeaseHolders(ctx context.Context, namespaces []string) []replicas.Holder
 }

@@ -11,43 +11,37 @@ import (
 )
 
 // AnnotationKey is the annotation on a controller's pod (or its pod template, which the pod
-// carries) that lists the checks accepted for that workload: codes or slugs, comma-separated.
+// carries), or on its workload object (Deployment, StatefulSet, DaemonSet, ReplicaSet), that
+// lists the checks accepted for that workload: codes or slugs, comma-separated.
 const AnnotationKey = "ctrldiag.io/ignore"
 
 // Target is what suppression knows of a finding's target: its namespace and the checks its
-// workload's annotation accepts.
+// workload's annotations accept.
 type Target struct {
 	Namespace string
-	// Ignore are the slugs the annotation names; Source says which object carries it.
-	Ignore map[string]bool
-	Source string
+	// Ignore are the slugs the annotations name, each with the object whose annotation names
+	// it ("annotation ctrldiag.io/ignore on pod NS/NAME").
+	Ignore map[string]string
 }
 
 // Targets maps the IDs findings name (a target, or NAMESPACE/WORKLOAD for findings about a
-// workload's replicas) to their namespace and annotation. Only the pod's own annotations are
-// read; an owner's template annotations reach it, an owner's metadata annotations do not.
-// Warnings name annotation values that are not checks of the catalog.
-func Targets(results []source.Result) (map[string]Target, []string) {
+// workload's replicas) to their namespace and the checks their annotations accept: the pod's
+// own (an owner's template annotations reach it) and its workload object's, workloads by
+// "namespace/kind/name" (WorkloadKeys). Warnings name annotation values that are not checks of
+// the catalog.
+func Targets(results []source.Result, workloads map[string]string) (map[string]Target, []string) {
 	out := map[string]Target{}
 	var warnings []string
+	warned := map[string]bool{}
 	for _, r := range results {
 		id := r.Target.ID()
 		t := Target{Namespace: r.Target.Namespace}
 		if r.Pod != nil {
 			if v, ok := r.Pod.Annotations[AnnotationKey]; ok {
-				t.Source = fmt.Sprintf("annotation %s on pod %s/%s", AnnotationKey, r.Pod.Namespace, r.Pod.Name)
-				t.Ignore = map[string]bool{}
-				for _, c := range strings.Split(v, ",") {
-					if strings.TrimSpace(c) == "" {
-						continue
-					}
-					check, ok := CheckOf(c)
-					if !ok {
-						warnings = append(warnings, fmt.Sprintf("%s: unknown check %q, ignored", t.Source, strings.TrimSpace(c)))
-						continue
-					}
-					t.Ignore[check] = true
-				}
+				t.add(fmt.Sprintf("annotation %s on pod %s/%s", AnnotationKey, r.Pod.Namespace, r.Pod.Name), v, &warnings, warned)
+			}
+			if v, ok := workloads[workloadKey(r)]; ok {
+				t.add(fmt.Sprintf("annotation %s on %s in %s", AnnotationKey, r.Target.Workload, r.Target.Namespace), v, &warnings, warned)
 			}
 		}
 		out[id] = t
@@ -59,6 +53,50 @@ func Targets(results []source.Result) (map[string]Target, []string) {
 		}
 	}
 	return out, warnings
+}
+
+// WorkloadKeys are the workload objects of the results' pods, "namespace/kind/name", each once.
+func WorkloadKeys(results []source.Result) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range results {
+		if k := workloadKey(r); k != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func workloadKey(r source.Result) string {
+	if r.Pod == nil || !strings.Contains(r.Target.Workload, "/") {
+		return ""
+	}
+	return r.Target.Namespace + "/" + r.Target.Workload
+}
+
+// add takes the checks annotation value v names, from source; a name that is no check is a
+// warning, once per source.
+func (t *Target) add(source, v string, warnings *[]string, warned map[string]bool) {
+	if t.Ignore == nil {
+		t.Ignore = map[string]string{}
+	}
+	for _, c := range strings.Split(v, ",") {
+		if strings.TrimSpace(c) == "" {
+			continue
+		}
+		check, ok := CheckOf(c)
+		if !ok {
+			if w := fmt.Sprintf("%s: unknown check %q, ignored", source, strings.TrimSpace(c)); !warned[w] {
+				warned[w] = true
+				*warnings = append(*warnings, w)
+			}
+			continue
+		}
+		if _, named := t.Ignore[check]; !named {
+			t.Ignore[check] = source
+		}
+	}
 }
 
 // Apply moves the findings that an entry of rules (not expired at now) or their target's
@@ -84,8 +122,8 @@ func Apply(r *report.Report, rules *Rules, targets map[string]Target, now time.T
 			s.Findings = append(s.Findings, report.Suppressed{Finding: f, Reason: e.Reason, Source: e.Source})
 			continue
 		}
-		if t.Ignore[f.Check] {
-			s.Findings = append(s.Findings, report.Suppressed{Finding: f, Reason: "accepted for this workload by its annotation", Source: t.Source})
+		if src, ok := t.Ignore[f.Check]; ok {
+			s.Findings = append(s.Findings, report.Suppressed{Finding: f, Reason: "accepted for this workload by its annotation", Source: src})
 			continue
 		}
 		kept = append(kept, f)

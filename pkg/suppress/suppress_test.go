@@ -158,7 +158,7 @@ func TestAnnotation(t *testing.T) {
 	ts, warnings := Targets([]source.Result{
 		result("team-a", "op-1", "op", nil),
 		result("team-b", "op-2", "op", map[string]string{AnnotationKey: "CD208, backlog-growing,CD999"}),
-	})
+	}, nil)
 	if len(warnings) != 1 || !strings.Contains(warnings[0], `unknown check "CD999"`) || !strings.Contains(warnings[0], "pod team-b/op-2") {
 		t.Errorf("warnings %q", warnings)
 	}
@@ -175,8 +175,36 @@ func TestAnnotation(t *testing.T) {
 	if len(r.Findings) != 3 || r.Findings[0].Target != "team-a/op-1:8080" || r.Summary.Warning != 2 {
 		t.Errorf("kept %+v, summary %+v", r.Findings, r.Summary)
 	}
-	if ts["team-b/op"].Namespace != "team-b" || !ts["team-b/op"].Ignore["workers-saturated"] {
+	if _, ok := ts["team-b/op"].Ignore["workers-saturated"]; ts["team-b/op"].Namespace != "team-b" || !ok {
 		t.Errorf("the workload's entry: %+v", ts["team-b/op"])
+	}
+}
+
+// The workload object's annotation counts as the pod's does; each suppressed finding names
+// the object whose annotation accepted its check.
+func TestWorkloadAnnotation(t *testing.T) {
+	results := []source.Result{
+		result("team-a", "op-1", "deployment/op", nil),
+		result("team-b", "op-2", "statefulset/op", map[string]string{AnnotationKey: "backlog-growing"}),
+	}
+	if keys := WorkloadKeys(results); len(keys) != 2 || keys[0] != "team-a/deployment/op" || keys[1] != "team-b/statefulset/op" {
+		t.Fatalf("workload keys %q", keys)
+	}
+	ts, warnings := Targets(results, map[string]string{"team-b/statefulset/op": "CD208,nonsense", "team-a/deployment/other": "CD208"})
+	if len(warnings) != 1 || !strings.Contains(warnings[0], `statefulset/op in team-b: unknown check "nonsense"`) {
+		t.Errorf("warnings %q", warnings)
+	}
+	r := sample()
+	Apply(&r, nil, ts, time.Now())
+	if r.Suppressions == nil || len(r.Suppressions.Findings) != 2 {
+		t.Fatalf("suppressed %+v", r.Suppressions)
+	}
+	want := map[string]string{"workers-saturated": "annotation ctrldiag.io/ignore on statefulset/op in team-b",
+		"backlog-growing": "annotation ctrldiag.io/ignore on pod team-b/op-2"}
+	for _, s := range r.Suppressions.Findings {
+		if s.Target != "team-b/op-2:8080" || s.Source != want[s.Check] {
+			t.Errorf("suppressed %s by %q, want %q", s.Check, s.Source, want[s.Check])
+		}
 	}
 }
 

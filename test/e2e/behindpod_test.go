@@ -31,10 +31,15 @@ type podSpec struct {
 	// Sidecar, when set, names a second container without ports (memory limit 64Mi), which no
 	// process plays: its status is the pod's to make up.
 	Sidecar string
+	// Owner, when set, is the pod's controlling owner ("Deployment", name, uid).
+	Owner *podOwner
 	// Command returns the process to start; listen maps each pod port to the address the
 	// process must listen on (the pod IP and that port in the cluster's network namespace).
 	Command func(listen map[int32]string) []string
 }
+
+// podOwner is the object that controls a pod.
+type podOwner struct{ Kind, APIVersion, Name, UID string }
 
 // behindPod is a running process that stands behind a Ready pod: the API server's proxy reaches
 // it at the pod IP, and kwok's PortForward rule sends `kubectl port-forward` to it.
@@ -178,10 +183,13 @@ func (p *behindPod) manifest(spec podSpec) string {
 			"target": map[string]any{"address": host, "port": target},
 		})
 	}
+	meta := map[string]any{"name": p.Name, "namespace": p.Namespace, "labels": spec.Labels, "annotations": annotations}
+	if o := spec.Owner; o != nil {
+		meta["ownerReferences"] = []map[string]any{{"apiVersion": o.APIVersion, "kind": o.Kind, "name": o.Name, "uid": o.UID, "controller": true}}
+	}
 	pod := map[string]any{
 		"apiVersion": "v1", "kind": "Pod",
-		"metadata": map[string]any{"name": p.Name, "namespace": p.Namespace,
-			"labels": spec.Labels, "annotations": annotations},
+		"metadata": meta,
 		"spec": map[string]any{
 			"nodeName":                      "ctrldiag-node",
 			"terminationGracePeriodSeconds": 0,
