@@ -112,11 +112,13 @@ func (t *Top) Next(ctx context.Context) (*Frame, error) {
 	t.noteFailures(results)
 	stats, errs, leaders, targets := analyse(results, t.cfg.Thresholds)
 	reps := replicasOf(results, leaders)
-	stats, groups := replicas.Fold(stats, reps, t.leaseHolders(ctx, replicas.Unsure(reps)))
+	holders := t.leaseHolders(ctx, replicas.Unsure(reps))
+	stats, groups := replicas.Fold(stats, reps, holders)
 	f.List = NewQueueList(stats, errs)
 	f.List.Replicas = groups
 	f.List.setClusters(results)
-	f.Findings = findings.Evaluate(targets, nil, nil, t.cfg.Thresholds)
+	// Who leads, as report judges it: a standby is not a stalled controller.
+	f.Findings = findings.Evaluate(targets, replicas.Elections(reps, holders), nil, t.cfg.Thresholds)
 	f.Warnings = append(f.Warnings, notes(results)...)
 	return f, nil
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,6 +89,19 @@ func TestTopFoldsStandbysAsQueuesDoes(t *testing.T) {
 	}
 	if src.cluster.asked != 1 {
 		t.Errorf("Leases asked %d times in 3 refreshes, want once", src.cluster.asked)
+	}
+	// The standby's empty page is no fault: the Leases say who leads, as in report.
+	standby := false
+	for _, fd := range f.Findings {
+		if fd.Target == "ops/op-b:8080" {
+			standby = fd.Check == "no-workqueue-metrics" && fd.Severity == findings.Info && strings.Contains(fd.Summary, "standby")
+			if !standby {
+				t.Errorf("the standby raises %s (%s): %s", fd.Check, fd.Severity, fd.Summary)
+			}
+		}
+	}
+	if !standby {
+		t.Errorf("no finding says op-b is a standby: %+v", f.Findings)
 	}
 	now = now.Add(30 * time.Second)
 	if _, err := top.Next(context.Background()); err != nil {
