@@ -47,6 +47,9 @@ type Input struct {
 	Changes float64
 	// Limits are why more workers cannot help (throttling, API errors, CPU at the limit).
 	Limits []string
+	// Notes are what else the reading of the load should say (a hot key that is not the
+	// bottleneck).
+	Notes []string
 }
 
 // Options are the target and the evidence the model needs.
@@ -115,6 +118,7 @@ func Model(in Input, o Options) (e Estimate, ok bool) {
 		e.Predicted = MMcWait(e.Offered, s, int(math.Round(in.Workers)), in.ServiceSpread)
 	}
 	e.WorkersNeeded = WorkersFor(e.Offered, s, in.ServiceSpread, o.TargetWait)
+	e.Notes = append(e.Notes, in.Notes...)
 	return e, true
 }
 

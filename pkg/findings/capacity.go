@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/capacity"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 )
 
 // closedLoopShare: when at least this share of a controller's reconciles end in
@@ -80,13 +81,38 @@ func capacityInput(t Target, q health.QueueStats, th Thresholds, limits []string
 	if s := t.Objects.Of(t.ID, q.Controller); s != nil && s.Error == "" {
 		in.Objects = float64(s.Total)
 		if ch := s.Changes; ch != nil && ch.Seconds > 0 && (ch.Error == "" || ch.Seconds >= t.Window.Seconds()/2) {
-			in.Changes = ch.PerSecond()
+			in.Changes = servedChanges(*ch, &in)
 		}
 	}
 	if q.Longest >= th.StuckAfter.Seconds() {
 		in.Limits = append(in.Limits, fmt.Sprintf("a worker has held one item for %s: it is stuck, not short of company", format(q.Longest, "s")))
 	}
 	return in, true
+}
+
+// servedChanges are the objects' changes a second that can become work items: one object is
+// worked on at most once per mean service time (the queue merges its changes meanwhile and
+// never hands it to two workers), so its changes count up to that. An object that changed
+// more often than that is a hot key: a limit when it makes half the load or more (more
+// workers cannot serve it faster), a note otherwise.
+func servedChanges(ch objects.Changes, in *capacity.Input) float64 {
+	if !(in.ServiceMean > 0) {
+		return ch.PerSecond()
+	}
+	most := ch.Seconds / in.ServiceMean
+	served := ch.Served(most)
+	if len(ch.Top) == 0 || float64(ch.Top[0].Count) <= most {
+		return served
+	}
+	top := ch.Top[0]
+	hot := fmt.Sprintf("one hot key: %s changed %d times in %s, more often than one worker reconciles it (every %s on average), so its changes merge in the queue and it counts as one worker's load",
+		top.Object, top.Count, format(ch.Seconds, "s"), format(in.ServiceMean, "s"))
+	if 1/in.ServiceMean >= served/2 {
+		in.Limits = append(in.Limits, hot+": more workers cannot reconcile it faster")
+	} else {
+		in.Notes = append(in.Notes, hot)
+	}
+	return served
 }
 
 // limitsOf says what, in the process, more workers would only wait on: throttling on either

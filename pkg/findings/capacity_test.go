@@ -23,6 +23,7 @@ type queueLoad struct {
 	wait         float64 // seconds each waited
 	requeueAfter bool    // results are requeue_after, else success
 	objects      int     // objects counted by the objects view; 0 = not read
+	changes      *objects.Changes
 }
 
 // workqueueHist is a controller-runtime workqueue histogram (buckets 1e-8 .. 1000 s) of n
@@ -66,7 +67,7 @@ func loadTarget(l queueLoad) Target {
 		t.Kind = KubeControllerManager
 	}
 	if l.objects > 0 {
-		t.Objects = &objects.View{Kinds: []objects.Summary{{Controllers: []string{"ns/op:8080 ctrl"}, Total: l.objects}}}
+		t.Objects = &objects.View{Kinds: []objects.Summary{{Controllers: []string{"ns/op:8080 ctrl"}, Total: l.objects, Changes: l.changes}}}
 	}
 	return t
 }
@@ -129,6 +130,21 @@ func TestUnderProvisionedScenarios(t *testing.T) {
 		// load (150 objects every 10.1s, 1.5 Erlangs) exceeds the worker and 51 items wait.
 		{name: "periodic, 1 worker, long waits unseen", l: queueLoad{window: 30 * time.Second, workers: 1, busy: 1, depthBefore: 51, depth: 51,
 			completed: 294, service: 0.1, wait: 0.2, requeueAfter: true, objects: 150}, want: true, min: 2, max: 4},
+		// The same with the touches counted at the API server (each object twice in 30s): the
+		// load is their 10/s.
+		{name: "saturated, 1 worker, changes counted", l: queueLoad{window: 30 * time.Second, workers: 1, busy: 1, depthBefore: 141, depth: 141,
+			completed: 30, service: 1, wait: 140, objects: 150, changes: &objects.Changes{Count: 300, Seconds: 30, ByCount: map[int]int{2: 150}}},
+			want: true, min: 11, max: 14},
+		// One object changed 20 times a second keeps the one worker busy: its changes merge
+		// in the queue, it is one worker's load, and more workers cannot serve it faster.
+		{name: "one hot key", l: queueLoad{window: 30 * time.Second, workers: 1, busy: 1, depthBefore: 1, depth: 1, completed: 30,
+			service: 1, wait: 0.5, objects: 20, changes: &objects.Changes{Count: 600, Seconds: 30, ByCount: map[int]int{600: 1},
+				Top: []objects.ObjectChanges{{Object: "ns/hot", Count: 600}}}}},
+		// The hot key beside the saturated load: it is one worker's load among 11 Erlangs.
+		{name: "a hot key among many", l: queueLoad{window: 30 * time.Second, workers: 1, busy: 1, depthBefore: 141, depth: 141,
+			completed: 30, service: 1, wait: 140, objects: 151, changes: &objects.Changes{Count: 900, Seconds: 30, ByCount: map[int]int{2: 150, 600: 1},
+				Top: []objects.ObjectChanges{{Object: "ns/hot", Count: 600}, {Object: "ns/w-1", Count: 2}}}},
+			want: true, min: 12, max: 15},
 		// The saturated load served by 16 workers: ~10 busy, nothing waits.
 		{name: "saturated load, 16 workers", l: queueLoad{window: ten, workers: 16, busy: 10, completed: 100, service: 1, wait: 0.001, objects: 150}},
 		// A closed loop one worker cannot keep up with: 100 objects every 1s, 0.1s each;
@@ -152,6 +168,22 @@ func TestUnderProvisionedScenarios(t *testing.T) {
 				t.Errorf("%s %s", f.Code, f.Severity)
 			}
 		})
+	}
+}
+
+// A hot key that makes most of the load is said to be why more workers cannot help.
+func TestCapacityNamesAHotKey(t *testing.T) {
+	l := queueLoad{window: 30 * time.Second, workers: 1, busy: 1, depthBefore: 1, depth: 1, completed: 30, service: 1, wait: 0.5, objects: 20,
+		changes: &objects.Changes{Count: 600, Seconds: 30, ByCount: map[int]int{600: 1}, Top: []objects.ObjectChanges{{Object: "ns/hot", Count: 600}}}}
+	qc := Capacity(loadTarget(l), DefaultThresholds())
+	if len(qc) != 1 || qc[0].Estimate.Helps || len(qc[0].In.Limits) != 1 || !strings.Contains(qc[0].In.Limits[0], "one hot key: ns/hot changed 600 times") {
+		t.Fatalf("capacity %+v", qc)
+	}
+	l.changes.ByCount, l.changes.Top = map[int]int{2: 150, 600: 1}, []objects.ObjectChanges{{Object: "ns/hot", Count: 600}}
+	l.depthBefore, l.depth, l.objects = 141, 141, 151
+	qc = Capacity(loadTarget(l), DefaultThresholds())
+	if len(qc) != 1 || !qc[0].Estimate.Helps || !strings.Contains(strings.Join(qc[0].Estimate.Notes, " "), "one hot key: ns/hot") {
+		t.Fatalf("a hot key among many: capacity %+v", qc)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"math"
+	"sort"
 	"sync"
 	"time"
 
@@ -29,6 +31,38 @@ type Changes struct {
 	// Error says why the watch stopped early or never started; Count and Seconds then cover
 	// what was watched.
 	Error string `json:"error,omitempty"`
+	// ByCount is how many objects changed n times, by n: how the changes spread over the
+	// objects (a queue merges the changes of one object, so one hot object is one item at a
+	// time however often it changes).
+	ByCount map[int]int `json:"byCount,omitempty"`
+	// Top are the objects that changed most, most first (up to three).
+	Top []ObjectChanges `json:"top,omitempty"`
+}
+
+// ObjectChanges is how often one object ("namespace/name") changed.
+type ObjectChanges struct {
+	Object string `json:"object"`
+	Count  int    `json:"count"`
+}
+
+// maxTop bounds Changes.Top.
+const maxTop = 3
+
+// Served is the changes a second that can become distinct work items when one object can be
+// worked on at most max times over the watch (its changes beyond that merge in the queue):
+// each object counts min(changes, max). Without the spread (ByCount), all changes count.
+func (c Changes) Served(max float64) float64 {
+	if c.Seconds <= 0 {
+		return 0
+	}
+	if len(c.ByCount) == 0 {
+		return c.PerSecond()
+	}
+	var n float64
+	for changes, objects := range c.ByCount {
+		n += float64(objects) * math.Min(float64(changes), max)
+	}
+	return n / c.Seconds
 }
 
 // PerSecond is the changes a second; 0 when nothing was watched.
@@ -51,6 +85,9 @@ type ChangeWatch struct {
 	count   int
 	err     string
 	now     func() time.Time
+	// per counts the changes of each object, names names it.
+	per   map[types.UID]int
+	names map[types.UID]string
 }
 
 // WatchChanges lists the kind's objects (to know their state before the first change) and
@@ -60,7 +97,7 @@ func WatchChanges(ctx context.Context, dyn dynamic.Interface, k Kind, ns string)
 		ns = ""
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	w := &ChangeWatch{cancel: cancel, done: make(chan struct{}), now: time.Now}
+	w := &ChangeWatch{cancel: cancel, done: make(chan struct{}), now: time.Now, per: map[types.UID]int{}, names: map[types.UID]string{}}
 	w.started = w.now()
 	go func() {
 		defer close(w.done)
@@ -80,7 +117,24 @@ func (w *ChangeWatch) Stop() Changes {
 	<-w.done
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return Changes{Count: w.count, Seconds: w.stopped.Sub(w.started).Seconds(), Error: w.err}
+	c := Changes{Count: w.count, Seconds: w.stopped.Sub(w.started).Seconds(), Error: w.err}
+	if len(w.per) > 0 {
+		c.ByCount = map[int]int{}
+	}
+	for uid, n := range w.per {
+		c.ByCount[n]++
+		c.Top = append(c.Top, ObjectChanges{Object: w.names[uid], Count: n})
+	}
+	sort.Slice(c.Top, func(i, j int) bool {
+		if c.Top[i].Count != c.Top[j].Count {
+			return c.Top[i].Count > c.Top[j].Count
+		}
+		return c.Top[i].Object < c.Top[j].Object
+	})
+	if len(c.Top) > maxTop {
+		c.Top = c.Top[:maxTop]
+	}
+	return c
 }
 
 // fail records why the watch stopped, and when, unless it was stopped first.
@@ -93,12 +147,23 @@ func (w *ChangeWatch) fail(msg string) {
 	}
 }
 
-func (w *ChangeWatch) counted() {
+// counted counts a change of u, unless the watch was stopped.
+func (w *ChangeWatch) counted(u *unstructured.Unstructured) {
 	w.mu.Lock()
-	if w.stopped.IsZero() {
-		w.count++
+	defer w.mu.Unlock()
+	if !w.stopped.IsZero() {
+		return
 	}
-	w.mu.Unlock()
+	w.count++
+	uid := u.GetUID()
+	w.per[uid]++
+	if _, named := w.names[uid]; !named {
+		name := u.GetName()
+		if ns := u.GetNamespace(); ns != "" {
+			name = ns + "/" + name
+		}
+		w.names[uid] = name
+	}
 }
 
 // run lists, then follows the watch from the list's resourceVersion, starting it again from
@@ -148,7 +213,7 @@ func (w *ChangeWatch) follow(ctx context.Context, wi watch.Interface, seen map[t
 			}
 			rv = u.GetResourceVersion()
 			if Changed(seen, ev.Type, u) {
-				w.counted()
+				w.counted(u)
 			}
 		}
 	}

@@ -92,6 +92,25 @@ func TestWatchChanges(t *testing.T) {
 	if got.Count != 3 || got.Error != "" || got.Seconds <= 0 {
 		t.Errorf("changes %+v, want 3 (annotation, creation, deletion) and no error", got)
 	}
+	if len(got.ByCount) != 2 || got.ByCount[2] != 1 || got.ByCount[1] != 1 || len(got.Top) != 2 ||
+		got.Top[0] != (ObjectChanges{Object: "ops/w-a", Count: 2}) || got.Top[1] != (ObjectChanges{Object: "ops/w-b", Count: 1}) {
+		t.Errorf("spread %v, top %v; want w-a twice (annotation, deletion), w-b once", got.ByCount, got.Top)
+	}
+}
+
+// One object that changes 100 times can be worked on only as often as one worker finishes
+// it: Served caps each object's changes.
+func TestServed(t *testing.T) {
+	c := Changes{Count: 130, Seconds: 10, ByCount: map[int]int{100: 1, 2: 15}}
+	if got := c.Served(10); got != (10+30)/10.0 {
+		t.Errorf("served %g, want 4 (the hot object 10 times, 15 others twice, over 10s)", got)
+	}
+	if got := c.Served(1000); got != 13 {
+		t.Errorf("served %g with no cap, want all 13/s", got)
+	}
+	if got := (Changes{Count: 50, Seconds: 10}).Served(1); got != 5 {
+		t.Errorf("served %g without the spread (an older snapshot), want the count, 5/s", got)
+	}
 }
 
 // waitWatching waits until the fake client was asked to watch.
