@@ -81,7 +81,7 @@ func capacityInput(t Target, q health.QueueStats, th Thresholds, limits []string
 	if s := t.Objects.Of(t.ID, q.Controller); s != nil && s.Error == "" {
 		in.Objects = float64(s.Total)
 		if ch := s.Changes; ch != nil && ch.Seconds > 0 && (ch.Error == "" || ch.Seconds >= t.Window.Seconds()/2) {
-			in.Changes = servedChanges(*ch, &in)
+			in.Changes = servedChanges(*ch, &in, th)
 		}
 	}
 	if q.Longest >= th.StuckAfter.Seconds() {
@@ -93,9 +93,10 @@ func capacityInput(t Target, q health.QueueStats, th Thresholds, limits []string
 // servedChanges are the objects' changes a second that can become work items: one object is
 // worked on at most once per mean service time (the queue merges its changes meanwhile and
 // never hands it to two workers), so its changes count up to that. An object that changed
-// more often than that is a hot key: a limit when it makes half the load or more (more
-// workers cannot serve it faster), a note otherwise.
-func servedChanges(ch objects.Changes, in *capacity.Input) float64 {
+// more often than that is a hot key, which holds one worker whatever their number: a limit
+// when the rest of the load needs none of the other workers beyond those there are (more
+// workers would only idle), a note otherwise.
+func servedChanges(ch objects.Changes, in *capacity.Input, th Thresholds) float64 {
 	if !(in.ServiceMean > 0) {
 		return ch.PerSecond()
 	}
@@ -105,12 +106,13 @@ func servedChanges(ch objects.Changes, in *capacity.Input) float64 {
 		return served
 	}
 	top := ch.Top[0]
-	hot := fmt.Sprintf("one hot key: %s changed %d times in %s, more often than one worker reconciles it (every %s on average), so its changes merge in the queue and it counts as one worker's load",
+	hot := fmt.Sprintf("one hot key: %s changed %d times in %s, more often than one worker reconciles it (every %s on average), so its changes merge in the queue and it holds one worker",
 		top.Object, top.Count, format(ch.Seconds, "s"), format(in.ServiceMean, "s"))
-	if 1/in.ServiceMean >= served/2 {
-		in.Limits = append(in.Limits, hot+": more workers cannot reconcile it faster")
+	rest := served - 1/in.ServiceMean
+	if rest <= 0 || in.Workers > 0 && capacity.WorkersFor(rest, in.ServiceMean, in.ServiceSpread, th.TargetQueueWait.Seconds()) <= int(in.Workers)-1 {
+		in.Limits = append(in.Limits, hot+"; the rest of the load is served by the other workers, so more workers cannot help")
 	} else {
-		in.Notes = append(in.Notes, hot)
+		in.Notes = append(in.Notes, hot+" whatever their number")
 	}
 	return served
 }
