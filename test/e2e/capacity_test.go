@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -10,6 +11,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/clientcmd"
 )
 
 // capacityRow is a row of the capacity section of `report -o json`.
@@ -222,5 +229,57 @@ func TestCapacityModelAgainstMeasurements(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestCapacityNamesAHotKey changes one object of the slow load (3s reconciles, one worker)
+// about seven times a second. The queue merges those changes and the object holds the one
+// worker, so the capacity model counts it as one worker's load, not as seven items a second,
+// and names it.
+func TestCapacityNamesAHotKey(t *testing.T) {
+	ns := newNamespace(t)
+	p := startOperatorWith(t, ns, "operator", "slow", 1)
+	cfg, err := clientcmd.BuildConfigFromFlags("", env.kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	workloads := dyn.Resource(schema.GroupVersionResource{Group: "demo.ctrldiag.dev", Version: "v1alpha1", Resource: "workloads"}).Namespace(ns)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-done })
+	go func() {
+		defer close(done)
+		for n := 0; ctx.Err() == nil; n++ {
+			body := fmt.Sprintf(`{"metadata":{"annotations":{"e2e.ctrldiag.dev/hot":"%d"}}}`, n)
+			_, _ = workloads.Patch(ctx, "slow-000", types.MergePatchType, []byte(body), metav1.PatchOptions{})
+			time.Sleep(150 * time.Millisecond)
+		}
+	}()
+	time.Sleep(20 * time.Second)
+	r := ctrldiag(t, "report", "-o", "json", "-n", ns, "--include-apiserver=false", "--interval", "45s", "pod/"+p.Name)
+	if r.Code != 0 {
+		t.Fatalf("report:\n%s", r)
+	}
+	var c struct{ Capacity []capacityRow }
+	if err := json.Unmarshal([]byte(r.Stdout), &c); err != nil {
+		t.Fatalf("report -o json: %v", err)
+	}
+	if len(c.Capacity) != 1 {
+		t.Fatalf("capacity rows %+v\n%s", c.Capacity, r.Stdout)
+	}
+	row := c.Capacity[0]
+	t.Logf("slow with a hot key at 1 worker: %s; limits %q", row, row.Limits)
+	said := strings.Join(append(append([]string(nil), row.Notes...), row.Limits...), " ")
+	if !strings.Contains(said, "one hot key: "+ns+"/slow-000 changed") {
+		t.Errorf("the hot key is not named: %s; limits %q", row, row.Limits)
+	}
+	// One worker's load (1/3s) and the other objects' touches (one every 6s in all): well under
+	// the ~7 changes a second the hot key had.
+	if row.OfferedPerSecond == nil || *row.OfferedPerSecond > 1 {
+		t.Errorf("offered load %s/s: the hot key's merged changes were counted as items", num(row.OfferedPerSecond))
 	}
 }
