@@ -3,7 +3,6 @@ package objects
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"hash/fnv"
 	"math"
 	"sort"
@@ -82,12 +81,10 @@ type ChangeWatch struct {
 	mu      sync.Mutex
 	started time.Time
 	stopped time.Time
-	count   int
 	err     string
 	now     func() time.Time
-	// per counts the changes of each object, names names it.
-	per   map[types.UID]int
-	names map[types.UID]string
+	// per counts the changes of each object.
+	per map[types.UID]*ObjectChanges
 }
 
 // WatchChanges lists the kind's objects (to know their state before the first change) and
@@ -97,7 +94,7 @@ func WatchChanges(ctx context.Context, dyn dynamic.Interface, k Kind, ns string)
 		ns = ""
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	w := &ChangeWatch{cancel: cancel, done: make(chan struct{}), now: time.Now, per: map[types.UID]int{}, names: map[types.UID]string{}}
+	w := &ChangeWatch{cancel: cancel, done: make(chan struct{}), now: time.Now, per: map[types.UID]*ObjectChanges{}}
 	w.started = w.now()
 	go func() {
 		defer close(w.done)
@@ -117,13 +114,14 @@ func (w *ChangeWatch) Stop() Changes {
 	<-w.done
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	c := Changes{Count: w.count, Seconds: w.stopped.Sub(w.started).Seconds(), Error: w.err}
+	c := Changes{Seconds: w.stopped.Sub(w.started).Seconds(), Error: w.err}
 	if len(w.per) > 0 {
 		c.ByCount = map[int]int{}
 	}
-	for uid, n := range w.per {
-		c.ByCount[n]++
-		c.Top = append(c.Top, ObjectChanges{Object: w.names[uid], Count: n})
+	for _, o := range w.per {
+		c.Count += o.Count
+		c.ByCount[o.Count]++
+		c.Top = append(c.Top, *o)
 	}
 	sort.Slice(c.Top, func(i, j int) bool {
 		if c.Top[i].Count != c.Top[j].Count {
@@ -154,16 +152,12 @@ func (w *ChangeWatch) counted(u *unstructured.Unstructured) {
 	if !w.stopped.IsZero() {
 		return
 	}
-	w.count++
-	uid := u.GetUID()
-	w.per[uid]++
-	if _, named := w.names[uid]; !named {
-		name := u.GetName()
-		if ns := u.GetNamespace(); ns != "" {
-			name = ns + "/" + name
-		}
-		w.names[uid] = name
+	o := w.per[u.GetUID()]
+	if o == nil {
+		o = &ObjectChanges{Object: objectName(u)}
+		w.per[u.GetUID()] = o
 	}
+	o.Count++
 }
 
 // run lists, then follows the watch from the list's resourceVersion, starting it again from
@@ -276,15 +270,5 @@ func fingerprint(u *unstructured.Unstructured) uint64 {
 }
 
 func watchError(k Kind, ns, verb string, err error) string {
-	where := "in all namespaces"
-	switch {
-	case !k.Namespaced:
-		where = "(cluster-scoped)"
-	case ns != "":
-		where = "in namespace " + ns
-	}
-	if apierrors.IsForbidden(err) {
-		return fmt.Sprintf("may not %s %s %s: needs RBAC verbs list and watch on %s", verb, k.GroupResource(), where, k.GroupResource())
-	}
-	return fmt.Sprintf("%s %s %s: %v", verb, k.GroupResource(), where, err)
+	return requestError(k, ns, verb, "verbs list and watch", err)
 }

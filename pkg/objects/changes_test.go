@@ -82,7 +82,10 @@ func TestWatchChanges(t *testing.T) {
 	for {
 		time.Sleep(20 * time.Millisecond)
 		w.mu.Lock()
-		n := w.count
+		n := 0
+		for _, o := range w.per {
+			n += o.Count
+		}
 		w.mu.Unlock()
 		if n >= 3 || time.Now().After(deadline) {
 			got = w.Stop()

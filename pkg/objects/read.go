@@ -86,15 +86,21 @@ func list(ctx context.Context, dyn dynamic.Interface, s *Summary, now time.Time)
 }
 
 func listError(s *Summary, err error) string {
+	return requestError(s.Kind, s.Namespace, "list", "verb list", err)
+}
+
+// requestError says what verb on the kind's objects in namespace ns ("" for all) failed, and
+// for a refusal the RBAC verbs (rbac) it needs.
+func requestError(k Kind, ns, verb, rbac string, err error) string {
 	where := "in all namespaces"
 	switch {
-	case !s.Kind.Namespaced:
+	case !k.Namespaced:
 		where = "(cluster-scoped)"
-	case s.Namespace != "":
-		where = "in namespace " + s.Namespace
+	case ns != "":
+		where = "in namespace " + ns
 	}
 	if apierrors.IsForbidden(err) {
-		return fmt.Sprintf("may not list %s %s: needs RBAC verb list on %s", s.Kind.GroupResource(), where, s.Kind.GroupResource())
+		return fmt.Sprintf("may not %s %s %s: needs RBAC %s on %s", verb, k.GroupResource(), where, rbac, k.GroupResource())
 	}
-	return fmt.Sprintf("list %s %s: %v", s.Kind.GroupResource(), where, err)
+	return fmt.Sprintf("%s %s %s: %v", verb, k.GroupResource(), where, err)
 }

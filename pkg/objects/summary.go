@@ -58,16 +58,21 @@ type Deletion struct {
 	AgeSeconds float64  `json:"ageSeconds"`
 }
 
+// objectName is how outputs name an object: "namespace/name", or "name" without a namespace.
+func objectName(u *unstructured.Unstructured) string {
+	if ns := u.GetNamespace(); ns != "" {
+		return ns + "/" + u.GetName()
+	}
+	return u.GetName()
+}
+
 // maxMessages bounds the distinct messages counted per reason.
 const maxMessages = 5
 
 // Add counts one object.
 func (s *Summary) Add(u *unstructured.Unstructured, now time.Time) {
 	s.Total++
-	name := u.GetName()
-	if ns := u.GetNamespace(); ns != "" {
-		name = ns + "/" + name
-	}
+	name := objectName(u)
 	if c, ok := failed(u); ok {
 		s.Failed++
 		s.addReason(name, c, now)
