@@ -32,14 +32,19 @@ func objectsSection(r report.Report) section {
 		case ns == "":
 			ns = "(all)"
 		}
-		note := k.Error
-		if note == "" && len(k.Deletions) > 0 {
-			d := k.Deletions[0]
-			note = fmt.Sprintf("oldest deletion %s, %s ago, waits on %s", d.Object, age(d.AgeSeconds), strings.Join(d.Finalizers, ", "))
+		var notes []string
+		if k.Error != "" {
+			notes = append(notes, k.Error)
+		} else {
+			if len(k.Deletions) > 0 {
+				d := k.Deletions[0]
+				notes = append(notes, fmt.Sprintf("oldest deletion %s, %s ago, waits on %s", d.Object, age(d.AgeSeconds), strings.Join(d.Finalizers, ", ")))
+			}
+			if k.Changes != nil {
+				notes = append(notes, changesNote(*k.Changes))
+			}
 		}
-		if c := k.Changes; c != nil && k.Error == "" {
-			note = joinNotes(note, changesNote(*c))
-		}
+		note := strings.Join(notes, "; ")
 		counts := []string{fmt.Sprint(k.Total), fmt.Sprint(k.Failed), fmt.Sprint(k.BehindSpec), fmt.Sprint(k.Deleting)}
 		if k.Error != "" {
 			counts = []string{"-", "-", "-", "-"}
@@ -75,12 +80,4 @@ func changesNote(c objects.Changes) string {
 		return "changes not counted: " + c.Error
 	}
 	return fmt.Sprintf("%d changes in %s (%.3g/s)", c.Count, age(c.Seconds), c.PerSecond())
-}
-
-// joinNotes joins the notes of one cell that are not empty.
-func joinNotes(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
 }
