@@ -158,8 +158,10 @@ func take(ctx context.Context, src scrape.Source, o options, sem chan struct{}) 
 	if err != nil {
 		return source.Sample{}, err
 	}
+	// A live page is taken now, whatever it says: only saved pages (no request time) may
+	// carry their own time, or a page could stretch or stall the window it is judged on.
 	t := page.Time
-	if !p.SampleTime.IsZero() {
+	if t.IsZero() {
 		t = p.SampleTime
 	}
 	s := source.Sample{Families: p.Families, Time: t}

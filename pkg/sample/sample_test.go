@@ -78,6 +78,40 @@ func TestCollect(t *testing.T) {
 	}
 }
 
+// claiming is a live source whose pages claim their own sample time: one from 2001, then one
+// from the future.
+type claiming struct{ live }
+
+func (c *claiming) Fetch(ctx context.Context) (*scrape.Page, error) {
+	claim := "2001-01-01T00:00:00Z"
+	if c.calls.Load() > 0 {
+		claim = time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	}
+	p, err := c.live.Fetch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b, _ := io.ReadAll(p.Body)
+	p.Body = io.NopCloser(strings.NewReader("# ctrldiag-sample-time: " + claim + "\n" + string(b)))
+	return p, nil
+}
+
+// A live page cannot set its own time: its window is the tool's clock, not a comment in it.
+func TestCollectIgnoresTheTimeALivePageClaims(t *testing.T) {
+	const interval = 50 * time.Millisecond
+	start := time.Now()
+	r := Collect(context.Background(), []scrape.Source{&claiming{}}, source.Options{Interval: interval, Timeout: 5 * time.Second})[0]
+	if r.Err != nil || len(r.Samples) != 2 {
+		t.Fatalf("two samples expected: %v", r.Err)
+	}
+	if r.Window < interval || r.Window > interval+5*time.Second {
+		t.Errorf("window = %v, want the interval as measured by the clock", r.Window)
+	}
+	if r.Samples[0].Time.Before(start) {
+		t.Errorf("first sample time %v is the page's claim, not when it was taken", r.Samples[0].Time)
+	}
+}
+
 // First is called once per live target with its first sample, before the second is taken;
 // never for saved pages, whose window is not now.
 func TestCollectCallsFirstBeforeTheWait(t *testing.T) {
