@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -68,14 +69,29 @@ func (e Env) progress(what string, total int) Progress {
 	return e.Progress(what, total)
 }
 
-// readAll reads the opened source's targets, with a progress line.
-func (e Env) readAll(ctx context.Context, inv *source.Inventory, o source.Options) []source.Result {
+// readAll reads the opened source's targets, with a progress line. It fails when a target's
+// error is one in what the user gave (two saved pages that make no window): judging the rest
+// would print numbers the user did not ask for.
+func (e Env) readAll(ctx context.Context, inv *source.Inventory, o source.Options) ([]source.Result, error) {
 	n := len(inv.Targets)
 	line := e.progress(reading(n, o.Interval), n)
 	o.Done = line.Step
 	results := e.Source.Read(ctx, o)
 	line.Stop()
-	return results
+	for _, r := range results {
+		var u usageError
+		if errors.As(r.Err, &u) && u.Usage() {
+			return nil, fmt.Errorf("%s: %w", r.ID(), r.Err)
+		}
+	}
+	return results, nil
+}
+
+// usageError is an error in the command line rather than in a target (the exit code tells
+// them apart).
+type usageError interface {
+	error
+	Usage() bool
 }
 
 // reading is what reading n targets does, in the words of a progress line: "Reading 3 targets

@@ -43,7 +43,10 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	}
 	o := cfg.Read
 	o.Keep = health.WantedQueues
-	results := env.readAll(ctx, inv, o)
+	results, err := env.readAll(ctx, inv, o)
+	if err != nil {
+		return nil, err
+	}
 
 	stats, errs, leaders, _ := analyse(results, cfg.Thresholds)
 	stats, groups := foldStandbys(ctx, inv, results, stats, leaders)

@@ -77,7 +77,10 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 			}
 		}
 	}
-	results := env.readAll(ctx, inv, o)
+	results, err := env.readAll(ctx, inv, o)
+	if err != nil {
+		return nil, err
+	}
 
 	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds,
 		MemoryLimitBytes: cfg.MemoryLimitBytes, Workers: cfg.Workers, Now: env.now(), Targets: results, Pods: podInputs(inv, results),

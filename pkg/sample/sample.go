@@ -70,6 +70,21 @@ func deadlineError(r source.Result, d time.Duration) error {
 	return fmt.Errorf("overall deadline reached: --deadline %s passed %s; raise --deadline, lower --timeout so that one slow target cannot hold a worker, raise --concurrency, or name fewer targets", d, what)
 }
 
+// OrderError says that two saved pages of one target cannot make a window: the second was not
+// taken after the first. It is a mistake in what the user gave, not in the pages.
+type OrderError struct{ First, Second time.Time }
+
+func (e *OrderError) Error() string {
+	a, b := e.First.UTC().Format(time.RFC3339), e.Second.UTC().Format(time.RFC3339)
+	if e.First.Equal(e.Second) {
+		return fmt.Sprintf("the saved pages were taken at the same time (sample-time comments both %s): give two pages taken apart", a)
+	}
+	return fmt.Sprintf("the saved pages are not in time order (sample-time comments %s, then %s): give the earlier one first", a, b)
+}
+
+// Usage marks the error as one in the command line.
+func (e *OrderError) Usage() bool { return true }
+
 func collectOne(ctx context.Context, src scrape.Source, o options, sem chan struct{}) source.Result {
 	var r source.Result
 	want := 1
@@ -117,8 +132,7 @@ func collectOne(ctx context.Context, src scrape.Source, o options, sem chan stru
 			r.Window = o.Interval
 		}
 		if r.Window <= 0 {
-			r.Err = fmt.Errorf("the saved pages are not in time order (sample-time comments %s, %s): give the earlier one first",
-				r.Samples[0].Time.Format(time.RFC3339), r.Samples[1].Time.Format(time.RFC3339))
+			r.Err = &OrderError{First: r.Samples[0].Time, Second: r.Samples[1].Time}
 			r.Samples = r.Samples[1:]
 			r.Window = 0
 		}

@@ -4,24 +4,29 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// A target of which only one sample could be used (here two saved pages given in the wrong
-// order) is judged over its lifetime and its error is kept: `report` lists it in "errors" with
+// A target of which only one sample could be used (here two saved pages, the second
+// malformed) is judged over its lifetime and its error is kept: `report` lists it in "errors" with
 // window "lifetime" and the words `queues` prints for it, says so in the text, and raises no
 // scrape-failed finding; the target read twice keeps the report's window.
 func TestReportKeepsPartialReadErrors(t *testing.T) {
 	pages := filepath.Join(env.root, "testdata/pages")
-	outOfOrder := filepath.Join(pages, "controller-runtime-2.prom") + "," + filepath.Join(pages, "controller-runtime-1.prom")
+	bad := filepath.Join(t.TempDir(), "bad.prom")
+	if err := os.WriteFile(bad, []byte("workqueue_depth{name=\"a\" 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	halfBad := filepath.Join(pages, "controller-runtime-1.prom") + "," + bad
 	pair := filepath.Join(pages, "kube-controller-manager-1.prom.gz") + "," + filepath.Join(pages, "kube-controller-manager-2.prom.gz")
-	args := []string{"--from-file", outOfOrder, "--from-file", pair, "--interval", "10s"}
+	args := []string{"--from-file", halfBad, "--from-file", pair, "--interval", "10s"}
 
 	l, q := queuesJSON(t, args...)
-	if q.Code != 0 || len(l.Errors) != 1 || !strings.Contains(l.Errors[0].Error, "not in time order") {
-		t.Fatalf("queues should list the out-of-order pair as an error:\n%s", q)
+	if q.Code != 0 || len(l.Errors) != 1 || !strings.Contains(l.Errors[0].Error, "second sample") {
+		t.Fatalf("queues should list the pair with a malformed second page as an error:\n%s", q)
 	}
 
 	r := ctrldiag(t, append([]string{"report", "-o", "json"}, args...)...)
@@ -45,9 +50,26 @@ func TestReportKeepsPartialReadErrors(t *testing.T) {
 	}
 
 	text := ctrldiag(t, append([]string{"report"}, args...)...)
-	for _, want := range []string{"window 10s (lifetime for 1 target: see below)", "(judged over its lifetime): the saved pages are not in time order"} {
+	for _, want := range []string{"window 10s (lifetime for 1 target: see below)", "(judged over its lifetime): second sample"} {
 		if !strings.Contains(text.Stdout, want) {
 			t.Errorf("the text report lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// Two saved pages given late first make no window: every verb refuses them as a usage error
+// (exit 2) and prints nothing on stdout.
+func TestPagesOutOfOrderRefused(t *testing.T) {
+	pages := filepath.Join(env.root, "testdata/pages")
+	outOfOrder := filepath.Join(pages, "controller-runtime-2.prom") + "," + filepath.Join(pages, "controller-runtime-1.prom")
+	for _, verb := range []string{"queues", "report", "snapshot"} {
+		args := []string{verb, "--from-file", outOfOrder, "--interval", "10s"}
+		if verb == "snapshot" {
+			args = append(args, "-f", filepath.Join(t.TempDir(), "s.tar.gz"))
+		}
+		r := ctrldiag(t, args...)
+		if r.Code != 2 || r.Stdout != "" || !strings.Contains(r.Stderr, "give the earlier one first") {
+			t.Errorf("%s over pages out of order: want exit 2, nothing on stdout and the reason\n%s", verb, r)
 		}
 	}
 }

@@ -44,7 +44,9 @@ func Failure(err error) error {
 }
 
 // CodeFor maps an error returned by a command to the process exit code and the message to
-// print (empty when there is nothing to say).
+// print (empty when there is nothing to say). An error of an engine package that has a
+// Usage() bool method returning true is an error in the command line (exit 2): the engines
+// know nothing of exit codes.
 func CodeFor(err error) (int, string) {
 	if err == nil {
 		return OK, ""
@@ -55,6 +57,10 @@ func CodeFor(err error) (int, string) {
 			return ec.Code, ""
 		}
 		return ec.Code, ec.Err.Error()
+	}
+	var u interface{ Usage() bool }
+	if errors.As(err, &u) && u.Usage() {
+		return Usage, err.Error()
 	}
 	return Error, err.Error()
 }

@@ -18,6 +18,7 @@ func TestCodeFor(t *testing.T) {
 		{"usage", UsageError("bad %s", "flag"), Usage, "bad flag"},
 		{"wrapped usage", fmt.Errorf("x: %w", UsageError("y")), Usage, "y"},
 		{"code only", &ExitCodeError{Code: Findings}, Findings, ""},
+		{"engine usage", fmt.Errorf("t: %w", usageMarked{}), Usage, "t: pages"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, msg := CodeFor(tc.err)
@@ -27,3 +28,9 @@ func TestCodeFor(t *testing.T) {
 		})
 	}
 }
+
+// usageMarked is an engine's error in the command line.
+type usageMarked struct{}
+
+func (usageMarked) Error() string { return "pages" }
+func (usageMarked) Usage() bool   { return true }

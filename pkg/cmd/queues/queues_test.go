@@ -285,3 +285,28 @@ func TestURLNotText(t *testing.T) {
 		t.Errorf("a valid page without queues: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
 	}
 }
+
+// Two saved pages that make no window (given late first, or taken at the same time) are an
+// error in the command line: exit 2 and nothing on stdout, whatever other targets were read.
+func TestPagesOutOfOrderAreAUsageError(t *testing.T) {
+	dir := t.TempDir()
+	page, err := os.ReadFile(pages + "controller-runtime-2.prom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	same1, same2 := filepath.Join(dir, "a.prom"), filepath.Join(dir, "b.prom")
+	os.WriteFile(same1, page, 0o600)
+	os.WriteFile(same2, page, 0o600)
+	for name, tt := range map[string]struct{ pair, why string }{
+		"late first": {pages + "controller-runtime-2.prom," + pages + "controller-runtime-1.prom", "give the earlier one first"},
+		"same time":  {same1 + "," + same2, "taken at the same time"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, _, err := run(t, "", "--from-file", tt.pair, "--from-file", pages+"kube-controller-manager-2.prom.gz", "--interval", "10s")
+			code, msg := exitcode.CodeFor(err)
+			if code != exitcode.Usage || out != "" || !strings.Contains(msg, tt.why) {
+				t.Errorf("code %d, message %q, stdout:\n%s", code, msg, out)
+			}
+		})
+	}
+}
