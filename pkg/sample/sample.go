@@ -130,6 +130,7 @@ func collectOne(ctx context.Context, src scrape.Source, o options, sem chan stru
 		r.Window = r.Samples[1].Time.Sub(r.Samples[0].Time)
 		if recorded && (r.Samples[0].Time.IsZero() || r.Samples[1].Time.IsZero()) {
 			r.Window = o.Interval
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: the saved pages do not say when they were taken (no sample-time comment): their window is assumed to be --interval %s", src.Name(), o.Interval))
 		}
 		if r.Window <= 0 {
 			r.Err = &OrderError{First: r.Samples[0].Time, Second: r.Samples[1].Time}

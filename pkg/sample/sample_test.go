@@ -71,6 +71,9 @@ func TestCollect(t *testing.T) {
 			if tt.window != 0 && r.Window != tt.window {
 				t.Errorf("window = %v, want %v", r.Window, tt.window)
 			}
+			if assumed := strings.Contains(tt.name, "uses --interval"); assumed != (len(r.Notes) == 1 && strings.Contains(r.Notes[0], "assumed to be --interval "+tt.interval.String())) {
+				t.Errorf("notes = %q: the assumed window must be said exactly when it is assumed", r.Notes)
+			}
 			if _, ok := tt.src.(*live); ok && tt.samples == 2 && r.Window < tt.interval {
 				t.Errorf("live window %v shorter than the interval", r.Window)
 			}
