@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 )
 
 // urlMask replaces a password or a credential-looking query value in a printed URL, as
@@ -31,16 +33,16 @@ func AddURL(u *url.URL) {
 	}
 }
 
-// URL is u as it may be printed: without the password (url.URL.Redacted) and with the values
-// of credential-looking query parameters replaced by xxxxx; the other parameters stay, in
-// their order.
+// URL is u as it may be printed: without the password (url.URL.Redacted), with the values of
+// credential-looking query parameters replaced by xxxxx (the other parameters stay, in their
+// order), and no control character (printable.String).
 func URL(u *url.URL) string {
 	if u == nil {
 		return ""
 	}
 	c := *u
 	c.RawQuery = query(u.RawQuery)
-	return c.Redacted()
+	return printable.String(c.Redacted())
 }
 
 // URLString is URL for a URL given as text; text that does not parse as a URL loses
@@ -60,7 +62,7 @@ func URLString(raw string) string {
 	if q := strings.IndexAny(s, "?"); q >= 0 {
 		s = s[:q+1] + query(s[q+1:])
 	}
-	return String(s)
+	return printable.String(String(s))
 }
 
 // query masks the values of the credential-looking parameters of a raw query.

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"syscall"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 )
 
 // explainStatus turns a non-200 answer into an error that says what to do.
@@ -21,8 +22,8 @@ func explainStatus(resp *http.Response, withToken bool, body string) error {
 		where := resp.Header.Get("Location")
 		if where == "" {
 			where = "(no Location)"
-		} else if u, err := url.Parse(where); err == nil {
-			where = u.Redacted()
+		} else {
+			where = redact.URLString(where)
 		}
 		return fmt.Errorf("%s: the endpoint redirects to %s, which was not followed (a redirect loop, more than 5 redirects, "+
 			"or another host, which must not get the token): give the final metrics URL", status, where)
@@ -37,9 +38,9 @@ func explainStatus(resp *http.Response, withToken bool, body string) error {
 	case code == http.StatusNotFound:
 		return fmt.Errorf("%s: nothing serves metrics at this path: check the URL's port and path (usually /metrics)", status)
 	case code >= 500:
-		msg := strings.TrimSpace(strings.ToValidUTF8(body, "?"))
+		msg := redact.ExcerptString(body)
 		if msg != "" {
-			msg = ": " + strings.Join(strings.Fields(msg), " ")
+			msg = ": " + msg
 		}
 		return fmt.Errorf("%s: the endpoint failed to produce its metrics; try again or look at the target's logs%s", status, msg)
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -71,11 +72,12 @@ func NewURLSource(raw string, client *http.Client, cfg HTTPConfig) (*URLSource, 
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("--url %q is not an http:// or https:// URL with a host", redactURL(raw))
 	}
+	redact.AddURL(u) // user:password@ is sent as basic auth, and a token may be in the query
 	return &URLSource{URL: u, Client: client, Config: cfg}, nil
 }
 
-// Name is the URL without user information.
-func (s *URLSource) Name() string { return s.URL.Redacted() }
+// Name is the URL without its credentials (redact.URL).
+func (s *URLSource) Name() string { return redact.URL(s.URL) }
 
 // Target is the URL as a target.
 func (s *URLSource) Target() target.Target {
@@ -101,7 +103,7 @@ func (s *URLSource) Fetch(ctx context.Context) (*Page, error) {
 	}
 	if resp.StatusCode != http.StatusOK {
 		defer resp.Body.Close()
-		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
+		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 		return nil, s.redact(explainStatus(resp, s.Config.Token != "", string(snippet)))
 	}
 	ct := resp.Header.Get("Content-Type")
@@ -122,21 +124,23 @@ func notMetricsType(ct string) bool {
 	return strings.HasPrefix(ct, "text/html") || strings.HasPrefix(ct, "application/json")
 }
 
-// redact removes the token from an error message, whatever produced it.
+// redact removes the credentials from an error message, whatever produced it.
 func (s *URLSource) redact(err error) error { return redactSecret(err, s.Config.Token) }
 
-// redactSecret replaces secret in err's message: an endpoint may echo the Authorization
-// header it received into its error page, and errors are printed.
+// redactSecret masks secret and every credential redact knows in err's message: an endpoint
+// may echo the Authorization header it received into its error page, and errors are printed.
 func redactSecret(err error, secret string) error {
-	if err == nil || secret == "" || !strings.Contains(err.Error(), secret) {
+	if err == nil {
 		return err
 	}
-	return errors.New(strings.ReplaceAll(err.Error(), secret, "[REDACTED]"))
+	msg := err.Error()
+	if secret != "" {
+		msg = strings.ReplaceAll(msg, secret, redact.Mask)
+	}
+	if msg = redact.String(msg); msg == err.Error() {
+		return err
+	}
+	return errors.New(msg)
 }
 
-func redactURL(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return u.Redacted()
-	}
-	return "(unparsable URL)"
-}
+func redactURL(raw string) string { return redact.URLString(raw) }

@@ -167,14 +167,14 @@ func (p PromFlags) basicAuth() (string, string, error) {
 		if !ok || user == "" || password == "" {
 			return "", "", exitcode.UsageError("--prometheus-basic-auth-file %s: give one line USER:PASSWORD", p.BasicAuth)
 		}
-		redact.Add(password)
+		redact.AddBasicAuth(user, password)
 		return user, password, nil
 	case p.User != "":
 		password := os.Getenv(PasswordEnv)
 		if password == "" {
 			return "", "", exitcode.UsageError("--prometheus-user %s: set the password in the environment variable %s", p.User, PasswordEnv)
 		}
-		redact.Add(password)
+		redact.AddBasicAuth(p.User, password)
 		return p.User, password, nil
 	}
 	return "", "", nil
