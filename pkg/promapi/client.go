@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redirect"
 )
 
 // Defaults of the bounds.
@@ -99,13 +100,9 @@ func New(cfg Config) (*Client, error) {
 	}
 	client := &http.Client{
 		Transport: tr,
-		// A redirect must not carry the token to another host: follow only same-host ones.
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 || req.URL.Host != via[0].URL.Host {
-				return http.ErrUseLastResponse
-			}
-			return nil
-		},
+		// Credentials (the token, basic auth, the headers, or those a given transport adds)
+		// never follow a redirect to plain HTTP or to another host or port.
+		CheckRedirect: redirect.Check(cfg.Token != "" || cfg.User != "" || len(cfg.Headers) > 0 || cfg.Transport != nil || base.User != nil),
 	}
 	return &Client{cfg: cfg, base: base, http: client}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redirect"
 )
 
 // explainStatus turns a non-200 answer into an error that says what to do.
@@ -52,7 +53,10 @@ func explainTransport(err error) error {
 	var unknown x509.UnknownAuthorityError
 	var hostname x509.HostnameError
 	var invalid x509.CertificateInvalidError
+	var refused *redirect.RefusedError
 	switch {
+	case errors.As(err, &refused):
+		return refused // it names both URLs, without their credentials
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("no complete answer within the timeout (--timeout): the endpoint is slow or hangs")
 	case errors.As(err, &unknown):

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redirect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -49,13 +50,8 @@ func NewHTTPClient(cfg HTTPConfig) (*http.Client, error) {
 	tr.DisableCompression = true // gzip is asked for and decoded by capped, under the size cap
 	return &http.Client{
 		Transport: tr,
-		// A redirect must not carry the token to another host: follow only same-host ones.
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 || req.URL.Host != via[0].URL.Host {
-				return http.ErrUseLastResponse
-			}
-			return nil
-		},
+		// Credentials never follow a redirect to plain HTTP or to another host or port.
+		CheckRedirect: redirect.Check(cfg.Token != ""),
 	}, nil
 }
 
