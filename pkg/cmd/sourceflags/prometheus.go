@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
@@ -237,5 +238,5 @@ func promLog(errOut interface{ Write([]byte) (int, error) }) func(string) {
 	if !klog.V(1).Enabled() {
 		return nil
 	}
-	return func(s string) { fmt.Fprintln(errOut, redact.String(s)) }
+	return func(s string) { fmt.Fprintln(errOut, stderrline.Line(s)) }
 }
