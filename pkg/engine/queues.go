@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -65,7 +66,7 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	if read == 0 {
 		msgs := make([]string, 0, len(errs))
 		for _, e := range errs {
-			msgs = append(msgs, "  "+e.Target+": "+e.Error)
+			msgs = append(msgs, "  "+printable.String(e.Target+": "+e.Error)) // one line each, whatever a server said
 		}
 		return nil, errors.New("no target could be read:\n" + strings.Join(msgs, "\n"))
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 )
 
@@ -53,8 +54,11 @@ func newModel(next Next, loop Loop, s styles) *model {
 	return &model{next: next, loop: loop, styles: s, history: map[string]*history{}, width: 80, height: 24}
 }
 
-// add takes a frame in: its rows, and a point of every queue's history.
+// add takes a frame in: its rows, and a point of every queue's history. What came from
+// outside (queue and target names, errors, warnings) is kept escaped (printable): the screen
+// is a terminal.
 func (m *model) add(f *engine.Frame) {
+	f = printable.Value(f)
 	m.frame, m.frames = f, m.frames+1
 	m.rows = rowsOf(f.List)
 	if len(f.History) > 0 && m.seed == nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
@@ -52,7 +53,9 @@ func Stream(ctx context.Context, out, errOut io.Writer, next Next, loop Loop) er
 
 // writeFrame writes one frame: the header line, the table, and on errOut what went wrong:
 // each warning once (warned holds those already given), the failed targets at every frame.
+// What came from outside is written escaped (printable).
 func writeFrame(out, errOut io.Writer, f *engine.Frame, blank bool, warned map[string]bool) error {
+	f = printable.Value(f)
 	for _, w := range f.Warnings {
 		if !warned[w] {
 			warned[w] = true

@@ -19,6 +19,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redirect"
 )
 
 // Defaults of the bounds.
@@ -97,13 +100,9 @@ func New(cfg Config) (*Client, error) {
 	}
 	client := &http.Client{
 		Transport: tr,
-		// A redirect must not carry the token to another host: follow only same-host ones.
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 || req.URL.Host != via[0].URL.Host {
-				return http.ErrUseLastResponse
-			}
-			return nil
-		},
+		// Credentials (the token, basic auth, the headers, or those a given transport adds)
+		// never follow a redirect to plain HTTP or to another host or port.
+		CheckRedirect: redirect.Check(cfg.Token != "" || cfg.User != "" || len(cfg.Headers) > 0 || cfg.Transport != nil || base.User != nil),
 	}
 	return &Client{cfg: cfg, base: base, http: client}, nil
 }
@@ -135,7 +134,7 @@ func ParseURL(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("--prometheus %q: give the server's base URL, e.g. http://prometheus:9090 (Mimir: https://HOST/prometheus)", redactURL(raw))
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("--prometheus %s: the base URL takes no query or fragment", u.Redacted())
+		return nil, fmt.Errorf("--prometheus %s: the base URL takes no query or fragment", redact.URL(u))
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	u.Path = strings.TrimSuffix(u.Path, "/api/v1")
@@ -250,13 +249,5 @@ func (c *Client) timeoutError() error {
 	return fmt.Errorf("Prometheus at %s did not answer a query within %s (--timeout): narrow the query with -n or --clusters, or allow more time", c.Name(), c.cfg.Timeout)
 }
 
-// redactURL removes user information from a URL that could not be parsed as a base URL.
-func redactURL(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return u.Redacted()
-	}
-	if i := strings.LastIndex(raw, "@"); i >= 0 {
-		return "xxxxx" + raw[i:]
-	}
-	return raw
-}
+// redactURL removes the credentials from a URL that could not be parsed as a base URL.
+func redactURL(raw string) string { return redact.URLString(raw) }

@@ -9,8 +9,9 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 )
 
 // Response is a query's answer: its series (one point each for an instant vector, the raw
@@ -105,10 +106,11 @@ func decode(resp *http.Response, maxBytes int64, maxSeries int) (*Response, int6
 			resp.StatusCode, http.StatusText(resp.StatusCode), firstBytes(body, resp.Header.Get("Content-Type")))
 	}
 	if env.Kind == "Status" && env.Status != "success" {
-		return nil, n, fmt.Errorf("the API server answered %d %s: %s", resp.StatusCode, http.StatusText(resp.StatusCode), env.Message)
+		return nil, n, fmt.Errorf("the API server answered %d %s: %s", resp.StatusCode, http.StatusText(resp.StatusCode), redact.ExcerptString(env.Message))
 	}
 	if env.Status != "success" || resp.StatusCode/100 != 2 {
-		return nil, n, &APIError{Code: resp.StatusCode, ErrorType: env.ErrorType, Message: env.Error}
+		// The server's words are quoted, not trusted: it may echo the request's credentials.
+		return nil, n, &APIError{Code: resp.StatusCode, ErrorType: redact.ExcerptString(env.ErrorType), Message: redact.ExcerptString(env.Error)}
 	}
 	var d data
 	if err := json.Unmarshal(env.Data, &d); err != nil {
@@ -184,14 +186,10 @@ func unixTime(ts float64) time.Time {
 	return time.Unix(int64(sec), int64(math.Round(frac*1e3))*1e6).UTC()
 }
 
-// firstBytes shows what came instead of the API's JSON.
+// firstBytes shows what came instead of the API's JSON: its type and an excerpt.
 func firstBytes(b []byte, contentType string) string {
-	s := strings.Join(strings.Fields(string(b)), " ")
-	if len(s) > 80 {
-		s = s[:80] + "..."
-	}
 	if contentType == "" {
 		contentType = "no Content-Type"
 	}
-	return fmt.Sprintf("%s, %q", contentType, s)
+	return fmt.Sprintf("%s, %q", redact.ExcerptString(contentType), redact.Excerpt(b))
 }

@@ -1,8 +1,11 @@
 // Package redact keeps credentials out of everything the plugin prints. Tokens are registered
-// with Add as soon as they are known (flags, token files, TokenRequest, the kubeconfig); Writer
-// wraps a log destination so that registered tokens, and any "Bearer <token>", are masked.
-// client-go logs the raw bytes of port-forward streams at high -v, and those carry the
-// metrics token in the HTTP request sent through the forward.
+// with Add as soon as they are known (flags, token files, TokenRequest, the kubeconfig), basic
+// auth with AddBasicAuth, header values with AddHeader and what a URL carries with AddURL, each
+// with the forms it travels in (base64, "Basic <base64>"); String masks them, and any
+// "Bearer <token>" or "Basic <base64>". Writer wraps a log destination so that it is masked:
+// client-go logs the raw bytes of port-forward streams at high -v, and those carry the metrics
+// token in the HTTP request sent through the forward. URL prints a URL without its password or
+// credential-looking query values; Excerpt is the one way to quote what a server answered.
 package redact
 
 import (
@@ -18,7 +21,9 @@ const Mask = "[REDACTED]"
 var (
 	mu      sync.RWMutex
 	secrets []string
-	bearer  = regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9\-._~+/]+=*`)
+	// scheme finds the credentials of an Authorization header: "Bearer <token>" and
+	// "Basic <base64>", wherever they are echoed.
+	scheme = regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)([A-Za-z0-9\-._~+/]+=*)`)
 )
 
 // Add registers secrets to mask (empty strings are ignored).
@@ -39,7 +44,19 @@ func String(s string) string {
 		s = strings.ReplaceAll(s, v, Mask)
 	}
 	mu.RUnlock()
-	return bearer.ReplaceAllString(s, "${1}"+Mask)
+	return scheme.ReplaceAllStringFunc(s, maskCredential)
+}
+
+// maskCredential masks the credential of a "Bearer X" or "Basic X" match. Prose such as
+// "the bearer token" or "basic auth" is left as it is: a credential is at least 8 characters
+// and not only lower-case letters.
+func maskCredential(m string) string {
+	sub := scheme.FindStringSubmatch(m)
+	cred := sub[3]
+	if len(cred) < 8 || strings.Trim(cred, "abcdefghijklmnopqrstuvwxyz") == "" {
+		return m
+	}
+	return sub[1] + sub[2] + Mask
 }
 
 // Writer returns a writer that masks what is written to w. Each Write is masked on its own:

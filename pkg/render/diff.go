@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 )
 
 // diffFigure formats one figure of a queue as the queues table does.
@@ -51,6 +52,7 @@ var (
 
 // DiffText writes the comparison as kubectl-style tables.
 func DiffText(w io.Writer, d diff.Diff) error {
+	d = printable.Value(d)
 	queues, objects, appeared, resolved := diffRows(d)
 	fmt.Fprintf(w, "BEFORE  %s  %s  window %s  %s\n", d.Before.GeneratedAt.Format("2006-01-02T15:04:05Z07:00"), d.Before.Source, d.Before.Window, d.Before.Summary.Verdict)
 	fmt.Fprintf(w, "AFTER   %s  %s  window %s  %s\n", d.After.GeneratedAt.Format("2006-01-02T15:04:05Z07:00"), d.After.Source, d.After.Window, d.After.Summary.Verdict)
@@ -85,6 +87,7 @@ func DiffText(w io.Writer, d diff.Diff) error {
 
 // DiffMarkdown writes the comparison as Markdown tables, for a pull request or a ticket.
 func DiffMarkdown(w io.Writer, d diff.Diff) error {
+	d = printable.Value(d)
 	queues, objects, appeared, resolved := diffRows(d)
 	fmt.Fprintf(w, "# Controller diagnosis: before and after\n\n")
 	fmt.Fprintf(w, "| | taken | source | window | verdict |\n|---|---|---|---|---|\n")

@@ -83,6 +83,15 @@ func loadPage(t *testing.T, file string) *parse.Page {
 // holds an item for longest seconds; done counts the items finished so far.
 func stuckPage(t *testing.T, depth, longest, unfinished, done float64) *parse.Page {
 	t.Helper()
+	p, err := parse.Parse("stuck", strings.NewReader(stuckText(depth, longest, unfinished, done)), health.Wanted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// stuckText is the text of stuckPage.
+func stuckText(depth, longest, unfinished, done float64) string {
 	var b strings.Builder
 	l := `{controller="reconciler",name="reconciler"}`
 	fmt.Fprintf(&b, "workqueue_depth{controller=\"reconciler\",name=\"reconciler\",priority=\"\"} %g\n", depth)
@@ -107,11 +116,7 @@ func stuckPage(t *testing.T, depth, longest, unfinished, done float64) *parse.Pa
 	fmt.Fprintf(&b, "controller_runtime_reconcile_total{controller=\"reconciler\",result=\"success\"} %g\n", done)
 	b.WriteString("leader_election_master_status{name=\"stuck-operator\"} 1\n")
 	fmt.Fprintf(&b, "process_resident_memory_bytes %g\nprocess_cpu_seconds_total %g\n", float64(120<<20), 3+done/10)
-	p, err := parse.Parse("stuck", strings.NewReader(b.String()), health.Wanted)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return b.String()
 }
 
 // pod is a running, ready pod started an hour before fixtureNow, with one container.

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
 
@@ -66,6 +67,7 @@ var sectionIDs = []string{"pods", "backlog", "cache", "events", "resources", "ob
 // ReportHTML writes the report as one self-contained HTML page: inline CSS and inline SVG
 // charts (depth per queue, queue and work latency distributions), no script, nothing fetched.
 func ReportHTML(w io.Writer, r report.Report) error {
+	r = printable.Value(r)
 	p := htmlPage{R: r, Generated: r.GeneratedAt.Format("2006-01-02 15:04:05 UTC"), Verdict: "ok", Style: template.CSS(reportHTMLStyle),
 		Window: reportWindow(r), ErrorsTitle: errorsTitle(r), ErrorsNav: "Unread targets"}
 	if partlyRead(r) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
 
@@ -20,6 +21,7 @@ import (
 // warning and critical findings. time is the window the target was judged over, in seconds.
 // The attributes are those of the JUnit schema Jenkins publishes (skipped only on suites).
 func ReportJUnit(w io.Writer, r report.Report) error {
+	r = printable.Value(r)
 	suites := junitSuites{Name: "kubectl ctrldiag report"}
 	for _, id := range junitTargets(r) {
 		s := suiteFor(r, id)

@@ -4,11 +4,13 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
 
 // ReportMarkdown writes the report as GitHub-flavoured Markdown, for tickets and pull requests.
 func ReportMarkdown(w io.Writer, r report.Report) error {
+	r = printable.Value(r)
 	ew := &errWriter{w: w}
 	ew.printf("# kubectl ctrldiag report\n\n")
 	ew.printf("%s, window %s, %s.\n\n**Verdict:** %s (%d of %d targets read).\n",

@@ -6,12 +6,14 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
 
 // ReportText writes the report for a terminal: a header, the six data sections as
 // kubectl-style tables, then the findings, worst first, each with evidence and the fix.
 func ReportText(w io.Writer, r report.Report) error {
+	r = printable.Value(r)
 	ew := &errWriter{w: w}
 	ew.printf("kubectl ctrldiag report: %s, window %s, %s\n", r.Scope, reportWindow(r), r.GeneratedAt.Format("2006-01-02T15:04:05Z"))
 	ew.printf("Verdict: %s (%d of %d targets read)\n", r.Summary.Verdict, r.Summary.Read, r.Summary.Targets)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 )
 
@@ -16,6 +17,7 @@ import (
 // replicas folded into a leader's rows are one STANDBY row per workload, last. Over a fleet
 // (several clusters read) a CLUSTER column comes first and TARGET is named within its cluster.
 func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
+	l = printable.Value(l)
 	tw := &fleetColumns{columns: newColumns(w), fleet: len(l.Clusters) > 1}
 	header := []string{"TARGET", "QUEUE", "DEPTH", "ADDS/s", "RETRIES/s", "QUEUE p99", "WORK p99", "UNFINISHED", "LONGEST", "STATUS"}
 	if wide {

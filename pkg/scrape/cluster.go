@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/transport"
 )
@@ -124,7 +125,7 @@ func apiStatus(resp *http.Response, body []byte) (string, bool) {
 	if json.Unmarshal(body, &st) != nil || st.Kind != "Status" {
 		return "", false
 	}
-	return st.Message, true
+	return redact.ExcerptString(st.Message), true
 }
 
 // unreachableError: the API server could not connect to the pod.

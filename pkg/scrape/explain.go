@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"syscall"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redirect"
 )
 
 // explainStatus turns a non-200 answer into an error that says what to do.
@@ -21,8 +23,8 @@ func explainStatus(resp *http.Response, withToken bool, body string) error {
 		where := resp.Header.Get("Location")
 		if where == "" {
 			where = "(no Location)"
-		} else if u, err := url.Parse(where); err == nil {
-			where = u.Redacted()
+		} else {
+			where = redact.URLString(where)
 		}
 		return fmt.Errorf("%s: the endpoint redirects to %s, which was not followed (a redirect loop, more than 5 redirects, "+
 			"or another host, which must not get the token): give the final metrics URL", status, where)
@@ -37,9 +39,9 @@ func explainStatus(resp *http.Response, withToken bool, body string) error {
 	case code == http.StatusNotFound:
 		return fmt.Errorf("%s: nothing serves metrics at this path: check the URL's port and path (usually /metrics)", status)
 	case code >= 500:
-		msg := strings.TrimSpace(strings.ToValidUTF8(body, "?"))
+		msg := redact.ExcerptString(body)
 		if msg != "" {
-			msg = ": " + strings.Join(strings.Fields(msg), " ")
+			msg = ": " + msg
 		}
 		return fmt.Errorf("%s: the endpoint failed to produce its metrics; try again or look at the target's logs%s", status, msg)
 	}
@@ -51,7 +53,10 @@ func explainTransport(err error) error {
 	var unknown x509.UnknownAuthorityError
 	var hostname x509.HostnameError
 	var invalid x509.CertificateInvalidError
+	var refused *redirect.RefusedError
 	switch {
+	case errors.As(err, &refused):
+		return refused // it names both URLs, without their credentials
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("no complete answer within the timeout (--timeout): the endpoint is slow or hangs")
 	case errors.As(err, &unknown):

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redirect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -48,13 +50,8 @@ func NewHTTPClient(cfg HTTPConfig) (*http.Client, error) {
 	tr.DisableCompression = true // gzip is asked for and decoded by capped, under the size cap
 	return &http.Client{
 		Transport: tr,
-		// A redirect must not carry the token to another host: follow only same-host ones.
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 || req.URL.Host != via[0].URL.Host {
-				return http.ErrUseLastResponse
-			}
-			return nil
-		},
+		// Credentials never follow a redirect to plain HTTP or to another host or port.
+		CheckRedirect: redirect.Check(cfg.Token != ""),
 	}, nil
 }
 
@@ -71,11 +68,12 @@ func NewURLSource(raw string, client *http.Client, cfg HTTPConfig) (*URLSource, 
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("--url %q is not an http:// or https:// URL with a host", redactURL(raw))
 	}
+	redact.AddURL(u) // user:password@ is sent as basic auth, and a token may be in the query
 	return &URLSource{URL: u, Client: client, Config: cfg}, nil
 }
 
-// Name is the URL without user information.
-func (s *URLSource) Name() string { return s.URL.Redacted() }
+// Name is the URL without its credentials (redact.URL).
+func (s *URLSource) Name() string { return redact.URL(s.URL) }
 
 // Target is the URL as a target.
 func (s *URLSource) Target() target.Target {
@@ -101,7 +99,7 @@ func (s *URLSource) Fetch(ctx context.Context) (*Page, error) {
 	}
 	if resp.StatusCode != http.StatusOK {
 		defer resp.Body.Close()
-		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
+		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 		return nil, s.redact(explainStatus(resp, s.Config.Token != "", string(snippet)))
 	}
 	ct := resp.Header.Get("Content-Type")
@@ -122,21 +120,23 @@ func notMetricsType(ct string) bool {
 	return strings.HasPrefix(ct, "text/html") || strings.HasPrefix(ct, "application/json")
 }
 
-// redact removes the token from an error message, whatever produced it.
+// redact removes the credentials from an error message, whatever produced it.
 func (s *URLSource) redact(err error) error { return redactSecret(err, s.Config.Token) }
 
-// redactSecret replaces secret in err's message: an endpoint may echo the Authorization
-// header it received into its error page, and errors are printed.
+// redactSecret masks secret and every credential redact knows in err's message: an endpoint
+// may echo the Authorization header it received into its error page, and errors are printed.
 func redactSecret(err error, secret string) error {
-	if err == nil || secret == "" || !strings.Contains(err.Error(), secret) {
+	if err == nil {
 		return err
 	}
-	return errors.New(strings.ReplaceAll(err.Error(), secret, "[REDACTED]"))
+	msg := err.Error()
+	if secret != "" {
+		msg = strings.ReplaceAll(msg, secret, redact.Mask)
+	}
+	if msg = redact.String(msg); msg == err.Error() {
+		return err
+	}
+	return errors.New(msg)
 }
 
-func redactURL(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return u.Redacted()
-	}
-	return "(unparsable URL)"
-}
+func redactURL(raw string) string { return redact.URLString(raw) }

@@ -2,13 +2,13 @@ package queues
 
 import (
 	"context"
-	"fmt"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
@@ -65,10 +65,10 @@ func (o *Options) Run(ctx context.Context) error {
 		return err
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
+		stderrline.Say(o.ErrOut, "warning", w)
 	}
 	for _, e := range res.List.Errors {
-		fmt.Fprintf(o.ErrOut, "error: %s: %s\n", e.Target, e.Error)
+		stderrline.Say(o.ErrOut, "error", e.Target+": "+e.Error)
 	}
 	return render.Write(o.Out, o.Output, res.List)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
@@ -180,11 +181,11 @@ func (o *Options) Run(ctx context.Context) error {
 	}
 	r := res.Report
 	for _, w := range res.Warnings {
-		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
+		stderrline.Say(o.ErrOut, "warning", w)
 	}
 	if s := r.Suppressions; s != nil {
 		for _, e := range s.Expired {
-			fmt.Fprintf(o.ErrOut, "notice: %s\n", e)
+			stderrline.Say(o.ErrOut, "notice", e)
 		}
 	}
 	if err := render.Write(o.Out, o.Output, r); err != nil {

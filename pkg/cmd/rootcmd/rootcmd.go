@@ -17,6 +17,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 )
 
@@ -88,7 +89,7 @@ func Main(root *cobra.Command, stderr io.Writer) int {
 		code = exitcode.Usage
 	}
 	if msg != "" {
-		fmt.Fprintln(stderr, "error: "+strings.TrimSpace(msg))
+		fmt.Fprintln(stderr, "error: "+stderrline.Lines(strings.TrimSpace(msg)))
 		if code == exitcode.Usage && c != nil {
 			fmt.Fprintf(stderr, "See '%s -h' for help and examples.\n", c.CommandPath())
 		}

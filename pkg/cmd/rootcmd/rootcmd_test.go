@@ -10,6 +10,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 )
 
 // klog writes once, to the command's stderr, with bearer tokens masked, at every severity.
@@ -72,5 +73,26 @@ func TestUsageErrorsPointToHelp(t *testing.T) {
 				t.Errorf("stdout %q, stderr %q", out.String(), got)
 			}
 		})
+	}
+}
+
+// The final error is written with credentials masked and control characters escaped; the
+// lines the plugin broke it into stay, and none of them can start a CI workflow command.
+func TestErrorIsMaskedAndEscaped(t *testing.T) {
+	redact.Add("rootcmd-secret-1")
+	streams, _, _, errOut := genericiooptions.NewTestIOStreams()
+	root, _ := New(Spec{Use: "x", DisplayName: "kubectl x"}, streams)
+	root.AddCommand(&cobra.Command{Use: "sub", RunE: func(cmd *cobra.Command, _ []string) error {
+		cmd.SilenceUsage = true
+		return errors.New("no target could be read:\n  a: 500: rootcmd-secret-1 Bearer Zm9vYmFyYmF6 \x1b]0;pwned\x07\x1b[2J\u202e\r::error file=x::pwned")
+	}})
+	root.SetArgs([]string{"sub"})
+	if code := Main(root, errOut); code != 1 {
+		t.Errorf("exit %d", code)
+	}
+	got := errOut.String()
+	want := "error: no target could be read:\n  a: 500: [REDACTED] Bearer [REDACTED] \\x1b]0;pwned\\x07\\x1b[2J\\u202e\\r::error file=x::pwned\n"
+	if got != want {
+		t.Errorf("stderr %q\nwant   %q", got, want)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
@@ -66,7 +67,7 @@ func (o *Options) Run(ctx context.Context) error {
 		return err
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
+		stderrline.Say(o.ErrOut, "warning", w)
 	}
 	doc, err := json.MarshalIndent(res.Report, "", "  ")
 	if err != nil {
@@ -77,7 +78,7 @@ func (o *Options) Run(ctx context.Context) error {
 	s.Report = append(doc, '\n')
 	if cfg.Scope.Cluster && o.Report.Sources.FromSnapshot == "" {
 		for _, note := range o.clusterFacts(ctx, s, taken) {
-			fmt.Fprintf(o.ErrOut, "warning: %s\n", note)
+			stderrline.Say(o.ErrOut, "warning", note)
 		}
 	}
 	if err := s.Save(o.File); err != nil {

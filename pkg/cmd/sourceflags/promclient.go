@@ -27,9 +27,11 @@ func (f *Flags) promClient(g *globals.Flags) (*promapi.Client, time.Duration, er
 	}
 	svc, isSvc := strings.CutPrefix(p.URL, "svc/")
 	if !isSvc {
-		if _, err := promapi.ParseURL(p.URL); err != nil {
+		u, err := promapi.ParseURL(p.URL)
+		if err != nil {
 			return nil, 0, exitcode.UsageError("%v", err)
 		}
+		redact.AddURL(u) // user:password@ is sent as basic auth
 	}
 	token := p.BearerToken
 	if p.TokenFile != "" {
@@ -50,14 +52,14 @@ func (f *Flags) promClient(g *globals.Flags) (*promapi.Client, time.Duration, er
 		return nil, 0, exitcode.UsageError("--prometheus-bearer-token or --prometheus-token-file, and basic auth (--prometheus-basic-auth-file, --prometheus-user): give one")
 	}
 	headers := map[string]string{}
-	for _, h := range p.Headers {
+	for i, h := range p.Headers {
 		name, value, ok := strings.Cut(h, "=")
 		if !ok || !headerName.MatchString(name) {
-			return nil, 0, exitcode.UsageError("--prometheus-header %q: give NAME=VALUE", redact.String(h))
+			// Not quoted: what was meant as the value may be anywhere in it.
+			return nil, 0, exitcode.UsageError("--prometheus-header number %d is not NAME=VALUE (a header name, =, its value; e.g. X-Scope-OrgID=TENANT); "+
+				"its text is not shown, as it may hold a credential", i+1)
 		}
-		if secretHeader.MatchString(name) {
-			redact.Add(value)
-		}
+		registerHeader(name, value)
 		headers[name] = value
 	}
 	timeout := f.Timeout
@@ -76,4 +78,17 @@ func (f *Flags) promClient(g *globals.Flags) (*promapi.Client, time.Duration, er
 		return nil, 0, exitcode.UsageError("%v", err)
 	}
 	return client, timeout, nil
+}
+
+// minHeaderShown is the length under which the value of a header whose name does not say it
+// is a credential (a tenant such as "dev") is not masked: it would mask that word everywhere.
+const minHeaderShown = 6
+
+// registerHeader registers a header's value, and its base64, with redact: a server may echo
+// the headers it got. Every value of a credential-looking name is; any other from
+// minHeaderShown characters on.
+func registerHeader(name, value string) {
+	if secretHeader.MatchString(name) || len(value) >= minHeaderShown {
+		redact.AddHeader(value)
+	}
 }

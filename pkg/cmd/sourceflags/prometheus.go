@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
@@ -167,14 +168,14 @@ func (p PromFlags) basicAuth() (string, string, error) {
 		if !ok || user == "" || password == "" {
 			return "", "", exitcode.UsageError("--prometheus-basic-auth-file %s: give one line USER:PASSWORD", p.BasicAuth)
 		}
-		redact.Add(password)
+		redact.AddBasicAuth(user, password)
 		return user, password, nil
 	case p.User != "":
 		password := os.Getenv(PasswordEnv)
 		if password == "" {
 			return "", "", exitcode.UsageError("--prometheus-user %s: set the password in the environment variable %s", p.User, PasswordEnv)
 		}
-		redact.Add(password)
+		redact.AddBasicAuth(p.User, password)
 		return p.User, password, nil
 	}
 	return "", "", nil
@@ -237,5 +238,5 @@ func promLog(errOut interface{ Write([]byte) (int, error) }) func(string) {
 	if !klog.V(1).Enabled() {
 		return nil
 	}
-	return func(s string) { fmt.Fprintln(errOut, redact.String(s)) }
+	return func(s string) { fmt.Fprintln(errOut, stderrline.Line(s)) }
 }

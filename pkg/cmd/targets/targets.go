@@ -4,7 +4,6 @@ package targets
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -12,6 +11,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
@@ -110,7 +110,7 @@ func (o *Options) Run(ctx context.Context) error {
 		return err
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(o.ErrOut, "warning: %s\n", w)
+		stderrline.Say(o.ErrOut, "warning", w)
 	}
 	list := res.List
 	if (o.Output == "" || o.Output == "wide") && len(list.Items)+len(list.Skipped)+len(list.Failed) == 0 {

@@ -1,0 +1,57 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+)
+
+// hostile would retitle the terminal, clear it, and start a workflow command line.
+const hostile = "q\x1b]0;pwned\x07\n::error file=x::pwned\x1b[2J"
+
+func hostileFrame() *engine.Frame {
+	q := nan(health.QueueStats{Target: "a", Queue: hostile, Depth: 5, AddsPerSecond: 1, Window: 2 * time.Second,
+		Status: health.StatusBacklog, Reason: "wait in " + hostile})
+	f := &engine.Frame{Time: time.Date(2026, 1, 1, 0, 0, 2, 0, time.UTC), Warnings: []string{"the server warns: " + hostile},
+		List: engine.NewQueueList([]health.QueueStats{q}, []report.TargetError{{Target: "b", Error: "500: " + hostile}})}
+	return f
+}
+
+// assertInert fails on the hostile sequences written raw: the screen's own styling may use
+// escapes, never these.
+func assertInert(t *testing.T, where, out string) {
+	t.Helper()
+	for _, raw := range []string{"\x1b]0;", "\x07", "\x1b[2J", "\n::error"} {
+		if strings.Contains(out, raw) {
+			t.Errorf("%s writes %q raw:\n%q", where, raw, out)
+		}
+	}
+}
+
+func TestTopPrintsTextFromOutsideEscaped(t *testing.T) {
+	var out, errOut bytes.Buffer
+	next := func(context.Context) (*engine.Frame, error) { return hostileFrame(), nil }
+	if err := Stream(context.Background(), &out, &errOut, next, Loop{Every: time.Millisecond, Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	assertInert(t, "the stream", out.String())
+	assertInert(t, "the stream's stderr", errOut.String())
+	if !strings.Contains(out.String(), `q\x1b]0;pwned\x07\n::error`) || !strings.Contains(errOut.String(), `500: q\x1b]0;pwned`) {
+		t.Errorf("not shown escaped:\n%s\n%s", out.String(), errOut.String())
+	}
+
+	m := plainModel()
+	m.Update(frameMsg{frame: hostileFrame()})
+	assertInert(t, "the screen", m.View())
+	press(m, "enter")
+	assertInert(t, "the details", m.View())
+	if !strings.Contains(m.View(), `q\x1b]0;pwned`) {
+		t.Errorf("the details do not show the queue escaped:\n%s", m.View())
+	}
+}

@@ -1,0 +1,152 @@
+package render
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+)
+
+// hostile is a label value that would retitle the terminal (OSC 0 ... BEL), clear it (CSI 2J)
+// and start a GitHub Actions workflow command on a line of its own.
+const hostile = "q\x1b]0;pwned\x07\n::error file=x::pwned\x1b[2J\u202e"
+
+// hostileShown is how it is printed: every control escaped.
+const hostileShown = `q\x1b]0;pwned\x07\n::error file=x::pwned\x1b[2J\u202e`
+
+// hostileReport is a report built from a page whose queue and controller are named hostile,
+// a target whose error says hostile, and objects whose condition message is hostile.
+func hostileReport(t *testing.T) report.Report {
+	t.Helper()
+	page := func(depth, longest, unfinished, done float64) *parse.Page {
+		text := strings.ReplaceAll(stuckText(depth, longest, unfinished, done), `"reconciler"`, `"`+strings.ReplaceAll(hostile, "\n", `\n`)+`"`)
+		p, err := parse.Parse("hostile", strings.NewReader(text), health.Wanted)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b := page(120, 40, 41, 0), page(138, 50, 55, 10)
+	stuck := pod("stuck-system", "stuck-operator-5c6d7-xyz12", 3, "OOMKilled", "64Mi", "128Mi")
+	return report.Build(report.Input{
+		Scope: "all namespaces",
+		Targets: []source.Result{
+			{Target: target.Target{Kind: target.KindPod, Namespace: "stuck-system", Name: stuck.Name, Port: 8080, Container: "manager"},
+				Window: 10 * time.Second, Pod: stuck, Samples: []source.Sample{
+					{Families: a.Families, Time: fixtureNow.Add(-10 * time.Second)}, {Families: b.Families, Time: fixtureNow}}},
+			{Target: target.Target{Kind: target.KindPod, Namespace: "broken-system", Name: "broken-operator-0", Port: 8443, Scheme: "https"},
+				Err: errors.New("500 from the endpoint: " + hostile)},
+		},
+		Pods: []report.PodInput{{Pod: stuck, Scraped: true}},
+		Objects: &objects.View{Kinds: []objects.Summary{{Kind: objects.Kind{Group: "example.com", Version: "v1", Kind: "Widget", Resource: "widgets", Namespaced: true},
+			Controllers: []string{"stuck-system/stuck-operator-5c6d7-xyz12:8080 " + hostile}, Total: 1, Failed: 1,
+			Reasons: []objects.Reason{{Condition: "Ready=False", Reason: "Hostile", Count: 1, Objects: []string{"shop/" + hostile}, Message: hostile}}}}},
+		Thresholds: findings.DefaultThresholds(),
+		Now:        fixtureNow,
+	})
+}
+
+// assertInert fails when out holds a raw ESC or BEL, a line that starts a workflow command,
+// or does not show the hostile name escaped.
+func assertInert(t *testing.T, format, out string) {
+	t.Helper()
+	if strings.ContainsAny(out, "\x1b\x07\u202e") {
+		t.Errorf("%s: raw control characters in the output:\n%q", format, out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "::") {
+			t.Errorf("%s: a line starts a workflow command: %q", format, line)
+		}
+	}
+	if !strings.Contains(out, `pwned\x1b[2J`) {
+		t.Errorf("%s: the hostile name is not shown escaped:\n%s", format, out)
+	}
+}
+
+// Label values, error messages and condition messages from outside are printed with their
+// control characters escaped in every format, and the JUnit output stays valid XML.
+func TestHostileTextIsInertInEveryFormat(t *testing.T) {
+	r := hostileReport(t)
+	if len(r.Backlog) == 0 || !strings.Contains(r.Backlog[0].Queue, "\x1b") {
+		t.Fatalf("the report does not carry the hostile queue name: %+v", r.Backlog)
+	}
+	for _, format := range []string{"", "text", "markdown", "html", "junit"} {
+		var b bytes.Buffer
+		if err := Write(&b, format, r); err != nil {
+			t.Fatal(err)
+		}
+		assertInert(t, "report -o "+format, b.String())
+		if format == "junit" {
+			var doc junitDoc
+			if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+				t.Errorf("junit is not valid XML: %v", err)
+			}
+		}
+	}
+	// -o github escapes in its own way, which the Actions runner reads back.
+	var gh bytes.Buffer
+	if err := Write(&gh, "github", r); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(gh.String(), "\n") {
+		if strings.HasPrefix(line, "::") && !strings.HasPrefix(line, "::error title=") && !strings.HasPrefix(line, "::warning title=") {
+			t.Errorf("github: a line starts another workflow command: %q", line)
+		}
+	}
+
+	d := diff.Compare(r, hostileReport(t), "before-"+hostile, "after.json")
+	for _, format := range []string{"text", "markdown"} {
+		var b bytes.Buffer
+		if err := Write(&b, format, d); err != nil {
+			t.Fatal(err)
+		}
+		assertInert(t, "diff -o "+format, b.String())
+	}
+
+	ql := engine.QueueList{Items: []engine.QueueItem{{Target: "ns/op-0:8080", Queue: hostile, Status: "OK", Reason: hostile}},
+		Errors: []report.TargetError{{Target: "ns/op-1:8080", Error: hostile}}}
+	tl := engine.TargetList{Items: []target.Target{{Kind: target.KindPod, Namespace: "ns", Name: "op-0", Port: 8080, Path: "/" + hostile, ViaReason: hostile}},
+		Failed: []report.TargetError{{Target: "ns/op-1:8080", Error: hostile}}}
+	for _, wide := range []bool{false, true} {
+		var q, tg bytes.Buffer
+		if err := QueueTable(&q, ql, wide); err != nil {
+			t.Fatal(err)
+		}
+		assertInert(t, "queues table", q.String())
+		if err := TargetTable(&tg, tl, wide); err != nil {
+			t.Fatal(err)
+		}
+		assertInert(t, "targets table", tg.String())
+	}
+}
+
+// YAML (and JSON) output escapes the control characters itself: the data stays exact.
+func TestYAMLAndJSONEscapeControlCharacters(t *testing.T) {
+	l := engine.QueueList{Items: []engine.QueueItem{{Target: "ns/op-0:8080", Queue: hostile, Status: "OK"}}}
+	for _, format := range []string{"yaml", "json"} {
+		var b bytes.Buffer
+		if err := Write(&b, format, l); err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(b.String(), "\x1b\x07") {
+			t.Errorf("%s: raw control characters:\n%q", format, b.String())
+		}
+		for _, line := range strings.Split(b.String(), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "::") {
+				t.Errorf("%s: a line starts a workflow command: %q", format, line)
+			}
+		}
+	}
+}
