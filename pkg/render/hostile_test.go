@@ -2,11 +2,15 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"sigs.k8s.io/yaml"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
@@ -132,9 +136,28 @@ func TestHostileTextIsInertInEveryFormat(t *testing.T) {
 	}
 }
 
-// YAML (and JSON) output escapes the control characters itself: the data stays exact.
+// YAML (and JSON) output escapes the control characters itself: the data stays exact. A
+// string whose only control characters are newlines is no block of lines in YAML either.
 func TestYAMLAndJSONEscapeControlCharacters(t *testing.T) {
-	l := engine.QueueList{Items: []engine.QueueItem{{Target: "ns/op-0:8080", Queue: hostile, Status: "OK"}}}
+	l := engine.QueueList{Items: []engine.QueueItem{{Target: "ns/op-0:8080", Queue: hostile, Status: "OK"},
+		{Target: "ns/op-0:8080", Queue: "ci\n::error file=x::pwned\n::set-output name=x::y", Status: "OK"}}}
+	var asJSON, asYAML bytes.Buffer
+	if err := Write(&asJSON, "json", l); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&asYAML, "yaml", l); err != nil {
+		t.Fatal(err)
+	}
+	var fromJSON, fromYAML any
+	if err := json.Unmarshal(asJSON.Bytes(), &fromJSON); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(asYAML.Bytes(), &fromYAML); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromJSON, fromYAML) {
+		t.Errorf("YAML and JSON hold different data:\n%v\n%v", fromJSON, fromYAML)
+	}
 	for _, format := range []string{"yaml", "json"} {
 		var b bytes.Buffer
 		if err := Write(&b, format, l); err != nil {

@@ -8,8 +8,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
@@ -25,12 +23,7 @@ func Write(w io.Writer, format string, v any) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(v)
 	case "yaml":
-		b, err := yaml.Marshal(v)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(b)
-		return err
+		return writeYAML(w, v)
 	}
 	switch v := v.(type) {
 	case engine.QueueList:
