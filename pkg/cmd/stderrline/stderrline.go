@@ -30,6 +30,11 @@ func Lines(text string) string {
 	lines := strings.Split(redact.String(text), "\n")
 	for i, l := range lines {
 		lines[i] = printable.String(l)
+		// The plugin's own lines never start with "::"; one that does came from outside (a
+		// server's message over several lines) and would be a CI runner's command.
+		if rest := strings.TrimLeft(lines[i], " \t"); strings.HasPrefix(rest, "::") {
+			lines[i] = lines[i][:len(lines[i])-len(rest)] + `\x3a` + rest[1:]
+		}
 	}
 	return strings.Join(lines, "\n")
 }

@@ -17,4 +17,7 @@ func TestSayWritesOneMaskedEscapedLine(t *testing.T) {
 	if got, want := Lines("no target could be read:\n  a: \x1b[2J stderr-secret-1\r"), "no target could be read:\n  a: \\x1b[2J [REDACTED]\\r"; got != want {
 		t.Errorf("Lines = %q, want %q", got, want)
 	}
+	if got, want := Lines("the server said:\n  ::error file=x::pwned\n::warning::y"), "the server said:\n  \\x3a:error file=x::pwned\n\\x3a:warning::y"; got != want {
+		t.Errorf("Lines = %q, want %q: a line from outside must not start a CI command", got, want)
+	}
 }
