@@ -241,6 +241,7 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 		return nil, nil, err
 	}
 	notes = append(notes, warnings(atStart)...)
+	atEnd.Series, atStart.Series = instants(atEnd.Series), instants(atStart.Series)
 	rng := promDuration((s.cfg.Window + lookback).Milliseconds())
 	restarts, err := s.cfg.Client.Query(ctx, restartsQuery(sc.sel, sc.jobs, rng), end)
 	if err != nil {
@@ -288,7 +289,7 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 				nativeNames[sr.Labels["__name__"]] = true
 			}
 		}
-		raw, err := s.cfg.Client.Query(ctx, rawQuery(sc.sel, nameRe, sortedKeys(nativeNames), sc.jobs, instances, rng), end)
+		raw, err := s.cfg.Client.QueryMatrix(ctx, rawQuery(sc.sel, nameRe, sortedKeys(nativeNames), sc.jobs, instances, rng), end)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -430,6 +431,19 @@ func increase(points []promapi.Point, start time.Time) (float64, bool) {
 		}
 	}
 	return inc, true
+}
+
+// instants keeps the series of an instant vector that have their one sample: the client
+// refuses an answer of another kind, and a series without its sample is left out rather than
+// read.
+func instants(ss []promapi.Series) []promapi.Series {
+	out := ss[:0]
+	for _, s := range ss {
+		if len(s.Points) == 1 {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func warnings(r *promapi.Response) []string {
