@@ -139,6 +139,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--from-file", pair, "--since", "-1h"}, "--since must be positive"},
 		{[]string{"--from-file", pair, "--workers", "deployment"}, "use QUEUE=N"},
 		{[]string{"--from-file", pair, "--workers", "deployment=0"}, "use QUEUE=N"},
+		{[]string{"--from-file", pair, "--workers", "deployment=99999999999"}, `--workers "deployment=99999999999": 99999999999 workers is more than any process runs; give N from 1 to 10000`},
+		{[]string{"--from-file", pair, "--workers", "deployment=10001"}, "give N from 1 to 10000"},
 		{[]string{"--from-file", pair, "--target-queue-wait", "-1s"}, "--target-queue-wait must be positive"},
 	} {
 		_, errOut, code := run(t, tt.args...)
