@@ -131,6 +131,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--from-file", pair, "-o", "wide"}, "unknown output format"},
 		{[]string{"--from-file", pair, "--threshold", "stuckAfter=soon"}, "stuckAfter"},
 		{[]string{"--from-file", pair, "--threshold", "nope=1"}, "unknown name"},
+		{[]string{"--from-file", pair, "--threshold", "errorRatio=-1"}, "--threshold errorRatio=-1: errorRatio -1: a ratio must be from 0 to 1"},
 		{[]string{"--from-file", pair, "--thresholds", "/nonexistent.yaml"}, "read thresholds"},
 		{[]string{"--from-file", pair, "--generation-resource", "widgets"}, "RESOURCE.GROUP/VERSION"},
 		{[]string{"--from-file", pair, "--memory-limit", "lots"}, "--memory-limit"},
