@@ -97,6 +97,12 @@ func Model(in Input, o Options) (e Estimate, ok bool) {
 	}
 	s := in.ServiceMean
 	e = Estimate{Loop: Open, Offered: in.Adds, Helps: len(in.Limits) == 0}
+	var implausible string
+	if in.Workers > MaxWorkers {
+		implausible = fmt.Sprintf("the workers read (%.3g, from %s) are more than any process runs (at most %d): the count is implausible, so the queue is modelled as if it were unknown",
+			in.Workers, in.WorkersFrom, MaxWorkers)
+		in.Workers = math.NaN()
+	}
 	busyShare := math.NaN()
 	if in.Workers > 0 {
 		busyShare = math.Max(nanZero(in.Adds), nanZero(in.Completions)) * s / in.Workers
@@ -119,6 +125,9 @@ func Model(in Input, o Options) (e Estimate, ok bool) {
 	}
 	e.WorkersNeeded = WorkersFor(e.Offered, s, in.ServiceSpread, o.TargetWait)
 	e.Notes = append(e.Notes, in.Notes...)
+	if implausible != "" {
+		e.Notes = append(e.Notes, implausible)
+	}
 	return e, true
 }
 

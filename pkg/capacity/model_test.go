@@ -2,7 +2,9 @@ package capacity
 
 import (
 	"math"
+	"strings"
 	"testing"
+	"time"
 )
 
 var opts = Options{TargetWait: 1, MinEvents: 10, ClosedShare: 0.5}
@@ -159,5 +161,57 @@ func TestModelPredictsMM1(t *testing.T) {
 	e, _ := Model(in, opts)
 	if want := 0.5 / (10 - 5); math.Abs(e.Predicted.Mean-want) > 1e-9 {
 		t.Errorf("M/M/1 mean wait %g, want ρ/(μ-λ) = %g", e.Predicted.Mean, want)
+	}
+}
+
+// A worker count no process runs (a broken page: controller_runtime_max_concurrent_reconciles
+// 1e11) is said to be implausible, not computed with for minutes.
+func TestImplausibleWorkers(t *testing.T) {
+	in := Input{Window: 60, Adds: 10, Completions: 10, Completed: 600, Depth: 0, DepthBefore: 0, Busy: 1,
+		ServiceMean: 0.1, ServiceSpread: 1, Workers: 1e11, WorkersFrom: "controller_runtime_max_concurrent_reconciles",
+		WaitMean: 0, WaitP99: 0, RequeueAfterShare: 0, Objects: math.NaN(), Changes: math.NaN()}
+	done := make(chan Estimate, 1)
+	go func() {
+		e, _ := Model(in, Options{TargetWait: 1, MinEvents: 10, ClosedShare: 0.5})
+		done <- e
+	}()
+	select {
+	case e := <-done:
+		if !math.IsNaN(e.Predicted.P99) || !math.IsNaN(e.Utilisation) {
+			t.Errorf("predicted %+v, utilisation %g with 1e11 workers, want unknown", e.Predicted, e.Utilisation)
+		}
+		found := false
+		for _, n := range e.Notes {
+			found = found || strings.Contains(n, "implausible") && strings.Contains(n, "at most 10000")
+		}
+		if !found {
+			t.Errorf("notes %q do not say the workers are implausible", e.Notes)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the model of 1e11 workers is still computing after 5s")
+	}
+	if w := MMcWait(1, 1, MaxWorkers+1, 1); !math.IsNaN(w.Mean) || !math.IsNaN(ErlangC(MaxWorkers+1, 1)) {
+		t.Errorf("more than MaxWorkers: wait %+v, want NaN", w)
+	}
+}
+
+// At the bound the Erlang C recurrence is fast and stays a probability, where powers and
+// factorials overflow; the search for the workers needed agrees with the wait it predicts.
+func TestErlangCAtTheBound(t *testing.T) {
+	t0 := time.Now()
+	for _, a := range []float64{1, 5000, 9000, 9999.9} {
+		if p := ErlangC(MaxWorkers, a); !(p >= 0 && p <= 1) {
+			t.Errorf("ErlangC(%d, %g) = %g, not a probability", MaxWorkers, a, p)
+		}
+	}
+	c := WorkersFor(900, 1, 1, 0.01)
+	if c <= 900 || c > maxWorkers {
+		t.Fatalf("WorkersFor(900 Erlangs) = %d", c)
+	}
+	if MMcWait(900, 1, c, 1).P99 > 0.01 || MMcWait(900, 1, c-1, 1).P99 <= 0.01 {
+		t.Errorf("WorkersFor(900 Erlangs) = %d is not the fewest meeting the target", c)
+	}
+	if took := time.Since(t0); took > time.Second {
+		t.Errorf("took %s", took)
 	}
 }

@@ -7,6 +7,9 @@ import (
 	"time"
 )
 
+// maxSeconds is the longest duration Go's time.Duration holds, about 292 years.
+const maxSeconds = float64(math.MaxInt64) / float64(time.Second)
+
 // format writes an evidence value for people: unit "s" seconds, "%" a ratio as a percentage,
 // "/s" a rate, "B" bytes, "" a count. NaN is "unknown".
 func format(v float64, unit string) string {
@@ -15,6 +18,13 @@ func format(v float64, unit string) string {
 	}
 	switch unit {
 	case "s":
+		// Past what a time.Duration holds (a broken page's value): said so, not overflowed.
+		if v >= maxSeconds {
+			return ">292y"
+		}
+		if v <= -maxSeconds {
+			return "<-292y"
+		}
 		d := time.Duration(v * float64(time.Second))
 		switch {
 		case d >= time.Second:

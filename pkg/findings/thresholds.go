@@ -142,7 +142,8 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// LoadFile overrides t with the fields set in a YAML or JSON file; unknown fields are errors.
+// LoadFile overrides t with the fields set in a YAML or JSON file; unknown fields and values
+// Check refuses are errors.
 func (t *Thresholds) LoadFile(path string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -151,10 +152,14 @@ func (t *Thresholds) LoadFile(path string) error {
 	if err := yaml.UnmarshalStrict(b, t); err != nil {
 		return fmt.Errorf("thresholds file %s: %w", path, err)
 	}
+	if err := t.Check(); err != nil {
+		return fmt.Errorf("thresholds file %s: %w", path, err)
+	}
 	return nil
 }
 
-// Set overrides one threshold from "name=value" (json names, e.g. stuckAfter=1m).
+// Set overrides one threshold from "name=value" (json names, e.g. stuckAfter=1m); a value
+// Check would refuse is an error.
 func (t *Thresholds) Set(kv string) error {
 	name, value, ok := strings.Cut(kv, "=")
 	if !ok {
@@ -167,6 +172,9 @@ func (t *Thresholds) Set(kv string) error {
 				quoted = `"` + value + `"`
 			}
 			if err := yaml.UnmarshalStrict([]byte(name+": "+quoted), t); err != nil {
+				return fmt.Errorf("--threshold %s: %w", kv, err)
+			}
+			if err := checkThreshold(name, fieldByJSON(t, name)); err != nil {
 				return fmt.Errorf("--threshold %s: %w", kv, err)
 			}
 			return nil

@@ -159,16 +159,22 @@ func (c *Client) Stats() Stats {
 // MaxSeries is the series limit of one answer.
 func (c *Client) MaxSeries() int { return c.cfg.MaxSeries }
 
-// Query evaluates expr at instant at (an instant vector, or a range vector for a range
-// selector). The answer's warnings come back with it.
+// Query evaluates expr at instant at: an instant vector, one sample a series. An answer of
+// another kind is an error. The answer's warnings come back with it.
 func (c *Client) Query(ctx context.Context, expr string, at time.Time) (*Response, error) {
-	return c.do(ctx, "/api/v1/query", url.Values{"query": {expr}, "time": {unixSeconds(at)}})
+	return c.do(ctx, "/api/v1/query", vector, url.Values{"query": {expr}, "time": {unixSeconds(at)}})
+}
+
+// QueryMatrix evaluates the range selector expr at instant at: a range vector, the raw samples
+// of the range (any number a series, none included). An answer of another kind is an error.
+func (c *Client) QueryMatrix(ctx context.Context, expr string, at time.Time) (*Response, error) {
+	return c.do(ctx, "/api/v1/query", matrix, url.Values{"query": {expr}, "time": {unixSeconds(at)}})
 }
 
 // QueryRange evaluates expr at every step from start to end (a matrix: one point per step
 // where the expression has a value).
 func (c *Client) QueryRange(ctx context.Context, expr string, start, end time.Time, step time.Duration) (*Response, error) {
-	return c.do(ctx, "/api/v1/query_range", url.Values{"query": {expr}, "start": {unixSeconds(start)}, "end": {unixSeconds(end)},
+	return c.do(ctx, "/api/v1/query_range", matrix, url.Values{"query": {expr}, "start": {unixSeconds(start)}, "end": {unixSeconds(end)},
 		"step": {strconv.FormatFloat(step.Seconds(), 'f', 3, 64)}})
 }
 
@@ -177,8 +183,9 @@ func unixSeconds(t time.Time) string {
 	return strconv.FormatFloat(float64(t.UnixMilli())/1000, 'f', 3, 64)
 }
 
-// do asks the API at path with form (and the client's timeout) and decodes the answer.
-func (c *Client) do(ctx context.Context, path string, form url.Values) (*Response, error) {
+// do asks the API at path with form (and the client's timeout) and decodes the answer, which
+// must be of the kind want (vector or matrix).
+func (c *Client) do(ctx context.Context, path, want string, form url.Values) (*Response, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	form.Set("timeout", c.cfg.Timeout.String())
@@ -214,7 +221,7 @@ func (c *Client) do(ctx context.Context, path string, form url.Values) (*Respons
 		return nil, c.transportError(ctx, err)
 	}
 	defer func() { _ = resp.Body.Close() }()
-	r, n, err := decode(resp, c.cfg.MaxBytes, c.cfg.MaxSeries)
+	r, n, err := decode(resp, want, c.cfg.MaxBytes, c.cfg.MaxSeries)
 	c.count(Stats{Bytes: n})
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {

@@ -51,7 +51,7 @@ func TestQueryDecodesVectorAndMatrix(t *testing.T) {
 	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "partial response") {
 		t.Errorf("warnings %v", r.Warnings)
 	}
-	m, err := c.Query(context.Background(), "a_total[5m]", at)
+	m, err := c.QueryMatrix(context.Background(), "a_total[5m]", at)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestQueryErrors(t *testing.T) {
 		}, []string{"502", "not the Prometheus API's", "text/html", "the part before /api/v1"}},
 		{"too many series", func(w http.ResponseWriter, r *http.Request) {
 			_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"1"]},{"metric":{},"value":[1,"1"]},{"metric":{},"value":[1,"1"]}]}}`))
-		}, []string{"3 series, over the limit of 2 (--prometheus-max-series)"}},
+		}, []string{"more than 2 series, the limit (--prometheus-max-series)"}},
 		{"too large", func(w http.ResponseWriter, r *http.Request) {
 			_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[` + strings.Repeat(" ", 5000) + `]}}`))
 		}, []string{"larger than 4096 bytes"}},

@@ -52,7 +52,7 @@ func TestQueryDecodesNativeHistograms(t *testing.T) {
 		t.Errorf("float point %+v", f)
 	}
 
-	m, err := c.Query(context.Background(), "h[5m]", time.Unix(1700000000, 0))
+	m, err := c.QueryMatrix(context.Background(), "h[5m]", time.Unix(1700000000, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

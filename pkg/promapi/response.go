@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
-	"sort"
 	"strconv"
 	"time"
 
@@ -46,13 +44,14 @@ func (e *APIError) Error() string {
 	return fmt.Sprintf("answered %d %s: %s: %s", e.Code, http.StatusText(e.Code), e.ErrorType, e.Message)
 }
 
-// TooManySeriesError is an answer with more series than the limit.
+// TooManySeriesError is an answer with more series than the limit. The answer stops being
+// read at the first series past the limit: Series is that one's number, not the answer's total.
 type TooManySeriesError struct {
 	Series, Limit int
 }
 
 func (e *TooManySeriesError) Error() string {
-	return fmt.Sprintf("an answer holds %d series, over the limit of %d (--prometheus-max-series): narrow it with -n or --clusters, or raise the limit", e.Series, e.Limit)
+	return fmt.Sprintf("an answer holds more than %d series, the limit (--prometheus-max-series): narrow it with -n or --clusters, or raise the limit", e.Limit)
 }
 
 // TooLargeError is an answer larger than the cap.
@@ -62,104 +61,6 @@ type TooLargeError struct {
 
 func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("an answer is larger than %d bytes (--max-body-bytes): narrow it with -n or --clusters, or raise the limit", e.Limit)
-}
-
-type envelope struct {
-	Status    string          `json:"status"`
-	ErrorType string          `json:"errorType"`
-	Error     string          `json:"error"`
-	Warnings  []string        `json:"warnings"`
-	Data      json.RawMessage `json:"data"`
-	// IsPartial is VictoriaMetrics' word for an answer some storage nodes did not contribute to
-	// (its cluster version, without -search.denyPartialResponse).
-	IsPartial bool `json:"isPartial"`
-	// Kind and Message are those of a Kubernetes Status, the API server's answer when the
-	// service proxy fails (no such service, no endpoints, forbidden).
-	Kind    string `json:"kind"`
-	Message string `json:"message"`
-}
-
-type data struct {
-	ResultType string `json:"resultType"`
-	Result     []struct {
-		Metric     map[string]string `json:"metric"`
-		Value      json.RawMessage   `json:"value"`
-		Values     []json.RawMessage `json:"values"`
-		Histogram  json.RawMessage   `json:"histogram"`
-		Histograms []json.RawMessage `json:"histograms"`
-	} `json:"result"`
-}
-
-// decode reads an answer of at most maxBytes and maxSeries series; n is the bytes read.
-func decode(resp *http.Response, maxBytes int64, maxSeries int) (*Response, int64, error) {
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBytes+1))
-	n := int64(len(body))
-	if err != nil {
-		return nil, n, fmt.Errorf("reading the answer: %w", err)
-	}
-	if n > maxBytes {
-		return nil, n, &TooLargeError{Limit: maxBytes}
-	}
-	var env envelope
-	if err := json.Unmarshal(body, &env); err != nil || env.Status == "" {
-		return nil, n, fmt.Errorf("answered %d %s with a body that is not the Prometheus API's (%s): is the URL the API's base (the part before /api/v1)?",
-			resp.StatusCode, http.StatusText(resp.StatusCode), firstBytes(body, resp.Header.Get("Content-Type")))
-	}
-	if env.Kind == "Status" && env.Status != "success" {
-		return nil, n, fmt.Errorf("the API server answered %d %s: %s", resp.StatusCode, http.StatusText(resp.StatusCode), redact.ExcerptString(env.Message))
-	}
-	if env.Status != "success" || resp.StatusCode/100 != 2 {
-		// The server's words are quoted, not trusted: it may echo the request's credentials.
-		return nil, n, &APIError{Code: resp.StatusCode, ErrorType: redact.ExcerptString(env.ErrorType), Message: redact.ExcerptString(env.Error)}
-	}
-	var d data
-	if err := json.Unmarshal(env.Data, &d); err != nil {
-		return nil, n, fmt.Errorf("decoding the answer: %w", err)
-	}
-	if len(d.Result) > maxSeries {
-		return nil, n, &TooManySeriesError{Series: len(d.Result), Limit: maxSeries}
-	}
-	out := &Response{Warnings: env.Warnings, Series: make([]Series, 0, len(d.Result))}
-	if env.IsPartial {
-		out.Warnings = append(out.Warnings, "the answer is partial (isPartial: some storage nodes did not answer): series may be missing")
-	}
-	for _, r := range d.Result {
-		s := Series{Labels: r.Metric}
-		switch d.ResultType {
-		case "vector":
-			decodePoint := point
-			raw := r.Value
-			if r.Value == nil && r.Histogram != nil {
-				decodePoint, raw = histogramPoint, r.Histogram
-			}
-			p, err := decodePoint(raw)
-			if err != nil {
-				return nil, n, err
-			}
-			s.Points = []Point{p}
-		case "matrix":
-			for _, v := range r.Values {
-				p, err := point(v)
-				if err != nil {
-					return nil, n, err
-				}
-				s.Points = append(s.Points, p)
-			}
-			for _, v := range r.Histograms {
-				p, err := histogramPoint(v)
-				if err != nil {
-					return nil, n, err
-				}
-				s.Points = append(s.Points, p)
-			}
-			// A series that changed from floats to histograms (or back) has both: in time order.
-			sort.SliceStable(s.Points, func(i, j int) bool { return s.Points[i].T.Before(s.Points[j].T) })
-		default:
-			return nil, n, fmt.Errorf("the answer is a %s, not a vector or matrix", d.ResultType)
-		}
-		out.Series = append(out.Series, s)
-	}
-	return out, n, nil
 }
 
 // point decodes [unixSeconds, "value"].

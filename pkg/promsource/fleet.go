@@ -73,6 +73,9 @@ func (s *Source) readByCluster(ctx context.Context, o source.Options, fleetErr e
 		sel := s.sel
 		sel.clusters = []string{c}
 		rs, ns, err := s.read(ctx, o, scope{sel: sel, targets: ts, jobs: sortedKeys(jobs)})
+		if err != nil && ctx.Err() != nil && o.Deadline > 0 {
+			err = deadlineError(o.Deadline)
+		}
 		if err != nil {
 			rs = make([]source.Result, len(ts))
 			for i, t := range ts {

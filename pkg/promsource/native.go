@@ -26,8 +26,11 @@ import (
 
 // nativeBounds returns the boundaries at which the cumulative counts of all of hs are exact:
 // the ends of their buckets that fall inside no bucket of any of them, in increasing order.
+// It takes n log n time in the number of buckets: the ends and the buckets are sorted, and
+// one sweep carries the highest upper end of the buckets that start below each end.
 func nativeBounds(hs ...*promapi.Histogram) []float64 {
 	var bounds []float64
+	var spans []promapi.HistogramBucket
 	for _, h := range hs {
 		if h == nil {
 			continue
@@ -35,31 +38,25 @@ func nativeBounds(hs ...*promapi.Histogram) []float64 {
 		for _, b := range h.Buckets {
 			bounds = append(bounds, b.Lower, b.Upper)
 		}
+		spans = append(spans, h.Buckets...)
 	}
 	sort.Float64s(bounds)
+	sort.Slice(spans, func(i, j int) bool { return spans[i].Lower < spans[j].Lower })
 	out := bounds[:0]
+	next, reach := 0, math.Inf(-1)
 	for i, x := range bounds {
-		if math.IsInf(x, 0) || math.IsNaN(x) || i > 0 && x == bounds[i-1] || inside(x, hs) {
+		if math.IsInf(x, 0) || math.IsNaN(x) || i > 0 && x == bounds[i-1] {
+			continue
+		}
+		for ; next < len(spans) && spans[next].Lower < x; next++ {
+			reach = math.Max(reach, spans[next].Upper)
+		}
+		if reach > x { // inside a bucket that starts below it and ends above it
 			continue
 		}
 		out = append(out, x)
 	}
 	return out
-}
-
-// inside reports whether x lies strictly inside a bucket of one of hs.
-func inside(x float64, hs []*promapi.Histogram) bool {
-	for _, h := range hs {
-		if h == nil {
-			continue
-		}
-		for _, b := range h.Buckets {
-			if b.Lower < x && x < b.Upper {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // classicHistogram is h as classic cumulative buckets at bounds, then +Inf with the count of
@@ -138,15 +135,19 @@ func nativeIncrease(points []promapi.Point, start time.Time, end *promapi.Histog
 	return nativeStart{hist: first, bounds: bounds}, true
 }
 
-// cumulative is h's cumulative count at each of bounds.
+// cumulative is h's cumulative count at each of bounds: the count of the buckets whose upper
+// end is at or below it. It takes n log n time in the number of buckets and bounds.
 func cumulative(h *promapi.Histogram, bounds []float64) []float64 {
+	ends := make([]promapi.HistogramBucket, len(h.Buckets))
+	copy(ends, h.Buckets)
+	sort.Slice(ends, func(i, j int) bool { return ends[i].Upper < ends[j].Upper })
+	below := make([]float64, len(ends)+1) // below[k]: the count of the k lowest-ending buckets
+	for k, b := range ends {
+		below[k+1] = below[k] + b.Count
+	}
 	out := make([]float64, len(bounds))
 	for j, ub := range bounds {
-		for _, b := range h.Buckets {
-			if b.Upper <= ub {
-				out[j] += b.Count
-			}
-		}
+		out[j] = below[sort.Search(len(ends), func(k int) bool { return ends[k].Upper > ub })]
 	}
 	return out
 }

@@ -41,6 +41,9 @@ type Config struct {
 	Namespace string
 	// Log, when set, is told what the queries cost (-v).
 	Log func(string)
+	// Deadline bounds Open, the discovery of the targets (0: none); Read is bounded by its
+	// options' Deadline.
+	Deadline time.Duration
 }
 
 // DefaultWindow is the window read from a server: long enough for a few scrapes at the usual
@@ -82,9 +85,18 @@ func (s *Source) Open(ctx context.Context) (*source.Inventory, error) {
 	if s.inv != nil {
 		return s.inv, nil
 	}
+	if s.cfg.Deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.cfg.Deadline)
+		defer cancel()
+	}
 	q := targetsQuery(s.sel)
 	resp, err := s.cfg.Client.Query(ctx, q, s.cfg.At)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("overall deadline reached: --deadline %s passed before Prometheus at %s answered the query for the targets; raise --deadline, or narrow the query with -n or --clusters",
+				s.cfg.Deadline, s.cfg.Client.Name())
+		}
 		return nil, err
 	}
 	inv := &source.Inventory{Warnings: warnings(resp)}
@@ -168,6 +180,9 @@ func (s *Source) Read(ctx context.Context, o source.Options) []source.Result {
 		defer cancel()
 	}
 	results, notes, err := s.read(ctx, o, scope{sel: s.sel, targets: s.targets, jobs: s.jobs})
+	if err != nil && ctx.Err() != nil && o.Deadline > 0 {
+		err = deadlineError(o.Deadline)
+	}
 	if err != nil && ctx.Err() == nil && len(clustersOf(s.targets)) > 1 {
 		// One answer for the whole fleet failed (too many series, a timeout, a store down):
 		// ask cluster by cluster, so that one cluster's failure stays its own.
@@ -241,6 +256,7 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 		return nil, nil, err
 	}
 	notes = append(notes, warnings(atStart)...)
+	atEnd.Series, atStart.Series = instants(atEnd.Series), instants(atStart.Series)
 	rng := promDuration((s.cfg.Window + lookback).Milliseconds())
 	restarts, err := s.cfg.Client.Query(ctx, restartsQuery(sc.sel, sc.jobs, rng), end)
 	if err != nil {
@@ -288,12 +304,15 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 				nativeNames[sr.Labels["__name__"]] = true
 			}
 		}
-		raw, err := s.cfg.Client.Query(ctx, rawQuery(sc.sel, nameRe, sortedKeys(nativeNames), sc.jobs, instances, rng), end)
+		raw, err := s.cfg.Client.QueryMatrix(ctx, rawQuery(sc.sel, nameRe, sortedKeys(nativeNames), sc.jobs, instances, rng), end)
 		if err != nil {
 			return nil, nil, err
 		}
 		notes = append(notes, warnings(raw)...)
 		for _, sr := range raw.Series {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
 			if !reset[s.key(sr.Labels)] {
 				continue
 			}
@@ -308,12 +327,17 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 			}
 		}
 	}
-	return s.samples(sc.targets, atEnd, atStart, increases, nativeStarts, wanted, start, end), dedupe(notes), nil
+	results, err := s.samples(ctx, sc.targets, atEnd, atStart, increases, nativeStarts, wanted, start, end)
+	if err != nil {
+		return nil, nil, err
+	}
+	return results, dedupe(notes), nil
 }
 
 // samples groups the series by target and builds each target's two samples.
-func (s *Source) samples(targets []target.Target, atEnd, atStart *promapi.Response, increases map[string]float64,
-	nativeStarts map[string]nativeStart, wanted func(string) bool, start, end time.Time) []source.Result {
+// It stops, with ctx's error, when ctx ends.
+func (s *Source) samples(ctx context.Context, targets []target.Target, atEnd, atStart *promapi.Response, increases map[string]float64,
+	nativeStarts map[string]nativeStart, wanted func(string) bool, start, end time.Time) ([]source.Result, error) {
 	endValues := map[string]float64{}
 	// Native histograms are read at the boundaries exact at both ends of the window.
 	ends := map[string][2]*promapi.Histogram{}
@@ -351,10 +375,16 @@ func (s *Source) samples(targets []target.Target, atEnd, atStart *promapi.Respon
 	before := map[string][]series{}
 	after := map[string][]series{}
 	for _, sr := range atEnd.Series {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		k := s.key(sr.Labels)
 		after[k] = append(after[k], strip(sr.Labels, sr.Points[0], sr.Points[0].V, false))
 	}
 	for _, sr := range atStart.Series {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		k, sk := s.key(sr.Labels), seriesKey(sr.Labels)
 		v := sr.Points[0].V
 		if counterLike(sr.Labels["__name__"]) {
@@ -370,6 +400,9 @@ func (s *Source) samples(targets []target.Target, atEnd, atStart *promapi.Respon
 	// after the start) stays absent, as it would be from a scrape at the start.
 	out := make([]source.Result, 0, len(targets))
 	for _, t := range targets {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		k := s.targetKey(t)
 		r := source.Result{Target: t}
 		if len(after[k]) == 0 {
@@ -387,7 +420,12 @@ func (s *Source) samples(targets []target.Target, atEnd, atStart *promapi.Respon
 		r.Samples = append(r.Samples, source.Sample{Families: families(after[k], wanted), Time: end})
 		out = append(out, r)
 	}
-	return out
+	return out, nil
+}
+
+// deadlineError says that --deadline passed before the series were read and converted.
+func deadlineError(d time.Duration) error {
+	return fmt.Errorf("overall deadline reached: --deadline %s passed before the series were read and converted; raise --deadline, or narrow the query with -n or --clusters", d)
 }
 
 // strip removes the target labels from a series, keeping its own.
@@ -430,6 +468,19 @@ func increase(points []promapi.Point, start time.Time) (float64, bool) {
 		}
 	}
 	return inc, true
+}
+
+// instants keeps the series of an instant vector that have their one sample: the client
+// refuses an answer of another kind, and a series without its sample is left out rather than
+// read.
+func instants(ss []promapi.Series) []promapi.Series {
+	out := ss[:0]
+	for _, s := range ss {
+		if len(s.Points) == 1 {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func warnings(r *promapi.Response) []string {

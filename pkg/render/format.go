@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -9,14 +10,25 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 )
 
-// Seconds formats a duration given in seconds for a table: 350µs, 12ms, 1.2s, 3m4s; "-"
-// when unknown.
+// maxSeconds is the longest duration Go's time.Duration holds, about 292 years: a longer one
+// (a broken page's value) is shown as past it rather than overflowing into a negative one.
+const maxSeconds = float64(math.MaxInt64) / float64(time.Second)
+
+// beyond is how a duration longer than maxSeconds is shown.
+const beyond = ">292y"
+
+// Seconds formats a duration given in seconds for a table: 350µs, 12ms, 1.2s, 3m4s, >292y;
+// "-" when unknown.
 func Seconds(v *float64) string {
-	if v == nil {
+	if v == nil || math.IsNaN(*v) {
 		return "-"
 	}
 	s := *v
 	switch {
+	case s >= maxSeconds:
+		return beyond
+	case s <= -maxSeconds:
+		return "<-292y"
 	case s == 0:
 		return "0s"
 	case s < 1e-6:

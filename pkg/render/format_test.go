@@ -51,3 +51,29 @@ func TestByPriority(t *testing.T) {
 		t.Errorf("ByPriority of a plain queue = %q, want -", got)
 	}
 }
+
+// Durations past what time.Duration holds (292 years) are said to be past it, never printed
+// negative from an overflow; the ages of section 1 and 8 alike.
+func TestSecondsPastTheLongestDuration(t *testing.T) {
+	for _, tt := range []struct {
+		in   float64
+		want string
+	}{
+		{1e10, ">292y"}, {1e300, ">292y"}, {math.Inf(1), ">292y"}, {-1e12, "<-292y"}, {math.NaN(), "-"},
+		{9e9, "2500000h0m0s"},
+	} {
+		if got := Seconds(f(tt.in)); got != tt.want {
+			t.Errorf("Seconds(%g) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		in   float64
+		want string
+	}{
+		{1e10, ">292y"}, {1e300, ">292y"}, {math.Inf(1), ">292y"}, {math.NaN(), "-"}, {9e9, "104166d"}, {3 * 86400, "3d"},
+	} {
+		if got := age(tt.in); got != tt.want {
+			t.Errorf("age(%g) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -239,7 +240,16 @@ func yesNo(b bool) string {
 	return "no"
 }
 
+// age formats an age given in seconds: 3d, 4h5m, 6m7s, 8s, >292y; "-" when unknown.
 func age(secs float64) string {
+	switch {
+	case math.IsNaN(secs):
+		return "-"
+	case secs >= maxSeconds:
+		return beyond
+	case secs <= -maxSeconds:
+		return "<-292y"
+	}
 	d := time.Duration(secs) * time.Second
 	switch {
 	case d >= 48*time.Hour:

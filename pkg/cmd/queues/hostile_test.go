@@ -38,6 +38,11 @@ func TestHostileServerTextIsInert(t *testing.T) {
 			w.WriteHeader(http.StatusInternalServerError)
 			fmt.Fprint(w, "failed: "+hostile)
 		case "/api/v1/query":
+			if q := r.FormValue("query"); strings.HasPrefix(q, "{") && strings.HasSuffix(q, "]") {
+				// The raw samples of a range: a matrix, here of nothing.
+				fmt.Fprint(w, `{"status":"success","data":{"resultType":"matrix","result":[]}}`)
+				return
+			}
 			warning, _ := json.Marshal("store down: " + hostile)
 			name, _ := json.Marshal(hostile)
 			fmt.Fprintf(w, `{"status":"success","warnings":[%s],"data":{"resultType":"vector","result":[`+

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/capacity"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
@@ -153,12 +154,15 @@ func loadIgnore(path string) (*suppress.Rules, error) {
 	return suppress.LoadFile(path)
 }
 
-// parseWorkers reads QUEUE=N, N a positive whole number.
+// parseWorkers reads QUEUE=N, N a whole number from 1 to capacity.MaxWorkers.
 func parseWorkers(kv string) (string, float64, error) {
 	queue, v, ok := strings.Cut(kv, "=")
 	n, err := strconv.Atoi(v)
 	if !ok || queue == "" || err != nil || n < 1 {
 		return "", 0, fmt.Errorf("--workers %q: use QUEUE=N with N a positive whole number, e.g. deployment=5", kv)
+	}
+	if n > capacity.MaxWorkers {
+		return "", 0, fmt.Errorf("--workers %q: %d workers is more than any process runs; give N from 1 to %d", kv, n, capacity.MaxWorkers)
 	}
 	return queue, float64(n), nil
 }

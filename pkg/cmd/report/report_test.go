@@ -131,6 +131,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--from-file", pair, "-o", "wide"}, "unknown output format"},
 		{[]string{"--from-file", pair, "--threshold", "stuckAfter=soon"}, "stuckAfter"},
 		{[]string{"--from-file", pair, "--threshold", "nope=1"}, "unknown name"},
+		{[]string{"--from-file", pair, "--threshold", "errorRatio=-1"}, "--threshold errorRatio=-1: errorRatio -1: a ratio must be from 0 to 1"},
 		{[]string{"--from-file", pair, "--thresholds", "/nonexistent.yaml"}, "read thresholds"},
 		{[]string{"--from-file", pair, "--generation-resource", "widgets"}, "RESOURCE.GROUP/VERSION"},
 		{[]string{"--from-file", pair, "--memory-limit", "lots"}, "--memory-limit"},
@@ -139,6 +140,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--from-file", pair, "--since", "-1h"}, "--since must be positive"},
 		{[]string{"--from-file", pair, "--workers", "deployment"}, "use QUEUE=N"},
 		{[]string{"--from-file", pair, "--workers", "deployment=0"}, "use QUEUE=N"},
+		{[]string{"--from-file", pair, "--workers", "deployment=99999999999"}, `--workers "deployment=99999999999": 99999999999 workers is more than any process runs; give N from 1 to 10000`},
+		{[]string{"--from-file", pair, "--workers", "deployment=10001"}, "give N from 1 to 10000"},
 		{[]string{"--from-file", pair, "--target-queue-wait", "-1s"}, "--target-queue-wait must be positive"},
 	} {
 		_, errOut, code := run(t, tt.args...)

@@ -117,7 +117,7 @@ func (f *Flags) resolvePrometheus(g *globals.Flags, args []string, now time.Time
 		ns = *g.ConfigFlags.Namespace
 	}
 	src := promsource.New(promsource.Config{Client: client, At: at, Window: window, ClusterLabel: p.ClusterLabel,
-		Clusters: p.Clusters, Namespace: ns})
+		Clusters: p.Clusters, Namespace: ns, Deadline: f.Deadline})
 	scope := fmt.Sprintf("Prometheus %s", client.Name())
 	if ns != "" {
 		scope += ", namespace " + ns
