@@ -20,7 +20,7 @@ type entry struct {
 	size int64
 }
 
-func manifestEntry(t *testing.T, version int) entry {
+func manifestEntry(t testing.TB, version int) entry {
 	t.Helper()
 	b, err := json.Marshal(Manifest{Kind: Kind, SchemaVersion: version})
 	if err != nil {
