@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -166,26 +166,19 @@ func (s *Snapshot) Write(w io.Writer) error {
 	return writeArchive(w, members, s.Manifest.Taken)
 }
 
-// Save writes the snapshot to path, readable by its owner only, through a temporary file in
-// the same directory so that a failed run leaves no half-written snapshot.
+// Save writes the snapshot to path, readable by its owner only: to a new file or over a
+// regular file, through a temporary file in the same directory so that a failed run leaves
+// no half-written snapshot. Anything else at path (a link, a device, a FIFO) is refused
+// with a localfile.NotRegularError.
 func (s *Snapshot) Save(path string) error {
 	var buf bytes.Buffer
 	if err := s.Write(&buf); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".ctrldiag-snapshot-*")
-	if err != nil {
+	return localfile.Write(path, 0o600, func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
 		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	})
 }
 
 // Load reads the snapshot at path within lim.
