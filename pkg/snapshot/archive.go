@@ -10,6 +10,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 )
 
 // Member is one file of the archive.
@@ -54,10 +56,17 @@ func writeArchive(w io.Writer, members []Member, mtime time.Time) error {
 // with clean relative names. Nothing is written anywhere.
 func readArchive(r io.Reader, lim Limits) ([]Member, error) {
 	br := bufio.NewReader(r)
-	if magic, err := br.Peek(2); err != nil || magic[0] != 0x1f || magic[1] != 0x8b {
+	magic, err := br.Peek(2)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, archiveError(nil, err)
+	}
+	if err != nil || magic[0] != 0x1f || magic[1] != 0x8b {
 		return nil, errors.New("not a snapshot: the file is not gzip-compressed (a snapshot is the .tar.gz `kubectl ctrldiag snapshot -f` writes)")
 	}
 	zr, err := gzip.NewReader(br)
+	if wait := (*localfile.WaitError)(nil); errors.As(err, &wait) {
+		return nil, wait
+	}
 	if err != nil {
 		return nil, fmt.Errorf("not a snapshot: %v", err)
 	}
@@ -153,6 +162,13 @@ func checkHeader(hdr *tar.Header, lim Limits) error {
 // archiveError names what went wrong with the stream: the total limit, or a truncated or
 // corrupt archive.
 func archiveError(c *countingReader, err error) error {
+	var wait *localfile.WaitError
+	switch {
+	case errors.As(err, &wait):
+		return wait // a FIFO or pipe that gave nothing in time: not the archive's fault
+	case c == nil:
+		return fmt.Errorf("cannot read the snapshot: %v", err)
+	}
 	if c.over {
 		return fmt.Errorf("refused: the archive decompresses to more than %d bytes (a gzip bomb, or a snapshot larger than this reader allows)", c.limit())
 	}

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -153,10 +154,10 @@ func gz(t *testing.T, b []byte) []byte {
 
 // A directory or a device given as the snapshot is refused before it is read.
 func TestLoadRefusesWhatIsNotAFile(t *testing.T) {
-	if _, err := Load(t.TempDir(), DefaultLimits()); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := Load(context.Background(), t.TempDir(), DefaultLimits()); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("error %v, want not a regular file", err)
 	}
-	if _, err := Load(filepath.Join(t.TempDir(), "missing.tar.gz"), DefaultLimits()); err == nil || !strings.Contains(err.Error(), "cannot read") {
+	if _, err := Load(context.Background(), filepath.Join(t.TempDir(), "missing.tar.gz"), DefaultLimits()); err == nil || !strings.Contains(err.Error(), "cannot read") {
 		t.Errorf("error %v, want cannot read", err)
 	}
 }

@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -181,16 +182,17 @@ func (s *Snapshot) Save(path string) error {
 	})
 }
 
-// Load reads the snapshot at path within lim.
-func Load(path string, lim Limits) (*Snapshot, error) {
-	f, err := os.Open(path)
+// Load reads the snapshot at path within lim. A FIFO or a pipe is opened and read within
+// ctx; a directory or a device is refused.
+func Load(ctx context.Context, path string, lim Limits) (*Snapshot, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && st.Mode()&os.ModeNamedPipe == 0 {
+		return nil, fmt.Errorf("%s: not a snapshot: not a regular file (it is %s)", path, localfile.Describe(st.Mode()))
+	}
+	f, err := localfile.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the snapshot: %w", err)
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a snapshot: not a regular file", path)
-	}
 	s, err := Read(f, lim)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
