@@ -31,7 +31,7 @@ func manifestEntry(t testing.TB, version int) entry {
 }
 
 // build makes a .tar.gz of the entries in memory.
-func build(t *testing.T, entries ...entry) []byte {
+func build(t testing.TB, entries ...entry) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
@@ -63,7 +63,7 @@ func build(t *testing.T, entries ...entry) []byte {
 }
 
 // oversized claims a member larger than the limit in its header, with no data behind it.
-func oversized(t *testing.T, claim int64) []byte {
+func oversized(t testing.TB, claim int64) []byte {
 	t.Helper()
 	var tb bytes.Buffer
 	tw := tar.NewWriter(&tb)
@@ -144,7 +144,7 @@ func TestHostileSnapshotsAreRefused(t *testing.T) {
 	}
 }
 
-func gz(t *testing.T, b []byte) []byte {
+func gz(t testing.TB, b []byte) []byte {
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
 	zw.Write(b)
