@@ -2,8 +2,10 @@ package localfile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -28,6 +30,10 @@ func (e *WaitError) Error() string {
 // within ctx, and fails with a WaitError when ctx ends first.
 func Open(ctx context.Context, path string) (io.ReadCloser, error) {
 	st, err := os.Stat(path)
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		pe.Op = "open" // worded as os.Open words it: the caller asked to open
+		return nil, pe
+	}
 	if err != nil {
 		return nil, err
 	}
