@@ -31,6 +31,19 @@ test: deps lint unit e2e
 unit:
 	$(GO) test -count=1 ./...
 
+## fuzz: every Go fuzz target of the module (found with go test -list), FUZZTIME each (default 30s); not part of test
+FUZZTIME ?= 30s
+.PHONY: fuzz
+fuzz:
+	@set -eo pipefail; \
+	targets=$$($(GO) test -list '^Fuzz' ./... | awk '/^Fuzz/ { fns[n++] = $$1; next } /^ok/ { for (i = 0; i < n; i++) print $$2 "," fns[i] } { n = /^ok/ ? 0 : n }'); \
+	if [ -z "$$targets" ]; then echo "no fuzz targets found"; exit 1; fi; \
+	for t in $$targets; do \
+		pkg=$${t%,*}; fn=$${t#*,}; \
+		echo "== $$fn in $$pkg for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
+
 ## e2e: the e2e suite; starts the local cluster if needed and stops it again if it started it
 e2e: deps
 	hack/e2e.sh

@@ -3,12 +3,13 @@ package diff
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 )
@@ -17,18 +18,23 @@ import (
 const maxReportBytes = 64 << 20
 
 // Load reads the report of a snapshot (the one its run made) or of a `report -o json` file.
-func Load(path string) (report.Report, error) {
-	f, err := os.Open(path)
+// A FIFO or a pipe is opened and read within ctx (localfile.Open), and read once.
+func Load(ctx context.Context, path string) (report.Report, error) {
+	f, err := localfile.Open(ctx, path)
 	if err != nil {
 		return report.Report{}, fmt.Errorf("cannot read %s: %w", path, err)
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
 	var doc []byte
-	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
-		s, err := snapshot.Load(path, snapshot.DefaultLimits())
+	magic, err := br.Peek(2)
+	if wait := (*localfile.WaitError)(nil); errors.As(err, &wait) {
+		return report.Report{}, fmt.Errorf("cannot read %s: %w", path, err)
+	}
+	if err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
+		s, err := snapshot.Read(br, snapshot.DefaultLimits())
 		if err != nil {
-			return report.Report{}, err
+			return report.Report{}, fmt.Errorf("%s: %w", path, err)
 		}
 		if s.Report == nil {
 			return report.Report{}, fmt.Errorf("%s: the snapshot holds no report", path)

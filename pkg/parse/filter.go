@@ -153,7 +153,10 @@ func (f *filter) next() []byte {
 }
 
 // readLine returns the next line including its newline. The slice is valid until the next
-// call.
+// call. A line longer than the read buffer is judged by its head: one the parser never sees (a
+// HELP line, another comment, a sample of a family not kept) is skipped to its end without
+// being held, and stands for itself by a short line that gives the same decision; a kept one
+// is held up to MaxLineBytes.
 func (f *filter) readLine() ([]byte, error) {
 	f.long = f.long[:0]
 	f.skipBlankLines()
@@ -165,18 +168,87 @@ func (f *filter) readLine() ([]byte, error) {
 			b = bytes.TrimPrefix(b, utf8BOM)
 		}
 		if err == bufio.ErrBufferFull {
-			if len(f.long) == 0 && !startsLikeText(b) {
-				// Megabytes of binary without a newline are not read to their end.
-				return nil, f.notText(f.line+1, trimBlanks(b))
+			if len(f.long) == 0 {
+				if !startsLikeText(b) {
+					// Megabytes of binary without a newline are not read to their end.
+					return nil, f.notText(f.line+1, trimBlanks(b))
+				}
+				if stand := f.standIn(b); stand != nil {
+					return stand, f.skipRestOfLine()
+				}
 			}
-			f.long = append(f.long, b...)
+			if !f.appendLong(b) {
+				return nil, &LineTooLongError{Line: f.line + 1}
+			}
 			continue
 		}
 		if len(f.long) > 0 {
-			f.long = append(f.long, b...)
+			if !f.appendLong(b) {
+				return nil, &LineTooLongError{Line: f.line + 1}
+			}
 			return f.long, err
 		}
 		return b, err
+	}
+}
+
+// MaxLineBytes bounds a line the parser reads: a label value of a megabyte is still read,
+// and without a bound one line would be held several times over (while it grows, in the
+// kept lines, parsed), up to some multiple of --max-body-bytes.
+const MaxLineBytes = 4 << 20
+
+// LineTooLongError stops a page with a kept line longer than MaxLineBytes.
+type LineTooLongError struct{ Line int }
+
+func (e *LineTooLongError) Error() string {
+	return fmt.Sprintf("line %d is longer than %d bytes, in a metric family ctrldiag reads: the page is not a controller's usual metrics (a label with an enormous value?); read it with --from-file after filtering it (grep)", e.Line, MaxLineBytes)
+}
+
+// appendLong adds b to the long line, doubling its buffer as it grows (append grows a large
+// slice by a quarter, which allocates several times the line); false past MaxLineBytes.
+func (f *filter) appendLong(b []byte) bool {
+	n := len(f.long) + len(b)
+	if n > MaxLineBytes {
+		return false
+	}
+	if n > cap(f.long) {
+		grown := make([]byte, len(f.long), min(max(2*cap(f.long), n), MaxLineBytes))
+		copy(grown, f.long)
+		f.long = grown
+	}
+	f.long = append(f.long, b...)
+	return true
+}
+
+// standIn returns, for the head of a long line the parser is not to see, a short line that
+// the filter decides on the same way, or nil when the line may be kept (or may not be
+// judged by its head). head is only valid until the next read.
+func (f *filter) standIn(head []byte) []byte {
+	h := trimBlanks(head)
+	if len(h) > 0 && h[0] == '#' {
+		rest := trimBlanks(h[1:])
+		if bytes.HasPrefix(rest, []byte("TYPE")) {
+			return nil
+		}
+		return []byte("#\n") // HELP text and other comments are never kept
+	}
+	if f.sel == nil || len(h) == 0 || h[0] == '{' || h[0] == '"' {
+		return nil
+	}
+	name := metricName(h)
+	if len(name) == 0 || len(name) == len(h) || f.sel.sample(name) {
+		return nil
+	}
+	return append(append([]byte{}, name...), " 0\n"...)
+}
+
+// skipRestOfLine reads past the end of the current line without holding it.
+func (f *filter) skipRestOfLine() error {
+	for {
+		_, err := f.in.ReadSlice('\n')
+		if err != bufio.ErrBufferFull {
+			return err
+		}
 	}
 }
 
@@ -209,18 +281,14 @@ func (f *filter) wanted(line []byte) bool {
 			return false
 		}
 		rest := trimBlanks(line[1:])
-		var kw string
-		switch {
-		case bytes.HasPrefix(rest, []byte("HELP")):
-			kw = "HELP"
-		case bytes.HasPrefix(rest, []byte("TYPE")):
-			kw = "TYPE"
-		default:
-			return false // other comments mean nothing to the parser
+		if !bytes.HasPrefix(rest, []byte("TYPE")) {
+			// Other comments mean nothing to the parser, and HELP text is printed nowhere: a
+			// page's HELP lines, some of them long, are not kept for every target read.
+			return false
 		}
-		rest = rest[len(kw):]
+		rest = rest[len("TYPE"):]
 		if len(rest) == 0 || (rest[0] != ' ' && rest[0] != '\t') {
-			return f.sel == nil // "# HELPER ..." is a plain comment; keep odd lines only unfiltered
+			return f.sel == nil // "# TYPED ..." is a plain comment; keep odd lines only unfiltered
 		}
 		return f.sel == nil || f.sel.comment(metricName(trimBlanks(rest)))
 	}

@@ -2,10 +2,11 @@ package scrape
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -36,8 +37,10 @@ func (f *FileSource) Target() target.Target {
 // Pages is the number of saved pages.
 func (f *FileSource) Pages() int { return len(f.Paths) }
 
-// Fetch opens the next saved page.
-func (f *FileSource) Fetch(context.Context) (*Page, error) {
+// Fetch opens the next saved page. A FIFO or a pipe (standard input) is opened and read
+// within ctx: one that no process writes to fails when ctx ends, as a URL that does not
+// answer would.
+func (f *FileSource) Fetch(ctx context.Context) (*Page, error) {
 	if f.next >= len(f.Paths) {
 		return nil, fmt.Errorf("no more saved pages: %d given", len(f.Paths))
 	}
@@ -48,17 +51,38 @@ func (f *FileSource) Fetch(context.Context) (*Page, error) {
 		if f.Stdin == nil {
 			return nil, fmt.Errorf("no standard input to read")
 		}
-		rc = io.NopCloser(f.Stdin)
+		rc = io.NopCloser(localfile.Bound(ctx, f.Stdin, "standard input"))
 	} else {
-		file, err := os.Open(p)
+		file, err := localfile.Open(ctx, p)
 		if err != nil {
-			return nil, fmt.Errorf("cannot read the saved page: %w", err)
+			return nil, fmt.Errorf("cannot read the saved page: %w", waitHint(err))
 		}
 		rc = file
 	}
 	body, err := capped(rc, f.MaxBodyBytes)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+		return nil, fmt.Errorf("%s: %w", p, waitHint(err))
 	}
+	body = &waitHintBody{body}
 	return &Page{Body: body, Name: p}, nil
+}
+
+// waitHint adds, to a FIFO or pipe that gave nothing in time, what bounds the wait.
+func waitHint(err error) error {
+	var we *localfile.WaitError
+	if errors.As(err, &we) {
+		return fmt.Errorf("%w: the wait for a saved page is bounded by --timeout (and --deadline in all); start the writer first, or raise --timeout", err)
+	}
+	return err
+}
+
+// waitHintBody passes its read errors through waitHint.
+type waitHintBody struct{ io.ReadCloser }
+
+func (b *waitHintBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		err = waitHint(err)
+	}
+	return n, err
 }

@@ -10,6 +10,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 )
 
 // Member is one file of the archive.
@@ -54,10 +56,17 @@ func writeArchive(w io.Writer, members []Member, mtime time.Time) error {
 // with clean relative names. Nothing is written anywhere.
 func readArchive(r io.Reader, lim Limits) ([]Member, error) {
 	br := bufio.NewReader(r)
-	if magic, err := br.Peek(2); err != nil || magic[0] != 0x1f || magic[1] != 0x8b {
+	magic, err := br.Peek(2)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, archiveError(nil, err)
+	}
+	if err != nil || magic[0] != 0x1f || magic[1] != 0x8b {
 		return nil, errors.New("not a snapshot: the file is not gzip-compressed (a snapshot is the .tar.gz `kubectl ctrldiag snapshot -f` writes)")
 	}
 	zr, err := gzip.NewReader(br)
+	if wait := (*localfile.WaitError)(nil); errors.As(err, &wait) {
+		return nil, wait
+	}
 	if err != nil {
 		return nil, fmt.Errorf("not a snapshot: %v", err)
 	}
@@ -66,6 +75,7 @@ func readArchive(r io.Reader, lim Limits) ([]Member, error) {
 	total := &countingReader{r: zr, left: lim.TotalBytes}
 	tr := tar.NewReader(total)
 	var out []Member
+	var read int64 // bytes of members read, against lim.TotalBytes
 	seen := map[string]bool{}
 	for {
 		hdr, err := tr.Next()
@@ -85,10 +95,17 @@ func readArchive(r io.Reader, lim Limits) ([]Member, error) {
 		if len(out) >= lim.Members {
 			return nil, fmt.Errorf("refused: the archive holds more than %d members", lim.Members)
 		}
-		data := make([]byte, hdr.Size)
-		if _, err := io.ReadFull(tr, data); err != nil {
+		// What a member gives is counted, not what its header claims on the wire: the two
+		// differ for formats that expand on reading, refused above, and must never differ
+		// unnoticed.
+		if hdr.Size > lim.TotalBytes-read {
+			return nil, fmt.Errorf("refused: the archive decompresses to more than %d bytes (a gzip bomb, or a snapshot larger than this reader allows)", lim.TotalBytes)
+		}
+		data, err := readMember(tr, hdr)
+		if err != nil {
 			return nil, archiveError(total, err)
 		}
+		read += int64(len(data))
 		out = append(out, Member{Name: hdr.Name, Data: data})
 	}
 	if len(out) == 0 {
@@ -97,16 +114,39 @@ func readArchive(r io.Reader, lim Limits) ([]Member, error) {
 	return out, nil
 }
 
-// checkHeader refuses what a snapshot never holds: links, devices, directories, names that
-// are absolute or leave the archive, and members larger than the limit.
+// readMember reads the member the reader is at: exactly the size its header gives, and not
+// a byte more.
+func readMember(tr *tar.Reader, hdr *tar.Header) ([]byte, error) {
+	data := make([]byte, hdr.Size)
+	if _, err := io.ReadFull(tr, data); err != nil {
+		return nil, err
+	}
+	var one [1]byte
+	if n, _ := tr.Read(one[:]); n > 0 {
+		return nil, fmt.Errorf("member %q holds more than the %d bytes its header gives", hdr.Name, hdr.Size)
+	}
+	return data, nil
+}
+
+// checkHeader refuses what a snapshot never holds: links, devices, directories, sparse
+// files, names that are absolute or leave the archive, and members larger than the limit.
 func checkHeader(hdr *tar.Header, lim Limits) error {
 	name := hdr.Name
 	switch hdr.Typeflag {
 	case tar.TypeReg:
 	case tar.TypeSymlink, tar.TypeLink:
 		return fmt.Errorf("refused: %q is a link (to %q); a snapshot holds regular files only", name, hdr.Linkname)
+	case tar.TypeGNUSparse:
+		return fmt.Errorf("refused: %q is a sparse file (tar type %q); a snapshot holds regular files only", name, hdr.Typeflag)
 	default:
 		return fmt.Errorf("refused: %q is not a regular file (tar type %q); a snapshot holds regular files only", name, hdr.Typeflag)
+	}
+	for k := range hdr.PAXRecords {
+		// A sparse file is a few bytes on the wire that read as many: its header's size is
+		// not what it gives.
+		if strings.HasPrefix(k, "GNU.sparse.") {
+			return fmt.Errorf("refused: %q is a sparse file (tar GNU.sparse records); a snapshot holds regular files only", name)
+		}
 	}
 	switch {
 	case name == "" || strings.HasPrefix(name, "/") || strings.Contains(name, `\`) || (len(name) > 1 && name[1] == ':'):
@@ -122,6 +162,13 @@ func checkHeader(hdr *tar.Header, lim Limits) error {
 // archiveError names what went wrong with the stream: the total limit, or a truncated or
 // corrupt archive.
 func archiveError(c *countingReader, err error) error {
+	var wait *localfile.WaitError
+	switch {
+	case errors.As(err, &wait):
+		return wait // a FIFO or pipe that gave nothing in time: not the archive's fault
+	case c == nil:
+		return fmt.Errorf("cannot read the snapshot: %v", err)
+	}
 	if c.over {
 		return fmt.Errorf("refused: the archive decompresses to more than %d bytes (a gzip bomb, or a snapshot larger than this reader allows)", c.limit())
 	}

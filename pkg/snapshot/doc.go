@@ -9,7 +9,7 @@
 // Record wraps a live source and keeps what it gives; Replay is a source that gives it back,
 // so that the report made offline from a snapshot is the report made live. Reading a
 // snapshot never extracts anything to disk and is bounded in memory: every member, the whole
-// archive and the number of members have limits, and a hostile archive (links, paths that
-// leave the archive, a gzip bomb, a truncated file, a newer schema) is refused with one
-// error that says why.
+// archive and the number of members have limits, counted in the bytes actually read, and a
+// hostile archive (links, sparse files, paths that leave the archive, a gzip bomb, a
+// truncated file, a newer schema) is refused with one error that says why.
 package snapshot

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -20,7 +21,7 @@ type entry struct {
 	size int64
 }
 
-func manifestEntry(t *testing.T, version int) entry {
+func manifestEntry(t testing.TB, version int) entry {
 	t.Helper()
 	b, err := json.Marshal(Manifest{Kind: Kind, SchemaVersion: version})
 	if err != nil {
@@ -30,7 +31,7 @@ func manifestEntry(t *testing.T, version int) entry {
 }
 
 // build makes a .tar.gz of the entries in memory.
-func build(t *testing.T, entries ...entry) []byte {
+func build(t testing.TB, entries ...entry) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
@@ -62,7 +63,7 @@ func build(t *testing.T, entries ...entry) []byte {
 }
 
 // oversized claims a member larger than the limit in its header, with no data behind it.
-func oversized(t *testing.T, claim int64) []byte {
+func oversized(t testing.TB, claim int64) []byte {
 	t.Helper()
 	var tb bytes.Buffer
 	tw := tar.NewWriter(&tb)
@@ -143,7 +144,7 @@ func TestHostileSnapshotsAreRefused(t *testing.T) {
 	}
 }
 
-func gz(t *testing.T, b []byte) []byte {
+func gz(t testing.TB, b []byte) []byte {
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
 	zw.Write(b)
@@ -153,10 +154,10 @@ func gz(t *testing.T, b []byte) []byte {
 
 // A directory or a device given as the snapshot is refused before it is read.
 func TestLoadRefusesWhatIsNotAFile(t *testing.T) {
-	if _, err := Load(t.TempDir(), DefaultLimits()); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := Load(context.Background(), t.TempDir(), DefaultLimits()); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("error %v, want not a regular file", err)
 	}
-	if _, err := Load(filepath.Join(t.TempDir(), "missing.tar.gz"), DefaultLimits()); err == nil || !strings.Contains(err.Error(), "cannot read") {
+	if _, err := Load(context.Background(), filepath.Join(t.TempDir(), "missing.tar.gz"), DefaultLimits()); err == nil || !strings.Contains(err.Error(), "cannot read") {
 		t.Errorf("error %v, want cannot read", err)
 	}
 }

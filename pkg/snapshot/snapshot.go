@@ -2,17 +2,18 @@ package snapshot
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -166,38 +167,32 @@ func (s *Snapshot) Write(w io.Writer) error {
 	return writeArchive(w, members, s.Manifest.Taken)
 }
 
-// Save writes the snapshot to path, readable by its owner only, through a temporary file in
-// the same directory so that a failed run leaves no half-written snapshot.
+// Save writes the snapshot to path, readable by its owner only: to a new file or over a
+// regular file, through a temporary file in the same directory so that a failed run leaves
+// no half-written snapshot. Anything else at path (a link, a device, a FIFO) is refused
+// with a localfile.NotRegularError.
 func (s *Snapshot) Save(path string) error {
 	var buf bytes.Buffer
 	if err := s.Write(&buf); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".ctrldiag-snapshot-*")
-	if err != nil {
+	return localfile.Write(path, 0o600, func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
 		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	})
 }
 
-// Load reads the snapshot at path within lim.
-func Load(path string, lim Limits) (*Snapshot, error) {
-	f, err := os.Open(path)
+// Load reads the snapshot at path within lim. A FIFO or a pipe is opened and read within
+// ctx; a directory or a device is refused.
+func Load(ctx context.Context, path string, lim Limits) (*Snapshot, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && st.Mode()&os.ModeNamedPipe == 0 {
+		return nil, fmt.Errorf("%s: not a snapshot: not a regular file (it is %s)", path, localfile.Describe(st.Mode()))
+	}
+	f, err := localfile.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the snapshot: %w", err)
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a snapshot: not a regular file", path)
-	}
 	s, err := Read(f, lim)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

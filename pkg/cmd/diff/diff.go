@@ -5,14 +5,20 @@ package diff
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
 
 const long = `Compare two diagnoses: two snapshots (kubectl ctrldiag snapshot -f), two 'report -o json'
@@ -43,12 +49,14 @@ type Options struct {
 	Before, After string
 	Output        string
 	FailOn        string
+	// Deadline bounds the reading of both files when they are FIFOs or pipes.
+	Deadline time.Duration
 	genericiooptions.IOStreams
 }
 
 // NewCmd returns the diff command.
 func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &Options{IOStreams: streams, FailOn: "none"}
+	o := &Options{IOStreams: streams, FailOn: "none", Deadline: sourceflags.DefaultDeadline}
 	cmd := &cobra.Command{
 		Use:     "diff BEFORE AFTER [flags]",
 		Short:   "Compare two snapshots or reports: what changed per queue, findings appeared and resolved",
@@ -64,6 +72,7 @@ func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml or markdown")
 	cmd.Flags().StringVar(&o.FailOn, "fail-on", o.FailOn, "Exit 3 when a finding of this severity appeared: none, new-warning or new-critical")
+	cmd.Flags().DurationVar(&o.Deadline, "deadline", o.Deadline, "Time limit for reading both files when they are FIFOs or pipes (e.g. <(ssh host cat before.tar.gz))")
 	return cmd
 }
 
@@ -81,16 +90,24 @@ func (o *Options) Validate(args []string) error {
 	default:
 		return exitcode.UsageError("--fail-on must be none, new-warning or new-critical, got %q", o.FailOn)
 	}
+	if o.Deadline <= 0 {
+		return exitcode.UsageError("--deadline must be positive, got %s", o.Deadline)
+	}
 	return nil
 }
 
 // Run reads both, prints the comparison and sets the exit code --fail-on asks for.
-func (o *Options) Run(context.Context) error {
-	before, err := diff.Load(o.Before)
+func (o *Options) Run(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.Deadline)
+	defer cancel()
+	before, err := o.load(ctx, o.Before)
 	if err != nil {
 		return err
 	}
-	after, err := diff.Load(o.After)
+	after, err := o.load(ctx, o.After)
 	if err != nil {
 		return err
 	}
@@ -104,4 +121,13 @@ func (o *Options) Run(context.Context) error {
 		return &exitcode.ExitCodeError{Code: exitcode.Findings}
 	}
 	return nil
+}
+
+// load reads one file; a FIFO or pipe that gave nothing in time says what bounds the wait.
+func (o *Options) load(ctx context.Context, path string) (report.Report, error) {
+	r, err := diff.Load(ctx, path)
+	if wait := (*localfile.WaitError)(nil); errors.As(err, &wait) {
+		err = fmt.Errorf("%w: reading is bounded by --deadline %s; start the writer first, or raise --deadline", err, o.Deadline)
+	}
+	return r, err
 }

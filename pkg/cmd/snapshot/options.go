@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
+	"golang.org/x/term"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
@@ -45,7 +48,13 @@ func (o *Options) Complete(args []string) error { return o.Report.Complete(args)
 // Validate checks the flags as report does, and that there is a file to write.
 func (o *Options) Validate() error {
 	if o.File == "" {
-		return exitcode.UsageError("-f FILE is required: the snapshot file to write (e.g. -f snapshot.tar.gz)")
+		return exitcode.UsageError("-f FILE is required: the snapshot file to write (e.g. -f snapshot.tar.gz), or -f - for standard output")
+	}
+	if o.File == "-" && o.print {
+		return exitcode.UsageError("-f - writes the snapshot to standard output, so -o cannot print the report there too: give -f FILE, or leave out -o")
+	}
+	if f, ok := o.Out.(*os.File); ok && o.File == "-" && term.IsTerminal(int(f.Fd())) {
+		return exitcode.UsageError("-f - writes the snapshot, a binary archive, to standard output, which is a terminal: redirect it (> snapshot.tar.gz) or pipe it")
 	}
 	return o.Report.Validate()
 }
@@ -81,12 +90,9 @@ func (o *Options) Run(ctx context.Context) error {
 			stderrline.Say(o.ErrOut, "warning", note)
 		}
 	}
-	if err := s.Save(o.File); err != nil {
-		return fmt.Errorf("cannot write the snapshot: %w", err)
+	if err := o.save(s); err != nil {
+		return err
 	}
-	pages := len(s.Pages)
-	fmt.Fprintf(o.ErrOut, "Snapshot of %d targets (%d pages) written to %s: attach it to the ticket; `kubectl ctrldiag report --from-snapshot %s` reads it anywhere.\n",
-		len(s.Results), pages, o.File, o.File)
 	r := res.Report
 	if o.print {
 		if err := render.Write(o.Out, o.Report.Output, r); err != nil {
@@ -99,6 +105,27 @@ func (o *Options) Run(ctx context.Context) error {
 	if o.Report.Failed(r.Summary) {
 		return &exitcode.ExitCodeError{Code: exitcode.Findings}
 	}
+	return nil
+}
+
+// save writes the snapshot to -f, or to standard output for -f -, and says where.
+func (o *Options) save(s *snapshot.Snapshot) error {
+	pages := len(s.Pages)
+	if o.File == "-" {
+		if err := s.Write(o.Out); err != nil {
+			return fmt.Errorf("cannot write the snapshot to standard output: %w", err)
+		}
+		fmt.Fprintf(o.ErrOut, "Snapshot of %d targets (%d pages) written to standard output.\n", len(s.Results), pages)
+		return nil
+	}
+	if err := s.Save(o.File); err != nil {
+		if nr := (*localfile.NotRegularError)(nil); errors.As(err, &nr) {
+			return fmt.Errorf("cannot write the snapshot: %w, or -f - for standard output", err)
+		}
+		return fmt.Errorf("cannot write the snapshot: %w", err)
+	}
+	fmt.Fprintf(o.ErrOut, "Snapshot of %d targets (%d pages) written to %s: attach it to the ticket; `kubectl ctrldiag report --from-snapshot %s` reads it anywhere.\n",
+		len(s.Results), pages, o.File, o.File)
 	return nil
 }
 

@@ -64,6 +64,6 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	}
 	o.Report.AddFlags(cmd.Flags())
 	cmd.Flags().Lookup("output").Usage = "Also print the report the snapshot holds: text, json, yaml, markdown or html (default: print none)"
-	cmd.Flags().StringVarP(&o.File, "file", "f", "", "The snapshot file to write (.tar.gz; required)")
+	cmd.Flags().StringVarP(&o.File, "file", "f", "", "The snapshot file to write (.tar.gz; required): a new file or a regular one, replaced whole; - writes to standard output")
 	return cmd
 }

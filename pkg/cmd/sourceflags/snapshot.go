@@ -1,17 +1,21 @@
 package sourceflags
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
 // fromSnapshot is the source of --from-snapshot: the snapshot's targets, pages and cluster
 // answers, its scope, and its time as the time of the run. It reads each member within
-// --max-body-bytes.
+// --max-body-bytes, and a FIFO or pipe within --deadline.
 func (f *Flags) fromSnapshot(args []string) (Resolved, error) {
 	if len(args) > 0 || len(f.URLs) > 0 || len(f.Files) > 0 {
 		return Resolved{}, exitcode.UsageError("--from-snapshot reads what the snapshot holds: give no TARGET, --url or --from-file with it")
@@ -20,7 +24,18 @@ func (f *Flags) fromSnapshot(args []string) (Resolved, error) {
 	if f.MaxBodyBytes > lim.MemberBytes {
 		lim.MemberBytes = f.MaxBodyBytes
 	}
-	s, err := snapshot.Load(f.FromSnapshot, lim)
+	// A FIFO or pipe given as the snapshot is read within --deadline, like the targets.
+	ctx := context.Background()
+	if f.Deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, f.Deadline)
+		defer cancel()
+	}
+	s, err := snapshot.Load(ctx, f.FromSnapshot, lim)
+	var wait *localfile.WaitError
+	if errors.As(err, &wait) {
+		err = fmt.Errorf("%w: reading the snapshot is bounded by --deadline %s; start the writer first, or raise --deadline", err, f.Deadline)
+	}
 	if err != nil {
 		return Resolved{}, exitcode.Failure(err)
 	}
