@@ -52,6 +52,7 @@ type ReportResult struct {
 // count), reads the objects the controllers reconcile and the metrics API's usage. It fails only when nothing was found; a report
 // whose targets all failed is returned, with the scrape-failed findings saying why.
 func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, error) {
+	start := time.Now()
 	inv, err := env.Source.Open(ctx)
 	if err != nil {
 		return nil, err
@@ -81,6 +82,10 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	if err != nil {
 		return nil, err
 	}
+	// What is read from the cluster after the targets is bounded by --deadline too (the
+	// reading itself stops each target at it, with its own error).
+	ctx, cancel := afterReading(ctx, start, cfg.Read.Deadline)
+	defer cancel()
 
 	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds,
 		MemoryLimitBytes: cfg.MemoryLimitBytes, Workers: cfg.Workers, Now: env.now(), Targets: results, Pods: podInputs(inv, results),
@@ -111,6 +116,9 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	// Expiry is about today, also for a report read from a snapshot taken earlier.
 	suppress.Apply(&rep, cfg.Ignore, targets, time.Now())
 	warnings = append(warnings, annotationWarnings...)
+	if inv.Cluster != nil && errors.Is(context.Cause(ctx), errDeadline) {
+		warnings = append(warnings, deadlineWarning(cfg.Read.Deadline))
+	}
 	return &ReportResult{Report: rep, Warnings: warnings}, nil
 }
 

@@ -45,13 +45,19 @@ func (c *watchCluster) Usage(context.Context, []string) (map[string]source.Usage
 type firstSampleSource struct {
 	t       *testing.T
 	cluster *watchCluster
+	// open, when set, is the cluster the inventory gives instead of cluster.
+	open source.Cluster
 }
 
 func (s *firstSampleSource) Open(context.Context) (*source.Inventory, error) {
 	tg := func(name string) target.Target {
 		return target.Target{Kind: target.KindPod, Namespace: "ops", Name: name, Port: 8080}
 	}
-	return &source.Inventory{Targets: []target.Target{tg("busy"), tg("idle")}, Cluster: s.cluster}, nil
+	var c source.Cluster = s.cluster
+	if s.open != nil {
+		c = s.open
+	}
+	return &source.Inventory{Targets: []target.Target{tg("busy"), tg("idle")}, Cluster: c}, nil
 }
 
 func (s *firstSampleSource) Read(_ context.Context, o source.Options) []source.Result {

@@ -1,0 +1,46 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+)
+
+// hangingCluster answers the objects' list only when its context ends, as an API server that
+// stopped answering does.
+type hangingCluster struct{ watchCluster }
+
+func (c *hangingCluster) Objects(ctx context.Context, _ string, _ []objects.Controller, _ map[string]schema.GroupKind) objects.View {
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Minute):
+	}
+	return objects.View{}
+}
+
+// What report reads from the cluster after the targets stops at --deadline, and says so.
+func TestReportDeadlineBoundsTheClusterAfterReading(t *testing.T) {
+	c := &hangingCluster{}
+	src := &firstSampleSource{t: t, cluster: &c.watchCluster}
+	src.open = c
+	const deadline = 300 * time.Millisecond
+	start := time.Now()
+	res, err := Report(context.Background(), ReportConfig{Read: source.Options{Interval: 5 * time.Second, Deadline: deadline},
+		Thresholds: findings.DefaultThresholds()}, Env{Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 30*time.Second {
+		t.Fatalf("report took %s with --deadline %s", took, deadline)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, "\n"), "--deadline 300ms passed while the cluster was read after the targets") {
+		t.Errorf("warnings %q must say the deadline cut the cluster reads short", res.Warnings)
+	}
+}
