@@ -1,14 +1,15 @@
 package capacity
 
-import "math"
+import (
+	"math"
 
-// MaxWorkers is the most workers a queue is modelled with. A worker is a goroutine that calls
-// the API server: controller-runtime's MaxConcurrentReconciles and kube-controller-manager's
-// --concurrent-*-syncs are 1 to a few hundred in practice, and ten thousand concurrent
-// reconciles would be far past what a client's rate limits and the API server's flow control
-// let through. A larger count is a broken metrics page or a typo, not a deployment: the model
-// says so rather than computing with it.
-const MaxWorkers = 10000
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+)
+
+// MaxWorkers is the most workers a queue is modelled with: as many as a queue is believed
+// to run at all (health.MaxWorkers). A larger count is a broken metrics page or a typo, not a
+// deployment: the model says so rather than computing with it.
+const MaxWorkers = health.MaxWorkers
 
 // ErlangC is the probability that an arrival waits in an M/M/c queue with c servers and an
 // offered load of a Erlangs (λ/μ). It is 1 when a >= c (the queue grows without bound) and

@@ -53,6 +53,7 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	stats, groups := foldStandbys(ctx, inv, results, stats, leaders)
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
 	warnings = append(warnings, mistypedWarnings(results)...)
+	warnings = append(warnings, implausibleWorkers(results)...)
 	list := NewQueueList(stats, errs)
 	list.Replicas = groups
 	list.setClusters(results)

@@ -127,7 +127,7 @@ func queueStats(target string, q, before *Queue, c, cBefore *Controller, window 
 		Depth: q.Depth, DepthBefore: n, DepthByPriority: q.DepthByPriority, AddsPerSecond: n, RetriesPerSecond: n,
 		CompletionsPerSecond: n, ReconcileErrorsPerSecond: n,
 		Unfinished: q.Unfinished, Longest: q.Longest, LongestBefore: n, ActiveWorkers: n, MaxWorkers: n}
-	if c != nil {
+	if c != nil && plausibleWorkers(c) {
 		st.ActiveWorkers, st.MaxWorkers = c.ActiveWorkers, c.MaxConcurrent
 	}
 	queueDur, workDur := q.QueueDuration, q.WorkDuration
