@@ -2,12 +2,13 @@ package findings
 
 import (
 	"fmt"
-	"os"
 	"reflect"
 	"strings"
 	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 )
 
 // Thresholds decide when a rule fires. Defaults start from public alerting practice
@@ -145,7 +146,7 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 // LoadFile overrides t with the fields set in a YAML or JSON file; unknown fields and values
 // Check refuses are errors.
 func (t *Thresholds) LoadFile(path string) error {
-	b, err := os.ReadFile(path)
+	b, err := localfile.ReadSmall(path)
 	if err != nil {
 		return fmt.Errorf("read thresholds: %w", err)
 	}

@@ -14,12 +14,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redirect"
 )
@@ -111,7 +111,7 @@ func New(cfg Config) (*Client, error) {
 func transport(cfg Config) (http.RoundTripper, error) {
 	tlsCfg := &tls.Config{InsecureSkipVerify: cfg.Insecure} //nolint:gosec // explicit user opt-in
 	if cfg.CAFile != "" {
-		pem, err := os.ReadFile(cfg.CAFile)
+		pem, err := localfile.ReadSmall(cfg.CAFile)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read --prometheus-ca-file: %w", err)
 		}

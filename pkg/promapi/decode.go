@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"io"
 	"net/http"
 	"sort"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 )
 
 // The kinds of answer a query asks for: an instant query of an expression gives a vector, an

@@ -9,10 +9,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redirect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -35,7 +35,7 @@ type HTTPConfig struct {
 func NewHTTPClient(cfg HTTPConfig) (*http.Client, error) {
 	tlsCfg := &tls.Config{InsecureSkipVerify: cfg.InsecureSkipVerify} //nolint:gosec // explicit user opt-in
 	if cfg.CAFile != "" {
-		pem, err := os.ReadFile(cfg.CAFile)
+		pem, err := localfile.ReadSmall(cfg.CAFile)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read --metrics-ca-file: %w", err)
 		}

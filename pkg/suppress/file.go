@@ -10,13 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 )
 
 // DefaultFile is read from the current folder when present and --ignore-file is not given.
@@ -44,7 +44,7 @@ type Rules struct {
 
 // LoadFile reads an ignore file. Every problem names the file and the line.
 func LoadFile(path string) (*Rules, error) {
-	b, err := os.ReadFile(path)
+	b, err := localfile.ReadSmall(path)
 	if err != nil {
 		return nil, fmt.Errorf("read ignore file: %w", err)
 	}

@@ -1,12 +1,12 @@
 package sourceflags
 
 import (
-	"os"
 	"strings"
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 )
@@ -35,7 +35,7 @@ func (f *Flags) promClient(g *globals.Flags) (*promapi.Client, time.Duration, er
 	}
 	token := p.BearerToken
 	if p.TokenFile != "" {
-		b, err := os.ReadFile(p.TokenFile)
+		b, err := localfile.ReadSmall(p.TokenFile)
 		if err != nil {
 			return nil, 0, exitcode.UsageError("cannot read --prometheus-token-file: %v", err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
@@ -160,7 +161,7 @@ func (p PromFlags) basicAuth() (string, string, error) {
 	case p.BasicAuth != "" && p.User != "":
 		return "", "", exitcode.UsageError("--prometheus-basic-auth-file and --prometheus-user are exclusive: give one")
 	case p.BasicAuth != "":
-		b, err := os.ReadFile(p.BasicAuth)
+		b, err := localfile.ReadSmall(p.BasicAuth)
 		if err != nil {
 			return "", "", exitcode.UsageError("cannot read --prometheus-basic-auth-file: %v", err)
 		}

@@ -8,7 +8,6 @@ package sourceflags
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
@@ -110,7 +110,7 @@ func (f *Flags) config(g *globals.Flags, args []string, stdin io.Reader) (collec
 	}
 	token := f.Token
 	if f.TokenFile != "" {
-		b, err := os.ReadFile(f.TokenFile)
+		b, err := localfile.ReadSmall(f.TokenFile)
 		if err != nil {
 			return collect.Config{}, exitcode.UsageError("cannot read --token-file: %v", err)
 		}
