@@ -44,3 +44,17 @@ func TestReportDeadlineBoundsTheClusterAfterReading(t *testing.T) {
 		t.Errorf("warnings %q must say the deadline cut the cluster reads short", res.Warnings)
 	}
 }
+
+// The Leases queues asks after the targets are read stop at --deadline too.
+func TestQueuesDeadlineBoundsTheLeases(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	src := &twoReplicas{t: t, now: &now, cluster: &leaseCluster{hang: true}}
+	start := time.Now()
+	if _, err := Queues(context.Background(), QueuesConfig{Read: source.Options{Deadline: 300 * time.Millisecond},
+		Thresholds: findings.DefaultThresholds()}, Env{Source: src}); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 30*time.Second || src.cluster.asked != 1 {
+		t.Errorf("queues took %s with --deadline 300ms (Leases asked %d times)", took, src.cluster.asked)
+	}
+}

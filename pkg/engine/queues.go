@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
@@ -35,6 +36,7 @@ type QueuesResult struct {
 // standby replicas folded into their leader's rows. It fails when nothing was found or no
 // target could be read; targets that failed among others are in the list's Errors.
 func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, error) {
+	start := time.Now()
 	inv, err := env.Source.Open(ctx)
 	if err != nil {
 		return nil, err
@@ -48,6 +50,8 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := afterReading(ctx, start, cfg.Read.Deadline)
+	defer cancel()
 
 	stats, errs, leaders, _ := analyse(results, cfg.Thresholds)
 	stats, groups := foldStandbys(ctx, inv, results, stats, leaders)

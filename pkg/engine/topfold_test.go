@@ -16,10 +16,20 @@ import (
 type leaseCluster struct {
 	source.Cluster
 	asked int
+	// hang makes it answer only when its context ends, as an API server that stopped
+	// answering does.
+	hang bool
 }
 
-func (c *leaseCluster) LeaseHolders(context.Context, []string) []replicas.Holder {
+func (c *leaseCluster) LeaseHolders(ctx context.Context, _ []string) []replicas.Holder {
 	c.asked++
+	if c.hang {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(time.Minute):
+		}
+	}
 	return []replicas.Holder{{Namespace: "ops", Lease: "op-lock", Identity: "op-a_0f3c"}}
 }
 
