@@ -12,6 +12,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/hostiletext"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
@@ -23,12 +24,8 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
-// hostile is a label value that would retitle the terminal (OSC 0 ... BEL), clear it (CSI 2J)
-// and start a GitHub Actions workflow command on a line of its own.
-const hostile = "q\x1b]0;pwned\x07\n::error file=x::pwned\x1b[2J\u202e"
-
-// hostileShown is how it is printed: every control escaped.
-const hostileShown = `q\x1b]0;pwned\x07\n::error file=x::pwned\x1b[2J\u202e`
+// hostile is a label value that attacks terminals and CI logs.
+const hostile = hostiletext.Name
 
 // hostileReport is a report built from a page whose queue and controller are named hostile,
 // a target whose error says hostile, and objects whose condition message is hostile.
@@ -62,17 +59,12 @@ func hostileReport(t *testing.T) report.Report {
 	})
 }
 
-// assertInert fails when out holds a raw ESC or BEL, a line that starts a workflow command,
-// or does not show the hostile name escaped.
+// assertInert fails when out holds what a terminal or CI runner would act on, or does not
+// show the hostile name escaped.
 func assertInert(t *testing.T, format, out string) {
 	t.Helper()
-	if strings.ContainsAny(out, "\x1b\x07\u202e") {
-		t.Errorf("%s: raw control characters in the output:\n%q", format, out)
-	}
-	for _, line := range strings.Split(out, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "::") {
-			t.Errorf("%s: a line starts a workflow command: %q", format, line)
-		}
+	if p := hostiletext.Problem(out); p != "" {
+		t.Errorf("%s: %s in the output:\n%q", format, p, out)
 	}
 	if !strings.Contains(out, `pwned\x1b[2J`) {
 		t.Errorf("%s: the hostile name is not shown escaped:\n%s", format, out)
@@ -163,13 +155,8 @@ func TestYAMLAndJSONEscapeControlCharacters(t *testing.T) {
 		if err := Write(&b, format, l); err != nil {
 			t.Fatal(err)
 		}
-		if strings.ContainsAny(b.String(), "\x1b\x07") {
-			t.Errorf("%s: raw control characters:\n%q", format, b.String())
-		}
-		for _, line := range strings.Split(b.String(), "\n") {
-			if strings.HasPrefix(strings.TrimSpace(line), "::") {
-				t.Errorf("%s: a line starts a workflow command: %q", format, line)
-			}
+		if p := hostiletext.Problem(b.String()); p != "" {
+			t.Errorf("%s: %s:\n%q", format, p, b.String())
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
 
@@ -19,9 +21,14 @@ import (
 func Write(w io.Writer, format string, v any) error {
 	switch format {
 	case "json":
-		enc := json.NewEncoder(w)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
 		enc.SetIndent("", "  ")
-		return enc.Encode(v)
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		_, err := w.Write(printable.Quoted(buf.Bytes()))
+		return err
 	case "yaml":
 		return writeYAML(w, v)
 	}

@@ -14,7 +14,7 @@ import (
 
 // writeYAML writes v as YAML keyed by its json tags, with sorted keys. A string that holds a
 // control character (a label value from outside with a newline, say) is written double-quoted
-// with the character escaped, never as a block of lines: in a block each line of the string
+// with the character escaped (C1 and bidi controls too, as \uXXXX), never as a block of lines: in a block each line of the string
 // starts a line of the output, where a CI log would read "::error ..." as a command. Only
 // then is the document re-encoded; everything else prints as sigs.k8s.io/yaml writes it.
 func writeYAML(w io.Writer, v any) error {
@@ -45,7 +45,7 @@ func writeYAML(w io.Writer, v any) error {
 	if err := enc.Close(); err != nil {
 		return err
 	}
-	_, err = w.Write(buf.Bytes())
+	_, err = w.Write(printable.Quoted(buf.Bytes()))
 	return err
 }
 

@@ -7,22 +7,19 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/hostiletext"
 )
 
-// hostile would retitle the terminal, clear it, and start a GitHub Actions workflow command.
-const hostile = "q\x1b]0;pwned\x07\n::error file=x::pwned\x1b[2J"
+// hostile is a label value that attacks terminals and CI logs.
+const hostile = hostiletext.Name
 
-// assertInert fails when what a command wrote holds a raw control sequence of hostile or a
-// line that starts a workflow command.
+// assertInert fails when what a command wrote holds what a terminal or a CI runner would act
+// on.
 func assertInert(t *testing.T, where, s string) {
 	t.Helper()
-	if strings.ContainsAny(s, "\x1b\x07") {
-		t.Errorf("%s holds raw control characters:\n%q", where, s)
-	}
-	for _, line := range strings.Split(s, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "::") {
-			t.Errorf("%s: a line starts a workflow command: %q", where, line)
-		}
+	if p := hostiletext.Problem(s); p != "" {
+		t.Errorf("%s holds %s:\n%q", where, p, s)
 	}
 }
 

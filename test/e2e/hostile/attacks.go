@@ -10,12 +10,13 @@ import (
 )
 
 // Injection is a page whose queue names attack the reader: a terminal title change (OSC 0
-// ended by BEL), a screen clear (CSI 2 J), and a newline followed by GitHub Actions workflow
+// ended by BEL), a screen clear (CSI 2 J), a bidi override and a C1 control, and a newline followed by GitHub Actions workflow
 // commands, which start a command when they begin a line of a CI log. The worker of queue
 // "stuck" has run for ten minutes, so the report has a finding that names it.
 const Injection = "# TYPE workqueue_depth gauge\n" +
 	"workqueue_depth{name=\"title\x1b]0;pwned\x07\"} 4\n" +
 	"workqueue_depth{name=\"clear\x1b[2J\x1b[H\"} 4\n" +
+	"workqueue_depth{name=\"bidi\u202eevil\u0085\"} 4\n" +
 	"workqueue_depth{name=\"ci\\n::error file=x::pwned\\n::set-output name=x::pwned\"} 4\n" +
 	"workqueue_depth{name=\"stuck\\n::warning::pwned\x1b[31m\"} 4\n" +
 	"# TYPE workqueue_adds_total counter\n" +
