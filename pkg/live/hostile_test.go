@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 )
 
@@ -53,5 +54,35 @@ func TestTopPrintsTextFromOutsideEscaped(t *testing.T) {
 	assertInert(t, "the details", m.View())
 	if !strings.Contains(m.View(), `q\x1b]0;pwned`) {
 		t.Errorf("the details do not show the queue escaped:\n%s", m.View())
+	}
+}
+
+// Warnings and target errors quote servers, which may echo credentials: the stream and the
+// screen mask them, and the frame the engine gave is left as it is.
+func TestTopMasksCredentialsInWarningsAndErrors(t *testing.T) {
+	const secret = "live-Secret-Token-0007"
+	redact.Add(secret)
+	frame := func() *engine.Frame {
+		f := hostileFrame()
+		f.Warnings = []string{"the store says: you sent " + secret}
+		f.List.Errors[0].Error = "401: you sent " + secret
+		return f
+	}
+	var out, errOut bytes.Buffer
+	next := func(context.Context) (*engine.Frame, error) { return frame(), nil }
+	if err := Stream(context.Background(), &out, &errOut, next, Loop{Every: time.Millisecond, Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String()+errOut.String(), secret) || !strings.Contains(errOut.String(), "you sent "+redact.Mask) {
+		t.Errorf("the stream shows the credential:\n%s\n%s", out.String(), errOut.String())
+	}
+	f := frame()
+	m := plainModel()
+	m.Update(frameMsg{frame: f})
+	if strings.Contains(m.View(), secret) {
+		t.Errorf("the screen shows the credential:\n%s", m.View())
+	}
+	if !strings.Contains(f.Warnings[0], secret) {
+		t.Errorf("the engine's frame was changed: %q", f.Warnings)
 	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 )
 
@@ -58,7 +57,7 @@ func newModel(next Next, loop Loop, s styles) *model {
 // outside (queue and target names, errors, warnings) is kept escaped (printable): the screen
 // is a terminal.
 func (m *model) add(f *engine.Frame) {
-	f = printable.Value(f)
+	f = shown(f)
 	m.frame, m.frames = f, m.frames+1
 	m.rows = rowsOf(f.List)
 	if len(f.History) > 0 && m.seed == nil {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
@@ -55,7 +54,7 @@ func Stream(ctx context.Context, out, errOut io.Writer, next Next, loop Loop) er
 // each warning once (warned holds those already given), the failed targets at every frame.
 // What came from outside is written escaped (printable).
 func writeFrame(out, errOut io.Writer, f *engine.Frame, blank bool, warned map[string]bool) error {
-	f = printable.Value(f)
+	f = shown(f)
 	for _, w := range f.Warnings {
 		if !warned[w] {
 			warned[w] = true
