@@ -14,7 +14,8 @@ type QueueList struct {
 	APIVersion string `json:"apiVersion"`
 	Kind       string `json:"kind"`
 	// Window is "lifetime" (one sample: quantiles since process start, no rates), a duration
-	// such as "5s" (two samples that far apart), or "mixed".
+	// such as "5s" (two samples that far apart), either followed by " since restart" (the
+	// target restarted between its samples: since the new process started), or "mixed".
 	Window string               `json:"window"`
 	Items  []QueueItem          `json:"items"`
 	Errors []report.TargetError `json:"errors,omitempty"`
@@ -62,7 +63,7 @@ func NewQueueList(stats []health.QueueStats, errs []report.TargetError) QueueLis
 	l := QueueList{APIVersion: report.APIVersion, Kind: "QueueList", Items: []QueueItem{}, Errors: errs}
 	for _, s := range stats {
 		l.Items = append(l.Items, item(s))
-		switch w := report.WindowName(s.Window); {
+		switch w := report.QueueWindow(s); {
 		case l.Window == "":
 			l.Window = w
 		case l.Window != w:
@@ -77,7 +78,7 @@ func NewQueueList(stats []health.QueueStats, errs []report.TargetError) QueueLis
 
 func item(s health.QueueStats) QueueItem {
 	it := QueueItem{
-		Target: s.Target, Controller: s.Controller, Queue: s.Queue, Window: report.WindowName(s.Window),
+		Target: s.Target, Controller: s.Controller, Queue: s.Queue, Window: report.QueueWindow(s),
 		Depth: report.Num(s.Depth), AddsPerSecond: report.Num(s.AddsPerSecond), RetriesPerSecond: report.Num(s.RetriesPerSecond),
 		CompletionsPerSecond: report.Num(s.CompletionsPerSecond), ReconcileErrorsPerSecond: report.Num(s.ReconcileErrorsPerSecond),
 		QueueP50Seconds: report.Num(s.QueueP50), QueueP99Seconds: report.Num(s.QueueP99),

@@ -58,6 +58,7 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
 	warnings = append(warnings, mistypedWarnings(results)...)
 	warnings = append(warnings, implausibleWorkers(results)...)
+	warnings = append(warnings, restarts(results)...)
 	list := NewQueueList(stats, errs)
 	list.Replicas = groups
 	list.setClusters(results)

@@ -106,6 +106,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	}
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
 	warnings = append(warnings, implausibleWorkers(results)...)
+	warnings = append(warnings, restarts(results)...)
 	rep := report.Build(in)
 	var workloads map[string]string
 	if inv.Cluster != nil {

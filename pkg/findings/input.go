@@ -13,10 +13,14 @@ type Target struct {
 	Kind Kind
 	// ScrapeError is why the target could not be read; the rest is then empty.
 	ScrapeError string
-	// Prev is nil with one sample; Window is the time between Prev and Cur.
+	// Prev is nil with one sample; Window is the time between Prev and Cur. When the target
+	// restarted between its samples, Prev is the later process at its start (an empty
+	// snapshot) and Window the time since then, or Prev is nil when that start is unknown.
 	Prev, Cur *health.Snapshot
 	Window    time.Duration
-	Queues    []health.QueueStats
+	// Restart says why the two samples were of different processes ("" when they were one).
+	Restart string
+	Queues  []health.QueueStats
 	// Pod is nil for --url and --from-file targets.
 	Pod *Pod
 	// Objects are the objects the controllers reconcile, when they were read (a cluster).

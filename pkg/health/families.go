@@ -38,6 +38,7 @@ const (
 
 	processRSS   = "process_resident_memory_bytes"
 	processCPU   = "process_cpu_seconds_total"
+	processStart = "process_start_time_seconds"
 	heapInuse    = "go_memstats_heap_inuse_bytes"
 	heapAlloc    = "go_memstats_heap_alloc_bytes"
 	cacheSyncLag = "cache_sync_lag"
@@ -50,7 +51,7 @@ var wanted = map[string]bool{
 	crActiveWorkers: true, crMaxConcurrent: true,
 	restRequests: true, restRateLimiter: true, leaderStatus: true,
 	informerQueued: true, informerLatency: true, informerRV: true, watchCacheRV: true,
-	processRSS: true, processCPU: true, heapInuse: true, heapAlloc: true,
+	processRSS: true, processCPU: true, processStart: true, heapInuse: true, heapAlloc: true,
 	apfRejected: true, apfInQueue: true, apfWait: true, // flowcontrol.go
 	crWebhookLatency: true, crWebhookRequests: true, crWebhookInFlight: true, // webhooks.go
 }
@@ -74,10 +75,11 @@ func WantedFamilies() (names []string, fragment string) {
 }
 
 // WantedQueues is Wanted narrowed to what the queue figures read (queues, reconciles,
-// leadership): `kubectl ctrldiag queues` parses no more than that.
+// leadership, and the process's start time that tells a restart between two samples): `kubectl ctrldiag queues` parses no more than that.
 func WantedQueues(family string) bool {
 	return strings.HasPrefix(family, "workqueue_") && wanted[family] ||
-		strings.HasPrefix(family, "controller_runtime_") && wanted[family] || family == leaderStatus
+		strings.HasPrefix(family, "controller_runtime_") && wanted[family] || family == leaderStatus ||
+		family == processStart
 }
 
 // FromFamilies builds the snapshot of one page taken at t. Families the model does not know
@@ -91,7 +93,7 @@ func FromFamilies(fams map[string]*dto.MetricFamily, t time.Time) *Snapshot {
 		Informers:   map[InformerKey]*Informer{},
 		WatchCache:  map[GroupResource]float64{},
 		Leader:      map[string]float64{},
-		Process:     Process{ResidentMemoryBytes: math.NaN(), HeapBytes: math.NaN(), CPUSeconds: math.NaN()},
+		Process:     Process{ResidentMemoryBytes: math.NaN(), HeapBytes: math.NaN(), CPUSeconds: math.NaN(), StartTime: math.NaN()},
 		Families:    make(map[string]bool, len(fams)),
 	}
 	for name, f := range fams {
@@ -185,6 +187,8 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 		s.Process.ResidentMemoryBytes = v
 	case processCPU:
 		s.Process.CPUSeconds = v
+	case processStart:
+		s.Process.StartTime = v
 	case heapInuse:
 		s.Process.HeapBytes = v
 	default:

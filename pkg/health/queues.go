@@ -50,6 +50,10 @@ type QueueStats struct {
 	Reconciles, ReconcileErrors                 float64
 	LifetimeReconciles, LifetimeReconcileErrors float64
 
+	// SinceRestart marks figures of a target that restarted between its samples: Window is
+	// then the time since the later process started (0: its lifetime).
+	SinceRestart bool
+
 	adds float64 // adds behind RetryRatio
 }
 

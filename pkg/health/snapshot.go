@@ -107,4 +107,6 @@ type Process struct {
 	ResidentMemoryBytes float64
 	HeapBytes           float64 // go_memstats_heap_inuse_bytes, else heap_alloc
 	CPUSeconds          float64 // counter
+	// StartTime is process_start_time_seconds: when the process started, in Unix seconds.
+	StartTime float64
 }

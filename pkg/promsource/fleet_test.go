@@ -130,12 +130,13 @@ scrape_configs:
 		if len(lines) != 4 || !strings.HasPrefix(lines[0], "CLUSTER ") {
 			t.Fatalf("table:\n%s", out.String())
 		}
-		// Worst first: b's saturated queue, then the healthy ones; TARGET within the cluster.
-		if f := strings.Fields(lines[1]); f[0] != "b" || f[1] != "ns/op-0:"+port(target) || f[len(f)-1] != "BACKLOG" {
+		// Worst first: b's saturated queue, then the healthy ones; TARGET within the cluster;
+		// STATUS before the last column, WINDOW.
+		if f := strings.Fields(lines[1]); f[0] != "b" || f[1] != "ns/op-0:"+port(target) || f[len(f)-2] != "BACKLOG" {
 			t.Errorf("first row %q, want b's saturated queue (BACKLOG: 160 items, rising), named ns/op-0:%s", lines[1], port(target))
 		}
 		for _, l := range lines[2:] {
-			if f := strings.Fields(l); f[len(f)-1] != "OK" {
+			if f := strings.Fields(l); f[len(f)-2] != "OK" {
 				t.Errorf("row %q, want OK", l)
 			}
 		}

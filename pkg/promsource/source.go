@@ -412,7 +412,7 @@ func (s *Source) samples(ctx context.Context, targets []target.Target, atEnd, at
 		}
 		if len(before[k]) > 0 {
 			r.Samples = append(r.Samples, source.Sample{Families: families(before[k], wanted), Time: start})
-			r.Window = end.Sub(start)
+			r.Window, r.ResetsCounted = end.Sub(start), true
 		} else {
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: no series at the window's start %s (scraped only since): judged over its lifetime",
 				t.ID(), start.UTC().Format(time.RFC3339)))

@@ -12,14 +12,15 @@ import (
 )
 
 // QueueTable writes l as kubectl-style plain columns: upper-case headers, no borders, three
-// spaces between columns (the same text/tabwriter settings as kubectl get). wide adds
+// spaces between columns (the same text/tabwriter settings as kubectl get). WINDOW says what
+// each row's rates and quantiles are over (see engine.QueueList.Window). wide adds
 // WORKERS, BY PRIORITY, ERRORS/s, the p50s, LEADER and REASON. Failed targets are ERROR rows; the standby
 // replicas folded into a leader's rows are one STANDBY row per workload, last. Over a fleet
 // (several clusters read) a CLUSTER column comes first and TARGET is named within its cluster.
 func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 	l = printable.Value(l)
 	tw := &fleetColumns{columns: newColumns(w), fleet: len(l.Clusters) > 1}
-	header := []string{"TARGET", "QUEUE", "DEPTH", "ADDS/s", "RETRIES/s", "QUEUE p99", "WORK p99", "UNFINISHED", "LONGEST", "STATUS"}
+	header := []string{"TARGET", "QUEUE", "DEPTH", "ADDS/s", "RETRIES/s", "QUEUE p99", "WORK p99", "UNFINISHED", "LONGEST", "STATUS", "WINDOW"}
 	if wide {
 		header = append(header, "WORKERS", "BY PRIORITY", "ERRORS/s", "QUEUE p50", "WORK p50", "LEADER", "REASON")
 	}
@@ -30,7 +31,7 @@ func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 		if hasItems(l, e.Target) {
 			continue
 		}
-		r := []string{e.Target, "-", "-", "-", "-", "-", "-", "-", "-", "ERROR"}
+		r := []string{e.Target, "-", "-", "-", "-", "-", "-", "-", "-", "ERROR", "-"}
 		if wide {
 			r = append(r, "-", "-", "-", "-", "-", "-", e.Error)
 		}
@@ -39,7 +40,7 @@ func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 	for _, it := range l.Items {
 		r := []string{it.Target, it.Queue, Count(it.Depth), Rate(it.AddsPerSecond), Rate(it.RetriesPerSecond),
 			Seconds(it.QueueP99Seconds), Seconds(it.WorkP99Seconds), Seconds(it.UnfinishedWorkSeconds),
-			Seconds(it.LongestRunningSeconds), it.Status}
+			Seconds(it.LongestRunningSeconds), it.Status, it.Window}
 		if wide {
 			r = append(r, Workers(it.ActiveWorkers, it.MaxWorkers), ByPriority(it.DepthByPriority), Rate(it.ReconcileErrorsPerSecond),
 				Seconds(it.QueueP50Seconds), Seconds(it.WorkP50Seconds), leader(it.Leader), dash(it.Reason))
@@ -51,7 +52,7 @@ func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 		if len(folded) == 0 {
 			continue
 		}
-		r := []string{strings.Join(folded, ","), "-", "-", "-", "-", "-", "-", "-", "-", string(health.StatusStandby)}
+		r := []string{strings.Join(folded, ","), "-", "-", "-", "-", "-", "-", "-", "-", string(health.StatusStandby), "-"}
 		if wide {
 			r = append(r, "-", "-", "-", "-", "-", "no", StandbyReason(g))
 		}

@@ -64,6 +64,8 @@ type read struct {
 	window    time.Duration
 	queues    []health.QueueStats
 	kind      findings.Kind
+	// restart says why the target's two samples were of different processes ("" if not).
+	restart string
 }
 
 // Build computes the report.
@@ -88,8 +90,11 @@ func Build(in Input) Report {
 		if t.Target.Kind == target.KindAPIServer || rd.kind == findings.KubeAPIServer {
 			apiPrev, apiCur = rd.prev, rd.cur
 		}
-		if rd.window > 0 {
+		switch {
+		case rd.window > 0 && rd.restart == "":
 			r.Window = WindowName(rd.window)
+		case rd.window > 0 && r.Window == Lifetime:
+			r.Window = WindowName(rd.window) + SinceRestart
 		}
 		reads = append(reads, rd)
 	}
@@ -155,7 +160,7 @@ func Build(in Input) Report {
 // sample. With one sample the figures are over the process's lifetime.
 func readTarget(t source.Result, th findings.Thresholds, objs *objects.View) (read, bool) {
 	ft, ok := findings.Read(t, th, objs)
-	return read{in: t, prev: ft.Prev, cur: ft.Cur, window: ft.Window, queues: ft.Queues, kind: ft.Kind}, ok
+	return read{in: t, prev: ft.Prev, cur: ft.Cur, window: ft.Window, queues: ft.Queues, kind: ft.Kind, restart: ft.Restart}, ok
 }
 
 // WindowName names the window figures are over: a duration rounded to 100 ms, or "lifetime"
@@ -165,6 +170,19 @@ func WindowName(d time.Duration) string {
 		return Lifetime
 	}
 	return d.Round(100 * time.Millisecond).String()
+}
+
+// SinceRestart is added to the window's name of a target that restarted between its
+// samples: its figures are over the time since the new process started, or its lifetime.
+const SinceRestart = " since restart"
+
+// QueueWindow names the window of one queue's figures: WindowName, marked when the target
+// restarted between its samples.
+func QueueWindow(s health.QueueStats) string {
+	if s.SinceRestart {
+		return WindowName(s.Window) + SinceRestart
+	}
+	return WindowName(s.Window)
 }
 
 // Replicas are the targets read that are replicas of a workload, with each one's
@@ -202,7 +220,7 @@ func errText(res source.Result) string {
 }
 
 func findingsTarget(rd read, in Input) findings.Target {
-	ft := findings.Target{ID: rd.in.Target.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Queues: rd.queues,
+	ft := findings.Target{ID: rd.in.Target.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Restart: rd.restart, Queues: rd.queues,
 		Objects: in.Objects, Workers: in.Workers}
 	if p := rd.in.Pod; p != nil {
 		served := container(p, rd.in.Target.Container)

@@ -64,7 +64,7 @@ func (p *Replay) Read(ctx context.Context, o source.Options) []source.Result {
 
 // result rebuilds one Result; sel nil leaves its samples out.
 func (p *Replay) result(r Result, sel *parse.Selector) source.Result {
-	res := source.Result{Target: r.Target, Pod: p.s.Inventory.Pods[r.Pod], Window: r.Window, Notes: r.Notes}
+	res := source.Result{Target: r.Target, Pod: p.s.Inventory.Pods[r.Pod], Window: r.Window, ResetsCounted: r.ResetsCounted, Notes: r.Notes}
 	if r.Error != "" {
 		res.Err = errors.New(r.Error)
 	}

@@ -65,8 +65,11 @@ type Result struct {
 	Samples []Sample `json:"samples,omitempty"`
 	// Window is the time between the two samples as the run measured it.
 	Window time.Duration `json:"windowNanoseconds"`
-	Error  string        `json:"error,omitempty"`
-	Notes  []string      `json:"notes,omitempty"`
+	// ResetsCounted is the source's word that the first sample is exact about counter resets
+	// within the window (see source.Result).
+	ResetsCounted bool     `json:"resetsCounted,omitempty"`
+	Error         string   `json:"error,omitempty"`
+	Notes         []string `json:"notes,omitempty"`
 }
 
 // Sample is one page of a target: when it was read and the member that holds it.

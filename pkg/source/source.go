@@ -98,7 +98,11 @@ type Result struct {
 	Samples []Sample
 	// Window is the time between the two samples (0 with one).
 	Window time.Duration
-	Err    error
+	// ResetsCounted says that the source itself made the counters of the first sample exact
+	// about resets within the window (a Prometheus server holds every scrape between the two):
+	// a restart between the samples then needs no correction.
+	ResetsCounted bool
+	Err           error
 	// Notes are what the user should know about how the target was read (a fallback).
 	Notes []string
 }
