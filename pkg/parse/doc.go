@@ -9,6 +9,8 @@
 // exactly expfmt's (the tests and a fuzzer compare the two). A Selector shares the keep
 // decisions between the pages of one command.
 //
+// An OpenMetrics page ends at its "# EOF" line: the filter reads nothing after it.
+//
 // The lines the filter drops are not parsed but checked, cheaply: a page that is not text
 // exposition at all (an HTML or JSON answer, binary bytes, the protobuf format) fails with a
 // NotTextError that shows what came back, rather than reading as a page without the wanted

@@ -128,6 +128,11 @@ func (f *filter) next() []byte {
 	var kept []byte
 	if len(line) > 0 {
 		f.line++
+		if isEOFMarker(line) {
+			// An OpenMetrics page ends here: a sample after it must not count.
+			f.end = io.EOF
+			return nil
+		}
 		if f.wanted(line) {
 			if bytes.TrimLeft(line, " \t")[0] != '#' {
 				if f.series++; f.series > MaxSeries {
