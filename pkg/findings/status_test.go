@@ -197,6 +197,7 @@ workqueue_work_duration_seconds_count{controller="c",name="c"} 0
 	}
 	// The same queue without the controller label is a client-go queue: not a standby.
 	plain := health.FromFamilies(testpages.ParseText(t, `workqueue_depth{name="c"} 8
+# TYPE workqueue_work_duration_seconds histogram
 workqueue_work_duration_seconds_count{name="c"} 0
 `), time.Time{})
 	if got := checks(Evaluate([]Target{judged("plain", plain, plain, 5*time.Second)}, nil, nil, DefaultThresholds())); got != "" {

@@ -83,8 +83,10 @@ func WantedQueues(family string) bool {
 }
 
 // FromFamilies builds the snapshot of one page taken at t. Families the model does not know
-// are ignored; series without the labels a family needs are skipped.
-func FromFamilies(fams map[string]*dto.MetricFamily, t time.Time) *Snapshot {
+// are ignored; series without the labels a family needs are skipped. A histogram the page
+// gives no TYPE is read by the shape of its series (see withUntypedHistograms).
+func FromFamilies(page map[string]*dto.MetricFamily, t time.Time) *Snapshot {
+	fams := withUntypedHistograms(page)
 	s := &Snapshot{
 		Time:        t,
 		Queues:      map[string]*Queue{},
@@ -108,7 +110,7 @@ func FromFamilies(fams map[string]*dto.MetricFamily, t time.Time) *Snapshot {
 	if math.IsNaN(s.Process.HeapBytes) {
 		s.Process.HeapBytes = single(fams[heapAlloc])
 	}
-	s.Mistyped = MistypedFamilies(fams)
+	s.Mistyped = MistypedFamilies(page)
 	return s
 }
 

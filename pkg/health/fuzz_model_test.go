@@ -28,6 +28,13 @@ func FuzzFromFamilies(f *testing.F) {
 			"workqueue_queue_duration_seconds_count{name=\"a\"} 3\nworkqueue_queue_duration_seconds_sum{name=\"a\"} NaN\n"+
 			"controller_runtime_reconcile_total{controller=\"a\",result=\"error\"} -Inf\n"+
 			"controller_runtime_active_workers{controller=\"a\"} NaN\nleader_election_master_status{name=\"a\"} 1\n"), uint16(1))
+	// Without TYPE lines: the histogram is read by the shape of its series.
+	f.Add([]byte("workqueue_work_duration_seconds_bucket{name=\"a\",le=\"1\"} 1\n"+
+		"workqueue_work_duration_seconds_bucket{le=\"+Inf\",name=\"a\"} 2\n"+
+		"workqueue_work_duration_seconds_sum{name=\"a\"} 1\nworkqueue_work_duration_seconds_count{name=\"a\"} 2\n"),
+		[]byte("workqueue_work_duration_seconds_bucket{name=\"a\",le=\"1\"} 1.5\n"+
+			"workqueue_work_duration_seconds_bucket{name=\"a\",le=\"x\"} 3\n"+
+			"workqueue_work_duration_seconds_count{name=\"a\"} -3\n"), uint16(10))
 	f.Add([]byte(""), []byte("workqueue_longest_running_processor_seconds{name=\"b\"} +Inf\nworkqueue_retries_total{name=\"b\"} -1\n"), uint16(0))
 	f.Fuzz(func(t *testing.T, before, after []byte, seconds uint16) {
 		parsePage := func(b []byte) *health.Snapshot {

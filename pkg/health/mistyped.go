@@ -26,7 +26,8 @@ var histogramFamilies = map[string]bool{
 
 // MistypedFamilies lists the families of a page that the model reads but cannot read with the
 // TYPE the page gives them, by family name. A counter declared as a gauge (or untyped) is read
-// as it is and is not listed.
+// as it is and is not listed, and so is a histogram without TYPE whose series have a
+// histogram's shape (untypedHistogram); one whose untyped series do not is listed as untyped.
 func MistypedFamilies(fams map[string]*dto.MetricFamily) []Mistyped {
 	var out []Mistyped
 	for name, f := range fams {
@@ -41,6 +42,15 @@ func MistypedFamilies(fams map[string]*dto.MetricFamily) []Mistyped {
 			}
 		case t == dto.MetricType_HISTOGRAM || t == dto.MetricType_GAUGE_HISTOGRAM || t == dto.MetricType_SUMMARY:
 			out = append(out, Mistyped{Family: name, Declared: typeName(t), Read: "gauge, counter or untyped"})
+		}
+	}
+	for name := range histogramFamilies {
+		if fams[name] != nil {
+			continue
+		}
+		if _, present, ok := untypedHistogram(fams, name); present && !ok {
+			// Untyped parts that are not a histogram's shape: no buckets to read.
+			out = append(out, Mistyped{Family: name, Declared: typeName(dto.MetricType_UNTYPED), Read: "histogram"})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Family < out[j].Family })

@@ -9,6 +9,10 @@
 // exactly expfmt's (the tests and a fuzzer compare the two). A Selector shares the keep
 // decisions between the pages of one command.
 //
+// An OpenMetrics page ends at its "# EOF" line: the filter reads nothing after it. A page
+// without a single sample line (empty, blank, or comments only) fails with an EmptyPageError:
+// it is no metrics page, and must not read as one without the wanted families.
+//
 // The lines the filter drops are not parsed but checked, cheaply: a page that is not text
 // exposition at all (an HTML or JSON answer, binary bytes, the protobuf format) fails with a
 // NotTextError that shows what came back, rather than reading as a page without the wanted

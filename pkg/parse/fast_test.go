@@ -169,6 +169,14 @@ func parseEqualsExpfmt(page []byte) error {
 	}
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	want, wantErr := parser.TextToMetricFamilies(bytes.NewReader(keptLines))
+	var empty *EmptyPageError
+	if errors.As(gotErr, &empty) {
+		// No sample line at all: expfmt reads no family there either.
+		if wantErr != nil || len(want) != 0 {
+			return fmt.Errorf("Parse finds the page without samples (%v), expfmt reads %d families (%v)", gotErr, len(want), wantErr)
+		}
+		return nil
+	}
 	switch {
 	case wantErr != nil && gotErr == nil:
 		return fmt.Errorf("expfmt fails (%v), Parse does not", wantErr)

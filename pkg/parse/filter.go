@@ -44,7 +44,10 @@ type filter struct {
 	// contentType is the answer's media type when the reader knows it, for a NotTextError.
 	contentType string
 	started     bool // the first line was read (its byte order mark, if any, dropped)
-	sampled     bool // a sample line was seen
+	sampled     bool // a sample line was seen by wanted (filtered pages only)
+	// samples and comments say the page held a sample line, kept or not, and a comment line
+	// (see noteContent): a page without samples is an EmptyPageError.
+	samples, comments bool
 }
 
 // MaxSeries bounds the sample lines of one page that reach the parser: a page of millions of
@@ -128,6 +131,14 @@ func (f *filter) next() []byte {
 	var kept []byte
 	if len(line) > 0 {
 		f.line++
+		if !f.samples {
+			f.noteContent(line)
+		}
+		if isEOFMarker(line) {
+			// An OpenMetrics page ends here: a sample after it must not count.
+			f.end = io.EOF
+			return nil
+		}
 		if f.wanted(line) {
 			if bytes.TrimLeft(line, " \t")[0] != '#' {
 				if f.series++; f.series > MaxSeries {

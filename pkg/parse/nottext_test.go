@@ -192,7 +192,8 @@ func (p patternReader) Read(b []byte) (int, error) {
 }
 
 // Valid pages, however unusual, read as they did: no NotTextError, and the wanted families of a
-// full parse by expfmt (of the page without its byte order mark).
+// full parse by expfmt (of the page without its byte order mark). Pages without samples are
+// EmptyPageErrors (TestEmptyPage).
 func TestTextPagesStayText(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -200,9 +201,6 @@ func TestTextPagesStayText(t *testing.T) {
 		families  []string // kept by keepModel
 		notExpfmt bool     // expfmt's text parser does not read it (OpenMetrics)
 	}{
-		{"empty", "", nil, false},
-		{"blank lines only", "\n\n\n", nil, false},
-		{"comments only", "# just a comment\n#\n# HELP foo A thing.\n# TYPE foo gauge\n", nil, false},
 		{"no workqueue families", "# HELP go_goroutines Goroutines.\n# TYPE go_goroutines gauge\ngo_goroutines 42\nup{job=\"x\"} 1\n", nil, false},
 		{"workqueue families", "go_goroutines 42\n# TYPE workqueue_depth gauge\nworkqueue_depth{name=\"a\"} 3\n", []string{"workqueue_depth"}, false},
 		{"byte order mark", "\xef\xbb\xbfworkqueue_depth{name=\"a\"} 3\nfoo 1\n", []string{"workqueue_depth"}, false},

@@ -21,7 +21,8 @@ type Page struct {
 }
 
 // Parse reads a text exposition page from r, keeping the families keep accepts (all when
-// keep is nil). source names the page in errors. Parse never panics: a crash of the parser
+// keep is nil). source names the page in errors; a page without a single sample line, kept
+// or not, is an EmptyPageError. Parse never panics: a crash of the parser
 // becomes an error naming the source and the line when it is known.
 func Parse(source string, r io.Reader, keep Keep) (page *Page, err error) {
 	return ParseSelected(source, r, NewSelector(keep))
@@ -74,6 +75,10 @@ func ParseSelected(source string, r io.Reader, sel *Selector) (page *Page, err e
 			return nil, fmt.Errorf("%s: line %d: %s; the page is not valid Prometheus text format", source, f.original(pe.Line), pe.Msg)
 		}
 		return nil, fmt.Errorf("%s: %w", source, perr)
+	}
+	if !f.samples {
+		// Not even a sample nobody asked for: no metrics page at all.
+		return nil, fmt.Errorf("%s: %w", source, &EmptyPageError{Comments: f.comments})
 	}
 	return &Page{Families: fams, SampleTime: f.sample}, nil
 }

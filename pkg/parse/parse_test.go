@@ -137,7 +137,7 @@ func TestParse(t *testing.T) {
 		sampleSec int64
 		wantErr   string
 	}{
-		{name: "empty page", page: ""},
+		{name: "empty page", page: "", wantErr: "src: the page is empty: "},
 		{name: "unknown families ignored", page: "# TYPE foo gauge\nfoo 1\nbar{x=\"1\"} 2\n", keep: keepModel},
 		{name: "alpha help and no trailing newline",
 			page:     "# HELP workqueue_depth [ALPHA] Current depth\n# TYPE workqueue_depth gauge\nworkqueue_depth{name=\"a\"} 3",
