@@ -1,8 +1,8 @@
-// Package diff compares two reports (from two snapshots, or two `report -o json` files): per
-// controller and queue the figures that changed, the objects that failed, and the findings
-// that appeared and those that resolved. A controller is matched across the two by its
-// workload, not its pod, so that a rollout, which renames the pods, compares the same
-// controller before and after.
+// Package diff compares two reports, of two snapshots (made from their pages as `report
+// --from-snapshot` makes them) or of two `report -o json` files: per controller and queue
+// the figures that changed, the objects that failed, and the findings that appeared and
+// those that resolved. A controller is matched across the two by its workload, not its pod,
+// so that a rollout, which renames the pods, compares the same controller before and after.
 package diff
 
 import (

@@ -9,52 +9,75 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapreport"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 )
 
 // maxReportBytes bounds a `report -o json` file read.
 const maxReportBytes = 64 << 20
 
-// Load reads the report of a snapshot (the one its run made) or of a `report -o json` file.
-// A FIFO or a pipe is opened and read within ctx (localfile.Open), and read once.
-func Load(ctx context.Context, path string) (report.Report, error) {
+// Loaded is one side of a diff as read.
+type Loaded struct {
+	Report report.Report
+	// Warning, when set, says that the snapshot's stored report disagrees with its pages and
+	// was not used.
+	Warning string
+}
+
+// Load reads the report of a `report -o json` file, or makes the report of a snapshot from
+// its pages with cfg, as `report --from-snapshot` makes it (snapreport), so that the two
+// commands say the same of one file; a stored report.json that disagrees is not used, and
+// Warning says so. A FIFO or a pipe is opened and read within ctx (localfile.Open), and read
+// once.
+func Load(ctx context.Context, path string, cfg engine.ReportConfig) (Loaded, error) {
 	f, err := localfile.Open(ctx, path)
 	if err != nil {
-		return report.Report{}, fmt.Errorf("cannot read %s: %w", path, err)
+		return Loaded{}, fmt.Errorf("cannot read %s: %w", path, err)
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
-	var doc []byte
 	magic, err := br.Peek(2)
 	if wait := (*localfile.WaitError)(nil); errors.As(err, &wait) {
-		return report.Report{}, fmt.Errorf("cannot read %s: %w", path, err)
+		return Loaded{}, fmt.Errorf("cannot read %s: %w", path, err)
 	}
 	if err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
 		s, err := snapshot.Read(br, snapshot.DefaultLimits())
 		if err != nil {
-			return report.Report{}, fmt.Errorf("%s: %w", path, err)
+			return Loaded{}, fmt.Errorf("%s: %w", path, err)
 		}
-		if s.Report == nil {
-			return report.Report{}, fmt.Errorf("%s: the snapshot holds no report", path)
-		}
-		doc = s.Report
-	} else {
-		if doc, err = io.ReadAll(io.LimitReader(br, maxReportBytes+1)); err != nil {
-			return report.Report{}, fmt.Errorf("cannot read %s: %w", path, err)
-		}
-		if len(doc) > maxReportBytes {
-			return report.Report{}, fmt.Errorf("%s: larger than %d bytes, not a report", path, maxReportBytes)
-		}
+		return fromSnapshot(ctx, path, s, cfg)
+	}
+	doc, err := io.ReadAll(io.LimitReader(br, maxReportBytes+1))
+	if err != nil {
+		return Loaded{}, fmt.Errorf("cannot read %s: %w", path, err)
+	}
+	if len(doc) > maxReportBytes {
+		return Loaded{}, fmt.Errorf("%s: larger than %d bytes, not a report", path, maxReportBytes)
 	}
 	var r report.Report
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	if err := dec.Decode(&r); err != nil {
-		return report.Report{}, fmt.Errorf("%s: neither a snapshot nor a `report -o json` file: %v", path, err)
+		return Loaded{}, fmt.Errorf("%s: neither a snapshot nor a `report -o json` file: %v", path, err)
 	}
 	if r.Kind != report.Kind {
-		return report.Report{}, errors.New(path + ": neither a snapshot nor a `report -o json` file (kind " + fmt.Sprintf("%q", r.Kind) + ")")
+		return Loaded{}, errors.New(path + ": neither a snapshot nor a `report -o json` file (kind " + fmt.Sprintf("%q", r.Kind) + ")")
 	}
-	return r, nil
+	return Loaded{Report: r}, nil
+}
+
+// fromSnapshot makes the report of s from its pages and checks the stored one against it.
+func fromSnapshot(ctx context.Context, path string, s *snapshot.Snapshot, cfg engine.ReportConfig) (Loaded, error) {
+	res, err := snapreport.Report(ctx, s, cfg)
+	if err != nil {
+		return Loaded{}, fmt.Errorf("%s: %w", path, err)
+	}
+	out := Loaded{Report: res.Report}
+	if s.Report != nil && !snapreport.Agrees(s.Report, res.Report) {
+		out.Warning = path + ": the report the snapshot stores (" + snapshot.ReportName + ") disagrees with its pages and was not used: " +
+			"compared the report its pages give, as `report --from-snapshot` makes it (the stored one was edited, or made with other flags or by another version)"
+	}
+	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -40,6 +41,21 @@ type Entry struct {
 // Rules are the entries of an ignore file.
 type Rules struct {
 	Entries []Entry
+}
+
+// Load reads the ignore file --ignore-file names: "" reads DefaultFile of the current folder
+// when present, "none" reads nothing (nil). report and diff read it so, and so agree.
+func Load(path string) (*Rules, error) {
+	switch path {
+	case "none":
+		return nil, nil
+	case "":
+		if _, err := os.Stat(DefaultFile); err != nil {
+			return nil, nil
+		}
+		path = DefaultFile
+	}
+	return LoadFile(path)
 }
 
 // LoadFile reads an ignore file. Every problem names the file and the line.

@@ -14,11 +14,15 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
 )
 
 const long = `Compare two diagnoses: two snapshots (kubectl ctrldiag snapshot -f), two 'report -o json'
@@ -27,6 +31,11 @@ drain time, adds, completions and retries per second, reconcile errors, queue an
 latency p50/p90/p99), the objects that failed or trail their spec by kind, and the findings
 that appeared and those that resolved.
 
+A snapshot is judged from its pages, as 'report --from-snapshot' judges it (default
+thresholds; the ignore file .ctrldiag-ignore.yaml of the current folder when present), so
+the two commands agree on a file. When the report the snapshot stores disagrees with its
+pages (edited, or made with other flags or by another version), a warning says it was not used.
+
 A controller is matched by its workload (namespace/deployment/NAME:PORT), not its pod, so a
 rollout that renames the pods still compares the same controller; of several replicas the
 busiest (the leader) stands for the workload.
@@ -34,7 +43,7 @@ busiest (the leader) stands for the workload.
 Exit codes:
   0  the comparison was printed and --fail-on was not reached (default none: always 0)
   1  a file could not be read (not a snapshot or report, a hostile archive)
-  2  invalid flags or arguments
+  2  invalid flags or arguments, or an ignore file that is not valid (the line is named)
   3  the comparison was printed and a finding at --fail-on's severity appeared
      (new-warning: a new warning or critical finding; new-critical: a new critical one)`
 
@@ -51,6 +60,9 @@ type Options struct {
 	FailOn        string
 	// Deadline bounds the reading of both files when they are FIFOs or pipes.
 	Deadline time.Duration
+
+	// cfg judges a snapshot from its pages as report --from-snapshot does; set by Validate.
+	cfg engine.ReportConfig
 	genericiooptions.IOStreams
 }
 
@@ -93,6 +105,14 @@ func (o *Options) Validate(args []string) error {
 	if o.Deadline <= 0 {
 		return exitcode.UsageError("--deadline must be positive, got %s", o.Deadline)
 	}
+	// report --from-snapshot's defaults: no --threshold, no --ignore-file, no --workers.
+	ignore, err := suppress.Load("")
+	if err != nil {
+		return exitcode.UsageError("%v", err)
+	}
+	d := sourceflags.Defaults()
+	o.cfg = engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Ignore: ignore,
+		Read: source.Options{Interval: d.Interval, Timeout: d.Timeout, Concurrency: d.Concurrency, Deadline: o.Deadline}}
 	return nil
 }
 
@@ -123,11 +143,18 @@ func (o *Options) Run(ctx context.Context) error {
 	return nil
 }
 
-// load reads one file; a FIFO or pipe that gave nothing in time says what bounds the wait.
+// load reads one file, and warns when a snapshot's stored report was not used; a FIFO or
+// pipe that gave nothing in time says what bounds the wait.
 func (o *Options) load(ctx context.Context, path string) (report.Report, error) {
-	r, err := diff.Load(ctx, path)
+	l, err := diff.Load(ctx, path, o.cfg)
 	if wait := (*localfile.WaitError)(nil); errors.As(err, &wait) {
 		err = fmt.Errorf("%w: reading is bounded by --deadline %s; start the writer first, or raise --deadline", err, o.Deadline)
 	}
-	return r, err
+	if err != nil {
+		return report.Report{}, err
+	}
+	if l.Warning != "" {
+		stderrline.Say(o.ErrOut, "warning", l.Warning)
+	}
+	return l.Report, nil
 }

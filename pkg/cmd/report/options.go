@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -125,7 +124,7 @@ func (o *Options) Validate() error {
 		}
 		o.cfg.MemoryLimitBytes = q.AsApproximateFloat64()
 	}
-	if o.cfg.Ignore, err = loadIgnore(o.IgnoreFile); err != nil {
+	if o.cfg.Ignore, err = suppress.Load(o.IgnoreFile); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
 	if len(o.Sources.URLs) > 0 || len(o.Sources.Files) > 0 {
@@ -137,21 +136,6 @@ func (o *Options) Validate() error {
 	}
 	o.cfg.Read, o.cfg.Scope, o.env = r.Read, r.Scope, r.Env(o.ErrOut)
 	return nil
-}
-
-// loadIgnore reads --ignore-file: "" reads the default file of the current folder when
-// present, "none" reads nothing.
-func loadIgnore(path string) (*suppress.Rules, error) {
-	switch path {
-	case "none":
-		return nil, nil
-	case "":
-		if _, err := os.Stat(suppress.DefaultFile); err != nil {
-			return nil, nil
-		}
-		path = suppress.DefaultFile
-	}
-	return suppress.LoadFile(path)
 }
 
 // parseWorkers reads QUEUE=N, N a whole number from 1 to capacity.MaxWorkers.

@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapreport"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
@@ -39,12 +38,12 @@ func (f *Flags) fromSnapshot(args []string) (Resolved, error) {
 	if err != nil {
 		return Resolved{}, exitcode.Failure(err)
 	}
-	sc := s.Manifest.Scope
-	taken := s.Manifest.Taken
+	// diff reads a snapshot through the same snapreport.Env, so the two agree on a file.
+	env, scope := snapreport.Env(s)
 	return Resolved{
-		Source: snapshot.NewReplay(s),
-		Scope:  engine.Scope{Cluster: sc.Cluster, Namespace: sc.Namespace, Selector: sc.Selector},
+		Source: env.Source,
+		Scope:  scope,
 		Read:   source.Options{Interval: f.Interval, Timeout: f.Timeout, Concurrency: f.Concurrency, Deadline: f.Deadline},
-		Now:    func() time.Time { return taken },
+		Now:    env.Now,
 	}, nil
 }

@@ -1,0 +1,80 @@
+package diff
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
+)
+
+func runReport(t *testing.T, args ...string) (string, string, int) {
+	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+	return execute(t, report.NewCmd(&globals.Flags{ConfigFlags: genericclioptions.NewConfigFlags(false)}, streams), out, errOut, args...)
+}
+
+// A snapshot of a working endpoint whose report.json was edited to the healthy report of a
+// snapshot standing still: report --from-snapshot --fail-on warning exits 3, and so does diff
+// --fail-on new-warning against the still one, warning once that the stored report was not
+// used; before, diff read the stored report, said healthy and exited 0.
+func TestDiffAgreesWithReportFromSnapshotOnAnEditedReport(t *testing.T) {
+	first, second := pages(t)
+	var busy atomic.Bool
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if busy.Load() && n.Add(1)%2 == 0 {
+			w.Write(second)
+			return
+		}
+		w.Write(first)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	still, working, lying := filepath.Join(dir, "still.tar.gz"), filepath.Join(dir, "working.tar.gz"), filepath.Join(dir, "lying.tar.gz")
+	if _, errOut, code := runSnapshot(t, "--url", srv.URL+"/metrics", "--interval", "200ms", "-f", still); code != exitcode.OK {
+		t.Fatalf("snapshot still: %d %s", code, errOut)
+	}
+	busy.Store(true)
+	if _, errOut, code := runSnapshot(t, "--url", srv.URL+"/metrics", "--interval", "200ms", "-f", working); code != exitcode.OK {
+		t.Fatalf("snapshot working: %d %s", code, errOut)
+	}
+	s, err := snapshot.Load(context.Background(), working, snapshot.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	healthy, err := snapshot.Load(context.Background(), still, snapshot.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Report = healthy.Report
+	if err := s.Save(lying); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, errOut, code := runReport(t, "--from-snapshot", lying, "--fail-on", "warning", "-o", "json"); code != exitcode.Findings {
+		t.Fatalf("report --from-snapshot --fail-on warning: exit %d, want %d\n%s", code, exitcode.Findings, errOut)
+	}
+	text, errOut, code := runDiff(t, still, lying, "--fail-on", "new-warning")
+	if code != exitcode.Findings || !strings.Contains(text, "FINDINGS APPEARED") {
+		t.Errorf("diff still lying --fail-on new-warning: exit %d, want %d as report --from-snapshot\n%s%s", code, exitcode.Findings, text, errOut)
+	}
+	want := "warning: " + lying + ": the report the snapshot stores (report.json) disagrees with its pages and was not used"
+	if strings.Count(errOut, "warning: ") != 1 || !strings.HasPrefix(errOut, want) {
+		t.Errorf("diff stderr, want one line %q...:\n%s", want, errOut)
+	}
+
+	// Untouched snapshots say nothing on stderr.
+	if _, errOut, code := runDiff(t, still, working, "--fail-on", "new-warning"); code != exitcode.Findings || strings.Contains(errOut, "warning") {
+		t.Errorf("diff still working: exit %d, stderr %q", code, errOut)
+	}
+}
