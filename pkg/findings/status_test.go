@@ -15,7 +15,7 @@ import (
 // finding, and so on.
 var backs = map[health.Status][]string{
 	health.StatusStuck:    {"stuck-worker"},
-	health.StatusFailing:  {"retry-storm", "persistent-failures"},
+	health.StatusFailing:  {"retry-storm", "persistent-failures", "lifetime-failures"},
 	health.StatusBacklog:  {"backlog-growing"},
 	health.StatusSlow:     {"workers-saturated", "slow-reconcile"},
 	health.StatusRetrying: {"retry-storm", "hot-loop"},
