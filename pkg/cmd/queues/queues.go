@@ -64,7 +64,8 @@ in README), so the table and the report always agree; REASON names the finding's
             10, in the window, or, when some failed in a thinner window, since the process
             started); persistent-failures (objects keep failing and back off); with one
             sample, lifetime-failures (most reconciles since the process started failed)
-  BACKLOG   backlog-growing: backlogDepth (100) items wait, or risingDepth (10) and rising
+  BACKLOG   backlog-growing: the depth rose by risingDepth (10) or more; or backlog-high:
+            backlogDepth (100) items wait, not rising that much (draining, steady, one sample)
   SLOW      workers-saturated (every worker busy and items wait, or items wait longer than
             the work takes), priority-starvation (on a priority queue, a lower priority does
             not drain while every worker serves the higher ones) or slow-reconcile (work p99
