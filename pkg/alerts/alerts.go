@@ -140,8 +140,11 @@ func Build(o Options) (Set, error) {
 			sev = d.severity
 		}
 		forDur := d.forDur
-		if v, ok := o.For[d.check]; ok {
-			forDur = v
+		for _, c := range findings.SelectedBy(d.check) {
+			if v, ok := o.For[c]; ok {
+				forDur = v
+				break
+			}
 		}
 		a := Alert{Name: Prefix + d.name, Check: d.check, Code: def.Code, Severity: sev, For: forDur, Over: d.over,
 			Logic: d.logic, Differs: d.differs, Expr: d.expr, Summary: d.summary, Desc: d.desc}

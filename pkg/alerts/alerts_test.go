@@ -45,7 +45,7 @@ func TestAlertsUseTheThresholds(t *testing.T) {
 	s := mustBuild(t, o)
 	want := map[string]string{
 		"CtrlDiagWorkerStuck":    "workqueue_longest_running_processor_seconds >= 120",
-		"CtrlDiagBacklogGrowing": "ctrldiag:workqueue_depth:sum >= 250",
+		"CtrlDiagBacklogHigh":    "ctrldiag:workqueue_depth:sum >= 250",
 		"CtrlDiagRetryStorm":     "ctrldiag:controller_reconcile_errors:ratio_10m > 0.25",
 		"CtrlDiagWebhookLatency": "ctrldiag:controller_runtime_webhook_latency_seconds:p90_10m >= 2",
 		"CtrlDiagSlowReconcile":  "(workqueue_longest_running_processor_seconds - workqueue_longest_running_processor_seconds offset 10m) >= 300",

@@ -10,6 +10,8 @@ var notExportedWhy = map[string]string{
 	"metric-type": "the declared TYPE of a family is metadata, not a series PromQL can read",
 	"under-provisioned": "the number of workers comes from a queueing model (Erlang C, searched over the " +
 		"number of workers) and the objects view, which PromQL cannot compute; workers-saturated alerts on the symptom",
+	"lifetime-failures": "it judges one sample, counts since the process started; the rules always have a window, " +
+		"where failing reconciles are retry-storm or persistent-failures",
 	"warm-standby": "info: a standby that waits for the lead is no fault; the queue alerts leave its queues out " +
 		"(" + RecordPrefix + recStandby + ")",
 }

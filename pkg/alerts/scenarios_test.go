@@ -49,7 +49,7 @@ func scenarios() []scenario {
 	rest := atRest()
 	return []scenario{
 		{name: "at-rest", about: "the healthy operator, an idle kube-controller-manager (retries 3/s, one per add), an idle API server, a database that is down", in: rest},
-		{name: "saturated", about: "depth 120 and rising 1/min, active 2/2, items wait ~60s, 2 done/s of 1s each", fire: []string{"WorkersSaturated", "BacklogGrowing"},
+		{name: "saturated", about: "depth 120 and rising 1/min, active 2/2, items wait ~60s, 2 done/s of 1s each", fire: []string{"WorkersSaturated", "BacklogHigh"},
 			alertTest: saturatedAlert,
 			in: rest.with(inputs{
 				series("workqueue_depth", q, `priority="0"`):                        "120+1x130",
@@ -146,8 +146,10 @@ func scenarios() []scenario {
 			histogram("controller_runtime_webhook_latency_seconds", op+`,webhook="/validate-workload"`, obs{0.005, 85}, obs{0.5, 15}))},
 		{name: "slow", about: "reconciles of 3s, one worker of two busy", fire: []string{"SlowReconcile"},
 			in: rest.with(inputs{series("controller_runtime_active_workers", c): gauge(1)}, histogram("workqueue_work_duration_seconds", q, obs{3, 20}))},
-		{name: "backlog-draining", about: "300 items draining 1 a minute, a worker free, items served at once", fire: []string{"BacklogGrowing"},
+		{name: "backlog-draining", about: "300 items draining 1 a minute, a worker free, items served at once", fire: []string{"BacklogHigh"},
 			in: rest.with(inputs{series("workqueue_depth", q, `priority="0"`): "300-1x130", series("controller_runtime_active_workers", c): gauge(1)})},
+		{name: "backlog-rising", about: "the depth grows 2 a minute from 10, a worker free: growing, not deep", fire: []string{"BacklogGrowing"},
+			in: rest.with(inputs{series("workqueue_depth", q, `priority="0"`): "10+2x130", series("controller_runtime_active_workers", c): gauge(1)})},
 		{name: "panics-and-timeouts", about: "a reconcile panicked and one timed out at minute 26", at: "28m", fire: []string{"ReconcilePanics", "ReconcileTimeouts"},
 			in: rest.with(inputs{
 				series("controller_runtime_reconcile_panics_total", c):   "0x26 1x104",

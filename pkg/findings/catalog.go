@@ -47,6 +47,10 @@ type Definition struct {
 	Title          string            `json:"title"`
 	Explanation    string            `json:"explanation"`
 	Recommendation map[string]string `json:"recommendation"`
+	// SplitFrom is the check that raised this one's findings before it had a check of its own:
+	// ignores of that check cover this one too (SelectedBy), so that what was written before
+	// the split keeps working.
+	SplitFrom string `json:"splitFrom,omitempty"`
 }
 
 // RecommendationFor returns the recommendation for a kind of controller, or the default.
@@ -73,6 +77,11 @@ func mustLoad(b []byte) map[string]Definition {
 		}
 		m[d.Check] = d
 	}
+	for _, d := range m {
+		if _, ok := m[d.SplitFrom]; d.SplitFrom != "" && !ok {
+			panic(fmt.Sprintf("findings: catalog.yaml: check %q is split from %q, which is no check", d.Check, d.SplitFrom))
+		}
+	}
 	return m
 }
 
@@ -83,6 +92,17 @@ func Catalog() []Definition {
 		out = append(out, d)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
+
+// SelectedBy lists the check names that select the findings of check, in an ignore or a
+// --for: check itself, then the check it was split from, if any, so that what was written
+// before the split keeps working.
+func SelectedBy(check string) []string {
+	out := []string{check}
+	if d, ok := catalog()[check]; ok && d.SplitFrom != "" {
+		out = append(out, d.SplitFrom)
+	}
 	return out
 }
 

@@ -13,7 +13,8 @@ import (
 // reconciles in the window, at RetryStormRate or more a second. Persistent failures are some
 // objects failing again and again while their retries back off: named from the objects'
 // status when the objects were read, else judged from the window's counts. Counts since the
-// process started are context only.
+// process started are context, unless one sample is all there is and they say most reconciles
+// failed (lifetimeFailures).
 func failureFindings(t Target, q health.QueueStats, c *health.Controller, th Thresholds) []Finding {
 	errs, judged, lifetime := q.Failures(th.MinEvents)
 	ratio := errs / judged
@@ -21,8 +22,16 @@ func failureFindings(t Target, q health.QueueStats, c *health.Controller, th Thr
 	failing := objs != nil && objs.Failed > 0
 	terminal := delta(t, c.Name, func(c *health.Controller) float64 { return c.TerminalErrors })
 
+	// One sample: objects whose status says they fail are a state (persistent-failures below);
+	// else counts since the process started that say most reconciles failed are a warning of
+	// their own, and weaker ones context.
+	if !failing {
+		if f, ok := lifetimeFailures(t, q, c, th); ok {
+			return []Finding{f}
+		}
+	}
 	stormRate := errs / t.Window.Seconds()
-	if !lifetime && judged >= th.MinEvents && ratio > th.ErrorRatio && (t.Window == 0 || stormRate >= th.RetryStormRate) {
+	if !lifetime && judged >= th.MinEvents && ratio > th.ErrorRatio && (t.Window > 0 && stormRate >= th.RetryStormRate || t.Window == 0 && !failing) {
 		evs := []Evidence{evidence("reconcile errors", errs, ""), evidence("reconciles", judged, ""),
 			{Name: "error ratio", Value: format(ratio, "%"), Threshold: fmt.Sprintf("> %.0f%%", 100*th.ErrorRatio)}}
 		if t.Window > 0 {

@@ -108,7 +108,7 @@ func TestPriorityStarvationComesFirst(t *testing.T) {
 	})
 	tg := crTarget(q, map[string]float64{"success": 0}, map[string]float64{"success": 20}, 0)
 	fs := Evaluate([]Target{tg}, nil, nil, DefaultThresholds())
-	if got := checks(fs); got != "warning:priority-starvation warning:backlog-growing" {
+	if got := checks(fs); got != "warning:priority-starvation warning:backlog-high" {
 		t.Fatalf("got %q", got)
 	}
 	f := fs[0]
@@ -132,7 +132,7 @@ func TestPriorityStarvationComesFirst(t *testing.T) {
 		t.Errorf("recommendation does not name the knobs: %s", f.Recommendation)
 	}
 	Judge(&tg, DefaultThresholds())
-	if st := tg.Queues[0].Status; st != health.StatusBacklog || !strings.Contains(tg.Queues[0].Reason, "CD211") {
+	if st := tg.Queues[0].Status; st != health.StatusBacklog || !strings.Contains(tg.Queues[0].Reason, "CD219") {
 		t.Errorf("status %s (%s): the worst status of the queue's findings is BACKLOG", st, tg.Queues[0].Reason)
 	}
 	tg.Queues[0] = starvedQueue(nil)

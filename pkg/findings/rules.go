@@ -152,12 +152,8 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			fmt.Sprintf("%s spends %s on an item (p99 %s) although workers are free", q.Queue, format(p99, "s"), when),
 			ev("work p99", p99, "s", ">= "+th.SlowWork.String()), ev("work p50", p50, "s", ""), workersEvidence(q)).as(health.StatusSlow))
 	}
-	if q.Depth >= th.BacklogDepth || (t.Window > 0 && q.Depth-q.DepthBefore >= th.RisingDepth) {
-		out = append(out, newFinding("backlog-growing", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("%.0f items wait in %s%s", q.Depth, q.Queue, rising(q)),
-			ev("depth", q.Depth, "", fmt.Sprintf(">= %g, or up by %g or more", th.BacklogDepth, th.RisingDepth)),
-			ev("depth at the first sample", q.DepthBefore, "", ""), ev("completions/s", q.CompletionsPerSecond, "/s", ""),
-			ev("drain time", drainTime(q), "s", "")).as(health.StatusBacklog))
+	if f, ok := backlog(t, q, th); ok {
+		out = append(out, f)
 	}
 	return out
 }
@@ -451,24 +447,6 @@ func over(t Target) string {
 		return "in the last " + t.Window.Round(100*time.Millisecond).String()
 	}
 	return "since the process started"
-}
-
-func rising(q health.QueueStats) string {
-	switch {
-	case q.Depth > q.DepthBefore:
-		return fmt.Sprintf(", up from %.0f", q.DepthBefore)
-	case q.Depth < q.DepthBefore:
-		return fmt.Sprintf(", down from %.0f: draining, but deep", q.DepthBefore)
-	}
-	return ""
-}
-
-// drainTime is depth / completion rate: how long the backlog takes to clear at the current pace.
-func drainTime(q health.QueueStats) float64 {
-	if q.CompletionsPerSecond > 0 {
-		return q.Depth / q.CompletionsPerSecond
-	}
-	return math.NaN()
 }
 
 // nanZero is v, or 0 when v is NaN (a counter the page does not have yet).

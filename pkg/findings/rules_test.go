@@ -74,7 +74,7 @@ func TestRulesTellScenariosApart(t *testing.T) {
 			"warning:slow-reconcile"},
 		{"saturated", crTarget(queue(func(q *health.QueueStats) {
 			q.Depth, q.DepthBefore, q.ActiveWorkers, q.QueueP99, q.WorkP99 = 138, 135, 2, 90, 1.1
-		}), ok, okAfter, 0), "warning:workers-saturated warning:backlog-growing"},
+		}), ok, okAfter, 0), "warning:workers-saturated warning:backlog-high"},
 		{"stuck", crTarget(queue(func(q *health.QueueStats) { q.LongestBefore, q.Longest, q.Unfinished, q.ActiveWorkers = 30, 40, 41, 1 }), ok, okAfter, 0),
 			"critical:stuck-worker"},
 		// False alarms of real controllers, each none of the above.
@@ -101,10 +101,11 @@ func TestRulesTellScenariosApart(t *testing.T) {
 			}
 		})
 	}
-	// A deep backlog that drains is still a backlog, and says it drains.
+	// A deep backlog that drains is still a backlog, and says it drains: backlog-high, never
+	// backlog-growing.
 	draining := crTarget(queue(func(q *health.QueueStats) { q.DepthBefore, q.Depth = 170, 150 }), ok, okAfter, 0)
 	fs := Evaluate([]Target{draining}, nil, nil, th)
-	if checks(fs) != "warning:backlog-growing" || !strings.Contains(fs[0].Summary, "down from 170: draining") {
+	if checks(fs) != "warning:backlog-high" || !strings.Contains(fs[0].Summary, "down from 170 in the last 10s: draining") {
 		t.Errorf("draining: %s %+v", checks(fs), fs)
 	}
 }
@@ -273,9 +274,9 @@ func load(t *testing.T, file string) *health.Snapshot {
 }
 
 func TestCatalogIsComplete(t *testing.T) {
-	want := []string{"scrape-failed", "no-workqueue-metrics", "backlog-growing", "workers-saturated", "slow-reconcile",
+	want := []string{"scrape-failed", "no-workqueue-metrics", "backlog-growing", "backlog-high", "workers-saturated", "slow-reconcile",
 		"stuck-worker", "retry-storm", "hot-loop", "client-throttling", "api-errors", "cache-sync-lag",
-		"memory-pressure", "restarts", "leader-election", "reconcile-panics", "metric-type", "warm-standby", "reconcile-timeouts", "persistent-failures",
+		"memory-pressure", "restarts", "leader-election", "reconcile-panics", "metric-type", "warm-standby", "reconcile-timeouts", "persistent-failures", "lifetime-failures",
 		"server-throttling", "webhook-latency",
 		"priority-starvation", "under-provisioned"}
 	codes := map[string]bool{}

@@ -15,8 +15,8 @@ import (
 // finding, and so on.
 var backs = map[health.Status][]string{
 	health.StatusStuck:    {"stuck-worker"},
-	health.StatusFailing:  {"retry-storm", "persistent-failures"},
-	health.StatusBacklog:  {"backlog-growing"},
+	health.StatusFailing:  {"retry-storm", "persistent-failures", "lifetime-failures"},
+	health.StatusBacklog:  {"backlog-growing", "backlog-high"},
 	health.StatusSlow:     {"workers-saturated", "slow-reconcile"},
 	health.StatusRetrying: {"retry-storm", "hot-loop"},
 }
@@ -107,7 +107,7 @@ func TestJudgeSetsTheStatusOfTheFinding(t *testing.T) {
 	}{
 		{"healthy", func(*health.QueueStats) {}, health.StatusOK, ""},
 		{"long item", func(s *health.QueueStats) { s.LongestBefore, s.Longest = 115, 120 }, health.StatusStuck, "CD201"},
-		{"deep", func(s *health.QueueStats) { s.Depth = 150 }, health.StatusBacklog, "CD211"},
+		{"deep", func(s *health.QueueStats) { s.Depth = 150 }, health.StatusBacklog, "CD219"},
 		{"rising", func(s *health.QueueStats) { s.Depth, s.DepthBefore = 20, 5 }, health.StatusBacklog, "CD211"},
 		{"barely rising", func(s *health.QueueStats) { s.Depth, s.DepthBefore = 10, 9 }, health.StatusOK, ""},
 		{"waiting longer than working", func(s *health.QueueStats) { s.Depth, s.QueueP99, s.WorkP99 = 3, 2, 0.1 }, health.StatusSlow, "CD208"},
@@ -210,12 +210,12 @@ workqueue_work_duration_seconds_bucket{controller="c",name="c",le="+Inf"} 3
 workqueue_work_duration_seconds_sum{controller="c",name="c"} 0.01
 workqueue_work_duration_seconds_count{controller="c",name="c"} 3
 `), time.Time{})
-	if got := checks(Evaluate([]Target{judged("worked", worked, worked, 5*time.Second)}, nil, nil, DefaultThresholds())); !strings.Contains(got, "warning:backlog-growing") {
+	if got := checks(Evaluate([]Target{judged("worked", worked, worked, 5*time.Second)}, nil, nil, DefaultThresholds())); !strings.Contains(got, "warning:backlog-high") {
 		t.Errorf("queue worked on, without controller series: %q", got)
 	}
 	leader := judged("leader", page(`leader_election_master_status{name="l"} 1`+"\n"), page(`leader_election_master_status{name="l"} 1`+"\n"), 5*time.Second)
 	fs = Evaluate([]Target{leader}, nil, nil, DefaultThresholds())
-	if got := checks(fs); !strings.Contains(got, "warning:backlog-growing") || leader.Queues[0].Status != health.StatusBacklog {
+	if got := checks(fs); !strings.Contains(got, "warning:backlog-high") || leader.Queues[0].Status != health.StatusBacklog {
 		t.Errorf("leader: %q, status %s", got, leader.Queues[0].Status)
 	}
 }

@@ -13,9 +13,10 @@ const (
 
 	// StatusStuck: a stuck-worker finding.
 	StatusStuck Status = "STUCK"
-	// StatusFailing: a retry-storm finding on failing reconciles.
+	// StatusFailing: a retry-storm, persistent-failures or lifetime-failures finding on failing
+	// reconciles.
 	StatusFailing Status = "FAILING"
-	// StatusBacklog: a backlog-growing finding.
+	// StatusBacklog: a backlog-growing or backlog-high finding.
 	StatusBacklog Status = "BACKLOG"
 	// StatusSlow: a workers-saturated, priority-starvation or slow-reconcile finding.
 	StatusSlow Status = "SLOW"

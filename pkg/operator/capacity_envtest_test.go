@@ -136,7 +136,7 @@ func TestCapacityModelAgainstOperator(t *testing.T) {
 			r := runCapacity(t, tc.scenario, advice, 40*time.Second)
 			t.Logf("%s (advised)", r.row(tc.scenario))
 			t.Logf("  findings %s", checks(r.findings))
-			for _, c := range []string{"workers-saturated", "under-provisioned", "backlog-growing"} {
+			for _, c := range []string{"workers-saturated", "under-provisioned", "backlog-growing", "backlog-high"} {
 				if has(r.findings, c) {
 					t.Errorf("%s at the advised %d workers: %s", tc.scenario, advice, serious(r.findings))
 				}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
@@ -117,13 +118,8 @@ func Apply(r *report.Report, rules *Rules, targets map[string]Target, now time.T
 	}
 	kept := r.Findings[:0:0]
 	for _, f := range r.Findings {
-		t := targets[f.Target]
-		if e, ok := match(live, f.Check, f.Queue, t.Namespace); ok {
-			s.Findings = append(s.Findings, report.Suppressed{Finding: f, Reason: e.Reason, Source: e.Source})
-			continue
-		}
-		if src, ok := t.Ignore[f.Check]; ok {
-			s.Findings = append(s.Findings, report.Suppressed{Finding: f, Reason: "accepted for this workload by its annotation", Source: src})
+		if x, ok := suppressed(f, live, targets[f.Target]); ok {
+			s.Findings = append(s.Findings, x)
 			continue
 		}
 		kept = append(kept, f)
@@ -138,6 +134,24 @@ func Apply(r *report.Report, rules *Rules, targets map[string]Target, now time.T
 	r.Findings = kept
 	r.Suppressions = &s
 	r.Recount()
+}
+
+// suppressed says whether an entry or the target's annotation accepts f, by its own check or
+// the check it was split from (an ignore of backlog-growing, written when it also named deep
+// queues, covers backlog-high), entries first.
+func suppressed(f findings.Finding, live []Entry, t Target) (report.Suppressed, bool) {
+	checks := findings.SelectedBy(f.Check)
+	for _, c := range checks {
+		if e, ok := match(live, c, f.Queue, t.Namespace); ok {
+			return report.Suppressed{Finding: f, Reason: e.Reason, Source: e.Source}, true
+		}
+	}
+	for _, c := range checks {
+		if src, ok := t.Ignore[c]; ok {
+			return report.Suppressed{Finding: f, Reason: "accepted for this workload by its annotation", Source: src}, true
+		}
+	}
+	return report.Suppressed{}, false
 }
 
 // match returns the first entry for check that the finding's controller (queue) and

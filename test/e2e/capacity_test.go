@@ -170,7 +170,7 @@ func TestCapacityAdviceRemovesSaturation(t *testing.T) {
 			d, row = capacityOf(t, ns, advised.Name)
 			t.Logf("%s at %d workers: %s", tc.scenario, advice, row)
 			for _, f := range d.Findings {
-				if f.Target == row.Target && (f.Check == "workers-saturated" || f.Check == "under-provisioned" || f.Check == "backlog-growing") {
+				if f.Target == row.Target && (f.Check == "workers-saturated" || f.Check == "under-provisioned" || f.Check == "backlog-growing" || f.Check == "backlog-high") {
 					t.Errorf("at the advised %d workers: %s: %s", advice, f.Check, f.Summary)
 				}
 			}

@@ -53,7 +53,7 @@ func reportJSON(t *testing.T, args ...string) (reportDoc, Result) {
 
 // statusBacks are the checks a queue status needs behind it in the findings.
 var statusBacks = map[string][]string{
-	"STUCK": {"stuck-worker"}, "FAILING": {"retry-storm", "persistent-failures"}, "BACKLOG": {"backlog-growing"},
+	"STUCK": {"stuck-worker"}, "FAILING": {"retry-storm", "persistent-failures", "lifetime-failures"}, "BACKLOG": {"backlog-growing", "backlog-high"},
 	"SLOW": {"workers-saturated", "priority-starvation", "slow-reconcile", "under-provisioned"}, "RETRYING": {"retry-storm", "hot-loop"},
 }
 

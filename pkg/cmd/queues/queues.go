@@ -62,8 +62,10 @@ in README), so the table and the report always agree; REASON names the finding's
   STUCK     stuck-worker: an item has been in a worker for stuckAfter (30s) or more
   FAILING   retry-storm: more than errorRatio (10%) of reconciles failed (at least minEvents,
             10, in the window, or, when some failed in a thinner window, since the process
-            started)
-  BACKLOG   backlog-growing: backlogDepth (100) items wait, or risingDepth (10) and rising
+            started); persistent-failures (objects keep failing and back off); with one
+            sample, lifetime-failures (most reconciles since the process started failed)
+  BACKLOG   backlog-growing: the depth rose by risingDepth (10) or more; or backlog-high:
+            backlogDepth (100) items wait, not rising that much (draining, steady, one sample)
   SLOW      workers-saturated (every worker busy and items wait, or items wait longer than
             the work takes), priority-starvation (on a priority queue, a lower priority does
             not drain while every worker serves the higher ones) or slow-reconcile (work p99
