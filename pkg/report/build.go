@@ -107,9 +107,9 @@ func Build(in Input) Report {
 		for _, i := range cachesync.Informers(id, rd.prev, rd.cur, apiPrev, apiCur) {
 			r.CacheSync.Informers = append(r.CacheSync.Informers, Informer{Target: id, Informer: i.Label(), Method: string(i.Method),
 				QueuedItems: Num(i.QueuedItems), LatencyP99Seconds: Num(i.LatencyP99Seconds), VersionsBehind: Num(i.VersionsBehind),
-				BehindAPIServer: i.BehindAPIServer})
+				LatencyP99AtLeast: i.LatencyP99AtLeast, BehindAPIServer: i.BehindAPIServer})
 			lags = append(lags, findings.CacheLag{Target: id, Kind: rd.kind, Informer: i.Label(), QueuedItems: i.QueuedItems,
-				LatencyP99: i.LatencyP99Seconds, BehindAPIServer: i.BehindAPIServer, VersionsBehind: i.VersionsBehind})
+				LatencyP99: i.LatencyP99Seconds, LatencyP99AtLeast: i.LatencyP99AtLeast, BehindAPIServer: i.BehindAPIServer, VersionsBehind: i.VersionsBehind})
 		}
 		for _, m := range cachesync.Metrics(id, rd.cur) {
 			r.CacheSync.Metrics = append(r.CacheSync.Metrics, Metric{Target: id, Series: m.Series, Value: Num(m.Value)})

@@ -122,6 +122,8 @@ type Informer struct {
 	Method            string   `json:"method"`
 	QueuedItems       *float64 `json:"queuedItems"`
 	LatencyP99Seconds *float64 `json:"latencyP99Seconds"`
+	// LatencyP99AtLeast: the p99 is only known to be LatencyP99Seconds or more.
+	LatencyP99AtLeast bool     `json:"latencyP99AtLeast,omitempty"`
 	VersionsBehind    *float64 `json:"versionsBehind"`
 	BehindAPIServer   bool     `json:"behindAPIServer"`
 }
