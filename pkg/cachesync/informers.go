@@ -33,9 +33,11 @@ type Informer struct {
 	Resource string `json:"resource"`
 	Method   Method `json:"method"`
 	// QueuedItems are events waiting for the handlers; LatencyP99Seconds the handlers' p99
-	// over the window (or since start).
+	// over the window (or since start), bounded by the sum; LatencyP99AtLeast says it is only
+	// known to be that or more (above the highest finite bucket).
 	QueuedItems       float64 `json:"queuedItems"`
 	LatencyP99Seconds float64 `json:"latencyP99Seconds"`
+	LatencyP99AtLeast bool    `json:"latencyP99AtLeast,omitempty"`
 	// StoreResourceVersion and APIServerResourceVersion are the 15 low digits both expose.
 	StoreResourceVersion     float64 `json:"storeResourceVersion"`
 	APIServerResourceVersion float64 `json:"apiServerResourceVersion"`
@@ -70,7 +72,8 @@ func Informers(target string, prev, cur, apiPrev, apiCur *health.Snapshot) []Inf
 		if prev != nil && prev.Informers[key] != nil {
 			before = prev.Informers[key].ProcessingLatency
 		}
-		i.LatencyP99Seconds = inf.ProcessingLatency.Since(before).Quantile(0.99)
+		p99 := inf.ProcessingLatency.Since(before).Estimate(0.99)
+		i.LatencyP99Seconds, i.LatencyP99AtLeast = p99.Value, p99.AtLeast
 		gr := health.GroupResource{Group: key.Group, Resource: key.Resource}
 		if apiCur != nil {
 			if rv, ok := apiCur.WatchCache[gr]; ok && !math.IsNaN(inf.ResourceVersion) {

@@ -45,13 +45,22 @@ type QueueItem struct {
 	QueueP99Seconds          *float64 `json:"queueP99Seconds"`
 	WorkP50Seconds           *float64 `json:"workP50Seconds"`
 	WorkP99Seconds           *float64 `json:"workP99Seconds"`
-	UnfinishedWorkSeconds    *float64 `json:"unfinishedWorkSeconds"`
-	LongestRunningSeconds    *float64 `json:"longestRunningSeconds"`
-	ActiveWorkers            *float64 `json:"activeWorkers"`
-	MaxWorkers               *float64 `json:"maxWorkers"`
-	Leader                   *bool    `json:"leader,omitempty"`
-	Status                   string   `json:"status"`
-	Reason                   string   `json:"reason,omitempty"`
+	// The AtLeast flags mark a quantile only known to be its value or more (its rank lies
+	// above the highest finite bucket); absent when false.
+	QueueP50AtLeast bool `json:"queueP50AtLeast,omitempty"`
+	QueueP99AtLeast bool `json:"queueP99AtLeast,omitempty"`
+	WorkP50AtLeast  bool `json:"workP50AtLeast,omitempty"`
+	WorkP99AtLeast  bool `json:"workP99AtLeast,omitempty"`
+	// QueueMeanSeconds and WorkMeanSeconds are the mean of the same observations (sum/count).
+	QueueMeanSeconds      *float64 `json:"queueMeanSeconds"`
+	WorkMeanSeconds       *float64 `json:"workMeanSeconds"`
+	UnfinishedWorkSeconds *float64 `json:"unfinishedWorkSeconds"`
+	LongestRunningSeconds *float64 `json:"longestRunningSeconds"`
+	ActiveWorkers         *float64 `json:"activeWorkers"`
+	MaxWorkers            *float64 `json:"maxWorkers"`
+	Leader                *bool    `json:"leader,omitempty"`
+	Status                string   `json:"status"`
+	Reason                string   `json:"reason,omitempty"`
 
 	// DepthByPriority is the depth by the priority label of controller-runtime's priority
 	// queue ("0", "-100", ...); absent on a plain queue.
@@ -83,6 +92,8 @@ func item(s health.QueueStats) QueueItem {
 		CompletionsPerSecond: report.Num(s.CompletionsPerSecond), ReconcileErrorsPerSecond: report.Num(s.ReconcileErrorsPerSecond),
 		QueueP50Seconds: report.Num(s.QueueP50), QueueP99Seconds: report.Num(s.QueueP99),
 		WorkP50Seconds: report.Num(s.WorkP50), WorkP99Seconds: report.Num(s.WorkP99),
+		QueueP50AtLeast: s.QueueP50AtLeast, QueueP99AtLeast: s.QueueP99AtLeast, WorkP50AtLeast: s.WorkP50AtLeast, WorkP99AtLeast: s.WorkP99AtLeast,
+		QueueMeanSeconds: report.Num(s.QueueMean), WorkMeanSeconds: report.Num(s.WorkMean),
 		UnfinishedWorkSeconds: report.Num(s.Unfinished), LongestRunningSeconds: report.Num(s.Longest),
 		ActiveWorkers: report.Num(s.ActiveWorkers), MaxWorkers: report.Num(s.MaxWorkers),
 		Status: string(s.Status), Reason: s.Reason,

@@ -13,11 +13,11 @@ import (
 // its own object) succeeds. Without a count, it takes a high total rate, mostly requeue results. Failing
 // reconciles are judged by failureFindings instead.
 func hotLoop(t Target, q health.QueueStats, c *health.Controller, reconciles, requeues float64, th Thresholds) []Finding {
-	if t.Window <= 0 || q.ReconcileErrors/q.Reconciles > th.ErrorRatio || q.WorkP50 > th.HotLoopWork.Seconds() || !(reconciles >= th.MinEvents) {
+	if t.Window <= 0 || q.ReconcileErrors/q.Reconciles > th.ErrorRatio || q.WorkP50 > th.HotLoopWork.Seconds() || q.WorkP50AtLeast || !(reconciles >= th.MinEvents) {
 		return nil
 	}
 	rate := reconciles / t.Window.Seconds()
-	work := Evidence{Name: "work p50", Value: format(q.WorkP50, "s"), Threshold: "<= " + th.HotLoopWork.String()}
+	work := Evidence{Name: "work p50", Value: quantile(q.WorkP50, q.WorkP50AtLeast), Threshold: "<= " + th.HotLoopWork.String()}
 	results := Evidence{Name: "requeue results", Value: format(requeues/reconciles, "%")}
 	if objs := t.Objects.Of(t.ID, c.Name); objs != nil && objs.Error == "" && objs.Total > 0 {
 		per := rate / float64(objs.Total)

@@ -67,6 +67,8 @@ type CacheLag struct {
 	// QueuedItems are events waiting before the handlers; LatencyP99 the handlers' p99 (s).
 	QueuedItems float64
 	LatencyP99  float64
+	// LatencyP99AtLeast: the p99 is only known to be LatencyP99 or more.
+	LatencyP99AtLeast bool
 	// BehindAPIServer is true when the store had not reached, by the second sample, the
 	// resource version the API server's watch cache had at the first.
 	BehindAPIServer bool

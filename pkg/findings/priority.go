@@ -60,7 +60,8 @@ func priorityStarvation(t Target, q health.QueueStats, th Thresholds) []Finding 
 		ev("higher-priority depth", higher, "", fmt.Sprintf("grew by less than %g (risingDepth) from %.0f: the higher priorities keep up", th.RisingDepth, higherBefore)),
 		ev("completions/s", q.CompletionsPerSecond, "/s", "> 0"),
 		workersEvidence(q),
-		ev("queue p99 (items served)", q.QueueP99, "s", ">= "+th.SaturatedQueueWait.String()+", or higher-priority items waiting at both samples"),
+		Evidence{Name: "queue p99 (items served)", Value: quantile(q.QueueP99, q.QueueP99AtLeast),
+			Threshold: ">= " + th.SaturatedQueueWait.String() + ", or higher-priority items waiting at both samples"},
 	).as(health.StatusSlow)}
 }
 

@@ -139,18 +139,22 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 		out = append(out, newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("all %.0f workers of %s are busy and %.0f items wait", q.MaxWorkers, q.Queue, q.Depth),
 			workersEvidence(q), ev("depth", q.Depth, "", "> 0"),
-			ev("queue p99", q.QueueP99, "s", ">= "+th.SaturatedQueueWait.String())).as(health.StatusSlow))
-	case math.IsNaN(q.MaxWorkers) && q.Depth > 0 && q.QueueP99 >= th.SaturatedQueueWait.Seconds() && q.QueueP99 > q.WorkP99:
+			Evidence{Name: "queue p99", Value: quantile(q.QueueP99, q.QueueP99AtLeast), Threshold: ">= " + th.SaturatedQueueWait.String()}).as(health.StatusSlow))
+	case math.IsNaN(q.MaxWorkers) && q.Depth > 0 && q.QueueP99 >= th.SaturatedQueueWait.Seconds() && q.QueueP99 > q.WorkP99 && !q.WorkP99AtLeast:
+		// A work p99 known only to be at least its top bucket may be longer than the wait.
 		saturated = true
 		out = append(out, newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("items of %s wait %s for a worker, longer than the work itself", q.Queue, format(q.QueueP99, "s")),
-			ev("queue p99", q.QueueP99, "s", ">= "+th.SaturatedQueueWait.String()), ev("work p99", q.WorkP99, "s", "< queue p99"),
-			ev("depth", q.Depth, "", "> 0")).as(health.StatusSlow))
+			fmt.Sprintf("items of %s wait %s for a worker, longer than the work itself", q.Queue, quantile(q.QueueP99, q.QueueP99AtLeast)),
+			Evidence{Name: "queue p99", Value: quantile(q.QueueP99, q.QueueP99AtLeast), Threshold: ">= " + th.SaturatedQueueWait.String()},
+			ev("work p99", q.WorkP99, "s", "< queue p99"), ev("depth", q.Depth, "", "> 0")).as(health.StatusSlow))
 	}
-	if p99, p50, when := workQuantiles(t, q); !stuck && !saturated && p99 >= th.SlowWork.Seconds() {
+	// A p99 known only to be at least its top bucket fires when that bound reaches the
+	// threshold; below it, Judge says in the queue's reason that the buckets cannot tell.
+	if w := workQuantiles(t, q); !stuck && !saturated && w.p99 >= th.SlowWork.Seconds() {
 		out = append(out, newFinding("slow-reconcile", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("%s spends %s on an item (p99 %s) although workers are free", q.Queue, format(p99, "s"), when),
-			ev("work p99", p99, "s", ">= "+th.SlowWork.String()), ev("work p50", p50, "s", ""), workersEvidence(q)).as(health.StatusSlow))
+			fmt.Sprintf("%s spends %s on an item (p99 %s) although workers are free", q.Queue, quantile(w.p99, w.p99AtLeast), w.when),
+			Evidence{Name: "work p99", Value: quantile(w.p99, w.p99AtLeast), Threshold: ">= " + th.SlowWork.String()},
+			Evidence{Name: "work p50", Value: quantile(w.p50, w.p50AtLeast)}, workersEvidence(q)).as(health.StatusSlow))
 	}
 	if f, ok := backlog(t, q, th); ok {
 		out = append(out, f)
@@ -187,7 +191,7 @@ func clientFindings(t Target, th Thresholds) []Finding {
 			out = append(out, lifetimeOnly(t, newFinding("client-throttling", t.Kind, t.ID, "",
 				fmt.Sprintf("requests wait %s on average in the client's own rate limiter %s", format(mean, "s"), over(t)),
 				Evidence{Name: "mean rate-limiter wait", Value: format(mean, "s"), Threshold: ">= " + th.ThrottleWait.String()},
-				Evidence{Name: "rate-limiter p99", Value: format(rl.Quantile(0.99), "s")},
+				Evidence{Name: "rate-limiter p99", Value: estimated(rl.Estimate(0.99))},
 				Evidence{Name: "requests", Value: format(rl.Count, "")})))
 		}
 	}
@@ -378,25 +382,26 @@ func cacheLagFinding(l CacheLag, th Thresholds) []Finding {
 		behind = format(l.VersionsBehind, "")
 	}
 	return []Finding{newFinding("cache-sync-lag", l.Kind, l.Target, l.Informer,
-		fmt.Sprintf("informer %s has %.0f events waiting for its handlers (p99 %s)", l.Informer, l.QueuedItems, format(l.LatencyP99, "s")),
+		fmt.Sprintf("informer %s has %.0f events waiting for its handlers (p99 %s)", l.Informer, l.QueuedItems, quantile(l.LatencyP99, l.LatencyP99AtLeast)),
 		Evidence{Name: "informer_queued_items", Value: format(l.QueuedItems, ""), Threshold: fmt.Sprintf(">= %g", th.InformerQueuedItems)},
-		Evidence{Name: "handler processing p99", Value: format(l.LatencyP99, "s"), Threshold: ">= " + th.InformerLatency.String()},
+		Evidence{Name: "handler processing p99", Value: quantile(l.LatencyP99, l.LatencyP99AtLeast), Threshold: ">= " + th.InformerLatency.String()},
 		Evidence{Name: "resource versions behind the API server", Value: behind},
 		Evidence{Name: "store behind the API server's first sample at the second", Value: fmt.Sprint(l.BehindAPIServer)})}
 }
 
 // workQuantiles are the queue's work p99 and p50 over the window, or since start when no item
 // finished within the window (a slow controller may finish none in a few seconds).
-func workQuantiles(t Target, q health.QueueStats) (p99, p50 float64, when string) {
+func workQuantiles(t Target, q health.QueueStats) workP99 {
 	if !math.IsNaN(q.WorkP99) {
-		return q.WorkP99, q.WorkP50, over(t)
+		return workP99{p99: q.WorkP99, p50: q.WorkP50, p99AtLeast: q.WorkP99AtLeast, p50AtLeast: q.WorkP50AtLeast, when: over(t)}
 	}
 	// Only a queue busy in the window is judged by its past: an idle one's old slowness is
 	// history, not a finding.
 	if cq := t.Cur.Queues[q.Queue]; cq != nil && (q.AddsPerSecond > 0 || q.Unfinished > 0) {
-		return cq.WorkDuration.Quantile(0.99), cq.WorkDuration.Quantile(0.5), "since the process started"
+		p99, p50 := cq.WorkDuration.Estimate(0.99), cq.WorkDuration.Estimate(0.5)
+		return workP99{p99: p99.Value, p50: p50.Value, p99AtLeast: p99.AtLeast, p50AtLeast: p50.AtLeast, when: "since the process started"}
 	}
-	return math.NaN(), math.NaN(), ""
+	return workP99{p99: math.NaN(), p50: math.NaN()}
 }
 
 // controllerOf finds the controller-runtime controller of a queue.

@@ -7,7 +7,8 @@ import (
 // Judge sets the STATUS and REASON of each queue of t from the findings the same thresholds
 // raise on it: a queue with a queue finding is never OK, and a queue is STUCK, FAILING,
 // BACKLOG, SLOW or RETRYING only when the finding behind it is raised. A queue that went away
-// between the samples stays GONE.
+// between the samples stays GONE. An OK queue whose p99 the buckets cannot place against its
+// threshold says so in its reason.
 func Judge(t *Target, th Thresholds) {
 	for i := range t.Queues {
 		q := &t.Queues[i]
@@ -15,6 +16,9 @@ func Judge(t *Target, th Thresholds) {
 			continue
 		}
 		q.Status, q.Reason = statusOf(queueFindings(*t, *q, th))
+		if q.Status == health.StatusOK {
+			q.Reason = undecided(*t, *q, th) // OK as far as the buckets tell
+		}
 	}
 }
 

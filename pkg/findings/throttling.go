@@ -28,7 +28,7 @@ func serverThrottling(t Target, th Thresholds) []Finding {
 		if l.rejected >= th.ServerThrottleRejections {
 			summary = fmt.Sprintf("priority level %s rejected %.0f requests with 429 %s (%s)", l.name, l.rejected, over(t), strings.Join(l.flows, "; "))
 		} else {
-			summary = fmt.Sprintf("requests waited up to %s (p99) in the queues of priority level %s %s", format(l.waitP99, "s"), l.name, over(t))
+			summary = fmt.Sprintf("requests waited up to %s (p99) in the queues of priority level %s %s", quantile(l.waitP99, l.waitP99AtLeast), l.name, over(t))
 		}
 		out = append(out, lifetimeOnly(t, newFinding("server-throttling", t.Kind, t.ID, l.name, summary, l.evidence(th)...)))
 	}
@@ -75,6 +75,8 @@ type levelStats struct {
 	inQueue  float64  // requests waiting now
 	waits    float64  // requests that waited in its queues
 	waitP99  float64  // s; NaN when none waited
+	// waitP99AtLeast: the p99 is only known to be at least waitP99 (above the top bucket).
+	waitP99AtLeast bool
 }
 
 func (l levelStats) evidence(th Thresholds) []Evidence {
@@ -84,7 +86,7 @@ func (l levelStats) evidence(th Thresholds) []Evidence {
 	}
 	return append(ev,
 		Evidence{Name: "waiting in its queues now", Value: format(l.inQueue, "")},
-		Evidence{Name: "queue wait p99", Value: format(l.waitP99, "s"), Threshold: fmt.Sprintf(">= %s over >= %g requests", th.APFQueueWait, th.MinEvents)},
+		Evidence{Name: "queue wait p99", Value: quantile(l.waitP99, l.waitP99AtLeast), Threshold: fmt.Sprintf(">= %s over >= %g requests", th.APFQueueWait, th.MinEvents)},
 		Evidence{Name: "requests that waited", Value: format(l.waits, "")})
 }
 
@@ -140,7 +142,8 @@ func priorityLevels(t Target) []levelStats {
 	}
 	for name, h := range waits {
 		l := level(name)
-		l.waits, l.waitP99 = h.Count, h.Quantile(0.99)
+		e := h.Estimate(0.99)
+		l.waits, l.waitP99, l.waitP99AtLeast = h.Count, e.Value, e.AtLeast
 	}
 	out := make([]levelStats, 0, len(levels))
 	for name, l := range levels {
@@ -210,7 +213,7 @@ func withPriorityLevels(fs []Finding, targets []Target) []Finding {
 			for _, l := range priorityLevels(a) {
 				if l.rejected > 0 {
 					rejecting = append(rejecting, fmt.Sprintf("%s %.0f (%s; %.0f waiting now, wait p99 %s)",
-						l.name, l.rejected, strings.Join(l.flows, "; "), l.inQueue, format(l.waitP99, "s")))
+						l.name, l.rejected, strings.Join(l.flows, "; "), l.inQueue, quantile(l.waitP99, l.waitP99AtLeast)))
 				}
 			}
 			v := "none: the 429s came from another API server instance or a limit outside API Priority and Fairness"

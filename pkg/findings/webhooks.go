@@ -37,7 +37,8 @@ func webhookLatency(t Target, th Thresholds) []Finding {
 		if h == nil || !(h.Count >= th.MinEvents) {
 			continue
 		}
-		p90, mean := h.Quantile(0.9), h.Sum/h.Count
+		est := h.Estimate(0.9)
+		p90, mean := est.Value, h.Mean()
 		lower, upper := bucketBounds(h, 0.9)
 		if !(p90 >= th.WebhookLatency.Seconds()) || !(lower >= th.WebhookLatency.Seconds() || mean >= th.WebhookLatency.Seconds()) {
 			continue
@@ -48,16 +49,16 @@ func webhookLatency(t Target, th Thresholds) []Finding {
 			answers += fmt.Sprintf(" of %.0f", total)
 		}
 		ev := []Evidence{
-			{Name: "latency p90", Value: fmt.Sprintf("%s (in the %s-%s bucket)", format(p90, "s"), format(lower, "s"), format(upper, "s")),
+			{Name: "latency p90", Value: fmt.Sprintf("%s (in the %s-%s bucket)", estimated(est), format(lower, "s"), format(upper, "s")),
 				Threshold: ">= " + th.WebhookLatency.String()},
-			{Name: "latency p99", Value: format(h.Quantile(0.99), "s")},
+			{Name: "latency p99", Value: estimated(h.Estimate(0.99))},
 			{Name: "mean latency", Value: format(mean, "s")},
 			{Name: "requests", Value: format(h.Count, ""), Threshold: fmt.Sprintf(">= %g", th.MinEvents)},
 			{Name: "5xx answers", Value: answers + failing},
 			{Name: "in flight now", Value: format(w.InFlight, "")},
 		}
 		out = append(out, lifetimeOnly(t, newFinding("webhook-latency", t.Kind, t.ID, path,
-			fmt.Sprintf("webhook %s answers admission requests in %s (p90) %s", path, format(p90, "s"), over(t)), ev...)))
+			fmt.Sprintf("webhook %s answers admission requests in %s (p90) %s", path, estimated(est), over(t)), ev...)))
 	}
 	return out
 }

@@ -83,7 +83,8 @@ func (h *Histogram) Since(prev *Histogram) *Histogram {
 // bucket holding the rank; the lowest bucket starts at 0 when its upper bound is positive
 // (else its upper bound is returned); a rank in the +Inf bucket returns the highest finite
 // upper bound; bucket counts that decrease are raised to keep them monotonic. It returns NaN
-// when h is nil, has no +Inf bucket, fewer than two buckets, or no observations.
+// when h is nil, has no +Inf bucket, fewer than two buckets, or no observations. It ignores
+// what the sum proves: Estimate is the figure to show and judge; Quantile is what PromQL says.
 func (h *Histogram) Quantile(q float64) float64 {
 	if h == nil || math.IsNaN(q) {
 		return math.NaN()
@@ -94,21 +95,12 @@ func (h *Histogram) Quantile(q float64) float64 {
 	if q > 1 {
 		return math.Inf(+1)
 	}
-	buckets := append([]Bucket(nil), h.Buckets...)
-	sort.Slice(buckets, func(i, j int) bool { return buckets[i].UpperBound < buckets[j].UpperBound })
-	if len(buckets) == 0 || !math.IsInf(buckets[len(buckets)-1].UpperBound, +1) {
+	buckets := h.cumulative()
+	if buckets == nil {
 		return math.NaN()
 	}
-	ensureMonotonic(buckets)
-	if len(buckets) < 2 {
-		return math.NaN()
-	}
-	observations := buckets[len(buckets)-1].Count
-	if observations == 0 || math.IsNaN(observations) {
-		return math.NaN()
-	}
-	rank := q * observations
-	b := sort.Search(len(buckets)-1, func(i int) bool { return buckets[i].Count >= rank })
+	rank := q * buckets[len(buckets)-1].Count
+	b := rankBucket(buckets, rank)
 	if b == len(buckets)-1 {
 		return buckets[len(buckets)-2].UpperBound
 	}
@@ -123,6 +115,27 @@ func (h *Histogram) Quantile(q float64) float64 {
 		rank -= buckets[b-1].Count
 	}
 	return start + (end-start)*(rank/count)
+}
+
+// cumulative is h's buckets sorted by upper bound with decreasing counts raised, or nil when
+// no quantile can be read from them: no +Inf bucket, fewer than two buckets, no observations.
+func (h *Histogram) cumulative() []Bucket {
+	buckets := append([]Bucket(nil), h.Buckets...)
+	sort.Slice(buckets, func(i, j int) bool { return buckets[i].UpperBound < buckets[j].UpperBound })
+	if len(buckets) < 2 || !math.IsInf(buckets[len(buckets)-1].UpperBound, +1) {
+		return nil
+	}
+	ensureMonotonic(buckets)
+	if observations := buckets[len(buckets)-1].Count; observations == 0 || math.IsNaN(observations) {
+		return nil
+	}
+	return buckets
+}
+
+// rankBucket is the index of the bucket of cumulative buckets that holds rank: the first whose
+// count reaches it, the +Inf bucket (the last) when no finite one does.
+func rankBucket(buckets []Bucket, rank float64) int {
+	return sort.Search(len(buckets)-1, func(i int) bool { return buckets[i].Count >= rank })
 }
 
 // ensureMonotonic raises any bucket count lower than the one before it, as PromQL does for

@@ -144,7 +144,7 @@ workqueue_depth{name="new"} NaN
 workqueue_work_duration_seconds_bucket{name="a",le="1"} 10
 workqueue_work_duration_seconds_bucket{name="a",le="+Inf"} 20
 workqueue_work_duration_seconds_count{name="a"} 20
-workqueue_work_duration_seconds_sum{name="a"} 10
+workqueue_work_duration_seconds_sum{name="a"} 15
 workqueue_work_duration_seconds_bucket{name="new",le="+Inf"} 0
 workqueue_work_duration_seconds_count{name="new"} 0
 workqueue_work_duration_seconds_sum{name="new"} 0

@@ -24,11 +24,16 @@ type QueueStats struct {
 	RetriesPerSecond         float64
 	CompletionsPerSecond     float64 // from the work duration count
 	ReconcileErrorsPerSecond float64
-	// Quantiles in seconds over the window, or lifetime with one sample.
-	QueueP50, QueueP99 float64
-	WorkP50, WorkP99   float64
-	Unfinished         float64
-	Longest            float64
+	// Quantiles in seconds over the window, or lifetime with one sample, as Histogram.Estimate
+	// gives them (bounded by the sum); an AtLeast one is only known to be that or more (its
+	// rank lies above the highest finite bucket).
+	QueueP50, QueueP99                                               float64
+	WorkP50, WorkP99                                                 float64
+	QueueP50AtLeast, QueueP99AtLeast, WorkP50AtLeast, WorkP99AtLeast bool
+	// QueueMean and WorkMean are the mean seconds of the same observations (sum/count).
+	QueueMean, WorkMean float64
+	Unfinished          float64
+	Longest             float64
 	// LongestBefore is the longest running item's age at the first sample, NaN with one.
 	LongestBefore float64
 	ActiveWorkers float64
@@ -156,8 +161,11 @@ func queueStats(target string, q, before *Queue, c, cBefore *Controller, window 
 	}
 	st.RetryRatio, st.ErrorRatio = ratio(retries, st.adds), ratio(errs, st.Reconciles)
 	st.ReconcileErrors, st.LifetimeReconciles, st.LifetimeReconcileErrors = errs, c.Reconciles(), errorsOf(c)
-	st.QueueP50, st.QueueP99 = queueDur.Quantile(0.5), queueDur.Quantile(0.99)
-	st.WorkP50, st.WorkP99 = workDur.Quantile(0.5), workDur.Quantile(0.99)
+	st.QueueP50, st.QueueP50AtLeast = estimate(queueDur, 0.5)
+	st.QueueP99, st.QueueP99AtLeast = estimate(queueDur, 0.99)
+	st.WorkP50, st.WorkP50AtLeast = estimate(workDur, 0.5)
+	st.WorkP99, st.WorkP99AtLeast = estimate(workDur, 0.99)
+	st.QueueMean, st.WorkMean = queueDur.Mean(), workDur.Mean()
 	return st
 }
 
@@ -165,7 +173,7 @@ func gone(target string, q *Queue, window time.Duration, leader float64) QueueSt
 	n := math.NaN()
 	return QueueStats{Target: target, Queue: q.Name, Controller: controllerOf(q), Window: window,
 		Depth: n, DepthBefore: q.Depth, DepthByPriorityBefore: q.DepthByPriority, AddsPerSecond: n, RetriesPerSecond: n, CompletionsPerSecond: n,
-		ReconcileErrorsPerSecond: n, QueueP50: n, QueueP99: n, WorkP50: n, WorkP99: n,
+		ReconcileErrorsPerSecond: n, QueueP50: n, QueueP99: n, WorkP50: n, WorkP99: n, QueueMean: n, WorkMean: n,
 		Reconciles: n, ReconcileErrors: n, LifetimeReconciles: n, LifetimeReconcileErrors: n,
 		Unfinished: n, Longest: n, LongestBefore: n, ActiveWorkers: n, MaxWorkers: n, Leader: leader,
 		Status: StatusGone, Reason: "the queue was in the first sample but not in the second: the process restarted or lost leadership"}
@@ -183,6 +191,11 @@ func controllerIn(s *Snapshot, name string) *Controller {
 		return nil
 	}
 	return s.Controllers[name]
+}
+
+func estimate(h *Histogram, q float64) (float64, bool) {
+	e := h.Estimate(q)
+	return e.Value, e.AtLeast
 }
 
 func countOf(h *Histogram) float64 {

@@ -114,7 +114,7 @@ func (m *model) tableView() []string {
 			h := m.history[r.key]
 			line = columns(tw, qw, []string{it.Target, it.Queue, render.Count(it.Depth), sparkline(h.depth, sparkWidth),
 				render.Rate(it.AddsPerSecond), sparkline(h.adds, sparkWidth), render.Rate(it.RetriesPerSecond),
-				render.Seconds(it.QueueP99Seconds), render.Seconds(it.WorkP99Seconds), m.styles.statusCell(it.Status), dashed(it.Reason)})
+				render.Quantile(it.QueueP99Seconds, it.QueueP99AtLeast), render.Quantile(it.WorkP99Seconds, it.WorkP99AtLeast), m.styles.statusCell(it.Status), dashed(it.Reason)})
 		}
 		if i == cur && m.selected != "" {
 			line = m.styles.selected.Render(ansi.Strip(pad(line, m.width)))
@@ -148,9 +148,10 @@ func (m *model) detailsView() []string {
 		fmt.Sprintf("  depth %s   adds/s %s   retries/s %s   completions/s %s   reconcile errors/s %s",
 			render.Count(it.Depth), render.Rate(it.AddsPerSecond), render.Rate(it.RetriesPerSecond),
 			render.Rate(it.CompletionsPerSecond), render.Rate(it.ReconcileErrorsPerSecond)),
-		fmt.Sprintf("  queue p50/p99 %s/%s   work p50/p99 %s/%s   unfinished %s   longest %s   workers %s   window %s",
-			render.Seconds(it.QueueP50Seconds), render.Seconds(it.QueueP99Seconds), render.Seconds(it.WorkP50Seconds),
-			render.Seconds(it.WorkP99Seconds), render.Seconds(it.UnfinishedWorkSeconds), render.Seconds(it.LongestRunningSeconds),
+		fmt.Sprintf("  queue p50/p99 %s/%s (mean %s)   work p50/p99 %s/%s (mean %s)   unfinished %s   longest %s   workers %s   window %s",
+			render.Quantile(it.QueueP50Seconds, it.QueueP50AtLeast), render.Quantile(it.QueueP99Seconds, it.QueueP99AtLeast),
+			render.Seconds(it.QueueMeanSeconds), render.Quantile(it.WorkP50Seconds, it.WorkP50AtLeast),
+			render.Quantile(it.WorkP99Seconds, it.WorkP99AtLeast), render.Seconds(it.WorkMeanSeconds), render.Seconds(it.UnfinishedWorkSeconds), render.Seconds(it.LongestRunningSeconds),
 			render.Workers(it.ActiveWorkers, it.MaxWorkers), it.Window),
 		"  depth   "+sparkline(h.depth, spark),
 		"  adds/s  "+sparkline(h.adds, spark), "")

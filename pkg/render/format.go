@@ -45,6 +45,16 @@ func Seconds(v *float64) string {
 	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
 }
 
+// Quantile formats a quantile estimate given in seconds as Seconds does, as a bound
+// (">= 100ms") when it is only known to be that or more: its rank lies above the histogram's
+// highest finite bucket.
+func Quantile(v *float64, atLeast bool) string {
+	if atLeast && v != nil && !math.IsNaN(*v) {
+		return ">= " + Seconds(v)
+	}
+	return Seconds(v)
+}
+
 // Rate formats a per-second rate: 0, 0.05, 3.2, 120; "-" when unknown.
 func Rate(v *float64) string {
 	if v == nil {

@@ -97,7 +97,7 @@ func cacheSection(r report.Report) section {
 		if i == maxRows {
 			break
 		}
-		s.Rows = append(s.Rows, []string{inf.Target, inf.Informer, inf.Method, Count(inf.QueuedItems), Seconds(inf.LatencyP99Seconds),
+		s.Rows = append(s.Rows, []string{inf.Target, inf.Informer, inf.Method, Count(inf.QueuedItems), Quantile(inf.LatencyP99Seconds, inf.LatencyP99AtLeast),
 			Count(inf.VersionsBehind), yesNo(inf.BehindAPIServer)})
 	}
 	methods := "none"
@@ -138,7 +138,7 @@ func cacheSection(r report.Report) section {
 
 func eventSection(r report.Report) section {
 	s := section{Title: "4. Event processing",
-		Header: []string{"TARGET", "QUEUE", "ADDS/s", "DONE/s", "RETRIES/s", "QUEUE p50/p90/p99", "WORK p50/p90/p99", "RECONCILES"}}
+		Header: []string{"TARGET", "QUEUE", "ADDS/s", "DONE/s", "RETRIES/s", "QUEUE p50/p90/p99", "WORK p50/p90/p99", "WORK MEAN", "RECONCILES"}}
 	quiet := 0
 	for _, e := range r.Events {
 		if (e.AddsPerSecond == nil || *e.AddsPerSecond == 0) && len(e.WorkBuckets) == 0 || len(s.Rows) == maxRows {
@@ -146,8 +146,9 @@ func eventSection(r report.Report) section {
 			continue
 		}
 		s.Rows = append(s.Rows, []string{e.Target, e.Queue, Rate(e.AddsPerSecond), Rate(e.CompletionsPerSecond), Rate(e.RetriesPerSecond),
-			triple(e.QueueP50Seconds, e.QueueP90Seconds, e.QueueP99Seconds), triple(e.WorkP50Seconds, e.WorkP90Seconds, e.WorkP99Seconds),
-			results(e.Reconciles)})
+			triple(e.QueueP50Seconds, e.QueueP50AtLeast, e.QueueP90Seconds, e.QueueP90AtLeast, e.QueueP99Seconds, e.QueueP99AtLeast),
+			triple(e.WorkP50Seconds, e.WorkP50AtLeast, e.WorkP90Seconds, e.WorkP90AtLeast, e.WorkP99Seconds, e.WorkP99AtLeast),
+			Seconds(e.WorkMeanSeconds), results(e.Reconciles)})
 	}
 	window := "over the last " + reportWindow(r)
 	if r.Window == report.Lifetime {
@@ -262,7 +263,10 @@ func age(secs float64) string {
 	return fmt.Sprintf("%ds", int(d.Seconds()))
 }
 
-func triple(a, b, c *float64) string { return Seconds(a) + " / " + Seconds(b) + " / " + Seconds(c) }
+// triple writes p50 / p90 / p99, each a bound (">= 100ms") when only known to be that or more.
+func triple(a *float64, aMin bool, b *float64, bMin bool, c *float64, cMin bool) string {
+	return Quantile(a, aMin) + " / " + Quantile(b, bMin) + " / " + Quantile(c, cMin)
+}
 
 func results(m map[string]float64) string {
 	if len(m) == 0 {

@@ -14,7 +14,8 @@ import (
 // QueueTable writes l as kubectl-style plain columns: upper-case headers, no borders, three
 // spaces between columns (the same text/tabwriter settings as kubectl get). WINDOW says what
 // each row's rates and quantiles are over (see engine.QueueList.Window). wide adds
-// WORKERS, BY PRIORITY, ERRORS/s, the p50s, LEADER and REASON. Failed targets are ERROR rows; the standby
+// WORKERS, BY PRIORITY, ERRORS/s, the p50s, WORK MEAN, LEADER and REASON. A quantile only
+// known to be at least the highest finite bucket bound reads ">= 100ms". Failed targets are ERROR rows; the standby
 // replicas folded into a leader's rows are one STANDBY row per workload, last. Over a fleet
 // (several clusters read) a CLUSTER column comes first and TARGET is named within its cluster.
 func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
@@ -22,7 +23,7 @@ func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 	tw := &fleetColumns{columns: newColumns(w), fleet: len(l.Clusters) > 1}
 	header := []string{"TARGET", "QUEUE", "DEPTH", "ADDS/s", "RETRIES/s", "QUEUE p99", "WORK p99", "UNFINISHED", "LONGEST", "STATUS", "WINDOW"}
 	if wide {
-		header = append(header, "WORKERS", "BY PRIORITY", "ERRORS/s", "QUEUE p50", "WORK p50", "LEADER", "REASON")
+		header = append(header, "WORKERS", "BY PRIORITY", "ERRORS/s", "QUEUE p50", "WORK p50", "WORK MEAN", "LEADER", "REASON")
 	}
 	tw.header(header)
 	for _, e := range l.Errors {
@@ -33,17 +34,18 @@ func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 		}
 		r := []string{e.Target, "-", "-", "-", "-", "-", "-", "-", "-", "ERROR", "-"}
 		if wide {
-			r = append(r, "-", "-", "-", "-", "-", "-", e.Error)
+			r = append(r, "-", "-", "-", "-", "-", "-", "-", e.Error)
 		}
 		tw.row(e.Cluster, r)
 	}
 	for _, it := range l.Items {
 		r := []string{it.Target, it.Queue, Count(it.Depth), Rate(it.AddsPerSecond), Rate(it.RetriesPerSecond),
-			Seconds(it.QueueP99Seconds), Seconds(it.WorkP99Seconds), Seconds(it.UnfinishedWorkSeconds),
+			Quantile(it.QueueP99Seconds, it.QueueP99AtLeast), Quantile(it.WorkP99Seconds, it.WorkP99AtLeast), Seconds(it.UnfinishedWorkSeconds),
 			Seconds(it.LongestRunningSeconds), it.Status, it.Window}
 		if wide {
 			r = append(r, Workers(it.ActiveWorkers, it.MaxWorkers), ByPriority(it.DepthByPriority), Rate(it.ReconcileErrorsPerSecond),
-				Seconds(it.QueueP50Seconds), Seconds(it.WorkP50Seconds), leader(it.Leader), dash(it.Reason))
+				Quantile(it.QueueP50Seconds, it.QueueP50AtLeast), Quantile(it.WorkP50Seconds, it.WorkP50AtLeast), Seconds(it.WorkMeanSeconds),
+				leader(it.Leader), dash(it.Reason))
 		}
 		tw.row(it.Cluster, r)
 	}
@@ -54,7 +56,7 @@ func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 		}
 		r := []string{strings.Join(folded, ","), "-", "-", "-", "-", "-", "-", "-", "-", string(health.StatusStandby), "-"}
 		if wide {
-			r = append(r, "-", "-", "-", "-", "-", "no", StandbyReason(g))
+			r = append(r, "-", "-", "-", "-", "-", "-", "no", StandbyReason(g))
 		}
 		tw.row("", r)
 	}

@@ -112,9 +112,9 @@ func Build(in Input) Report {
 		for _, i := range cachesync.Informers(id, rd.prev, rd.cur, apiPrev, apiCur) {
 			r.CacheSync.Informers = append(r.CacheSync.Informers, Informer{Target: id, Informer: i.Label(), Method: string(i.Method),
 				QueuedItems: Num(i.QueuedItems), LatencyP99Seconds: Num(i.LatencyP99Seconds), VersionsBehind: Num(i.VersionsBehind),
-				BehindAPIServer: i.BehindAPIServer})
+				LatencyP99AtLeast: i.LatencyP99AtLeast, BehindAPIServer: i.BehindAPIServer})
 			lags = append(lags, findings.CacheLag{Target: id, Kind: rd.kind, Informer: i.Label(), QueuedItems: i.QueuedItems,
-				LatencyP99: i.LatencyP99Seconds, BehindAPIServer: i.BehindAPIServer, VersionsBehind: i.VersionsBehind})
+				LatencyP99: i.LatencyP99Seconds, LatencyP99AtLeast: i.LatencyP99AtLeast, BehindAPIServer: i.BehindAPIServer, VersionsBehind: i.VersionsBehind})
 		}
 		for _, m := range cachesync.Metrics(id, rd.cur) {
 			r.CacheSync.Metrics = append(r.CacheSync.Metrics, Metric{Target: id, Series: m.Series, Value: Num(m.Value)})
@@ -344,7 +344,8 @@ func eventRows(rd read) []Events {
 	for _, q := range rd.queues {
 		e := Events{Target: q.Target, Queue: q.Queue, AddsPerSecond: Num(q.AddsPerSecond), CompletionsPerSecond: Num(q.CompletionsPerSecond),
 			RetriesPerSecond: Num(q.RetriesPerSecond), QueueP50Seconds: Num(q.QueueP50), QueueP99Seconds: Num(q.QueueP99),
-			WorkP50Seconds: Num(q.WorkP50), WorkP99Seconds: Num(q.WorkP99)}
+			WorkP50Seconds: Num(q.WorkP50), WorkP99Seconds: Num(q.WorkP99), QueueMeanSeconds: Num(q.QueueMean), WorkMeanSeconds: Num(q.WorkMean),
+			QueueP50AtLeast: q.QueueP50AtLeast, QueueP99AtLeast: q.QueueP99AtLeast, WorkP50AtLeast: q.WorkP50AtLeast, WorkP99AtLeast: q.WorkP99AtLeast}
 		if cq := rd.cur.Queues[q.Queue]; cq != nil {
 			var pq *health.Queue
 			if rd.prev != nil {
@@ -354,7 +355,9 @@ func eventRows(rd read) []Events {
 			if pq != nil {
 				qd, wd = qd.Since(pq.QueueDuration), wd.Since(pq.WorkDuration)
 			}
-			e.QueueP90Seconds, e.WorkP90Seconds = Num(qd.Quantile(0.9)), Num(wd.Quantile(0.9))
+			q90, w90 := qd.Estimate(0.9), wd.Estimate(0.9)
+			e.QueueP90Seconds, e.WorkP90Seconds = Num(q90.Value), Num(w90.Value)
+			e.QueueP90AtLeast, e.WorkP90AtLeast = q90.AtLeast, w90.AtLeast
 			e.QueueBuckets, e.WorkBuckets = buckets(qd), buckets(wd)
 			if wd != nil {
 				e.active = wd.Count

@@ -122,6 +122,8 @@ type Informer struct {
 	Method            string   `json:"method"`
 	QueuedItems       *float64 `json:"queuedItems"`
 	LatencyP99Seconds *float64 `json:"latencyP99Seconds"`
+	// LatencyP99AtLeast: the p99 is only known to be LatencyP99Seconds or more.
+	LatencyP99AtLeast bool     `json:"latencyP99AtLeast,omitempty"`
 	VersionsBehind    *float64 `json:"versionsBehind"`
 	BehindAPIServer   bool     `json:"behindAPIServer"`
 }
@@ -157,6 +159,17 @@ type Events struct {
 	WorkP50Seconds       *float64 `json:"workP50Seconds"`
 	WorkP90Seconds       *float64 `json:"workP90Seconds"`
 	WorkP99Seconds       *float64 `json:"workP99Seconds"`
+	// The AtLeast flags mark a quantile only known to be its value or more (its rank lies
+	// above the highest finite bucket); absent when false.
+	QueueP50AtLeast bool `json:"queueP50AtLeast,omitempty"`
+	QueueP90AtLeast bool `json:"queueP90AtLeast,omitempty"`
+	QueueP99AtLeast bool `json:"queueP99AtLeast,omitempty"`
+	WorkP50AtLeast  bool `json:"workP50AtLeast,omitempty"`
+	WorkP90AtLeast  bool `json:"workP90AtLeast,omitempty"`
+	WorkP99AtLeast  bool `json:"workP99AtLeast,omitempty"`
+	// QueueMeanSeconds and WorkMeanSeconds are the mean of the same observations (sum/count).
+	QueueMeanSeconds *float64 `json:"queueMeanSeconds"`
+	WorkMeanSeconds  *float64 `json:"workMeanSeconds"`
 	// Reconciles counts reconcile results (success, error, requeue, requeue_after) over the
 	// window, or since start (controller-runtime only).
 	Reconciles map[string]float64 `json:"reconciles,omitempty"`

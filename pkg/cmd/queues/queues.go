@@ -38,11 +38,13 @@ the others keep their rows. On a terminal a progress line shows on stderr after 
 Columns: DEPTH ready items (summed over priorities; items waiting out a delay are not
 counted). ADDS/s, RETRIES/s (retries count every delayed or rate-limited requeue, not only
 errors). QUEUE p99 time items wait for a worker; WORK p99 time a worker spends on an item.
-UNFINISHED seconds of work in flight; LONGEST age of the oldest in-flight item. -o wide adds
+UNFINISHED seconds of work in flight; LONGEST age of the oldest in-flight item. A quantile
+is interpolated in its bucket and capped by what the histogram's sum allows; one above the
+highest finite bucket reads ">= 100ms" (json: workP99AtLeast and the like). -o wide adds
 WORKERS (active/max, controller-runtime), BY PRIORITY (depth by priority on controller-runtime's
 priority queue, highest first, e.g. 0:250,-100:40: events enter at 0, the initial list and
-unchanged resyncs at -100; "-" on a plain queue), ERRORS/s (reconcile errors), p50s, LEADER,
-REASON.
+unchanged resyncs at -100; "-" on a plain queue), ERRORS/s (reconcile errors), p50s, WORK MEAN
+(sum/count over the same window), LEADER, REASON.
 
 Replicas and leaders: every ready replica is read. Replicas of one workload are pods in one
 namespace with the same controlling owner (deployment/NAME, statefulset/NAME, ...), or, for

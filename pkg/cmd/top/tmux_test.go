@@ -156,7 +156,7 @@ func TestTopInTmux(t *testing.T) {
 	// Enter opens the queue's details, with its findings.
 	x.Keys("Down", "Enter")
 	s = x.WaitFor(15*time.Second, "the details of gadget", contains("Findings:", "completions/s"))
-	if !strings.Contains(s, "gadget  BACKLOG") || !strings.Contains(s, "WARNING CD211") || !strings.Contains(s, "threshold >= 100") {
+	if !strings.Contains(s, "gadget  BACKLOG") || !strings.Contains(s, "WARNING CD219") || !strings.Contains(s, "threshold >= 100") {
 		t.Errorf("details:\n%s", s)
 	}
 	x.Keys("Escape")

@@ -1,0 +1,45 @@
+package findings
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+)
+
+// quantile writes a quantile estimate in seconds: ">= 100ms" when the histogram proves only a
+// lower bound (the quantile's rank lies above the highest finite bucket).
+func quantile(v float64, atLeast bool) string {
+	if atLeast && !math.IsNaN(v) {
+		return ">= " + format(v, "s")
+	}
+	return format(v, "s")
+}
+
+// workP99 is a queue's work p99 as the rules judge it: over the window, or since start when no
+// item finished within the window (a slow controller may finish none in a few seconds).
+type workP99 struct {
+	p99, p50               float64
+	p99AtLeast, p50AtLeast bool
+	when                   string
+}
+
+// undecided says why a queue the findings leave OK may not be: a p99 the histogram knows only
+// to be at least its highest finite bucket bound, which is below the threshold that judges it,
+// so that the buckets cannot tell whether it reaches the threshold. "" when there is none.
+func undecided(t Target, q health.QueueStats, th Thresholds) string {
+	if w := workQuantiles(t, q); w.p99AtLeast && w.p99 < th.SlowWork.Seconds() {
+		return fmt.Sprintf("work p99 %s %s: above the highest finite bucket, the histogram cannot tell whether it reaches %s (slowWork)",
+			quantile(w.p99, true), w.when, th.SlowWork)
+	}
+	if q.QueueP99AtLeast && q.QueueP99 < th.SaturatedQueueWait.Seconds() && q.Depth > 0 {
+		return fmt.Sprintf("queue p99 %s %s: above the highest finite bucket, the histogram cannot tell whether it reaches %s (saturatedQueueWait)",
+			quantile(q.QueueP99, true), over(t), th.SaturatedQueueWait)
+	}
+	return ""
+}
+
+// estimated writes an Estimate as quantile does.
+func estimated(e health.Estimate) string {
+	return quantile(e.Value, e.AtLeast)
+}
