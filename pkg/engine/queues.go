@@ -53,12 +53,14 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	ctx, cancel := afterReading(ctx, start, cfg.Read.Deadline)
 	defer cancel()
 
-	stats, errs, leaders, _ := analyse(results, cfg.Thresholds)
+	stats, errs, leaders, targets := analyse(results, cfg.Thresholds)
 	stats, groups := foldStandbys(ctx, inv, results, stats, leaders)
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
 	warnings = append(warnings, mistypedWarnings(results)...)
 	warnings = append(warnings, implausibleWorkers(results)...)
-	warnings = append(warnings, restarts(results)...)
+	for _, t := range targets {
+		warnings = append(warnings, t.Notes...)
+	}
 	list := NewQueueList(stats, errs)
 	list.Replicas = groups
 	list.setClusters(results)

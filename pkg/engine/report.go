@@ -106,8 +106,8 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	}
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
 	warnings = append(warnings, implausibleWorkers(results)...)
-	warnings = append(warnings, restarts(results)...)
 	rep := report.Build(in)
+	warnings = append(warnings, rep.WindowNotes...)
 	var workloads map[string]string
 	if inv.Cluster != nil {
 		var ws []string

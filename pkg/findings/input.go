@@ -18,9 +18,16 @@ type Target struct {
 	// snapshot) and Window the time since then, or Prev is nil when that start is unknown.
 	Prev, Cur *health.Snapshot
 	Window    time.Duration
-	// Restart says why the two samples were of different processes ("" when they were one).
-	Restart string
-	Queues  []health.QueueStats
+	// Restart says why the two samples were of different processes ("" when they were one);
+	// restarted is set when the figures were taken since the restart because of it.
+	Restart   string
+	restarted bool
+	// WindowWrong says why the work done contradicts the window between the samples ("" when
+	// it does not); the figures are then the later sample's lifetime ones.
+	WindowWrong string
+	// Notes are what the user must know about the figures' window (stderr).
+	Notes  []string
+	Queues []health.QueueStats
 	// Pod is nil for --url and --from-file targets.
 	Pod *Pod
 	// Objects are the objects the controllers reconcile, when they were read (a cluster).

@@ -32,8 +32,11 @@ type QueueStats struct {
 	QueueP50AtLeast, QueueP99AtLeast, WorkP50AtLeast, WorkP99AtLeast bool
 	// QueueMean and WorkMean are the mean seconds of the same observations (sum/count).
 	QueueMean, WorkMean float64
-	Unfinished          float64
-	Longest             float64
+	// WorkSeconds is the seconds of work the items finished over the window (or the lifetime)
+	// took: the work duration histogram's sum. NaN without it.
+	WorkSeconds float64
+	Unfinished  float64
+	Longest     float64
 	// LongestBefore is the longest running item's age at the first sample, NaN with one.
 	LongestBefore float64
 	ActiveWorkers float64
@@ -166,6 +169,10 @@ func queueStats(target string, q, before *Queue, c, cBefore *Controller, window 
 	st.WorkP50, st.WorkP50AtLeast = estimate(workDur, 0.5)
 	st.WorkP99, st.WorkP99AtLeast = estimate(workDur, 0.99)
 	st.QueueMean, st.WorkMean = queueDur.Mean(), workDur.Mean()
+	st.WorkSeconds = n
+	if workDur != nil {
+		st.WorkSeconds = workDur.Sum
+	}
 	return st
 }
 
@@ -173,7 +180,7 @@ func gone(target string, q *Queue, window time.Duration, leader float64) QueueSt
 	n := math.NaN()
 	return QueueStats{Target: target, Queue: q.Name, Controller: controllerOf(q), Window: window,
 		Depth: n, DepthBefore: q.Depth, DepthByPriorityBefore: q.DepthByPriority, AddsPerSecond: n, RetriesPerSecond: n, CompletionsPerSecond: n,
-		ReconcileErrorsPerSecond: n, QueueP50: n, QueueP99: n, WorkP50: n, WorkP99: n, QueueMean: n, WorkMean: n,
+		ReconcileErrorsPerSecond: n, QueueP50: n, QueueP99: n, WorkP50: n, WorkP99: n, QueueMean: n, WorkMean: n, WorkSeconds: n,
 		Reconciles: n, ReconcileErrors: n, LifetimeReconciles: n, LifetimeReconcileErrors: n,
 		Unfinished: n, Longest: n, LongestBefore: n, ActiveWorkers: n, MaxWorkers: n, Leader: leader,
 		Status: StatusGone, Reason: "the queue was in the first sample but not in the second: the process restarted or lost leadership"}

@@ -66,6 +66,8 @@ type read struct {
 	kind      findings.Kind
 	// restart says why the target's two samples were of different processes ("" if not).
 	restart string
+	// notes say where the figures are not over the window (findings.Target.Notes).
+	notes []string
 }
 
 // Build computes the report.
@@ -97,6 +99,7 @@ func Build(in Input) Report {
 			r.Window = WindowName(rd.window) + SinceRestart
 		}
 		reads = append(reads, rd)
+		r.WindowNotes = append(r.WindowNotes, rd.notes...)
 	}
 	r.Summary.Targets, r.Summary.Read = len(in.Targets), len(reads)
 
@@ -160,7 +163,7 @@ func Build(in Input) Report {
 // sample. With one sample the figures are over the process's lifetime.
 func readTarget(t source.Result, th findings.Thresholds, objs *objects.View) (read, bool) {
 	ft, ok := findings.Read(t, th, objs)
-	return read{in: t, prev: ft.Prev, cur: ft.Cur, window: ft.Window, queues: ft.Queues, kind: ft.Kind, restart: ft.Restart}, ok
+	return read{in: t, prev: ft.Prev, cur: ft.Cur, window: ft.Window, queues: ft.Queues, kind: ft.Kind, restart: ft.Restart, notes: ft.Notes}, ok
 }
 
 // WindowName names the window figures are over: a duration rounded to 100 ms, or "lifetime"

@@ -44,6 +44,9 @@ type Report struct {
 	CacheSync CacheSync   `json:"cacheSync"`
 	Events    []Events    `json:"events"`
 	Resources []Resources `json:"resources"`
+	// WindowNotes say where a target's figures are not over the window between its samples:
+	// it restarted between them, or the work it did cannot fit in the window.
+	WindowNotes []string `json:"windowNotes,omitempty"`
 	// ResourcesNote says why metrics.k8s.io usage is missing, when it is.
 	ResourcesNote string `json:"resourcesNote,omitempty"`
 	// Objects are the objects the controllers reconcile, by kind; null when no cluster was
