@@ -58,26 +58,9 @@ func pages(t *testing.T) (first, second []byte) {
 // (the two pages in turn): diff shows the rates that came and the findings that appeared, and
 // --fail-on new-warning exits 3; the other way round they resolved, and nothing fails.
 func TestDiffOfTwoSnapshots(t *testing.T) {
-	first, second := pages(t)
-	var busy atomic.Bool
-	var n atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		if busy.Load() && n.Add(1)%2 == 0 {
-			w.Write(second)
-			return
-		}
-		w.Write(first)
-	}))
-	defer srv.Close()
 	dir := t.TempDir()
 	before, after := filepath.Join(dir, "before.tar.gz"), filepath.Join(dir, "after.tar.gz")
-	if _, errOut, code := runSnapshot(t, "--url", srv.URL+"/metrics", "--interval", "200ms", "-f", before); code != exitcode.OK {
-		t.Fatalf("snapshot before: %d %s", code, errOut)
-	}
-	busy.Store(true)
-	if _, errOut, code := runSnapshot(t, "--url", srv.URL+"/metrics", "--interval", "200ms", "-f", after); code != exitcode.OK {
-		t.Fatalf("snapshot after: %d %s", code, errOut)
-	}
+	url := stillThenWorking(t, before, after)
 
 	text, errOut, code := runDiff(t, before, after)
 	if code != exitcode.OK {
@@ -107,7 +90,7 @@ func TestDiffOfTwoSnapshots(t *testing.T) {
 
 	// A `report -o json` file compares with a snapshot.
 	reportJSON := filepath.Join(dir, "after.json")
-	out, _, code := runSnapshot(t, "--url", srv.URL+"/metrics", "--interval", "200ms", "-f", filepath.Join(dir, "again.tar.gz"), "-o", "json")
+	out, _, code := runSnapshot(t, "--url", url, "--interval", "200ms", "-f", filepath.Join(dir, "again.tar.gz"), "-o", "json")
 	if code != exitcode.OK || os.WriteFile(reportJSON, []byte(out), 0o600) != nil {
 		t.Fatalf("snapshot -o json: exit %d", code)
 	}
@@ -137,4 +120,30 @@ func TestDiffErrors(t *testing.T) {
 			t.Errorf("%v: exit %d %q, want %d with %q", tc.args, code, errOut, tc.code, tc.want)
 		}
 	}
+}
+
+// stillThenWorking snapshots one endpoint into still while it stands still (the same page
+// twice), then into working while it works (the two pages in turn). It returns the
+// endpoint's URL, working still, served until the test ends.
+func stillThenWorking(t *testing.T, still, working string) string {
+	t.Helper()
+	first, second := pages(t)
+	var busy atomic.Bool
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if busy.Load() && n.Add(1)%2 == 0 {
+			w.Write(second)
+			return
+		}
+		w.Write(first)
+	}))
+	t.Cleanup(srv.Close)
+	if _, errOut, code := runSnapshot(t, "--url", srv.URL+"/metrics", "--interval", "200ms", "-f", still); code != exitcode.OK {
+		t.Fatalf("snapshot %s: %d %s", still, code, errOut)
+	}
+	busy.Store(true)
+	if _, errOut, code := runSnapshot(t, "--url", srv.URL+"/metrics", "--interval", "200ms", "-f", working); code != exitcode.OK {
+		t.Fatalf("snapshot %s: %d %s", working, code, errOut)
+	}
+	return srv.URL + "/metrics"
 }

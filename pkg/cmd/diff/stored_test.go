@@ -2,11 +2,8 @@ package diff
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -28,26 +25,9 @@ func runReport(t *testing.T, args ...string) (string, string, int) {
 // --fail-on new-warning against the still one, warning once that the stored report was not
 // used; before, diff read the stored report, said healthy and exited 0.
 func TestDiffAgreesWithReportFromSnapshotOnAnEditedReport(t *testing.T) {
-	first, second := pages(t)
-	var busy atomic.Bool
-	var n atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		if busy.Load() && n.Add(1)%2 == 0 {
-			w.Write(second)
-			return
-		}
-		w.Write(first)
-	}))
-	defer srv.Close()
 	dir := t.TempDir()
 	still, working, lying := filepath.Join(dir, "still.tar.gz"), filepath.Join(dir, "working.tar.gz"), filepath.Join(dir, "lying.tar.gz")
-	if _, errOut, code := runSnapshot(t, "--url", srv.URL+"/metrics", "--interval", "200ms", "-f", still); code != exitcode.OK {
-		t.Fatalf("snapshot still: %d %s", code, errOut)
-	}
-	busy.Store(true)
-	if _, errOut, code := runSnapshot(t, "--url", srv.URL+"/metrics", "--interval", "200ms", "-f", working); code != exitcode.OK {
-		t.Fatalf("snapshot working: %d %s", code, errOut)
-	}
+	stillThenWorking(t, still, working)
 	s, err := snapshot.Load(context.Background(), working, snapshot.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
