@@ -53,8 +53,8 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	ctx, cancel := afterReading(ctx, start, cfg.Read.Deadline)
 	defer cancel()
 
-	stats, errs, leaders, targets := analyse(results, cfg.Thresholds)
-	stats, groups := foldStandbys(ctx, inv, results, stats, leaders)
+	stats, errs, curs, targets := analyse(results, cfg.Thresholds)
+	stats, groups := foldStandbys(ctx, inv, results, stats, curs)
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
 	warnings = append(warnings, mistypedWarnings(results)...)
 	warnings = append(warnings, implausibleWorkers(results)...)
@@ -82,14 +82,13 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 }
 
 // analyse turns reading results into queue figures, sorted worst first, the errors of the
-// targets that failed (also those read once before an error), the
-// leader_election_master_status of each target read (NaN when it has none), and the targets
-// the findings rules judge.
-func analyse(results []source.Result, th findings.Thresholds) ([]health.QueueStats, []report.TargetError, map[string]float64, []findings.Target) {
+// targets that failed (also those read once before an error), the last snapshot of each
+// target read (what its leadership is read from), and the targets the findings rules judge.
+func analyse(results []source.Result, th findings.Thresholds) ([]health.QueueStats, []report.TargetError, map[string]*health.Snapshot, []findings.Target) {
 	var stats []health.QueueStats
 	var targets []findings.Target
 	var errs []report.TargetError
-	leaders := map[string]float64{}
+	curs := map[string]*health.Snapshot{}
 	for _, r := range results {
 		id := r.ID()
 		if r.Err != nil {
@@ -101,18 +100,18 @@ func analyse(results []source.Result, th findings.Thresholds) ([]health.QueueSta
 		}
 		stats = append(stats, t.Queues...)
 		targets = append(targets, t)
-		leaders[id] = replicas.LeaderStatus(t.Cur)
+		curs[id] = t.Cur
 	}
 	health.Sort(stats)
-	return stats, errs, leaders, targets
+	return stats, errs, curs, targets
 }
 
 // foldStandbys groups the pods read into workloads, finds each one's leader (from the metrics,
 // else from the Leases of the namespace when the source can list them) and folds the standby
 // replicas' empty rows into the leader's.
 func foldStandbys(ctx context.Context, inv *source.Inventory, results []source.Result, stats []health.QueueStats,
-	leaders map[string]float64) ([]health.QueueStats, []replicas.Group) {
-	reps := replicasOf(results, leaders)
+	curs map[string]*health.Snapshot) ([]health.QueueStats, []replicas.Group) {
+	reps := replicasOf(results, curs)
 	var holders []replicas.Holder
 	if ns := replicas.Unsure(reps); len(ns) > 0 && inv.Cluster != nil {
 		holders = inv.Cluster.LeaseHolders(ctx, ns)
@@ -120,16 +119,16 @@ func foldStandbys(ctx context.Context, inv *source.Inventory, results []source.R
 	return replicas.Fold(stats, reps, holders)
 }
 
-// replicasOf are the pods read, with their workload and leader_election_master_status.
-func replicasOf(results []source.Result, leaders map[string]float64) []replicas.Replica {
+// replicasOf are the pods read, with their workload and leadership (from curs, their last
+// snapshots by target).
+func replicasOf(results []source.Result, curs map[string]*health.Snapshot) []replicas.Replica {
 	var reps []replicas.Replica
 	for _, r := range results {
 		t := r.Target
 		if t.Kind != target.KindPod || len(r.Samples) == 0 {
 			continue
 		}
-		reps = append(reps, replicas.Replica{Target: t.ID(), Namespace: t.Namespace, Pod: t.Name,
-			Workload: t.Workload, LeaderStatus: leaders[t.ID()]})
+		reps = append(reps, replicas.Of(t.ID(), t.Namespace, t.Name, t.Workload, curs[t.ID()]))
 	}
 	return reps
 }

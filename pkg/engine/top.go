@@ -110,8 +110,8 @@ func (t *Top) Next(ctx context.Context) (*Frame, error) {
 		results[i] = t.pair(results[i])
 	}
 	t.noteFailures(results)
-	stats, errs, leaders, targets := analyse(results, t.cfg.Thresholds)
-	reps := replicasOf(results, leaders)
+	stats, errs, curs, targets := analyse(results, t.cfg.Thresholds)
+	reps := replicasOf(results, curs)
 	holders := t.leaseHolders(ctx, replicas.Unsure(reps))
 	stats, groups := replicas.Fold(stats, reps, holders)
 	f.List = NewQueueList(stats, errs)

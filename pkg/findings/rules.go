@@ -168,7 +168,7 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 // controller itself, with its controller_runtime_* series, only with it: a queue that carries
 // a controller label, has no controller series and never had an item worked on is one too.
 func warmStandby(t Target, q health.QueueStats, c *health.Controller) bool {
-	if !(q.Depth > 0) || q.ActiveWorkers > 0 || replicas.ClaimStatus(t.Cur) == 1 {
+	if !(q.Depth > 0) || q.ActiveWorkers > 0 || t.Cur.Leadership().Role == health.RoleLeader {
 		return false
 	}
 	if c != nil {
@@ -313,12 +313,10 @@ func noQueues(t Target, leaders map[string]*replicas.Election) Finding {
 			fmt.Sprintf("no workqueue metrics: this replica is a standby of %s, whose leader is %s, so it runs no controllers", e.Workload, e.Leader),
 			Evidence{Name: "leader", Value: e.Leader}).withSeverity(Info)
 	}
-	for _, v := range t.Cur.Leader {
-		if v == 0 {
-			return newFinding("no-workqueue-metrics", t.Kind, t.ID, "",
-				"no workqueue metrics: this replica is not the leader, so it runs no controllers",
-				Evidence{Name: "leader_election_master_status", Value: "0"}).withSeverity(Info)
-		}
+	if t.Cur.Leadership().Role == health.RoleStandby {
+		return newFinding("no-workqueue-metrics", t.Kind, t.ID, "",
+			"no workqueue metrics: this replica is not the leader, so it runs no controllers",
+			Evidence{Name: "leader_election_master_status", Value: "0"}).withSeverity(Info)
 	}
 	return newFinding("no-workqueue-metrics", t.Kind, t.ID, "", "the target serves metrics but no workqueue_* series",
 		Evidence{Name: "workqueue series", Value: "0"})

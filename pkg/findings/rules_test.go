@@ -181,15 +181,11 @@ func TestClientPodLeaderAndCacheRules(t *testing.T) {
 		return r
 	}
 	// leaders evaluates the targets as the replicas of deployment/op in namespace ns, each
-	// with its leader_election_master_status (NaN without the series), as pkg/report groups them.
+	// with its leadership, as pkg/report groups them.
 	leaders := func(holders []replicas.Holder, ts ...Target) []Finding {
 		var reps []replicas.Replica
 		for _, t := range ts {
-			status := nan
-			if v, ok := t.Cur.Leader["l"]; ok {
-				status = v
-			}
-			reps = append(reps, replicas.Replica{Target: t.ID, Namespace: "ns", Pod: t.ID, Workload: "deployment/op", LeaderStatus: status})
+			reps = append(reps, replicas.Of(t.ID, "ns", t.ID, "deployment/op", t.Cur))
 		}
 		return Evaluate(ts, replicas.Elections(reps, holders), nil, th)
 	}
@@ -210,6 +206,16 @@ func TestClientPodLeaderAndCacheRules(t *testing.T) {
 	follower.Queues = nil
 	if got := checks(leaders(nil, replica("a", 1), follower)); got != "info:no-workqueue-metrics" {
 		t.Errorf("a follower without queues: %q", got)
+	}
+	// Alone, a process without queues that stands by for all its leases says so; one that
+	// leads any of them is the leader (health.Leadership), and its missing queues are a fault.
+	follower.Cur.Leader = map[string]float64{"l": 0, "webhooks": 0}
+	if got := checks(Evaluate([]Target{follower}, nil, nil, th)); got != "info:no-workqueue-metrics" {
+		t.Errorf("alone, standing by for two leases: %q", got)
+	}
+	follower.Cur.Leader = map[string]float64{"l": 0, "webhooks": 1}
+	if got := checks(Evaluate([]Target{follower}, nil, nil, th)); got != "warning:no-workqueue-metrics" {
+		t.Errorf("alone, leading one of two leases: %q", got)
 	}
 	// A controller-runtime standby exports no leader series either: another replica leads.
 	follower.Cur.Leader = nil

@@ -29,7 +29,6 @@ const (
 
 	restRequests    = "rest_client_requests_total"
 	restRateLimiter = "rest_client_rate_limiter_duration_seconds"
-	leaderStatus    = "leader_election_master_status"
 
 	informerQueued  = "informer_queued_items"
 	informerLatency = "informer_processing_latency_seconds"
@@ -49,7 +48,7 @@ var wanted = map[string]bool{
 	wqUnfinished: true, wqLongest: true,
 	crReconcileTotal: true, crReconcileErrors: true, crTerminalErrors: true, crPanics: true, crTimeouts: true,
 	crActiveWorkers: true, crMaxConcurrent: true,
-	restRequests: true, restRateLimiter: true, leaderStatus: true,
+	restRequests: true, restRateLimiter: true, leaderStatus: true, // leaderStatus: leadership.go
 	informerQueued: true, informerLatency: true, informerRV: true, watchCacheRV: true,
 	processRSS: true, processCPU: true, processStart: true, heapInuse: true, heapAlloc: true,
 	apfRejected: true, apfInQueue: true, apfWait: true, // flowcontrol.go
@@ -171,8 +170,6 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 		s.Client.RequestsByCode[l["code"]] += v
 	case restRateLimiter:
 		s.Client.RateLimiterDuration = addHistogram(s.Client.RateLimiterDuration, m)
-	case leaderStatus:
-		s.Leader[l["name"]] = v
 	case informerQueued, informerLatency, informerRV:
 		i := s.informer(InformerKey{Name: l["name"], Group: l["group"], Version: l["version"], Resource: l["resource"]})
 		switch name {
@@ -196,6 +193,7 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 	default:
 		s.addFlowControl(name, l, v, m)
 		s.addWebhook(name, l, v, m)
+		s.addLeaderSeries(name, l, v)
 	}
 }
 

@@ -45,8 +45,7 @@ type QueueStats struct {
 	// window or the lifetime; NaN when unknown.
 	ErrorRatio float64
 	RetryRatio float64
-	// Leader is leader_election_master_status of the target when there is exactly one lease
-	// (1 leader, 0 backup), else NaN.
+	// Leader is the target's Leadership as a gauge: 1 leader, 0 standby, NaN unknown.
 	Leader float64
 	Status Status
 	// Reason says why the status is what it is, in words, with the numbers.
@@ -71,12 +70,7 @@ func Queues(target string, prev, cur *Snapshot, window time.Duration) []QueueSta
 	if prev == nil {
 		window = 0
 	}
-	leader := math.NaN()
-	if len(cur.Leader) == 1 {
-		for _, v := range cur.Leader {
-			leader = v
-		}
-	}
+	leader := cur.Leadership().Status()
 	var out []QueueStats
 	for name, q := range cur.Queues {
 		var before *Queue

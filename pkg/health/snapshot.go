@@ -18,7 +18,8 @@ type Snapshot struct {
 	Informers   map[InformerKey]*Informer
 	// WatchCache is apiserver_watch_cache_resource_version by group and resource (API server only).
 	WatchCache map[GroupResource]float64
-	// Leader is leader_election_master_status by lease name: 1 leader, 0 backup.
+	// Leader is leader_election_master_status by lease name, as the page has it: 1 leader, 0
+	// backup. Read it through Leadership, the one rule for a process with several leases.
 	Leader  map[string]float64
 	Process Process
 	// FlowControl is the API server's API Priority and Fairness (API server only).

@@ -1,5 +1,5 @@
 // Package replicas groups the scraped replicas of one workload in one namespace, finds the
-// one that leads (leader_election_master_status, else the holder of a Lease) and counts those
+// one that leads (its health.Leadership, else the holder of a Lease) and counts those
 // that claim the lead (Elections), for the leader-election check of the findings and for
 // the folding of the standby replicas, whose queues are empty or absent, into the leader's
 // rows, which records each one so that none disappears from the output (Fold).
@@ -18,8 +18,9 @@ type Replica struct {
 	Target         string
 	Namespace, Pod string
 	Workload       string
-	// LeaderStatus is leader_election_master_status: 1 leads, 0 does not, NaN when the page
-	// has none (a controller-runtime standby usually exports no series at all).
+	// LeaderStatus is the replica's health.Leadership as a gauge: 1 leads (any of its
+	// leases), 0 does not, NaN when the page has no leader_election_master_status (a
+	// controller-runtime standby usually exports no series at all).
 	LeaderStatus float64
 }
 
@@ -220,32 +221,11 @@ func allEmpty(rows []health.QueueStats) bool {
 	return true
 }
 
-// LeaderStatus is the snapshot's leader_election_master_status when it has exactly one lease,
-// else NaN.
-func LeaderStatus(s *health.Snapshot) float64 {
-	if s == nil || len(s.Leader) != 1 {
-		return math.NaN()
-	}
-	for _, v := range s.Leader {
-		return v
-	}
-	return math.NaN()
-}
-
-// ClaimStatus is 1 when the snapshot leads any of its leases, 0 when it reports leases but
-// leads none, NaN when it has no leader_election_master_status (a controller-runtime
-// standby): the reading the leader-election check makes of a process with several leases,
-// where LeaderStatus, for `queues`, says NaN.
-func ClaimStatus(s *health.Snapshot) float64 {
-	if s == nil || len(s.Leader) == 0 {
-		return math.NaN()
-	}
-	for _, v := range s.Leader {
-		if v == 1 {
-			return 1
-		}
-	}
-	return 0
+// Of is the replica a pod target is, its lead read from its snapshot (health.Leadership:
+// the same rule for `queues`, `top` and `report`); cur may be nil (unknown).
+func Of(target, namespace, pod, workload string, cur *health.Snapshot) Replica {
+	return Replica{Target: target, Namespace: namespace, Pod: pod, Workload: workload,
+		LeaderStatus: cur.Leadership().Status()}
 }
 
 func ptr(b bool) *bool { return &b }

@@ -189,7 +189,7 @@ func QueueWindow(s health.QueueStats) string {
 }
 
 // Replicas are the targets read that are replicas of a workload, with each one's
-// leader_election_master_status as of the last sample: what replicas.Unsure needs to tell
+// leadership as of the last sample: what replicas.Unsure needs to tell
 // which namespaces' Leases to read for Input.Leases.
 func Replicas(targets []source.Result) []replicas.Replica {
 	var out []replicas.Replica
@@ -211,8 +211,7 @@ func replicaOf(t source.Result, cur *health.Snapshot) (replicas.Replica, bool) {
 	if t.Pod == nil || t.Target.Workload == "" {
 		return replicas.Replica{}, false
 	}
-	return replicas.Replica{Target: t.Target.ID(), Namespace: t.Target.Namespace, Pod: t.Target.Name,
-		Workload: t.Target.Workload, LeaderStatus: replicas.ClaimStatus(cur)}, true
+	return replicas.Of(t.Target.ID(), t.Target.Namespace, t.Target.Name, t.Target.Workload, cur), true
 }
 
 func errText(res source.Result) string {

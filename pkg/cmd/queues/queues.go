@@ -49,11 +49,13 @@ unchanged resyncs at -100; "-" on a plain queue), ERRORS/s (reconcile errors), p
 Replicas and leaders: every ready replica is read. Replicas of one workload are pods in one
 namespace with the same controlling owner (deployment/NAME, statefulset/NAME, ...), or, for
 pods without an owner, the same label app.kubernetes.io/name, else app, else control-plane.
-The leader is the replica whose leader_election_master_status is 1, else the one that holds
-a Lease of the namespace (holderIdentity POD_..., when you may list leases). A standby
-replica runs no controllers, so it usually exports no workqueue series: the standbys whose
-queues are empty are folded into one STANDBY row per workload, after the queue rows, and -o
-wide shows LEADER yes on the leader's rows. -o json|yaml lists every replica of such
+The leader is the replica whose leader_election_master_status is 1 (a process in several
+elections leads when it leads any of its leases, stands by when it leads none; top and
+report read it the same way), else the one that holds a Lease of the namespace
+(holderIdentity POD_..., when you may list leases). A standby replica runs no controllers,
+so it usually exports no workqueue series: the standbys whose queues are empty are folded
+into one STANDBY row per workload, after the queue rows, and -o wide shows LEADER yes on the
+leader's rows. -o json|yaml lists every replica of such
 workloads under "replicas" (leader, how it was told, queues, folded). A non-leader with items
 in its queues (a controller-runtime warm replica) keeps its rows, LEADER no.
 
