@@ -10,14 +10,16 @@ import (
 // alertDef is one alerting rule before the options' --for and the catalog are applied.
 type alertDef struct {
 	name, check string
-	severity    findings.Severity // "" takes the catalog's
-	forDur      time.Duration
-	over        string // "" is the controller's own metrics
-	logic       string
-	differs     string
-	expr        string
-	summary     string
-	desc        string
+	// raise is the severity the alert's case takes above the catalog's, as the check's rule
+	// raises it (one of pkg/findings' escalations); "" keeps the catalog's.
+	raise   findings.Severity
+	forDur  time.Duration
+	over    string // "" is the controller's own metrics
+	logic   string
+	differs string
+	expr    string
+	summary string
+	desc    string
 }
 
 // The labels that identify what an alert is about, as annotations write them.
@@ -113,7 +115,7 @@ func (b *builder) alerts() []alertDef {
 			expr:    b.r(recMemoryOfLimit) + " >= " + num(th.MemoryRatio),
 			summary: "Container {{ $labels.container }} of " + who + " is near its memory limit",
 			desc:    "Resident memory of container {{ $labels.container }} of " + who + " is {{ $value | humanizePercentage }} of its memory limit (memoryRatio " + num(th.MemoryRatio) + ")."},
-		{name: "OOMKilled", check: "memory-pressure", severity: findings.Critical, over: overKSM,
+		{name: "OOMKilled", check: "memory-pressure", raise: findings.OOMKilledSeverity, over: overKSM,
 			logic:   fmt.Sprintf("the container that serves the metrics was last terminated OOMKilled and restarted within since (%s)", since),
 			differs: "needs kube-state-metrics and the namespace, pod and container labels on the controller's target",
 			expr: "(" + `kube_pod_container_status_last_terminated_reason{reason="OOMKilled"}` + " == 1)\n  and on (namespace, pod, container)\n(increase(kube_pod_container_status_restarts_total[" + since + "]) > 0)" +
@@ -195,7 +197,7 @@ func (b *builder) alerts() []alertDef {
 				b.sel("leader_election_master_status") + ") >= 2",
 			summary: "No replica leads {{ $labels.name }} in {{ $labels.namespace }}",
 			desc:    "None of the replicas that report lease {{ $labels.name }} in namespace {{ $labels.namespace }} leads: its controllers do not run."},
-		{name: "SeveralLeaders", check: "leader-election", severity: findings.Critical, forDur: time.Minute,
+		{name: "SeveralLeaders", check: "leader-election", raise: findings.SeveralLeadersSeverity, forDur: time.Minute,
 			logic:   "more than one replica claims to lead one lease in one namespace",
 			expr:    "sum by (namespace, name) (" + b.sel("leader_election_master_status") + ") > 1",
 			summary: "{{ $value }} replicas lead {{ $labels.name }} in {{ $labels.namespace }}",

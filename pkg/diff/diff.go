@@ -115,27 +115,7 @@ func Compare(before, after report.Report, beforeName, afterName string) Diff {
 }
 
 // Worst is the highest severity among the appeared findings, "" when none appeared.
-func (d Diff) Worst() findings.Severity {
-	var worst findings.Severity
-	for _, f := range d.Appeared {
-		if worst == "" || rank(f.Severity) > rank(worst) {
-			worst = f.Severity
-		}
-	}
-	return worst
-}
-
-func rank(s findings.Severity) int {
-	switch s {
-	case findings.Critical:
-		return 3
-	case findings.Warning:
-		return 2
-	case findings.Info:
-		return 1
-	}
-	return 0
-}
+func (d Diff) Worst() findings.Severity { return findings.Worst(d.Appeared) }
 
 func side(r report.Report, name string) Side {
 	return Side{Source: name, GeneratedAt: r.GeneratedAt, Scope: r.Scope, Window: r.Window, Summary: r.Summary}

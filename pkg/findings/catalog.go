@@ -16,28 +16,6 @@ import (
 //go:embed catalog.yaml
 var catalogYAML []byte
 
-// Severity of a finding.
-type Severity string
-
-const (
-	Info     Severity = "info"
-	Warning  Severity = "warning"
-	Critical Severity = "critical"
-)
-
-// Rank orders severities, worst first (lower is worse).
-func (s Severity) Rank() int {
-	switch s {
-	case Critical:
-		return 0
-	case Warning:
-		return 1
-	case Info:
-		return 2
-	}
-	return 3
-}
-
 // Definition is one entry of the catalog.
 type Definition struct {
 	Code           string            `json:"code"`

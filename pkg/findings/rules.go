@@ -245,7 +245,7 @@ func podFindings(t Target, th Thresholds) []Finding {
 				memEvidence...)...)
 		if ours && recent {
 			oom = true
-			out = append(out, f.withSeverity(Critical))
+			out = append(out, f.withSeverity(OOMKilledSeverity))
 			continue
 		}
 		if !ours {
@@ -364,7 +364,7 @@ func leaderFindings(targets []Target, workloads []replicas.Election) []Finding {
 			Evidence{Name: "leaders", Value: fmt.Sprint(e.Claims), Threshold: "exactly 1"},
 			Evidence{Name: "replicas scraped", Value: strings.Join(ids, ", ")})
 		if e.Claims > 1 {
-			f = f.withSeverity(Critical)
+			f = f.withSeverity(SeveralLeadersSeverity)
 		}
 		out = append(out, f)
 	}

@@ -13,10 +13,12 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/failonflag"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
@@ -57,7 +59,7 @@ const example = `  # Did the rollout make it better?
 type Options struct {
 	Before, After string
 	Output        string
-	FailOn        string
+	FailOn        failonflag.Flag
 	// Deadline bounds the reading of both files when they are FIFOs or pipes.
 	Deadline time.Duration
 
@@ -68,7 +70,7 @@ type Options struct {
 
 // NewCmd returns the diff command.
 func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &Options{IOStreams: streams, FailOn: "none", Deadline: sourceflags.DefaultDeadline}
+	o := &Options{IOStreams: streams, FailOn: failonflag.New(failon.Appeared), Deadline: sourceflags.DefaultDeadline}
 	cmd := &cobra.Command{
 		Use:     "diff BEFORE AFTER [flags]",
 		Short:   "Compare two snapshots or reports: what changed per queue, findings appeared and resolved",
@@ -83,7 +85,7 @@ func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml or markdown")
-	cmd.Flags().StringVar(&o.FailOn, "fail-on", o.FailOn, "Exit 3 when a finding of this severity appeared: none, new-warning or new-critical")
+	o.FailOn.AddFlag(cmd.Flags())
 	cmd.Flags().DurationVar(&o.Deadline, "deadline", o.Deadline, "Time limit for reading both files when they are FIFOs or pipes (e.g. <(ssh host cat before.tar.gz))")
 	return cmd
 }
@@ -97,10 +99,8 @@ func (o *Options) Validate(args []string) error {
 	if err := render.ValidateFormat(o.Output, "", "text", "json", "yaml", "markdown"); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
-	switch o.FailOn {
-	case "none", "new-warning", "new-critical":
-	default:
-		return exitcode.UsageError("--fail-on must be none, new-warning or new-critical, got %q", o.FailOn)
+	if err := o.FailOn.Validate(); err != nil {
+		return err
 	}
 	if o.Deadline <= 0 {
 		return exitcode.UsageError("--deadline must be positive, got %s", o.Deadline)
@@ -135,9 +135,7 @@ func (o *Options) Run(ctx context.Context) error {
 	if err := render.Write(o.Out, o.Output, d); err != nil {
 		return err
 	}
-	worst := d.Worst()
-	if (o.FailOn == "new-warning" && (worst == findings.Warning || worst == findings.Critical)) ||
-		(o.FailOn == "new-critical" && worst == findings.Critical) {
+	if o.FailOn.Fails(d.Appeared) {
 		return &exitcode.ExitCodeError{Code: exitcode.Findings}
 	}
 	return nil

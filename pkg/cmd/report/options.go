@@ -14,11 +14,13 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/capacity"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/failonflag"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
@@ -30,7 +32,7 @@ import (
 type Options struct {
 	Sources             sourceflags.Flags
 	Output              string
-	FailOn              string
+	FailOn              failonflag.Flag
 	Thresholds          thresholdflags.Flags
 	GenerationResources []string
 	ControllerKinds     []string
@@ -50,7 +52,7 @@ type Options struct {
 
 // NewOptions returns the options with report's defaults: the API server is read too.
 func NewOptions(g *globals.Flags, streams genericiooptions.IOStreams) *Options {
-	o := &Options{globals: g, IOStreams: streams, Sources: sourceflags.Defaults(), FailOn: "none"}
+	o := &Options{globals: g, IOStreams: streams, Sources: sourceflags.Defaults(), FailOn: failonflag.New(failon.Findings)}
 	o.Sources.IncludeAPIServer = true
 	o.Sources.ClusterWithPrometheus = true
 	return o
@@ -68,10 +70,8 @@ func (o *Options) Validate() error {
 	if err := render.ValidateFormat(o.Output, "", "text", "json", "yaml", "markdown", "html", "junit", "github"); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
-	switch o.FailOn {
-	case "none", "warning", "critical":
-	default:
-		return exitcode.UsageError("--fail-on must be none, warning or critical, got %q", o.FailOn)
+	if err := o.FailOn.Validate(); err != nil {
+		return err
 	}
 	th, err := o.Thresholds.Thresholds()
 	if err != nil {
@@ -182,26 +182,16 @@ func (o *Options) Run(ctx context.Context) error {
 	if r.Summary.Read == 0 {
 		return errors.New("no target could be read: see the scrape-failed findings")
 	}
-	if failOn(o.FailOn, r.Summary) {
+	if o.Failed(r) {
 		return &exitcode.ExitCodeError{Code: exitcode.Findings}
 	}
 	return nil
-}
-
-// failOn reports whether a finding reaches the --fail-on severity.
-func failOn(level string, s report.Summary) bool {
-	switch level {
-	case "warning":
-		return s.Warning+s.Critical > 0
-	case "critical":
-		return s.Critical > 0
-	}
-	return false
 }
 
 // Engine is the configuration and the environment Validate built, for a command that runs
 // the report engine itself (snapshot).
 func (o *Options) Engine() (engine.ReportConfig, engine.Env) { return o.cfg, o.env }
 
-// Failed reports whether a finding of the summary reaches --fail-on.
-func (o *Options) Failed(s report.Summary) bool { return failOn(o.FailOn, s) }
+// Failed reports whether a finding of the report reaches --fail-on (suppressed findings are
+// no longer among them).
+func (o *Options) Failed(r report.Report) bool { return o.FailOn.Fails(r.Findings) }

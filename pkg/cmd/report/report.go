@@ -101,7 +101,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 func (o *Options) AddFlags(f *pflag.FlagSet) {
 	o.Sources.AddFlags(f, true)
 	f.StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml, markdown, html, junit (a test suite per target, a test case per check) or github (workflow commands)")
-	f.StringVar(&o.FailOn, "fail-on", "none", "Exit 3 when a finding reaches this severity: none, warning or critical")
+	o.FailOn.AddFlag(f)
 	o.Thresholds.AddFlags(f)
 	f.StringArrayVar(&o.GenerationResources, "generation-resource", nil, "Also check generation lag of RESOURCE.GROUP/VERSION (e.g. widgets.example.com/v1; repeatable)")
 	f.StringArrayVar(&o.ControllerKinds, "controller-kind", nil, "The controller NAME reconciles GROUP/KIND, where its name does not say it: NAME=GROUP/KIND (NAME=KIND for the core group; repeatable)")

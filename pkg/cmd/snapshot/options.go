@@ -102,7 +102,7 @@ func (o *Options) Run(ctx context.Context) error {
 	if r.Summary.Read == 0 {
 		return errors.New("no target could be read: see the scrape-failed findings (the snapshot holds the errors)")
 	}
-	if o.Report.Failed(r.Summary) {
+	if o.Report.Failed(r) {
 		return &exitcode.ExitCodeError{Code: exitcode.Findings}
 	}
 	return nil

@@ -1,0 +1,45 @@
+// Package failonflag registers --fail-on on the commands that exit 3 on findings (report,
+// snapshot, diff) and reads it with pkg/failon: one flag, one parser, one decision.
+package failonflag
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+)
+
+// Name is the flag's name.
+const Name = "fail-on"
+
+// Flag is one command's --fail-on: the value given, in its scale's words.
+type Flag struct {
+	Value string
+	scale failon.Scale
+	level failon.Level
+}
+
+// New is a --fail-on of the scale, at none until the flag is given.
+func New(scale failon.Scale) Flag {
+	return Flag{Value: failon.None, scale: scale}
+}
+
+// AddFlag registers --fail-on, with the scale's values in its help.
+func (fl *Flag) AddFlag(f *pflag.FlagSet) {
+	f.StringVar(&fl.Value, Name, fl.Value, fl.scale.Help())
+}
+
+// Validate reads the value: a usage error names the scale's values.
+func (fl *Flag) Validate() error {
+	l, err := fl.scale.Parse(fl.Value)
+	if err != nil {
+		return exitcode.UsageError("--%s %v", Name, err)
+	}
+	fl.level = l
+	return nil
+}
+
+// Fails reports whether a finding of fs reaches the level Validate read: then the command
+// exits 3 once its output is written.
+func (fl *Flag) Fails(fs []findings.Finding) bool { return fl.level.Fails(fs) }
