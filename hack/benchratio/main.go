@@ -1,6 +1,6 @@
 // Command benchratio runs the project's benchmarks and measurements and writes them into
 // BENCHMARKS.md as ratios against baselines measured in the same run, with the machine, the
-// command and the date: the Go benchmarks (parse, model, render, scrape, a top refresh; `go test -bench
+// command and the date: the Go benchmarks (parse, model, render, scrape, a top refresh, `report` against `queues`; `go test -bench
 // -benchmem`), the peak RSS of `queues` over a generated 30 MB page, the start-up time against
 // `kubectl version --client`, `report --prometheus` against curl sending its queries to a real
 // Prometheus holding 1, 50 and 500 targets, and, when a local cluster runs, reading by hand (`kubectl get --raw | grep`) against
@@ -252,6 +252,7 @@ func goSection(c config, tmp string) (string, error) {
 		func(s, bts float64) bool { return s >= 20 && bts >= 20 }, true)
 	check("Parse/controller-runtime", "controller-runtime page no slower than expfmt", func(s, _ float64) bool { return s >= 1 }, false)
 	check("Parse/kube-controller-manager", "kube-controller-manager page no slower than expfmt", func(s, _ float64) bool { return s >= 1 }, false)
+	b.WriteString(reportCPUTarget(res))
 	return b.String(), nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
@@ -53,11 +54,13 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	ctx, cancel := afterReading(ctx, start, cfg.Read.Deadline)
 	defer cancel()
 
-	stats, errs, curs, targets := analyse(results, cfg.Thresholds)
+	// Every sample becomes the model once; everything below reads it.
+	read := model.Build(results)
+	stats, errs, curs, targets := analyse(read, cfg.Thresholds)
 	stats, groups := foldStandbys(ctx, inv, results, stats, curs)
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
-	warnings = append(warnings, mistypedWarnings(results)...)
-	warnings = append(warnings, implausibleWorkers(results)...)
+	warnings = append(warnings, mistypedWarnings(read)...)
+	warnings = append(warnings, implausibleWorkers(read)...)
 	for _, t := range targets {
 		warnings = append(warnings, t.Notes...)
 	}
@@ -65,13 +68,13 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	list.Replicas = groups
 	list.setClusters(results)
 
-	read := 0
+	sampled := 0
 	for _, r := range results {
 		if len(r.Samples) > 0 {
-			read++
+			sampled++
 		}
 	}
-	if read == 0 {
+	if sampled == 0 {
 		msgs := make([]string, 0, len(errs))
 		for _, e := range errs {
 			msgs = append(msgs, "  "+printable.String(e.Target+": "+e.Error)) // one line each, whatever a server said
@@ -81,20 +84,20 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	return &QueuesResult{List: list, Warnings: warnings}, nil
 }
 
-// analyse turns reading results into queue figures, sorted worst first, the errors of the
+// analyse turns the targets read into queue figures, sorted worst first, the errors of the
 // targets that failed (also those read once before an error), the last snapshot of each
 // target read (what its leadership is read from), and the targets the findings rules judge.
-func analyse(results []source.Result, th findings.Thresholds) ([]health.QueueStats, []report.TargetError, map[string]*health.Snapshot, []findings.Target) {
+func analyse(read []model.Target, th findings.Thresholds) ([]health.QueueStats, []report.TargetError, map[string]*health.Snapshot, []findings.Target) {
 	var stats []health.QueueStats
 	var targets []findings.Target
 	var errs []report.TargetError
 	curs := map[string]*health.Snapshot{}
-	for _, r := range results {
-		id := r.ID()
-		if r.Err != nil {
-			errs = append(errs, report.TargetError{Target: id, Error: r.Err.Error()})
+	for _, m := range read {
+		id := m.ID()
+		if m.Result.Err != nil {
+			errs = append(errs, report.TargetError{Target: id, Error: m.Result.Err.Error()})
 		}
-		t, ok := findings.Read(r, th, nil)
+		t, ok := findings.Read(m, th, nil)
 		if !ok {
 			continue
 		}
@@ -135,15 +138,16 @@ func replicasOf(results []source.Result, curs map[string]*health.Snapshot) []rep
 
 // mistypedWarnings says, per target, which families the queue figures read were declared with
 // a TYPE that kept their values out, so that a "-" in the table has a reason on stderr.
-func mistypedWarnings(results []source.Result) []string {
+func mistypedWarnings(read []model.Target) []string {
 	var out []string
-	for _, r := range results {
-		if len(r.Samples) == 0 {
+	for _, t := range read {
+		cur := t.Last()
+		if cur == nil {
 			continue
 		}
-		for _, m := range health.MistypedFamilies(r.Samples[len(r.Samples)-1].Families) {
+		for _, m := range cur.Mistyped {
 			out = append(out, fmt.Sprintf("%s: %s is declared TYPE %s but is read as %s, so the figures drawn from it show as \"-\" (finding CD103 of `kubectl ctrldiag report`)",
-				r.ID(), m.Family, m.Declared, m.Read))
+				t.ID(), m.Family, m.Declared, m.Read))
 		}
 	}
 	return out

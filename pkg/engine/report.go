@@ -12,6 +12,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
@@ -73,7 +74,8 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 		// a watch starts with a list of the kind).
 		o.First = func(r source.Result) {
 			r.Pod = inv.Pods[r.Target.Namespace+"/"+r.Target.Name]
-			if busy := waiting(r, report.Controllers([]source.Result{r})); len(busy) > 0 {
+			m := model.Of(r)
+			if busy := waiting(m, report.Controllers([]model.Target{m})); len(busy) > 0 {
 				inv.Cluster.WatchChanges(ctx, cfg.Scope.Namespace, busy, cfg.ControllerKinds)
 			}
 		}
@@ -82,13 +84,15 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	if err != nil {
 		return nil, err
 	}
+	// Every sample becomes the model once; everything below reads it.
+	targets := model.Build(results)
 	// What is read from the cluster after the targets is bounded by --deadline too (the
 	// reading itself stops each target at it, with its own error).
 	ctx, cancel := afterReading(ctx, start, cfg.Read.Deadline)
 	defer cancel()
 
 	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds,
-		MemoryLimitBytes: cfg.MemoryLimitBytes, Workers: cfg.Workers, Now: env.now(), Targets: results, Pods: podInputs(inv, results),
+		MemoryLimitBytes: cfg.MemoryLimitBytes, Workers: cfg.Workers, Now: env.now(), Targets: targets, Pods: podInputs(inv, results),
 		ClusterRead: inv.ClusterRead, ClusterAbsent: inv.ClusterAbsent}
 	if inv.ClusterAbsent != "" {
 		in.UsageNote = "the metrics API was not read: " + inv.ClusterAbsent
@@ -97,15 +101,15 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 		genAfter := inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources)
 		cachesync.Still(genBefore, genAfter)
 		in.Generations = genAfter
-		view := inv.Cluster.Objects(ctx, cfg.Scope.Namespace, report.Controllers(results), cfg.ControllerKinds)
+		view := inv.Cluster.Objects(ctx, cfg.Scope.Namespace, report.Controllers(targets), cfg.ControllerKinds)
 		in.Objects = &view
 		in.Usage, in.UsageNote = inv.Cluster.Usage(ctx, namespaces(inv))
-		if ns := replicas.Unsure(report.Replicas(results)); len(ns) > 0 {
+		if ns := replicas.Unsure(report.Replicas(targets)); len(ns) > 0 {
 			in.Leases = inv.Cluster.LeaseHolders(ctx, ns)
 		}
 	}
 	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
-	warnings = append(warnings, implausibleWorkers(results)...)
+	warnings = append(warnings, implausibleWorkers(targets)...)
 	rep := report.Build(in)
 	warnings = append(warnings, rep.WindowNotes...)
 	var workloads map[string]string
@@ -114,9 +118,9 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 		workloads, ws = inv.Cluster.WorkloadAnnotation(ctx, suppress.AnnotationKey, suppress.WorkloadKeys(results))
 		warnings = append(warnings, ws...)
 	}
-	targets, annotationWarnings := suppress.Targets(results, workloads)
+	ignored, annotationWarnings := suppress.Targets(results, workloads)
 	// Expiry is about today, also for a report read from a snapshot taken earlier.
-	suppress.Apply(&rep, cfg.Ignore, targets, time.Now())
+	suppress.Apply(&rep, cfg.Ignore, ignored, time.Now())
 	warnings = append(warnings, annotationWarnings...)
 	if inv.Cluster != nil && errors.Is(context.Cause(ctx), errDeadline) {
 		warnings = append(warnings, deadlineWarning(cfg.Read.Deadline))
@@ -124,10 +128,12 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	return &ReportResult{Report: rep, Warnings: warnings}, nil
 }
 
-// waiting are the controllers whose queues hold items in r's last sample.
-func waiting(r source.Result, controllers []objects.Controller) []objects.Controller {
-	last := r.Samples[len(r.Samples)-1]
-	cur := health.FromFamilies(last.Families, last.Time)
+// waiting are the controllers whose queues hold items in t's last sample.
+func waiting(t model.Target, controllers []objects.Controller) []objects.Controller {
+	cur := t.Last()
+	if cur == nil {
+		return nil
+	}
 	var out []objects.Controller
 	for _, c := range controllers {
 		if q := cur.Queues[c.Name]; q != nil && q.Depth > 0 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
@@ -43,10 +44,12 @@ type TopHistory func(ctx context.Context, targets []target.Target, end time.Time
 // is one sample per target; the rates of a frame are between that sample and the target's
 // one before. It is not safe for concurrent use.
 type Top struct {
-	cfg  QueuesConfig
-	env  Env
-	inv  *source.Inventory
-	prev map[string]source.Sample
+	cfg QueuesConfig
+	env Env
+	inv *source.Inventory
+	// prev is each target's sample of the refresh before, with its snapshot (built once, when
+	// it was read), by target ID.
+	prev map[string]seen
 	// history, when set, is asked once, for the first frame.
 	history TopHistory
 	// every is the time between rediscoveries (0: never); found is when the targets were
@@ -66,7 +69,7 @@ type Top struct {
 
 // NewTop returns a Top over env's source; it is opened by the first Next.
 func NewTop(cfg QueuesConfig, env Env) *Top {
-	return &Top{cfg: cfg, env: env, prev: map[string]source.Sample{}}
+	return &Top{cfg: cfg, env: env, prev: map[string]seen{}}
 }
 
 // SetHistory makes the first frame carry the targets' recent history from h. When h fails,
@@ -106,11 +109,13 @@ func (t *Top) Next(ctx context.Context) (*Frame, error) {
 	o := t.cfg.Read
 	o.Keep, o.Interval, o.Done = health.WantedQueues, 0, nil
 	results := t.env.Source.Read(ctx, o)
+	read := make([]model.Target, len(results))
 	for i := range results {
-		results[i] = t.pair(results[i])
+		read[i] = t.pair(results[i])
+		results[i] = read[i].Result
 	}
 	t.noteFailures(results)
-	stats, errs, curs, targets := analyse(results, t.cfg.Thresholds)
+	stats, errs, curs, targets := analyse(read, t.cfg.Thresholds)
 	reps := replicasOf(results, curs)
 	holders := t.leaseHolders(ctx, replicas.Unsure(reps))
 	stats, groups := replicas.Fold(stats, reps, holders)
@@ -123,24 +128,32 @@ func (t *Top) Next(ctx context.Context) (*Frame, error) {
 	return f, nil
 }
 
+// seen is a sample of a target and its snapshot.
+type seen struct {
+	sample source.Sample
+	snap   *health.Snapshot
+}
+
 // pair puts the target's sample before this one in front of r's, so that rates and window
-// quantiles are over the time between the two refreshes, and remembers r's for the next one.
-// A target that failed forgets its sample: when it comes back its first frame is lifetime.
-func (t *Top) pair(r source.Result) source.Result {
+// quantiles are over the time between the two refreshes, and remembers r's for the next one;
+// each sample becomes the model once, when it is read. A target that failed forgets its
+// sample: when it comes back its first frame is lifetime.
+func (t *Top) pair(r source.Result) model.Target {
 	id := r.ID()
 	if r.Err != nil || len(r.Samples) == 0 {
 		delete(t.prev, id)
-		return r
+		return model.Of(r)
 	}
-	cur := r.Samples[len(r.Samples)-1]
+	last := r.Samples[len(r.Samples)-1]
+	cur := seen{sample: last, snap: health.FromFamilies(last.Families, last.Time)}
 	before, ok := t.prev[id]
 	t.prev[id] = cur
-	if !ok || !cur.Time.After(before.Time) {
-		r.Samples, r.Window = []source.Sample{cur}, 0
-		return r
+	if !ok || !cur.sample.Time.After(before.sample.Time) {
+		r.Samples, r.Window = []source.Sample{cur.sample}, 0
+		return model.Target{Result: r, Snapshots: []*health.Snapshot{cur.snap}}
 	}
-	r.Samples, r.Window = []source.Sample{before, cur}, cur.Time.Sub(before.Time)
-	return r
+	r.Samples, r.Window = []source.Sample{before.sample, cur.sample}, cur.sample.Time.Sub(before.sample.Time)
+	return model.Target{Result: r, Snapshots: []*health.Snapshot{before.snap, cur.snap}}
 }
 
 // leaseHolders are the holders of the Leases of the namespaces ns, for the replicas whose

@@ -17,6 +17,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
@@ -43,13 +44,13 @@ func hostileReport(t *testing.T) report.Report {
 	stuck := pod("stuck-system", "stuck-operator-5c6d7-xyz12", 3, "OOMKilled", "64Mi", "128Mi")
 	return report.Build(report.Input{
 		Scope: "all namespaces",
-		Targets: []source.Result{
+		Targets: model.Build([]source.Result{
 			{Target: target.Target{Kind: target.KindPod, Namespace: "stuck-system", Name: stuck.Name, Port: 8080, Container: "manager"},
 				Window: 10 * time.Second, Pod: stuck, Samples: []source.Sample{
 					{Families: a.Families, Time: fixtureNow.Add(-10 * time.Second)}, {Families: b.Families, Time: fixtureNow}}},
 			{Target: target.Target{Kind: target.KindPod, Namespace: "broken-system", Name: "broken-operator-0", Port: 8443, Scheme: "https"},
 				Err: errors.New("500 from the endpoint: " + hostile)},
-		},
+		}),
 		Pods: []report.PodInput{{Pod: stuck, Scraped: true}},
 		Objects: &objects.View{Kinds: []objects.Summary{{Kind: objects.Kind{Group: "example.com", Version: "v1", Kind: "Widget", Resource: "widgets", Namespaced: true},
 			Controllers: []string{"stuck-system/stuck-operator-5c6d7-xyz12:8080 " + hostile}, Total: 1, Failed: 1,

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
@@ -42,7 +43,7 @@ func fixtureReport(t *testing.T) report.Report {
 	stuckA, stuckB := stuckPage(t, 120, 40, 41, 0), stuckPage(t, 138, 50, 55, 10)
 	in := report.Input{
 		Scope: "all namespaces",
-		Targets: []source.Result{
+		Targets: model.Build([]source.Result{
 			pair(target.Target{Kind: target.KindPod, Namespace: "widgets-system", Name: opPod.Name, Port: 8080, Container: "manager"}, opPod, "controller-runtime-1.prom", "controller-runtime-2.prom"),
 			pair(target.Target{Kind: target.KindPod, Namespace: "kube-system", Name: kcmPod.Name, Port: 10257, Container: "kube-controller-manager"}, kcmPod, "kube-controller-manager-1.prom.gz", "kube-controller-manager-2.prom.gz"),
 			pair(target.Target{Kind: target.KindAPIServer, Name: "apiserver"}, nil, "kube-apiserver-1.prom.gz", "kube-apiserver-2.prom.gz"),
@@ -51,7 +52,7 @@ func fixtureReport(t *testing.T) report.Report {
 					{Families: stuckA.Families, Time: fixtureNow.Add(-10 * time.Second)}, {Families: stuckB.Families, Time: fixtureNow}},
 				Pod: stuckPod},
 			{Target: target.Target{Kind: target.KindPod, Namespace: "broken-system", Name: "broken-operator-0", Port: 8443, Scheme: "https"}, Err: fmt.Errorf("HTTP 403 Forbidden through the API server proxy: the endpoint wants a bearer token <use --token-from-sa>")},
-		},
+		}),
 		Pods: []report.PodInput{{Pod: kcmPod, Scraped: true}, {Pod: opPod, Scraped: true}, {Pod: stuckPod, Scraped: true},
 			{Pod: pod("broken-system", "broken-operator-0", 0, "", "", ""), Note: "scrape failed"}},
 		Objects: &objects.View{Kinds: []objects.Summary{

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -27,13 +28,13 @@ func partialReport(t *testing.T) report.Report {
 	kcm := loadPage(t, "kube-controller-manager-1.prom.gz")
 	return report.Build(report.Input{
 		Scope: "all namespaces",
-		Targets: []source.Result{
+		Targets: model.Build([]source.Result{
 			{Target: target.Target{Kind: target.KindURL, Name: "http://op:8080/metrics"}, Window: 10 * time.Second,
 				Samples: []source.Sample{{Families: a.Families, Time: fixtureNow.Add(-10 * time.Second)}, {Families: b.Families, Time: fixtureNow}}},
 			{Target: target.Target{Kind: target.KindPod, Namespace: "kube-system", Name: "kcm", Port: 10257},
 				Samples: []source.Sample{{Families: kcm.Families, Time: fixtureNow.Add(-10 * time.Second)}}, Err: errors.New(partialError)},
 			{Target: target.Target{Kind: target.KindURL, Name: "http://gone:8080/metrics"}, Err: errors.New("connection refused")},
-		},
+		}),
 		Thresholds: findings.DefaultThresholds(),
 		Now:        fixtureNow,
 	})

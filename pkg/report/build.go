@@ -13,6 +13,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -22,8 +23,9 @@ import (
 // Input is everything the report is computed from.
 type Input struct {
 	Scope string
-	// Targets are the targets read (or not), with their samples, pods and errors.
-	Targets []source.Result
+	// Targets are the targets read (or not), with their samples, pods and errors, each
+	// sample turned into the model once (model.Build).
+	Targets []model.Target
 	// Pods are every pod to show in section 1 (targets' pods and skipped ones), with notes.
 	Pods        []PodInput
 	Generations []cachesync.GenerationReport
@@ -77,8 +79,9 @@ func Build(in Input) Report {
 		Findings: []findings.Finding{}}
 	var reads []read
 	var apiPrev, apiCur *health.Snapshot
-	for _, t := range in.Targets {
-		rd, ok := readTarget(t, in.Thresholds, in.Objects)
+	for _, m := range in.Targets {
+		t := m.Result
+		rd, ok := readTarget(m, in.Thresholds, in.Objects)
 		if !ok {
 			r.Errors = append(r.Errors, TargetError{Target: t.Target.ID(), Error: errText(t)})
 			continue
@@ -129,8 +132,8 @@ func Build(in Input) Report {
 			reps = append(reps, rep)
 		}
 	}
-	for _, t := range in.Targets {
-		if len(t.Samples) == 0 {
+	for _, m := range in.Targets {
+		if t := m.Result; len(t.Samples) == 0 {
 			fTargets = append(fTargets, findings.Target{ID: t.Target.ID(), Kind: findings.ClientGo, ScrapeError: errText(t)})
 		}
 	}
@@ -148,9 +151,10 @@ func Build(in Input) Report {
 	for _, rd := range reads {
 		readIDs[rd.in.Target.ID()] = true
 	}
-	r.Fleet = fleet(in.Targets, readIDs)
+	results := model.Results(in.Targets)
+	r.Fleet = fleet(results, readIDs)
 	if r.Fleet != nil {
-		r.clusterOf, _ = Clusters(in.Targets)
+		r.clusterOf, _ = Clusters(results)
 		for i := range r.Errors {
 			r.Errors[i].Cluster = r.clusterOf[r.Errors[i].Target]
 		}
@@ -161,9 +165,9 @@ func Build(in Input) Report {
 
 // readTarget reads a target into the model (findings.Read); ok is false when it gave no
 // sample. With one sample the figures are over the process's lifetime.
-func readTarget(t source.Result, th findings.Thresholds, objs *objects.View) (read, bool) {
-	ft, ok := findings.Read(t, th, objs)
-	return read{in: t, prev: ft.Prev, cur: ft.Cur, window: ft.Window, queues: ft.Queues, kind: ft.Kind, restart: ft.Restart, notes: ft.Notes}, ok
+func readTarget(m model.Target, th findings.Thresholds, objs *objects.View) (read, bool) {
+	ft, ok := findings.Read(m, th, objs)
+	return read{in: m.Result, prev: ft.Prev, cur: ft.Cur, window: ft.Window, queues: ft.Queues, kind: ft.Kind, restart: ft.Restart, notes: ft.Notes}, ok
 }
 
 // WindowName names the window figures are over: a duration rounded to 100 ms, or "lifetime"
@@ -191,15 +195,14 @@ func QueueWindow(s health.QueueStats) string {
 // Replicas are the targets read that are replicas of a workload, with each one's
 // leadership as of the last sample: what replicas.Unsure needs to tell
 // which namespaces' Leases to read for Input.Leases.
-func Replicas(targets []source.Result) []replicas.Replica {
+func Replicas(targets []model.Target) []replicas.Replica {
 	var out []replicas.Replica
-	for _, t := range targets {
-		n := len(t.Samples)
-		if n == 0 || t.Pod == nil || t.Target.Workload == "" {
-			continue // not a replica: no need to build its snapshot
+	for _, m := range targets {
+		cur := m.Last()
+		if cur == nil {
+			continue
 		}
-		last := t.Samples[n-1]
-		if rep, ok := replicaOf(t, health.FromFamilies(last.Families, last.Time)); ok {
+		if rep, ok := replicaOf(m.Result, cur); ok {
 			out = append(out, rep)
 		}
 	}

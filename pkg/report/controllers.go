@@ -4,23 +4,20 @@ import (
 	"sort"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
 // Controllers are the controllers the targets read run, for objects.Resolve: each
 // controller-runtime controller, and each queue of other targets, with the kind of
 // controller that decides how its name maps to a kind.
-func Controllers(targets []source.Result) []objects.Controller {
+func Controllers(targets []model.Target) []objects.Controller {
 	var out []objects.Controller
-	for _, t := range targets {
-		n := len(t.Samples)
-		if n == 0 {
+	for _, m := range targets {
+		t, cur := m.Result, m.Last()
+		if cur == nil {
 			continue
 		}
-		last := t.Samples[n-1]
-		cur := health.FromFamilies(last.Families, last.Time)
 		var labels map[string]string
 		if t.Pod != nil {
 			labels = t.Pod.Labels

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -56,7 +57,7 @@ func leaderChecks(r Report) string {
 func TestLeaderCheckKeepsNamespacesApart(t *testing.T) {
 	const w = "deployment/controller-manager"
 	build := func(targets ...source.Result) Report {
-		return Build(Input{Scope: "all namespaces", Targets: targets, Thresholds: findings.DefaultThresholds(),
+		return Build(Input{Scope: "all namespaces", Targets: model.Build(targets), Thresholds: findings.DefaultThresholds(),
 			Now: time.Unix(0, 0)})
 	}
 	r := build(replicaInput(t, "team-a", "controller-manager-6f7b9-aaaaa", w, true, "1"),
@@ -93,11 +94,11 @@ func TestLeaseHolderTellsTheStandby(t *testing.T) {
 	targets := []source.Result{replicaInput(t, "team-a", "controller-manager-6f7b9-aaaaa", w, true, ""),
 		replicaInput(t, "team-a", "controller-manager-6f7b9-ccccc", w, false, ""),
 		replicaInput(t, "team-b", "controller-manager-6f7b9-bbbbb", w, true, "1")}
-	if ns := replicas.Unsure(Replicas(targets)); len(ns) != 1 || ns[0] != "team-a" {
+	if ns := replicas.Unsure(Replicas(model.Build(targets))); len(ns) != 1 || ns[0] != "team-a" {
 		t.Fatalf("namespaces whose Leases are needed: %v, want [team-a]", ns)
 	}
 	build := func(leases ...replicas.Holder) Report {
-		return Build(Input{Scope: "all namespaces", Targets: targets, Leases: leases, Thresholds: findings.DefaultThresholds(),
+		return Build(Input{Scope: "all namespaces", Targets: model.Build(targets), Leases: leases, Thresholds: findings.DefaultThresholds(),
 			Now: time.Unix(0, 0)})
 	}
 	standby := "team-a/controller-manager-6f7b9-ccccc:8080"

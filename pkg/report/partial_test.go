@@ -15,6 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/testpages"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sample"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -146,12 +147,12 @@ var partialNow = time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
 func partialInput(t *testing.T, ti source.Result) Input {
 	kcm := target.Target{Kind: target.KindPod, Namespace: "kube-system", Name: "kcm", Port: 10257}
 	return Input{Scope: "test", Now: partialNow, Thresholds: findings.DefaultThresholds(),
-		Targets: []source.Result{
+		Targets: model.Build([]source.Result{
 			{Target: kcm, Window: 10 * time.Second, Samples: []source.Sample{
 				{Families: families(t, "kube-controller-manager-1.prom.gz"), Time: partialNow.Add(-10 * time.Second)},
 				{Families: families(t, "kube-controller-manager-2.prom.gz"), Time: partialNow}}},
 			ti,
-		}}
+		})}
 }
 
 func hasResources(r Report, id string) bool {
