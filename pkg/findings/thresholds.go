@@ -1,14 +1,9 @@
 package findings
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 	"time"
-
-	"sigs.k8s.io/yaml"
-
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 )
 
 // Thresholds decide when a rule fires. Defaults start from public alerting practice
@@ -141,47 +136,6 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	}
 	*d = Duration(v)
 	return nil
-}
-
-// LoadFile overrides t with the fields set in a YAML or JSON file; unknown fields and values
-// Check refuses are errors.
-func (t *Thresholds) LoadFile(path string) error {
-	b, err := localfile.ReadSmall(path)
-	if err != nil {
-		return fmt.Errorf("read thresholds: %w", err)
-	}
-	if err := yaml.UnmarshalStrict(b, t); err != nil {
-		return fmt.Errorf("thresholds file %s: %w", path, err)
-	}
-	if err := t.Check(); err != nil {
-		return fmt.Errorf("thresholds file %s: %w", path, err)
-	}
-	return nil
-}
-
-// Set overrides one threshold from "name=value" (json names, e.g. stuckAfter=1m); a value
-// Check would refuse is an error.
-func (t *Thresholds) Set(kv string) error {
-	name, value, ok := strings.Cut(kv, "=")
-	if !ok {
-		return fmt.Errorf("--threshold %q: use name=value, e.g. stuckAfter=1m; names: %s", kv, strings.Join(ThresholdNames(), ", "))
-	}
-	for _, n := range ThresholdNames() {
-		if n == name {
-			quoted := value
-			if _, isDur := fieldByJSON(t, name).Interface().(Duration); isDur {
-				quoted = `"` + value + `"`
-			}
-			if err := yaml.UnmarshalStrict([]byte(name+": "+quoted), t); err != nil {
-				return fmt.Errorf("--threshold %s: %w", kv, err)
-			}
-			if err := checkThreshold(name, fieldByJSON(t, name)); err != nil {
-				return fmt.Errorf("--threshold %s: %w", kv, err)
-			}
-			return nil
-		}
-	}
-	return fmt.Errorf("--threshold %q: unknown name %q; names: %s", kv, name, strings.Join(ThresholdNames(), ", "))
 }
 
 // ThresholdNames lists the json names of every threshold.

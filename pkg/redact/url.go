@@ -45,10 +45,11 @@ func URL(u *url.URL) string {
 	return printable.String(c.Redacted())
 }
 
-// URLString is URL for a URL given as text; text that does not parse as a URL loses
-// everything from its scheme to an @ and the values of credential-looking parameters.
+// URLString is URL for a URL given as text; text that does not parse as a URL with a host
+// (user:password@host:port parses as the scheme "user") loses everything from its scheme to an
+// @ and the values of credential-looking parameters.
 func URLString(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
+	if u, err := url.Parse(raw); err == nil && (u.Opaque == "" || !strings.Contains(u.Opaque, "@")) {
 		return URL(u)
 	}
 	s := raw

@@ -40,3 +40,17 @@ func TestAddURLRegistersWhatTheURLCarries(t *testing.T) {
 		t.Errorf("a plain parameter is masked: %s", got)
 	}
 }
+
+// user:password@host:port without a scheme parses as the scheme "user" with the rest opaque, so
+// url.URL.Redacted keeps the password: URLString must not.
+func TestURLStringHidesThePasswordOfAURLWithoutScheme(t *testing.T) {
+	for raw, want := range map[string]string{
+		"alice:url-pass-5@10.0.0.1:8080/metrics": "xxxxx@10.0.0.1:8080/metrics",
+		"mailto:ops@example.com":                 "xxxxx@example.com",
+		"localhost:9090":                         "localhost:9090",
+	} {
+		if got := URLString(raw); got != want {
+			t.Errorf("URLString(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}

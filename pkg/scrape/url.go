@@ -64,9 +64,9 @@ type URLSource struct {
 
 // NewURLSource checks raw and returns its source.
 func NewURLSource(raw string, client *http.Client, cfg HTTPConfig) (*URLSource, error) {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("--url %q is not an http:// or https:// URL with a host", redactURL(raw))
+	u, err := parseURL(raw)
+	if err != nil {
+		return nil, err
 	}
 	redact.AddURL(u) // user:password@ is sent as basic auth, and a token may be in the query
 	return &URLSource{URL: u, Client: client, Config: cfg}, nil
@@ -138,5 +138,3 @@ func redactSecret(err error, secret string) error {
 	}
 	return errors.New(msg)
 }
-
-func redactURL(raw string) string { return redact.URLString(raw) }

@@ -149,7 +149,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--token", "x", "--token-from-sa", "a/b"}, "exclusive"},
 		{[]string{"--from-file", "a,b,c"}, "BEFORE,AFTER"},
 		{[]string{"--from-file", "-", "--from-file", "-"}, "only once"},
-		{[]string{"--url", "localhost:8080"}, "not an http:// or https:// URL"},
+		{[]string{"--url", "localhost:8080"}, `--url "localhost:8080": not a URL with a scheme; did you mean http://localhost:8080?`},
 		{[]string{"--url", "http://x", "-o", "csv"}, "unknown output format"},
 		{[]string{"--url", "http://x", "--interval", "-1s"}, "--interval"},
 		{[]string{"--url", "http://x", "--token", "a", "--token-file", "b"}, "exclusive"},
@@ -247,7 +247,7 @@ func TestThresholdsJudgeStatus(t *testing.T) {
 		t.Errorf("errorRatio=1: widget %s, want OK", got)
 	}
 	_, _, err := run(t, "", "--from-file", pages+"controller-runtime-1.prom", "--threshold", "nope=1")
-	if code, msg := exitcode.CodeFor(err); code != exitcode.Usage || !strings.Contains(msg, "unknown name") {
+	if code, msg := exitcode.CodeFor(err); code != exitcode.Usage || !strings.Contains(msg, `unknown threshold "nope"`) {
 		t.Errorf("bad threshold: code %d, %q", code, msg)
 	}
 }

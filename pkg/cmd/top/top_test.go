@@ -118,7 +118,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--url", "http://x", "--prometheus", "http://p:9090", "--at", "-1h"}, "--at: a live view's history ends now"},
 		{[]string{"--url", "http://x", "--prometheus", "p:9090"}, "--prometheus"},
 		{[]string{"--url", "http://x", "--clusters", "a"}, "--clusters applies only with --prometheus"},
-		{[]string{"--url", "localhost:8080"}, "not an http:// or https:// URL"},
+		{[]string{"--url", "localhost:8080"}, `--url "localhost:8080": not a URL with a scheme; did you mean http://localhost:8080?`},
 	} {
 		_, _, err := run(t, tt.args...)
 		if code, msg := exitcode.CodeFor(err); code != exitcode.Usage || !strings.Contains(msg, tt.want) {

@@ -1,0 +1,39 @@
+package thresholdflags
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+)
+
+// A threshold value that cannot be used is a usage error (exit 2) saying the flag, the value
+// and what is allowed.
+func TestBadThresholdsAreUsageErrors(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "page.html")
+	if err := os.WriteFile(page, []byte("<html><body>metrics</body></html>\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		flags Flags
+		want  string
+	}{
+		{Flags{Set: []string{"stuckAfter=abc"}}, "--threshold stuckAfter=abc: not a duration (use e.g. 30s, 5m)"},
+		{Flags{Set: []string{"errorRatio=2"}}, "--threshold errorRatio=2: a ratio must be from 0 to 1, e.g. 0.1 for 10%"},
+		{Flags{Set: []string{"backlogDepth=-3"}}, "--threshold backlogDepth=-3: must be 0 or more, e.g. 100"},
+		{Flags{Set: []string{"errRatio=0.5"}}, `--threshold errRatio=0.5: unknown threshold "errRatio" (did you mean errorRatio?)`},
+		{Flags{File: page}, "--thresholds " + page + `: not a thresholds file: it holds YAML lines of a threshold name and its value, e.g. "stuckAfter: 10m"`},
+	} {
+		_, err := c.flags.Thresholds()
+		code, msg := exitcode.CodeFor(err)
+		if code != exitcode.Usage || !strings.HasPrefix(msg, c.want) {
+			t.Errorf("%+v: exit %d %q, want exit %d %q", c.flags, code, msg, exitcode.Usage, c.want)
+		}
+	}
+	th, err := (&Flags{Set: []string{"stuckAfter=2m"}}).Thresholds()
+	if code, _ := exitcode.CodeFor(err); code != exitcode.OK || th.StuckAfter.String() != "2m0s" {
+		t.Errorf("stuckAfter=2m: exit %d, %v", code, th.StuckAfter)
+	}
+}
