@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -55,16 +56,37 @@ func (f *FileSource) Fetch(ctx context.Context) (*Page, error) {
 	} else {
 		file, err := localfile.Open(ctx, p)
 		if err != nil {
-			return nil, fmt.Errorf("cannot read the saved page: %w", waitHint(err))
+			return nil, fmt.Errorf("cannot read the saved page%s: %w", f.other(p), waitHint(pathless(err)))
 		}
 		rc = file
 	}
 	body, err := capped(rc, f.MaxBodyBytes)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, waitHint(err))
+		return nil, fmt.Errorf("cannot read the saved page%s: %w", f.other(p), waitHint(err))
 	}
 	body = &waitHintBody{body}
 	return &Page{Body: body, Name: p}, nil
+}
+
+// other is " PATH" when p is not the page the target is named after (the AFTER of
+// BEFORE,AFTER), "" when it is: the errors are printed after the target's name.
+func (f *FileSource) other(p string) string {
+	switch {
+	case len(f.Paths) > 0 && p == f.Paths[0]:
+		return ""
+	case p == "-":
+		return " (standard input)"
+	}
+	return " " + p
+}
+
+// pathless is err without the "open PATH:" of an *fs.PathError: "no such file or directory",
+// said after the path once.
+func pathless(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
 }
 
 // waitHint adds, to a FIFO or pipe that gave nothing in time, what bounds the wait.
