@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -98,7 +99,7 @@ type usageError interface {
 // twice, 5s apart", or "Reading 3 targets" for one sample.
 func reading(n int, interval time.Duration) string {
 	if interval <= 0 {
-		return fmt.Sprintf("Reading %d targets", n)
+		return "Reading " + plural.Count(n, "target")
 	}
-	return fmt.Sprintf("Reading %d targets twice, %s apart", n, interval)
+	return fmt.Sprintf("Reading %s twice, %s apart", plural.Count(n, "target"), interval)
 }

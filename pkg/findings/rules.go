@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 )
 
@@ -137,7 +138,7 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 		// items must wait long, or pile up.
 		saturated = true
 		out = append(out, newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("all %.0f workers of %s are busy and %.0f items wait", q.MaxWorkers, q.Queue, q.Depth),
+			workersBusy(q),
 			workersEvidence(q), ev("depth", q.Depth, "", "> 0"),
 			Evidence{Name: "queue p99", Value: quantile(q.QueueP99, q.QueueP99AtLeast), Threshold: ">= " + th.SaturatedQueueWait.String()}).as(health.StatusSlow))
 	case math.IsNaN(q.MaxWorkers) && q.Depth > 0 && q.QueueP99 >= th.SaturatedQueueWait.Seconds() && q.QueueP99 > q.WorkP99 && !q.WorkP99AtLeast:
@@ -458,4 +459,15 @@ func nanZero(v float64) float64 {
 		return 0
 	}
 	return v
+}
+
+// workersBusy says that every worker of a queue is busy while items wait: "all 4 workers of q
+// are busy and 7 items wait", "the 1 worker of q is busy and 1 item waits".
+func workersBusy(q health.QueueStats) string {
+	workers, items := int(q.MaxWorkers), int(q.Depth)
+	all := "all " + plural.Count(workers, "worker")
+	if workers == 1 {
+		all = "the 1 worker"
+	}
+	return fmt.Sprintf("%s of %s %s busy and %s %s", all, q.Queue, plural.Verb(workers, "are"), plural.Count(items, "item"), plural.Verb(items, "wait"))
 }

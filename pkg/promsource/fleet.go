@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -48,8 +49,8 @@ func (s *Source) clusterWarnings() []string {
 		}
 	}
 	if unlabelled > 0 && len(found) > 1 {
-		out = append(out, fmt.Sprintf("%d of %d targets have no %s label (--cluster-label): they are listed without a cluster",
-			unlabelled, len(s.targets), s.cfg.ClusterLabel))
+		out = append(out, fmt.Sprintf("%d of %s %s no %s label (--cluster-label): %s listed without a cluster",
+			unlabelled, plural.Count(len(s.targets), "target"), plural.Verb(unlabelled, "have"), s.cfg.ClusterLabel, map[bool]string{true: "it is", false: "they are"}[unlabelled == 1]))
 	}
 	return out
 }
@@ -59,7 +60,7 @@ func (s *Source) clusterWarnings() []string {
 // are read. It costs the usual queries once per cluster.
 func (s *Source) readByCluster(ctx context.Context, o source.Options, fleetErr error) ([]source.Result, []string) {
 	clusters := clustersOf(s.targets)
-	notes := []string{fmt.Sprintf("the queries over all %d clusters failed (%v): read cluster by cluster", len(clusters), fleetErr)}
+	notes := []string{fmt.Sprintf("the queries over the %s failed (%v): read cluster by cluster", plural.Count(len(clusters), "cluster"), fleetErr)}
 	var out []source.Result
 	for _, c := range clusters {
 		var ts []target.Target

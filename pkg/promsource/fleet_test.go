@@ -119,7 +119,7 @@ scrape_configs:
 		if got := strings.Join(res.List.Clusters, ","); got != ",a,b" {
 			t.Errorf("clusters %q, want \",a,b\" (the unlabelled targets, a, b)", got)
 		}
-		if !contains(res.Warnings, "1 of 3 targets have no cluster label") {
+		if !contains(res.Warnings, "1 of 3 targets has no cluster label (--cluster-label): it is listed without a cluster") {
 			t.Errorf("no warning about the target without a cluster label: %q", res.Warnings)
 		}
 		var out bytes.Buffer

@@ -57,7 +57,7 @@ func newDepthChart(backlog []report.Backlog) (*depthChart, string) {
 		if len(backlog) == 0 {
 			return nil, "No workqueue was read: no depth to chart."
 		}
-		return nil, fmt.Sprintf("All %d queues are empty: no depth to chart.", len(backlog))
+		return nil, allEmpty(len(backlog)) + ": no depth to chart."
 	}
 	note := fmt.Sprintf("Depth of the %d non-empty queues, deepest first.", len(rows))
 	if len(rows) > depthMaxBars {

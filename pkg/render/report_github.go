@@ -43,7 +43,7 @@ func ReportGitHub(w io.Writer, r report.Report) error {
 			ew.printf("%s\n", strings.ReplaceAll(suppressedLine(*s), "\n", " "))
 		}
 	}
-	ew.printf("kubectl ctrldiag report: %s (%d of %d targets read)\n", r.Summary.Verdict, r.Summary.Read, r.Summary.Targets)
+	ew.printf("kubectl ctrldiag report: %s (%s)\n", r.Summary.Verdict, targetsRead(r.Summary))
 	return ew.err
 }
 

@@ -13,8 +13,8 @@ func ReportMarkdown(w io.Writer, r report.Report) error {
 	r = printable.Value(r)
 	ew := &errWriter{w: w}
 	ew.printf("# kubectl ctrldiag report\n\n")
-	ew.printf("%s, window %s, %s.\n\n**Verdict:** %s (%d of %d targets read).\n",
-		md(r.Scope), md(reportWindow(r)), r.GeneratedAt.Format("2006-01-02T15:04:05Z"), md(r.Summary.Verdict), r.Summary.Read, r.Summary.Targets)
+	ew.printf("%s, window %s, %s.\n\n**Verdict:** %s (%s).\n",
+		md(r.Scope), md(reportWindow(r)), r.GeneratedAt.Format("2006-01-02T15:04:05Z"), md(r.Summary.Verdict), targetsRead(r.Summary))
 	for _, s := range reportSections(r) {
 		writeMarkdownSection(ew, s, "## ")
 	}

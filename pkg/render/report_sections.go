@@ -71,7 +71,7 @@ func backlogSection(r report.Report) section {
 	}
 	s.Note = fmt.Sprintf("%d queues; %d empty or beyond the first %d not shown (-o json lists all).", len(r.Backlog), idle, maxRows)
 	if len(s.Rows) == 0 {
-		s.Note = fmt.Sprintf("All %d queues are empty.", len(r.Backlog))
+		s.Note = allEmpty(len(r.Backlog)) + "."
 	}
 	return s
 }

@@ -16,7 +16,7 @@ func ReportText(w io.Writer, r report.Report) error {
 	r = printable.Value(r)
 	ew := &errWriter{w: w}
 	ew.printf("kubectl ctrldiag report: %s, window %s, %s\n", r.Scope, reportWindow(r), r.GeneratedAt.Format("2006-01-02T15:04:05Z"))
-	ew.printf("Verdict: %s (%d of %d targets read)\n", r.Summary.Verdict, r.Summary.Read, r.Summary.Targets)
+	ew.printf("Verdict: %s (%s)\n", r.Summary.Verdict, targetsRead(r.Summary))
 	for _, n := range r.WindowNotes {
 		ew.printf("%s", wrap("Window: "+n, "", 96))
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 )
@@ -66,12 +67,8 @@ func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
 // StandbyReason says, in the REASON column and on stderr, why a group's standbys have no rows.
 func StandbyReason(g replicas.Group) string {
 	n := len(g.Folded())
-	what := "1 standby replica"
-	if n > 1 {
-		what = fmt.Sprintf("%d standby replicas", n)
-	}
 	return fmt.Sprintf("%s of %s folded into the rows of the leader %s (told by %s): a standby runs no controllers, its queues are empty or absent",
-		what, g.Workload, g.Leader, g.LeaderFrom)
+		plural.Count(n, "standby replica"), g.Workload, g.Leader, g.LeaderFrom)
 }
 
 // cellBreaks turns a tab or newline inside a cell, which would break the columns, into a blank.

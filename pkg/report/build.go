@@ -15,6 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -522,16 +523,9 @@ func verdict(s Summary) string {
 	case s.Read == 0:
 		return "nothing could be read"
 	case s.Critical > 0:
-		return fmt.Sprintf("%s, %s: see the findings", plural(s.Critical, "critical finding"), plural(s.Warning, "warning"))
+		return fmt.Sprintf("%s, %s: see the findings", plural.Count(s.Critical, "critical finding"), plural.Count(s.Warning, "warning"))
 	case s.Warning > 0:
-		return plural(s.Warning, "warning") + ": see the findings"
+		return plural.Count(s.Warning, "warning") + ": see the findings"
 	}
 	return "healthy: the controllers keep up"
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
@@ -115,7 +116,7 @@ func (o *Options) save(s *snapshot.Snapshot) error {
 		if err := s.Write(o.Out); err != nil {
 			return fmt.Errorf("cannot write the snapshot to standard output: %w", err)
 		}
-		fmt.Fprintf(o.ErrOut, "Snapshot of %d targets (%d pages) written to standard output.\n", len(s.Results), pages)
+		fmt.Fprintf(o.ErrOut, "Snapshot of %s (%s) written to standard output.\n", plural.Count(len(s.Results), "target"), plural.Count(pages, "page"))
 		return nil
 	}
 	if err := s.Save(o.File); err != nil {
@@ -124,8 +125,8 @@ func (o *Options) save(s *snapshot.Snapshot) error {
 		}
 		return fmt.Errorf("cannot write the snapshot: %w", err)
 	}
-	fmt.Fprintf(o.ErrOut, "Snapshot of %d targets (%d pages) written to %s: attach it to the ticket; `kubectl ctrldiag report --from-snapshot %s` reads it anywhere.\n",
-		len(s.Results), pages, o.File, o.File)
+	fmt.Fprintf(o.ErrOut, "Snapshot of %s (%s) written to %s: attach it to the ticket; `kubectl ctrldiag report --from-snapshot %s` reads it anywhere.\n",
+		plural.Count(len(s.Results), "target"), plural.Count(pages, "page"), o.File, o.File)
 	return nil
 }
 

@@ -1,0 +1,25 @@
+package render
+
+import (
+	"testing"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+)
+
+// Counts of one thing are said in the singular: "1 of 1 target read", "The 1 queue is empty".
+func TestCountsAreSaidInTheSingularForOne(t *testing.T) {
+	for s, want := range map[report.Summary]string{
+		{Read: 1, Targets: 1}: "1 of 1 target read",
+		{Read: 0, Targets: 1}: "0 of 1 target read",
+		{Read: 4, Targets: 5}: "4 of 5 targets read",
+	} {
+		if got := targetsRead(s); got != want {
+			t.Errorf("targetsRead(%+v) = %q, want %q", s, got, want)
+		}
+	}
+	for n, want := range map[int]string{0: "No queue was read", 1: "The 1 queue is empty", 3: "All 3 queues are empty"} {
+		if got := allEmpty(n); got != want {
+			t.Errorf("allEmpty(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
