@@ -24,7 +24,7 @@ func (t *Target) sinceRestart(resetsCounted bool) {
 	if start, window, ok := health.SinceStart(t.Prev, t.Cur); ok {
 		t.Prev, t.Window = health.Started(start), window
 		t.Notes = append(t.Notes, fmt.Sprintf("%s restarted between its samples (%s): its figures are over the %s since the new process started, not the window",
-			t.ID, why, window.Round(100e6)))
+			t.ID, why, health.WindowText(window)))
 		return
 	}
 	t.Prev, t.Window = nil, 0

@@ -2,8 +2,9 @@ package health
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"time"
 )
 
@@ -34,7 +35,7 @@ func fallenCounter(prev, cur *Snapshot) (name string, before, after float64, ok 
 	if fell(prev.Process.CPUSeconds, cur.Process.CPUSeconds) {
 		return processCPU, prev.Process.CPUSeconds, cur.Process.CPUSeconds, true
 	}
-	for _, n := range sortedKeys(cur.Queues) {
+	for _, n := range slices.Sorted(maps.Keys(cur.Queues)) {
 		p, c := prev.Queues[n], cur.Queues[n]
 		if p == nil {
 			continue
@@ -48,7 +49,7 @@ func fallenCounter(prev, cur *Snapshot) (name string, before, after float64, ok 
 			return wqWorkDur + `_count{name="` + n + `"}`, p.WorkDuration.Count, c.WorkDuration.Count, true
 		}
 	}
-	for _, n := range sortedKeys(cur.Controllers) {
+	for _, n := range slices.Sorted(maps.Keys(cur.Controllers)) {
 		p, c := prev.Controllers[n], cur.Controllers[n]
 		if p == nil {
 			continue
@@ -80,15 +81,6 @@ func SinceStart(prev, cur *Snapshot) (start time.Time, window time.Duration, ok 
 // Comparing a restarted process's page against it gives the figures since its start.
 func Started(at time.Time) *Snapshot {
 	return FromFamilies(nil, at)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func unixText(s float64) string {

@@ -177,7 +177,7 @@ func WindowName(d time.Duration) string {
 	if d <= 0 {
 		return Lifetime
 	}
-	return d.Round(100 * time.Millisecond).String()
+	return health.WindowText(d)
 }
 
 // SinceRestart is added to the window's name of a target that restarted between its
