@@ -18,6 +18,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
 )
 
 // cluster answers what the metrics pages do not hold from the API server: generation lag,
@@ -190,8 +191,8 @@ func (c *cluster) LeaseHolders(ctx context.Context, namespaces []string) []repli
 }
 
 // Usage reads metrics.k8s.io once per namespace.
-func (c *cluster) Usage(ctx context.Context, namespaces []string) (map[string]source.Usage, string) {
-	usage := map[string]source.Usage{}
+func (c *cluster) Usage(ctx context.Context, namespaces []string) (map[string]usage.Pod, string) {
+	used := map[string]usage.Pod{}
 	for _, ns := range namespaces {
 		raw, err := c.kube.Client.CoreV1().RESTClient().Get().AbsPath("/apis/metrics.k8s.io/v1beta1/namespaces", ns, "pods").DoRaw(ctx)
 		if apierrors.IsNotFound(err) {
@@ -212,7 +213,7 @@ func (c *cluster) Usage(ctx context.Context, namespaces []string) (map[string]so
 			return nil, "metrics.k8s.io: " + err.Error()
 		}
 		for _, it := range list.Items {
-			var u source.Usage
+			var u usage.Pod
 			for _, c := range it.Containers {
 				if q, err := resource.ParseQuantity(c.Usage["cpu"]); err == nil {
 					u.CPUCores += q.AsApproximateFloat64()
@@ -221,8 +222,8 @@ func (c *cluster) Usage(ctx context.Context, namespaces []string) (map[string]so
 					u.MemoryBytes += q.AsApproximateFloat64()
 				}
 			}
-			usage[it.Metadata.Namespace+"/"+it.Metadata.Name] = u
+			used[it.Metadata.Namespace+"/"+it.Metadata.Name] = u
 		}
 	}
-	return usage, ""
+	return used, ""
 }

@@ -4,9 +4,9 @@ import (
 	"math"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
 // QueueList is the result of `queues` in -o json|yaml. Missing figures are null.
@@ -111,9 +111,9 @@ func item(s health.QueueStats) QueueItem {
 	return it
 }
 
-// setClusters names every item's and error's cluster when the results span several clusters.
-func (l *QueueList) setClusters(results []source.Result) {
-	of, clusters := report.Clusters(results)
+// setClusters names every item's and error's cluster when the targets span several clusters.
+func (l *QueueList) setClusters(read []model.Target) {
+	of, clusters := report.Clusters(read)
 	if len(clusters) < 2 {
 		return
 	}

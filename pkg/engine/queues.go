@@ -56,10 +56,10 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	defer cancel()
 
 	// Every sample becomes the model once; everything below reads it.
-	read := model.Build(results)
+	read := source.Model(results)
 	stats, errs, curs, targets := analyse(read, cfg.Thresholds)
-	stats, groups := foldStandbys(ctx, inv, results, stats, curs)
-	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
+	stats, groups := foldStandbys(ctx, inv, read, stats, curs)
+	warnings := append(append([]string(nil), inv.Warnings...), notes(read)...)
 	warnings = append(warnings, mistypedWarnings(read)...)
 	warnings = append(warnings, implausibleWorkers(read)...)
 	for _, t := range targets {
@@ -67,11 +67,11 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 	}
 	list := NewQueueList(stats, errs)
 	list.Replicas = groups
-	list.setClusters(results)
+	list.setClusters(read)
 
 	sampled := 0
-	for _, r := range results {
-		if len(r.Samples) > 0 {
+	for _, r := range read {
+		if r.Read() {
 			sampled++
 		}
 	}
@@ -95,8 +95,8 @@ func analyse(read []model.Target, th findings.Thresholds) ([]health.QueueStats, 
 	curs := map[string]*health.Snapshot{}
 	for _, m := range read {
 		id := m.ID()
-		if m.Result.Err != nil {
-			errs = append(errs, report.TargetError{Target: id, Error: m.Result.Err.Error()})
+		if m.Err != nil {
+			errs = append(errs, report.TargetError{Target: id, Error: m.Err.Error()})
 		}
 		t, ok := findings.Read(m, th, nil)
 		if !ok {
@@ -113,9 +113,9 @@ func analyse(read []model.Target, th findings.Thresholds) ([]health.QueueStats, 
 // foldStandbys groups the pods read into workloads, finds each one's leader (from the metrics,
 // else from the Leases of the namespace when the source can list them) and folds the standby
 // replicas' empty rows into the leader's.
-func foldStandbys(ctx context.Context, inv *source.Inventory, results []source.Result, stats []health.QueueStats,
+func foldStandbys(ctx context.Context, inv *source.Inventory, read []model.Target, stats []health.QueueStats,
 	curs map[string]*health.Snapshot) ([]health.QueueStats, []replicas.Group) {
-	reps := replicasOf(results, curs)
+	reps := replicasOf(read, curs)
 	var holders []replicas.Holder
 	if ns := replicas.Unsure(reps); len(ns) > 0 && inv.Cluster != nil {
 		holders = inv.Cluster.LeaseHolders(ctx, ns)
@@ -125,11 +125,11 @@ func foldStandbys(ctx context.Context, inv *source.Inventory, results []source.R
 
 // replicasOf are the pods read, with their workload and leadership (from curs, their last
 // snapshots by target).
-func replicasOf(results []source.Result, curs map[string]*health.Snapshot) []replicas.Replica {
+func replicasOf(read []model.Target, curs map[string]*health.Snapshot) []replicas.Replica {
 	var reps []replicas.Replica
-	for _, r := range results {
+	for _, r := range read {
 		t := r.Target
-		if t.Kind != target.KindPod || len(r.Samples) == 0 {
+		if t.Kind != target.KindPod || !r.Read() {
 			continue
 		}
 		reps = append(reps, replicas.Of(t.ID(), t.Namespace, t.Name, t.Workload, curs[t.ID()]))
@@ -155,9 +155,9 @@ func mistypedWarnings(read []model.Target) []string {
 }
 
 // notes are what the source learnt while reading the targets (a fallback to port-forward).
-func notes(results []source.Result) []string {
+func notes(read []model.Target) []string {
 	var out []string
-	for _, r := range results {
+	for _, r := range read {
 		out = append(out, r.Notes...)
 	}
 	return out

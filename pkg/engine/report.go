@@ -74,7 +74,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 		// a watch starts with a list of the kind).
 		o.First = func(r source.Result) {
 			r.Pod = inv.Pods[r.Target.Namespace+"/"+r.Target.Name]
-			m := model.Of(r)
+			m := r.Model()
 			if busy := waiting(m, report.Controllers([]model.Target{m})); len(busy) > 0 {
 				inv.Cluster.WatchChanges(ctx, cfg.Scope.Namespace, busy, cfg.ControllerKinds)
 			}
@@ -85,14 +85,14 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 		return nil, err
 	}
 	// Every sample becomes the model once; everything below reads it.
-	targets := model.Build(results)
+	targets := source.Model(results)
 	// What is read from the cluster after the targets is bounded by --deadline too (the
 	// reading itself stops each target at it, with its own error).
 	ctx, cancel := afterReading(ctx, start, cfg.Read.Deadline)
 	defer cancel()
 
 	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds,
-		MemoryLimitBytes: cfg.MemoryLimitBytes, Workers: cfg.Workers, Now: env.now(), Targets: targets, Pods: podInputs(inv, results),
+		MemoryLimitBytes: cfg.MemoryLimitBytes, Workers: cfg.Workers, Now: env.now(), Targets: targets, Pods: podInputs(inv, targets),
 		ClusterRead: inv.ClusterRead, ClusterAbsent: inv.ClusterAbsent}
 	if inv.ClusterAbsent != "" {
 		in.UsageNote = "the metrics API was not read: " + inv.ClusterAbsent
@@ -108,17 +108,17 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 			in.Leases = inv.Cluster.LeaseHolders(ctx, ns)
 		}
 	}
-	warnings := append(append([]string(nil), inv.Warnings...), notes(results)...)
+	warnings := append(append([]string(nil), inv.Warnings...), notes(targets)...)
 	warnings = append(warnings, implausibleWorkers(targets)...)
 	rep := report.Build(in)
 	warnings = append(warnings, rep.WindowNotes...)
 	var workloads map[string]string
 	if inv.Cluster != nil {
 		var ws []string
-		workloads, ws = inv.Cluster.WorkloadAnnotation(ctx, suppress.AnnotationKey, suppress.WorkloadKeys(results))
+		workloads, ws = inv.Cluster.WorkloadAnnotation(ctx, suppress.AnnotationKey, suppress.WorkloadKeys(targets))
 		warnings = append(warnings, ws...)
 	}
-	ignored, annotationWarnings := suppress.Targets(results, workloads)
+	ignored, annotationWarnings := suppress.Targets(targets, workloads)
 	// Expiry is about today, also for a report read from a snapshot taken earlier.
 	suppress.Apply(&rep, cfg.Ignore, ignored, time.Now())
 	warnings = append(warnings, annotationWarnings...)
@@ -148,9 +148,9 @@ func waiting(t model.Target, controllers []objects.Controller) []objects.Control
 func reportFamilies(family string) bool { return health.Wanted(family) || knobs.Wanted(family) }
 
 // podInputs lists the pods for section 1: those behind targets, and skipped ones with why.
-func podInputs(inv *source.Inventory, results []source.Result) []report.PodInput {
+func podInputs(inv *source.Inventory, targets []model.Target) []report.PodInput {
 	scraped := map[string]bool{}
-	for _, r := range results {
+	for _, r := range targets {
 		if r.Pod != nil {
 			scraped[r.Pod.Namespace+"/"+r.Pod.Name] = true
 		}

@@ -47,9 +47,9 @@ type Top struct {
 	cfg QueuesConfig
 	env Env
 	inv *source.Inventory
-	// prev is each target's sample of the refresh before, with its snapshot (built once, when
-	// it was read), by target ID.
-	prev map[string]seen
+	// prev is the snapshot of each target's sample of the refresh before (built once, when it
+	// was read), by target ID.
+	prev map[string]*health.Snapshot
 	// history, when set, is asked once, for the first frame.
 	history TopHistory
 	// every is the time between rediscoveries (0: never); found is when the targets were
@@ -69,7 +69,7 @@ type Top struct {
 
 // NewTop returns a Top over env's source; it is opened by the first Next.
 func NewTop(cfg QueuesConfig, env Env) *Top {
-	return &Top{cfg: cfg, env: env, prev: map[string]seen{}}
+	return &Top{cfg: cfg, env: env, prev: map[string]*health.Snapshot{}}
 }
 
 // SetHistory makes the first frame carry the targets' recent history from h. When h fails,
@@ -112,26 +112,19 @@ func (t *Top) Next(ctx context.Context) (*Frame, error) {
 	read := make([]model.Target, len(results))
 	for i := range results {
 		read[i] = t.pair(results[i])
-		results[i] = read[i].Result
 	}
-	t.noteFailures(results)
+	t.noteFailures(read)
 	stats, errs, curs, targets := analyse(read, t.cfg.Thresholds)
-	reps := replicasOf(results, curs)
+	reps := replicasOf(read, curs)
 	holders := t.leaseHolders(ctx, replicas.Unsure(reps))
 	stats, groups := replicas.Fold(stats, reps, holders)
 	f.List = NewQueueList(stats, errs)
 	f.List.Replicas = groups
-	f.List.setClusters(results)
+	f.List.setClusters(read)
 	// Who leads, as report judges it: a standby is not a stalled controller.
 	f.Findings = findings.Evaluate(targets, replicas.Elections(reps, holders), nil, t.cfg.Thresholds)
-	f.Warnings = append(f.Warnings, notes(results)...)
+	f.Warnings = append(f.Warnings, notes(read)...)
 	return f, nil
-}
-
-// seen is a sample of a target and its snapshot.
-type seen struct {
-	sample source.Sample
-	snap   *health.Snapshot
 }
 
 // pair puts the target's sample before this one in front of r's, so that rates and window
@@ -142,18 +135,18 @@ func (t *Top) pair(r source.Result) model.Target {
 	id := r.ID()
 	if r.Err != nil || len(r.Samples) == 0 {
 		delete(t.prev, id)
-		return model.Of(r)
+		return r.Model()
 	}
 	last := r.Samples[len(r.Samples)-1]
-	cur := seen{sample: last, snap: health.FromFamilies(last.Families, last.Time)}
+	cur := health.FromFamilies(last.Families, last.Time)
 	before, ok := t.prev[id]
 	t.prev[id] = cur
-	if !ok || !cur.sample.Time.After(before.sample.Time) {
-		r.Samples, r.Window = []source.Sample{cur.sample}, 0
-		return model.Target{Result: r, Snapshots: []*health.Snapshot{cur.snap}}
+	if !ok || !cur.Time.After(before.Time) {
+		r.Window = 0
+		return r.With(cur)
 	}
-	r.Samples, r.Window = []source.Sample{before.sample, cur.sample}, cur.sample.Time.Sub(before.sample.Time)
-	return model.Target{Result: r, Snapshots: []*health.Snapshot{before.snap, cur.snap}}
+	r.Window = cur.Time.Sub(before.Time)
+	return r.With(before, cur)
 }
 
 // leaseHolders are the holders of the Leases of the namespaces ns, for the replicas whose

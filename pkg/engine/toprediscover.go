@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -53,10 +54,10 @@ func (t *Top) rediscover(ctx context.Context, f *Frame) {
 
 // noteFailures remembers the targets that failed in this frame, and whether one of them did
 // not fail in the frame before.
-func (t *Top) noteFailures(results []source.Result) {
+func (t *Top) noteFailures(read []model.Target) {
 	now := map[string]bool{}
-	for _, r := range results {
-		if r.Err != nil && len(r.Samples) == 0 {
+	for _, r := range read {
+		if r.Err != nil && !r.Read() {
 			id := r.ID()
 			now[id] = true
 			if t.failing != nil && !t.failing[id] {

@@ -12,6 +12,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
 )
 
 // watchCluster records the controllers it is asked to watch.
@@ -36,7 +37,7 @@ func (c *watchCluster) WorkloadAnnotation(context.Context, string, []string) (ma
 	return nil, nil
 }
 
-func (c *watchCluster) Usage(context.Context, []string) (map[string]source.Usage, string) {
+func (c *watchCluster) Usage(context.Context, []string) (map[string]usage.Pod, string) {
 	return nil, ""
 }
 

@@ -12,21 +12,16 @@ import (
 // controllers reconcile, when they were read; nil otherwise). ok is false when it gave no
 // sample.
 func Read(m model.Target, th Thresholds, objs *objects.View) (t Target, ok bool) {
-	r := m.Result
 	n := len(m.Snapshots)
 	if n == 0 {
 		return Target{}, false
 	}
-	t = Target{ID: r.ID(), Cur: m.Last(), Objects: objs}
+	t = Target{ID: m.ID(), Cur: m.Last(), Objects: objs}
 	if n >= 2 {
-		t.Prev, t.Window = m.First(), r.Window
-		t.sinceRestart(r.ResetsCounted)
+		t.Prev, t.Window = m.First(), m.Window
+		t.sinceRestart(m.ResetsCounted)
 	}
-	var labels map[string]string
-	if r.Pod != nil {
-		labels = r.Pod.Labels
-	}
-	t.Kind = KindOf(t.Cur, labels)
+	t.Kind = KindOf(t.Cur, m.PodLabels())
 	t.queues()
 	Judge(&t, th)
 	health.Sort(t.Queues)

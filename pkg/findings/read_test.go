@@ -7,7 +7,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/testpages"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -21,8 +20,7 @@ func TestReadJudgesTheModelsSnapshots(t *testing.T) {
 			"# TYPE workqueue_adds_total counter\nworkqueue_adds_total{name=\"widgets\"} "+adds+"\n"), at)
 	}
 	m := model.Target{
-		Result: source.Result{Target: target.Target{Kind: target.KindFile, Name: "page"}, Window: 10 * time.Second,
-			Samples: []source.Sample{{Time: at.Add(-10 * time.Second)}, {Time: at}}},
+		Facts:     model.Facts{Target: target.Target{Kind: target.KindFile, Name: "page"}, Window: 10 * time.Second},
 		Snapshots: []*health.Snapshot{snap("100", at.Add(-10*time.Second)), snap("150", at)},
 	}
 	got, ok := Read(m, DefaultThresholds(), nil)
@@ -32,7 +30,7 @@ func TestReadJudgesTheModelsSnapshots(t *testing.T) {
 	if len(got.Queues) != 1 || got.Queues[0].Queue != "widgets" || got.Queues[0].Depth != 4 || got.Queues[0].AddsPerSecond != 5 {
 		t.Errorf("queues: %+v", got.Queues)
 	}
-	if _, ok := Read(model.Target{Result: m.Result}, DefaultThresholds(), nil); ok {
+	if _, ok := Read(model.Target{Facts: m.Facts}, DefaultThresholds(), nil); ok {
 		t.Error("a target without snapshots was read")
 	}
 }

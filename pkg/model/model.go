@@ -1,42 +1,65 @@
-// Package model is the stage between reading and judging: every sample a source read is turned
-// into its health snapshot once, right after the reading, and every consumer of a run (the
-// findings, the report, the queue table, the warnings beside them) reads that snapshot instead
-// of building its own from the parsed page.
+// Package model is the stage between reading and judging: what a source read of each target
+// (who it is, the pod behind it, how its samples were taken) and the health snapshot of each
+// of its pages, built once per run right after the reading. Every consumer of a run (the
+// findings, the report, the queue table, the warnings beside them) reads the model; none of
+// them sees a parsed page or knows which source it came from.
 package model
 
 import (
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
-// Target is one target as read, with the snapshot of each of its samples.
+// Facts are what a source says of one target besides its pages.
+type Facts struct {
+	// Target is the target as it was reached in the end (Via says how).
+	Target target.Target
+	// Pod is the pod behind the target; nil when it is not a pod.
+	Pod *corev1.Pod
+	// Window is the time between the two samples (0 with one).
+	Window time.Duration
+	// ResetsCounted says that the source made the counters of the first sample exact about
+	// resets within the window (a Prometheus server holds every scrape between the two): a
+	// restart between the samples then needs no correction.
+	ResetsCounted bool
+	// Err is what stopped the reading; with one sample and an error, the error hit the second.
+	Err error
+	// Notes are what the user should know about how the target was read (a fallback).
+	Notes []string
+}
+
+// Page is one parsed page of a target and the time it was read.
+type Page struct {
+	Families map[string]*dto.MetricFamily
+	Time     time.Time
+}
+
+// Target is one target of the run: its facts and the snapshot of each of its samples.
 type Target struct {
-	// Result is what the source read of the target: its samples, pod, window and error.
-	Result source.Result
-	// Snapshots are the snapshots of Result.Samples, in the same order.
+	Facts
+	// Snapshots are the snapshots of the target's samples, in the order they were taken.
 	Snapshots []*health.Snapshot
 }
 
-// Of builds the snapshot of each of r's samples.
-func Of(r source.Result) Target {
-	t := Target{Result: r, Snapshots: make([]*health.Snapshot, len(r.Samples))}
-	for i, s := range r.Samples {
-		t.Snapshots[i] = health.FromFamilies(s.Families, s.Time)
+// Of builds the target from its facts and the snapshot of each of its pages, in order.
+func Of(f Facts, pages []Page) Target {
+	t := Target{Facts: f, Snapshots: make([]*health.Snapshot, len(pages))}
+	for i, p := range pages {
+		t.Snapshots[i] = health.FromFamilies(p.Families, p.Time)
 	}
 	return t
 }
 
-// Build builds the snapshots of every result's samples, in the results' order.
-func Build(results []source.Result) []Target {
-	out := make([]Target, len(results))
-	for i, r := range results {
-		out[i] = Of(r)
-	}
-	return out
-}
-
 // ID is the target's ID, the name it has in every output.
-func (t Target) ID() string { return t.Result.ID() }
+func (t Target) ID() string { return t.Target.ID() }
+
+// Read says whether the target gave a sample.
+func (t Target) Read() bool { return len(t.Snapshots) > 0 }
 
 // First is the snapshot of the first sample; nil when there is none.
 func (t Target) First() *health.Snapshot {
@@ -54,11 +77,19 @@ func (t Target) Last() *health.Snapshot {
 	return t.Snapshots[len(t.Snapshots)-1]
 }
 
-// Results are the targets' source results, in the same order.
-func Results(targets []Target) []source.Result {
-	out := make([]source.Result, len(targets))
-	for i, t := range targets {
-		out[i] = t.Result
+// PodLabels are the labels of the pod behind the target; nil when there is none.
+func (t Target) PodLabels() map[string]string {
+	if t.Pod == nil {
+		return nil
 	}
-	return out
+	return t.Pod.Labels
+}
+
+// ErrText is why the target gave no sample, or what stopped its reading: its error, or "no
+// sample" when it has none.
+func (t Target) ErrText() string {
+	if t.Err != nil {
+		return t.Err.Error()
+	}
+	return "no sample"
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
@@ -188,7 +187,7 @@ scrape_configs:
 	}
 
 	th := findings.DefaultThresholds()
-	rt, _ := findings.Read(model.Of(got), th, nil)
+	rt, _ := findings.Read(got.Model(), th, nil)
 	if len(rt.Queues) != 1 {
 		t.Fatalf("queues %+v", rt.Queues)
 	}
@@ -209,7 +208,7 @@ scrape_configs:
 	// factor 1.1); the slow observations before the window (2 s, 3 s) must not show.
 	checkQuantiles(t, "", q, "a native bucket's width")
 	// The report reads the same queue: its backlog drains at the window's completions.
-	rep := report.Build(report.Input{Thresholds: th, Now: end, Targets: model.Build(results[:1])})
+	rep := report.Build(report.Input{Thresholds: th, Now: end, Targets: source.Model(results[:1])})
 	if len(rep.Errors) != 0 || len(rep.Backlog) != 1 || rep.Backlog[0].DrainSeconds == nil || !near(*rep.Backlog[0].DrainSeconds, 3/(100/secs)) {
 		t.Errorf("report errors %+v, backlog %+v: want the queue read above, draining 3 items at %g/s", rep.Errors, rep.Backlog, 100/secs)
 	}
@@ -222,7 +221,7 @@ scrape_configs:
 // the restart, 30 fast ones after, all counted.
 func restartQueue(t *testing.T, r source.Result) {
 	t.Helper()
-	rt, _ := findings.Read(model.Of(r), findings.DefaultThresholds(), nil)
+	rt, _ := findings.Read(r.Model(), findings.DefaultThresholds(), nil)
 	if len(rt.Queues) != 1 {
 		t.Fatalf("restarted: queues %+v", rt.Queues)
 	}

@@ -24,7 +24,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
@@ -202,7 +201,7 @@ func agrees(t *testing.T, client *promapi.Client, target string, start, end time
 	if len(restart.Samples) != 2 {
 		t.Fatalf("restart: %d samples, want 2", len(restart.Samples))
 	}
-	rt, _ := findings.Read(model.Of(restart), th, nil)
+	rt, _ := findings.Read(restart.Model(), th, nil)
 	if len(rt.Queues) != 1 {
 		t.Fatalf("restart: queues %+v", rt.Queues)
 	}
@@ -253,8 +252,8 @@ func near(a, b float64) bool {
 // compareQueues checks that every queue has the same figures from both reads.
 func compareQueues(t *testing.T, id string, direct, got source.Result, th findings.Thresholds) {
 	t.Helper()
-	dt, _ := findings.Read(model.Of(direct), th, nil)
-	gt, _ := findings.Read(model.Of(got), th, nil)
+	dt, _ := findings.Read(direct.Model(), th, nil)
+	gt, _ := findings.Read(got.Model(), th, nil)
 	if len(dt.Queues) == 0 {
 		t.Fatalf("%s: the direct read has no queue: the test reads the wrong pages", id)
 	}
@@ -288,8 +287,8 @@ func compareQueues(t *testing.T, id string, direct, got source.Result, th findin
 func compareFindings(t *testing.T, id string, direct, got source.Result, th findings.Thresholds) {
 	t.Helper()
 	now := got.Samples[1].Time
-	dr := report.Build(report.Input{Thresholds: th, Now: now, Targets: model.Build([]source.Result{direct})})
-	gr := report.Build(report.Input{Thresholds: th, Now: now, Targets: model.Build([]source.Result{got})})
+	dr := report.Build(report.Input{Thresholds: th, Now: now, Targets: source.Model([]source.Result{direct})})
+	gr := report.Build(report.Input{Thresholds: th, Now: now, Targets: source.Model([]source.Result{got})})
 	df, gf := findingLines(dr), findingLines(gr)
 	if strings.Join(df, "\n") != strings.Join(gf, "\n") {
 		t.Errorf("%s: findings differ\nfrom Prometheus:\n%s\nfrom the pages:\n%s", id, strings.Join(gf, "\n"), strings.Join(df, "\n"))

@@ -17,7 +17,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
@@ -44,7 +43,7 @@ func hostileReport(t *testing.T) report.Report {
 	stuck := pod("stuck-system", "stuck-operator-5c6d7-xyz12", 3, "OOMKilled", "64Mi", "128Mi")
 	return report.Build(report.Input{
 		Scope: "all namespaces",
-		Targets: model.Build([]source.Result{
+		Targets: source.Model([]source.Result{
 			{Target: target.Target{Kind: target.KindPod, Namespace: "stuck-system", Name: stuck.Name, Port: 8080, Container: "manager"},
 				Window: 10 * time.Second, Pod: stuck, Samples: []source.Sample{
 					{Families: a.Families, Time: fixtureNow.Add(-10 * time.Second)}, {Families: b.Families, Time: fixtureNow}}},

@@ -14,7 +14,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
@@ -43,7 +42,7 @@ func fixtureReport(t *testing.T) report.Report {
 	stuckA, stuckB := stuckPage(t, 120, 40, 41, 0), stuckPage(t, 138, 50, 55, 10)
 	in := report.Input{
 		Scope: "all namespaces",
-		Targets: model.Build([]source.Result{
+		Targets: source.Model([]source.Result{
 			pair(target.Target{Kind: target.KindPod, Namespace: "widgets-system", Name: opPod.Name, Port: 8080, Container: "manager"}, opPod, "controller-runtime-1.prom", "controller-runtime-2.prom"),
 			pair(target.Target{Kind: target.KindPod, Namespace: "kube-system", Name: kcmPod.Name, Port: 10257, Container: "kube-controller-manager"}, kcmPod, "kube-controller-manager-1.prom.gz", "kube-controller-manager-2.prom.gz"),
 			pair(target.Target{Kind: target.KindAPIServer, Name: "apiserver"}, nil, "kube-apiserver-1.prom.gz", "kube-apiserver-2.prom.gz"),

@@ -10,7 +10,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -28,7 +27,7 @@ func partialReport(t *testing.T) report.Report {
 	kcm := loadPage(t, "kube-controller-manager-1.prom.gz")
 	return report.Build(report.Input{
 		Scope: "all namespaces",
-		Targets: model.Build([]source.Result{
+		Targets: source.Model([]source.Result{
 			{Target: target.Target{Kind: target.KindURL, Name: "http://op:8080/metrics"}, Window: 10 * time.Second,
 				Samples: []source.Sample{{Families: a.Families, Time: fixtureNow.Add(-10 * time.Second)}, {Families: b.Families, Time: fixtureNow}}},
 			{Target: target.Target{Kind: target.KindPod, Namespace: "kube-system", Name: "kcm", Port: 10257},

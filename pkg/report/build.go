@@ -17,15 +17,15 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
 )
 
 // Input is everything the report is computed from.
 type Input struct {
 	Scope string
 	// Targets are the targets read (or not), with their samples, pods and errors, each
-	// sample turned into the model once (model.Build).
+	// sample turned into the model once (source.Model).
 	Targets []model.Target
 	// Pods are every pod to show in section 1 (targets' pods and skipped ones), with notes.
 	Pods        []PodInput
@@ -37,7 +37,7 @@ type Input struct {
 	Leases []replicas.Holder
 	// Usage is metrics.k8s.io's pod usage by "namespace/name"; UsageNote says why it is
 	// missing when it is.
-	Usage     map[string]source.Usage
+	Usage     map[string]usage.Pod
 	UsageNote string
 	// ClusterRead says which cluster the pods, objects, Leases and generation lag were read
 	// from and when, for targets read elsewhere (a Prometheus server); ClusterAbsent why they
@@ -62,7 +62,7 @@ type PodInput struct {
 
 // read is one target read into the model, with its snapshots and judged queues.
 type read struct {
-	in        source.Result
+	in        model.Target
 	prev, cur *health.Snapshot
 	window    time.Duration
 	queues    []health.QueueStats
@@ -80,18 +80,17 @@ func Build(in Input) Report {
 		Findings: []findings.Finding{}}
 	var reads []read
 	var apiPrev, apiCur *health.Snapshot
-	for _, m := range in.Targets {
-		t := m.Result
-		rd, ok := readTarget(m, in.Thresholds, in.Objects)
+	for _, t := range in.Targets {
+		rd, ok := readTarget(t, in.Thresholds, in.Objects)
 		if !ok {
-			r.Errors = append(r.Errors, TargetError{Target: t.Target.ID(), Error: errText(t)})
+			r.Errors = append(r.Errors, TargetError{Target: t.ID(), Error: t.ErrText()})
 			continue
 		}
 		if t.Err != nil {
 			// Read, but not completely (the second sample failed, the deadline passed before it,
 			// or saved pages out of order left one): the target is judged over what was read,
 			// and the error stays listed with that window, in the words `queues` uses for it.
-			r.Errors = append(r.Errors, TargetError{Target: t.Target.ID(), Error: t.Err.Error(), Window: WindowName(rd.window)})
+			r.Errors = append(r.Errors, TargetError{Target: t.ID(), Error: t.Err.Error(), Window: WindowName(rd.window)})
 		}
 		if t.Target.Kind == target.KindAPIServer || rd.kind == findings.KubeAPIServer {
 			apiPrev, apiCur = rd.prev, rd.cur
@@ -112,7 +111,7 @@ func Build(in Input) Report {
 	var lags []findings.CacheLag
 	var reps []replicas.Replica
 	for _, rd := range reads {
-		id := rd.in.Target.ID()
+		id := rd.in.ID()
 		r.Backlog = append(r.Backlog, backlogRows(rd)...)
 		r.Events = append(r.Events, eventRows(rd)...)
 		r.Resources = append(r.Resources, resourceRow(rd, in))
@@ -133,9 +132,9 @@ func Build(in Input) Report {
 			reps = append(reps, rep)
 		}
 	}
-	for _, m := range in.Targets {
-		if t := m.Result; len(t.Samples) == 0 {
-			fTargets = append(fTargets, findings.Target{ID: t.Target.ID(), Kind: findings.ClientGo, ScrapeError: errText(t)})
+	for _, t := range in.Targets {
+		if !t.Read() {
+			fTargets = append(fTargets, findings.Target{ID: t.ID(), Kind: findings.ClientGo, ScrapeError: t.ErrText()})
 		}
 	}
 	r.CacheSync.Generations = generationRows(in.Generations)
@@ -150,12 +149,11 @@ func Build(in Input) Report {
 	}
 	readIDs := make(map[string]bool, len(reads))
 	for _, rd := range reads {
-		readIDs[rd.in.Target.ID()] = true
+		readIDs[rd.in.ID()] = true
 	}
-	results := model.Results(in.Targets)
-	r.Fleet = fleet(results, readIDs)
+	r.Fleet = fleet(in.Targets, readIDs)
 	if r.Fleet != nil {
-		r.clusterOf, _ = Clusters(results)
+		r.clusterOf, _ = Clusters(in.Targets)
 		for i := range r.Errors {
 			r.Errors[i].Cluster = r.clusterOf[r.Errors[i].Target]
 		}
@@ -168,7 +166,7 @@ func Build(in Input) Report {
 // sample. With one sample the figures are over the process's lifetime.
 func readTarget(m model.Target, th findings.Thresholds, objs *objects.View) (read, bool) {
 	ft, ok := findings.Read(m, th, objs)
-	return read{in: m.Result, prev: ft.Prev, cur: ft.Cur, window: ft.Window, queues: ft.Queues, kind: ft.Kind, restart: ft.Restart, notes: ft.Notes}, ok
+	return read{in: m, prev: ft.Prev, cur: ft.Cur, window: ft.Window, queues: ft.Queues, kind: ft.Kind, restart: ft.Restart, notes: ft.Notes}, ok
 }
 
 // WindowName names the window figures are over: a duration rounded to 100 ms, or "lifetime"
@@ -203,7 +201,7 @@ func Replicas(targets []model.Target) []replicas.Replica {
 		if cur == nil {
 			continue
 		}
-		if rep, ok := replicaOf(m.Result, cur); ok {
+		if rep, ok := replicaOf(m, cur); ok {
 			out = append(out, rep)
 		}
 	}
@@ -211,22 +209,15 @@ func Replicas(targets []model.Target) []replicas.Replica {
 }
 
 // replicaOf is the replica a target read is, when it is a pod of a workload.
-func replicaOf(t source.Result, cur *health.Snapshot) (replicas.Replica, bool) {
+func replicaOf(t model.Target, cur *health.Snapshot) (replicas.Replica, bool) {
 	if t.Pod == nil || t.Target.Workload == "" {
 		return replicas.Replica{}, false
 	}
 	return replicas.Of(t.Target.ID(), t.Target.Namespace, t.Target.Name, t.Target.Workload, cur), true
 }
 
-func errText(res source.Result) string {
-	if res.Err != nil {
-		return res.Err.Error()
-	}
-	return "no sample"
-}
-
 func findingsTarget(rd read, in Input) findings.Target {
-	ft := findings.Target{ID: rd.in.Target.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Restart: rd.restart, Queues: rd.queues,
+	ft := findings.Target{ID: rd.in.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Restart: rd.restart, Queues: rd.queues,
 		Objects: in.Objects, Workers: in.Workers}
 	if p := rd.in.Pod; p != nil {
 		served := container(p, rd.in.Target.Container)
@@ -235,7 +226,7 @@ func findingsTarget(rd read, in Input) findings.Target {
 			CPULimitCores: quantity(served.Resources.Limits, corev1.ResourceCPU),
 			Image:         served.Image, Args: slices.Concat(served.Command, served.Args)}
 	} else if in.MemoryLimitBytes > 0 && rd.in.Target.Kind != target.KindAPIServer {
-		ft.Pod = &findings.Pod{Name: rd.in.Target.ID(), MemoryLimitBytes: in.MemoryLimitBytes}
+		ft.Pod = &findings.Pod{Name: rd.in.ID(), MemoryLimitBytes: in.MemoryLimitBytes}
 	}
 	if ft.Pod != nil && ft.Pod.MemoryLimitBytes == 0 && in.MemoryLimitBytes > 0 {
 		ft.Pod.MemoryLimitBytes = in.MemoryLimitBytes

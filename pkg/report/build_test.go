@@ -14,7 +14,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -26,12 +25,12 @@ func TestBuildFromCapturedPages(t *testing.T) {
 	now := time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
 	kcm := target.Target{Kind: target.KindPod, Namespace: "kube-system", Name: "kcm", Port: 10257}
 	in := Input{Scope: "namespace kube-system", Now: now, Thresholds: findings.DefaultThresholds(),
-		Targets: model.Build([]source.Result{
-			{Target: kcm, Window: 10 * time.Second, Samples: []source.Sample{
+		Targets: []model.Target{
+			model.Of(model.Facts{Target: kcm, Window: 10 * time.Second}, []model.Page{
 				{Families: families(t, "kube-controller-manager-1.prom.gz"), Time: now.Add(-10 * time.Second)},
-				{Families: families(t, "kube-controller-manager-2.prom.gz"), Time: now}}},
-			{Target: target.Target{Kind: target.KindURL, Name: "http://gone:8080/metrics"}, Err: errors.New("connection refused")},
-		})}
+				{Families: families(t, "kube-controller-manager-2.prom.gz"), Time: now}}),
+			model.Of(model.Facts{Target: target.Target{Kind: target.KindURL, Name: "http://gone:8080/metrics"}, Err: errors.New("connection refused")}, nil),
+		}}
 	r := Build(in)
 	if r.APIVersion != APIVersion || r.Kind != Kind || r.Window != "10s" || r.Summary.Targets != 2 || r.Summary.Read != 1 {
 		t.Fatalf("header: %+v", r.Summary)

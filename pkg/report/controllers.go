@@ -14,15 +14,11 @@ import (
 func Controllers(targets []model.Target) []objects.Controller {
 	var out []objects.Controller
 	for _, m := range targets {
-		t, cur := m.Result, m.Last()
+		cur := m.Last()
 		if cur == nil {
 			continue
 		}
-		var labels map[string]string
-		if t.Pod != nil {
-			labels = t.Pod.Labels
-		}
-		runtime := string(findings.KindOf(cur, labels))
+		runtime := string(findings.KindOf(cur, m.PodLabels()))
 		names := map[string]bool{}
 		for name := range cur.Controllers {
 			names[name] = true
@@ -38,7 +34,7 @@ func Controllers(targets []model.Target) []objects.Controller {
 		}
 		sort.Strings(sorted)
 		for _, name := range sorted {
-			out = append(out, objects.Controller{Target: t.ID(), Name: name, Runtime: runtime})
+			out = append(out, objects.Controller{Target: m.ID(), Name: name, Runtime: runtime})
 		}
 	}
 	return out

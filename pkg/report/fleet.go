@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 )
 
 // ClusterSummary is one cluster of a fleet (targets read from a Prometheus server that holds
@@ -35,7 +35,7 @@ type FindingRef struct {
 
 // Clusters maps every target's ID to its cluster and lists the distinct clusters, sorted
 // ("" for targets without a cluster label, or read from a cluster rather than a store).
-func Clusters(results []source.Result) (map[string]string, []string) {
+func Clusters(results []model.Target) (map[string]string, []string) {
 	of := make(map[string]string, len(results))
 	set := map[string]bool{}
 	for _, r := range results {
@@ -52,7 +52,7 @@ func Clusters(results []source.Result) (map[string]string, []string) {
 
 // fleet lists each cluster's targets, and how many of them gave figures (read), when the
 // targets span several clusters; Report.Recount tallies their findings.
-func fleet(targets []source.Result, read map[string]bool) []ClusterSummary {
+func fleet(targets []model.Target, read map[string]bool) []ClusterSummary {
 	_, clusters := Clusters(targets)
 	if len(clusters) < 2 {
 		return nil

@@ -7,7 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -20,8 +20,8 @@ func TestFindingsTargetCarriesTheMetricsContainersImageAndArgs(t *testing.T) {
 			{Name: "manager", Image: "ghcr.io/fluxcd/source-controller:v1.4.1", Command: []string{"source-controller"},
 				Args: []string{"--concurrent=4"}},
 		}}}
-	rd := read{in: source.Result{Target: target.Target{Kind: target.KindPod, Namespace: pod.Namespace, Name: pod.Name,
-		Container: "manager"}, Pod: pod}}
+	rd := read{in: model.Target{Facts: model.Facts{Target: target.Target{Kind: target.KindPod, Namespace: pod.Namespace, Name: pod.Name,
+		Container: "manager"}, Pod: pod}}}
 	ft := findingsTarget(rd, Input{})
 	if ft.Pod == nil || ft.Pod.Image != "ghcr.io/fluxcd/source-controller:v1.4.1" ||
 		!slices.Equal(ft.Pod.Args, []string{"source-controller", "--concurrent=4"}) {

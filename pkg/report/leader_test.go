@@ -14,14 +14,13 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
 // replicaInput is one replica of workload in ns, read once: an idle controller-runtime queue
 // when queues is true, and leader_election_master_status when leader is "0" or "1" (a
 // controller-runtime standby exports none at all).
-func replicaInput(t *testing.T, ns, pod, workload string, queues bool, leader string) source.Result {
+func replicaInput(t *testing.T, ns, pod, workload string, queues bool, leader string) model.Target {
 	t.Helper()
 	var b strings.Builder
 	if queues {
@@ -38,8 +37,8 @@ func replicaInput(t *testing.T, ns, pod, workload string, queues bool, leader st
 		t.Fatal(err)
 	}
 	tg := target.Target{Kind: target.KindPod, Namespace: ns, Name: pod, Port: 8080, Container: "manager", Workload: workload}
-	return source.Result{Target: tg, Pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: pod}},
-		Samples: []source.Sample{{Families: p.Families, Time: time.Unix(0, 0)}}}
+	return model.Of(model.Facts{Target: tg, Pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: pod}}},
+		[]model.Page{{Families: p.Families, Time: time.Unix(0, 0)}})
 }
 
 func leaderChecks(r Report) string {
@@ -56,8 +55,8 @@ func leaderChecks(r Report) string {
 // replicas of one workload in one namespace that both lead, or neither, still raise it.
 func TestLeaderCheckKeepsNamespacesApart(t *testing.T) {
 	const w = "deployment/controller-manager"
-	build := func(targets ...source.Result) Report {
-		return Build(Input{Scope: "all namespaces", Targets: model.Build(targets), Thresholds: findings.DefaultThresholds(),
+	build := func(targets ...model.Target) Report {
+		return Build(Input{Scope: "all namespaces", Targets: targets, Thresholds: findings.DefaultThresholds(),
 			Now: time.Unix(0, 0)})
 	}
 	r := build(replicaInput(t, "team-a", "controller-manager-6f7b9-aaaaa", w, true, "1"),
@@ -91,14 +90,14 @@ func TestLeaderCheckKeepsNamespacesApart(t *testing.T) {
 // namespace by a pod of the same name tells nothing.
 func TestLeaseHolderTellsTheStandby(t *testing.T) {
 	const w = "deployment/controller-manager"
-	targets := []source.Result{replicaInput(t, "team-a", "controller-manager-6f7b9-aaaaa", w, true, ""),
+	targets := []model.Target{replicaInput(t, "team-a", "controller-manager-6f7b9-aaaaa", w, true, ""),
 		replicaInput(t, "team-a", "controller-manager-6f7b9-ccccc", w, false, ""),
 		replicaInput(t, "team-b", "controller-manager-6f7b9-bbbbb", w, true, "1")}
-	if ns := replicas.Unsure(Replicas(model.Build(targets))); len(ns) != 1 || ns[0] != "team-a" {
+	if ns := replicas.Unsure(Replicas(targets)); len(ns) != 1 || ns[0] != "team-a" {
 		t.Fatalf("namespaces whose Leases are needed: %v, want [team-a]", ns)
 	}
 	build := func(leases ...replicas.Holder) Report {
-		return Build(Input{Scope: "all namespaces", Targets: model.Build(targets), Leases: leases, Thresholds: findings.DefaultThresholds(),
+		return Build(Input{Scope: "all namespaces", Targets: targets, Leases: leases, Thresholds: findings.DefaultThresholds(),
 			Now: time.Unix(0, 0)})
 	}
 	standby := "team-a/controller-manager-6f7b9-ccccc:8080"

@@ -80,7 +80,7 @@ func TestBuildKeepsTheErrorOfAPartialRead(t *testing.T) {
 				t.Fatalf("the sampling should give one sample and an error %q: %d samples, %v", tt.wantText, len(res.Samples), res.Err)
 			}
 			op := res.Target
-			r := Build(partialInput(t, res))
+			r := Build(partialInput(t, res.Model()))
 
 			if r.Window != "10s" || r.Summary.Targets != 2 || r.Summary.Read != 2 {
 				t.Errorf("window %q, %d of %d read: the kcm pair sets the window and both targets are read",
@@ -124,10 +124,9 @@ func TestBuildKeepsTheErrorOfAPartialRead(t *testing.T) {
 func TestBuildTwoSamplesHasNoErrors(t *testing.T) {
 	op := target.Target{Kind: target.KindURL, Name: "http://op:8080/metrics"}
 	now := partialNow
-	r := Build(partialInput(t, source.Result{Target: op, Window: 10 * time.Second,
-		Samples: []source.Sample{
-			{Families: families(t, "controller-runtime-1.prom"), Time: now.Add(-10 * time.Second)},
-			{Families: families(t, "controller-runtime-2.prom"), Time: now}}}))
+	r := Build(partialInput(t, model.Of(model.Facts{Target: op, Window: 10 * time.Second}, []model.Page{
+		{Families: families(t, "controller-runtime-1.prom"), Time: now.Add(-10 * time.Second)},
+		{Families: families(t, "controller-runtime-2.prom"), Time: now}})))
 	if r.Errors != nil || r.Window != "10s" || r.Summary.Read != 2 {
 		t.Errorf("errors %+v, window %q, read %d", r.Errors, r.Window, r.Summary.Read)
 	}
@@ -144,15 +143,15 @@ var partialNow = time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
 
 // partialInput is the input of a report over two targets: kube-controller-manager, read
 // twice 10 s apart, and ti.
-func partialInput(t *testing.T, ti source.Result) Input {
+func partialInput(t *testing.T, ti model.Target) Input {
 	kcm := target.Target{Kind: target.KindPod, Namespace: "kube-system", Name: "kcm", Port: 10257}
 	return Input{Scope: "test", Now: partialNow, Thresholds: findings.DefaultThresholds(),
-		Targets: model.Build([]source.Result{
-			{Target: kcm, Window: 10 * time.Second, Samples: []source.Sample{
+		Targets: []model.Target{
+			model.Of(model.Facts{Target: kcm, Window: 10 * time.Second}, []model.Page{
 				{Families: families(t, "kube-controller-manager-1.prom.gz"), Time: partialNow.Add(-10 * time.Second)},
-				{Families: families(t, "kube-controller-manager-2.prom.gz"), Time: partialNow}}},
+				{Families: families(t, "kube-controller-manager-2.prom.gz"), Time: partialNow}}),
 			ti,
-		})}
+		}}
 }
 
 func hasResources(r Report, id string) bool {

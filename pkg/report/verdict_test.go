@@ -8,7 +8,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/testpages"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -31,8 +30,8 @@ controller_runtime_active_workers{controller="gitrepository"} 0
 func TestOnePageOfAFailingControllerIsNotHealthy(t *testing.T) {
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	r := Build(Input{Scope: "file", Now: now, Thresholds: findings.DefaultThresholds(),
-		Targets: model.Build([]source.Result{{Target: target.Target{Kind: target.KindFile, Name: "page.txt"},
-			Samples: []source.Sample{{Families: testpages.ParseText(t, sourceControllerPage), Time: now}}}})})
+		Targets: []model.Target{model.Of(model.Facts{Target: target.Target{Kind: target.KindFile, Name: "page.txt"}},
+			[]model.Page{{Families: testpages.ParseText(t, sourceControllerPage), Time: now}})}})
 	if strings.HasPrefix(r.Summary.Verdict, "healthy") || r.Summary.Warning != 1 {
 		t.Fatalf("verdict %q, findings %+v", r.Summary.Verdict, r.Findings)
 	}

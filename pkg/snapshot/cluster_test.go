@@ -22,6 +22,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
 )
 
 const (
@@ -96,8 +97,8 @@ func (f *fakeCluster) WorkloadAnnotation(_ context.Context, key string, workload
 func (f *fakeCluster) WatchChanges(context.Context, string, []objects.Controller, map[string]schema.GroupKind) {
 }
 
-func (f *fakeCluster) Usage(context.Context, []string) (map[string]source.Usage, string) {
-	return map[string]source.Usage{"ops/widget-7d9f-abcde": {CPUCores: 0.25, MemoryBytes: 100 << 20}, "other/x": {CPUCores: 1}}, ""
+func (f *fakeCluster) Usage(context.Context, []string) (map[string]usage.Pod, string) {
+	return map[string]usage.Pod{"ops/widget-7d9f-abcde": {CPUCores: 0.25, MemoryBytes: 100 << 20}, "other/x": {CPUCores: 1}}, ""
 }
 
 func (f *fakeCluster) LeaseHolders(context.Context, []string) []replicas.Holder {

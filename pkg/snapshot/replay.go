@@ -15,6 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
 )
 
 // Replay is a source that gives what a snapshot holds: the inventory, each target's pages
@@ -131,11 +132,11 @@ func (c *replayCluster) WorkloadAnnotation(_ context.Context, key string, worklo
 	return values, c.a.WorkloadWarnings
 }
 
-func (c *replayCluster) Usage(_ context.Context, namespaces []string) (map[string]source.Usage, string) {
+func (c *replayCluster) Usage(_ context.Context, namespaces []string) (map[string]usage.Pod, string) {
 	if c.a.Usage == nil {
 		return nil, c.a.UsageNote
 	}
-	out := map[string]source.Usage{}
+	out := map[string]usage.Pod{}
 	for k, u := range c.a.Usage {
 		ns, _, _ := strings.Cut(k, "/")
 		if slices.Contains(namespaces, ns) {

@@ -8,6 +8,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
 )
 
 // Cluster is what a source that reads a live cluster offers beyond the metrics pages: the
@@ -26,17 +27,11 @@ type Cluster interface {
 	WatchChanges(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind)
 	// Usage reads metrics.k8s.io for the pods of the namespaces, by "namespace/name"; note
 	// says why it is missing when it is.
-	Usage(ctx context.Context, namespaces []string) (usage map[string]Usage, note string)
+	Usage(ctx context.Context, namespaces []string) (pods map[string]usage.Pod, note string)
 	// WorkloadAnnotation reads annotation key of the workload objects ("namespace/kind/name",
 	// kind one of deployment, statefulset, daemonset, replicaset; others are skipped) and
 	// returns the values of those that carry it; warnings say which could not be read.
 	WorkloadAnnotation(ctx context.Context, key string, workloads []string) (values map[string]string, warnings []string)
 	// LeaseHolders lists the holders of the Leases of the namespaces, where they may be listed.
 	LeaseHolders(ctx context.Context, namespaces []string) []replicas.Holder
-}
-
-// Usage is a pod's CPU and memory use as the metrics API reports it.
-type Usage struct {
-	CPUCores    float64
-	MemoryBytes float64
 }

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
 // AnnotationKey is the annotation on a controller's pod (or its pod template, which the pod
@@ -30,7 +30,7 @@ type Target struct {
 // own (an owner's template annotations reach it) and its workload object's, workloads by
 // "namespace/kind/name" (WorkloadKeys). Warnings name annotation values that are not checks of
 // the catalog.
-func Targets(results []source.Result, workloads map[string]string) (map[string]Target, []string) {
+func Targets(results []model.Target, workloads map[string]string) (map[string]Target, []string) {
 	out := map[string]Target{}
 	var warnings []string
 	warned := map[string]bool{}
@@ -56,8 +56,8 @@ func Targets(results []source.Result, workloads map[string]string) (map[string]T
 	return out, warnings
 }
 
-// WorkloadKeys are the workload objects of the results' pods, "namespace/kind/name", each once.
-func WorkloadKeys(results []source.Result) []string {
+// WorkloadKeys are the workload objects of the targets' pods, "namespace/kind/name", each once.
+func WorkloadKeys(results []model.Target) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, r := range results {
@@ -69,7 +69,7 @@ func WorkloadKeys(results []source.Result) []string {
 	return out
 }
 
-func workloadKey(r source.Result) string {
+func workloadKey(r model.Target) string {
 	if r.Pod == nil || !strings.Contains(r.Target.Workload, "/") {
 		return ""
 	}

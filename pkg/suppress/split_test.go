@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
 // A deep queue that does not grow was reported as backlog-growing before backlog-high had a
@@ -44,7 +44,7 @@ func TestIgnoreOfTheOldCheckCoversTheSplitOne(t *testing.T) {
 			if tc.annotation != "" {
 				ann[AnnotationKey] = tc.annotation
 			}
-			ts, warnings := Targets([]source.Result{result("team-b", "op-2", "op", ann)}, nil)
+			ts, warnings := Targets([]model.Target{result("team-b", "op-2", "op", ann)}, nil)
 			if len(warnings) != 0 {
 				t.Fatalf("warnings %q", warnings)
 			}

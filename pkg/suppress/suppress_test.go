@@ -11,8 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -148,14 +148,14 @@ func TestApply(t *testing.T) {
 	}
 }
 
-func result(ns, pod, workload string, annotations map[string]string) source.Result {
-	return source.Result{Target: target.Target{Kind: target.KindPod, Namespace: ns, Name: pod, Port: 8080, Workload: workload},
-		Pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: pod, Annotations: annotations}}}
+func result(ns, pod, workload string, annotations map[string]string) model.Target {
+	return model.Target{Facts: model.Facts{Target: target.Target{Kind: target.KindPod, Namespace: ns, Name: pod, Port: 8080, Workload: workload},
+		Pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: pod, Annotations: annotations}}}}
 }
 
 // The annotation suppresses the checks it names, for its own workload only.
 func TestAnnotation(t *testing.T) {
-	ts, warnings := Targets([]source.Result{
+	ts, warnings := Targets([]model.Target{
 		result("team-a", "op-1", "op", nil),
 		result("team-b", "op-2", "op", map[string]string{AnnotationKey: "CD208, backlog-growing,CD999"}),
 	}, nil)
@@ -183,7 +183,7 @@ func TestAnnotation(t *testing.T) {
 // The workload object's annotation counts as the pod's does; each suppressed finding names
 // the object whose annotation accepted its check.
 func TestWorkloadAnnotation(t *testing.T) {
-	results := []source.Result{
+	results := []model.Target{
 		result("team-a", "op-1", "deployment/op", nil),
 		result("team-b", "op-2", "statefulset/op", map[string]string{AnnotationKey: "backlog-growing"}),
 	}
