@@ -57,8 +57,11 @@ func TestGenerations(t *testing.T) {
 		t.Fatalf("report: %+v", r)
 	}
 	again := Generations(context.Background(), dyn, "ns", []schema.GroupVersionResource{gvr})
-	Still(r, again)
-	if again[0].StillLagging != 1 {
-		t.Errorf("still lagging: %+v", again[0])
+	still := Still(r, again)
+	if len(still) != 1 || still[0].StillLagging != 1 {
+		t.Errorf("still lagging: %+v", still)
+	}
+	if again[0].StillLagging != 0 || Still(nil, again)[0].StillLagging != 0 {
+		t.Errorf("Still wrote into its input, or counted without a report before: %+v", again[0])
 	}
 }

@@ -79,21 +79,26 @@ func Generations(ctx context.Context, dyn dynamic.Interface, ns string, resource
 	return out
 }
 
-// Still marks, in cur, how many objects lagged in prev as well (same object, same generation).
-func Still(prev, cur []GenerationReport) {
+// Still is cur with each report's StillLagging counting the objects that lagged in prev as
+// well (same object, same generation); cur itself is left as it was.
+func Still(prev, cur []GenerationReport) []GenerationReport {
 	before := map[string]bool{}
 	for _, r := range prev {
 		for _, g := range r.Lagging {
 			before[fmt.Sprintf("%s|%s/%s|%d", r.Resource, g.Namespace, g.Name, g.Generation)] = true
 		}
 	}
-	for i := range cur {
-		for _, g := range cur[i].Lagging {
-			if before[fmt.Sprintf("%s|%s/%s|%d", cur[i].Resource, g.Namespace, g.Name, g.Generation)] {
-				cur[i].StillLagging++
+	out := make([]GenerationReport, len(cur))
+	for i, r := range cur {
+		r.StillLagging = 0
+		for _, g := range r.Lagging {
+			if before[fmt.Sprintf("%s|%s/%s|%d", r.Resource, g.Namespace, g.Name, g.Generation)] {
+				r.StillLagging++
 			}
 		}
+		out[i] = r
 	}
+	return out
 }
 
 func lagging(u *unstructured.Unstructured) (Generation, bool) {

@@ -98,9 +98,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 		in.UsageNote = "the metrics API was not read: " + inv.ClusterAbsent
 	}
 	if inv.Cluster != nil {
-		genAfter := inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources)
-		cachesync.Still(genBefore, genAfter)
-		in.Generations = genAfter
+		in.Generations = cachesync.Still(genBefore, inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources))
 		view := inv.Cluster.Objects(ctx, cfg.Scope.Namespace, report.Controllers(targets), cfg.ControllerKinds)
 		in.Objects = &view
 		in.Usage, in.UsageNote = inv.Cluster.Usage(ctx, namespaces(inv))
@@ -108,19 +106,20 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 			in.Leases = inv.Cluster.LeaseHolders(ctx, ns)
 		}
 	}
-	warnings := append(append([]string(nil), inv.Warnings...), notes(targets)...)
-	warnings = append(warnings, implausibleWorkers(targets)...)
-	rep := report.Build(in)
-	warnings = append(warnings, rep.WindowNotes...)
 	var workloads map[string]string
+	var workloadWarnings []string
 	if inv.Cluster != nil {
-		var ws []string
-		workloads, ws = inv.Cluster.WorkloadAnnotation(ctx, suppress.AnnotationKey, suppress.WorkloadKeys(targets))
-		warnings = append(warnings, ws...)
+		workloads, workloadWarnings = inv.Cluster.WorkloadAnnotation(ctx, suppress.AnnotationKey, suppress.WorkloadKeys(targets))
 	}
 	ignored, annotationWarnings := suppress.Targets(targets, workloads)
 	// Expiry is about today, also for a report read from a snapshot taken earlier.
-	suppress.Apply(&rep, cfg.Ignore, ignored, time.Now())
+	in.Suppress = suppress.By(cfg.Ignore, ignored, time.Now())
+	rep := report.Build(in)
+
+	warnings := append(append([]string(nil), inv.Warnings...), notes(targets)...)
+	warnings = append(warnings, implausibleWorkers(targets)...)
+	warnings = append(warnings, rep.WindowNotes...)
+	warnings = append(warnings, workloadWarnings...)
 	warnings = append(warnings, annotationWarnings...)
 	if inv.Cluster != nil && errors.Is(context.Cause(ctx), errDeadline) {
 		warnings = append(warnings, deadlineWarning(cfg.Read.Deadline))

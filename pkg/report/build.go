@@ -50,7 +50,10 @@ type Input struct {
 	Thresholds findings.Thresholds
 	// Workers are the workers of queues whose metrics do not say it (--workers QUEUE=N).
 	Workers map[string]float64
-	Now     time.Time
+	// Suppress parts the findings into those the report lists and those accepted (an
+	// ignore file, annotations); nil lists them all.
+	Suppress func([]findings.Finding) ([]findings.Finding, *Suppressions)
+	Now      time.Time
 }
 
 // PodInput is a pod for section 1.
@@ -144,7 +147,11 @@ func Build(in Input) Report {
 	r.CacheSync.Methods, r.CacheSync.Note = methods(r.CacheSync, apiCur != nil)
 	sortRows(&r)
 
-	if fs := findings.Evaluate(fTargets, replicas.Elections(reps, in.Leases), lags, in.Thresholds); len(fs) > 0 {
+	fs := findings.Evaluate(fTargets, replicas.Elections(reps, in.Leases), lags, in.Thresholds)
+	if in.Suppress != nil {
+		fs, r.Suppressions = in.Suppress(fs)
+	}
+	if len(fs) > 0 {
 		r.Findings = fs
 	}
 	readIDs := make(map[string]bool, len(reads))

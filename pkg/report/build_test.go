@@ -63,3 +63,28 @@ func TestNumDropsNaNAndInf(t *testing.T) {
 		t.Error("Num must drop NaN and Inf")
 	}
 }
+
+// The findings Input.Suppress accepts are listed as suppressed, not as findings, and the
+// summary counts only those kept: the report is built with them once.
+func TestBuildSuppresses(t *testing.T) {
+	now := time.Date(2026, 11, 22, 4, 0, 0, 0, time.UTC)
+	gone := model.Of(model.Facts{Target: target.Target{Kind: target.KindURL, Name: "http://gone:8080/metrics"}, Err: errors.New("connection refused")}, nil)
+	var offered []findings.Finding
+	in := Input{Scope: "test", Now: now, Thresholds: findings.DefaultThresholds(), Targets: []model.Target{gone},
+		Suppress: func(fs []findings.Finding) ([]findings.Finding, *Suppressions) {
+			offered = fs
+			return nil, &Suppressions{Findings: []Suppressed{{Finding: fs[0], Reason: "known", Source: "test"}}}
+		}}
+	r := Build(in)
+	if len(offered) != 1 || offered[0].Check != "scrape-failed" {
+		t.Fatalf("offered to Suppress: %+v", offered)
+	}
+	if r.Findings == nil || len(r.Findings) != 0 || r.Suppressions == nil || len(r.Suppressions.Findings) != 1 ||
+		r.Summary.Warning != 0 || r.Summary.Critical != 0 {
+		t.Errorf("findings %+v, suppressions %+v, summary %+v", r.Findings, r.Suppressions, r.Summary)
+	}
+	in.Suppress = nil
+	if r := Build(in); len(r.Findings) != 1 || r.Suppressions != nil || r.Summary.Warning != 1 {
+		t.Errorf("without Suppress: findings %+v, suppressions %+v", r.Findings, r.Suppressions)
+	}
+}

@@ -100,10 +100,19 @@ func (t *Target) add(source, v string, warnings *[]string, warned map[string]boo
 	}
 }
 
-// Apply moves the findings that an entry of rules (not expired at now) or their target's
-// annotation accepts out of r.Findings into r.Suppressions, notes expired entries there, and
-// recounts the summary. rules may be nil.
-func Apply(r *report.Report, rules *Rules, targets map[string]Target, now time.Time) {
+// By is the suppression of the entries of rules not expired at now (rules may be nil) and of
+// the targets' annotations, as report.Input.Suppress takes it: the report is built with the
+// findings they leave, and never rewritten after.
+func By(rules *Rules, targets map[string]Target, now time.Time) func([]findings.Finding) ([]findings.Finding, *report.Suppressions) {
+	return func(fs []findings.Finding) ([]findings.Finding, *report.Suppressions) {
+		return Split(fs, rules, targets, now)
+	}
+}
+
+// Split parts fs into the findings kept and those that an entry of rules (not expired at now)
+// or their target's annotation accepts, with the expired entries noted; the suppressions are
+// nil when nothing was accepted and nothing expired. rules may be nil; fs is not changed.
+func Split(fs []findings.Finding, rules *Rules, targets map[string]Target, now time.Time) ([]findings.Finding, *report.Suppressions) {
 	var s report.Suppressions
 	var live []Entry
 	if rules != nil {
@@ -116,8 +125,8 @@ func Apply(r *report.Report, rules *Rules, targets map[string]Target, now time.T
 			live = append(live, e)
 		}
 	}
-	kept := r.Findings[:0:0]
-	for _, f := range r.Findings {
+	kept := fs[:0:0]
+	for _, f := range fs {
 		if x, ok := suppressed(f, live, targets[f.Target]); ok {
 			s.Findings = append(s.Findings, x)
 			continue
@@ -125,15 +134,13 @@ func Apply(r *report.Report, rules *Rules, targets map[string]Target, now time.T
 		kept = append(kept, f)
 	}
 	if len(s.Findings) == 0 && len(s.Expired) == 0 {
-		return
+		return fs, nil
 	}
 	sort.Strings(s.Expired)
 	if s.Findings == nil {
 		s.Findings = []report.Suppressed{}
 	}
-	r.Findings = kept
-	r.Suppressions = &s
-	r.Recount()
+	return kept, &s
 }
 
 // suppressed says whether an entry or the target's annotation accepts f, by its own check or

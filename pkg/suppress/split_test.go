@@ -49,7 +49,7 @@ func TestIgnoreOfTheOldCheckCoversTheSplitOne(t *testing.T) {
 				t.Fatalf("warnings %q", warnings)
 			}
 			r := deep()
-			Apply(&r, rules, ts, now)
+			apply(&r, rules, ts, now)
 			var got []string
 			if r.Suppressions != nil {
 				for _, s := range r.Suppressions.Findings {

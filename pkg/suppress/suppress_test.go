@@ -3,6 +3,7 @@ package suppress
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +107,30 @@ func sample() report.Report {
 	return r
 }
 
+// apply suppresses in r what rules and targets accept, through By, as report.Build does with
+// Input.Suppress, and recounts the summary as Build does after it.
+func apply(r *report.Report, rules *Rules, targets map[string]Target, now time.Time) {
+	r.Findings, r.Suppressions = By(rules, targets, now)(r.Findings)
+	r.Recount()
+}
+
+// Split leaves the findings it is given as they were: the report is built once, with what it
+// keeps, and nothing is rewritten after.
+func TestSplitLeavesItsInput(t *testing.T) {
+	rules, err := Parse("ign.yaml", []byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sample()
+	before := slices.Clone(r.Findings)
+	kept, s := Split(r.Findings, rules, targets, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	if s == nil || len(kept) != 3 || !slices.EqualFunc(r.Findings, before, func(a, b findings.Finding) bool {
+		return a.Code == b.Code && a.Target == b.Target && a.Queue == b.Queue
+	}) {
+		t.Errorf("kept %d, suppressions %+v; the input changed: %+v", len(kept), s, r.Findings)
+	}
+}
+
 var targets = map[string]Target{"team-a/op-1:8080": {Namespace: "team-a"}, "team-b/op-2:8080": {Namespace: "team-b"}}
 
 // An entry suppresses only the findings its namespace and controller select; the summary is
@@ -117,7 +142,7 @@ func TestApply(t *testing.T) {
 	}
 	r := sample()
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	Apply(&r, rules, targets, now)
+	apply(&r, rules, targets, now)
 	if r.Suppressions == nil || len(r.Suppressions.Findings) != 2 || len(r.Findings) != 3 {
 		t.Fatalf("suppressed %+v, kept %+v", r.Suppressions, r.Findings)
 	}
@@ -134,7 +159,7 @@ func TestApply(t *testing.T) {
 
 	// After the expiry day the entry no longer applies and says so.
 	r = sample()
-	Apply(&r, rules, targets, time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC))
+	apply(&r, rules, targets, time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC))
 	if len(r.Suppressions.Findings) != 1 || r.Suppressions.Findings[0].Check != "backlog-growing" || r.Summary.Warning != 3 ||
 		len(r.Suppressions.Expired) != 1 || !strings.Contains(r.Suppressions.Expired[0], "ign.yaml:3: the entry for workers-saturated expired on 2026-12-31") {
 		t.Errorf("expired: %+v %+v", r.Suppressions, r.Summary)
@@ -142,7 +167,7 @@ func TestApply(t *testing.T) {
 
 	// Nothing to suppress: the report is left as it was.
 	r = sample()
-	Apply(&r, nil, targets, now)
+	apply(&r, nil, targets, now)
 	if r.Suppressions != nil || len(r.Findings) != 5 {
 		t.Errorf("no rules: %+v", r.Suppressions)
 	}
@@ -163,7 +188,7 @@ func TestAnnotation(t *testing.T) {
 		t.Errorf("warnings %q", warnings)
 	}
 	r := sample()
-	Apply(&r, nil, ts, time.Now())
+	apply(&r, nil, ts, time.Now())
 	if r.Suppressions == nil || len(r.Suppressions.Findings) != 2 {
 		t.Fatalf("suppressed %+v", r.Suppressions)
 	}
@@ -195,7 +220,7 @@ func TestWorkloadAnnotation(t *testing.T) {
 		t.Errorf("warnings %q", warnings)
 	}
 	r := sample()
-	Apply(&r, nil, ts, time.Now())
+	apply(&r, nil, ts, time.Now())
 	if r.Suppressions == nil || len(r.Suppressions.Findings) != 2 {
 		t.Fatalf("suppressed %+v", r.Suppressions)
 	}
