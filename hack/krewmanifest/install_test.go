@@ -130,8 +130,9 @@ func TestInstallThroughKubectl(t *testing.T) {
 	// krew links only the plugin: `kubectl ctrldiag operator ...` reaches kubectl-ctrldiag,
 	// which must find kubectl-ctrldiag-operator beside its link's target in krew's store.
 	out, _ = run("ctrldiag", "operator", "version")
-	if !strings.HasPrefix(out, want) {
-		t.Errorf("kubectl ctrldiag operator version printed %q, want it to start with %q", out, want)
+	wantOperator := strings.Replace(want, "kubectl-ctrldiag ", "kubectl-ctrldiag-operator ", 1)
+	if !strings.HasPrefix(out, wantOperator) {
+		t.Errorf("kubectl ctrldiag operator version printed %q, want it to start with %q", out, wantOperator)
 	}
 	out, _ = run("ctrldiag", "operator", "--help")
 	for _, sub := range []string{"kubectl ctrldiag operator [command]", "install", "run", "uninstall"} {

@@ -67,3 +67,14 @@ func TestBadFlagsAreUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// `kubectl ctrldiag operator version` describes the operator's binary, not the plugin's.
+func TestVersionNamesTheOperator(t *testing.T) {
+	out, err := execute(t, "version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out, "kubectl-ctrldiag-operator ") {
+		t.Errorf("operator version printed %q, want it to start with kubectl-ctrldiag-operator", out)
+	}
+}
