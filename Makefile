@@ -15,10 +15,13 @@ LDFLAGS := -s -w -X $(PKG)/pkg/version.version=$(VERSION) -X $(PKG)/pkg/version.
 
 all: build
 
-## build: the plugin, bin/kubectl-ctrldiag, and the reference operator, bin/kubectl-ctrldiag-operator
+## build: the plugin, bin/kubectl-ctrldiag, the reference operator, bin/kubectl-ctrldiag-operator, and
+## bin/kubectl_complete-ctrldiag, which kubectl runs for `kubectl ctrldiag <TAB>`
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-ctrldiag
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)-operator ./cmd/kubectl-ctrldiag-operator
+	cp hack/completion/kubectl_complete-ctrldiag bin/kubectl_complete-ctrldiag
+	chmod +x bin/kubectl_complete-ctrldiag
 
 ## deps: the system packages the tests use (hack/test-deps.sh): installed as root, named otherwise
 deps:

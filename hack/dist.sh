@@ -8,6 +8,9 @@
 #   kubectl-ctrldiag_<version>_<os>_<arch>.tar.gz   the plugin, kubectl-ctrldiag, and the
 #                                                   reference operator it runs for `operator ...`,
 #                                                   kubectl-ctrldiag-operator (.exe on windows),
+#                                                   kubectl's completion hook for the plugin,
+#                                                   kubectl_complete-ctrldiag (a sh script; a
+#                                                   .cmd on windows), from hack/completion,
 #                                                   + LICENSE
 #   checksums.txt                                   sha256sum format, sorted by name
 #   BUILDINFO                                       version, commit, epoch, Go toolchain
@@ -104,6 +107,10 @@ for p in $platforms; do
       go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$out" "./cmd/$b"
     entries+=("$b$suffix=$out")
   done
+  complete=kubectl_complete-ctrldiag
+  [[ "$os" == windows ]] && complete+=".cmd"
+  [[ -f "hack/completion/$complete" ]] || die "no hack/completion/$complete"
+  entries+=("$complete=$root/hack/completion/$complete")
   "$work/archive" -o "$dist/${binary}_${version}_${os}_${arch}.tar.gz" -mtime "$epoch" \
     "${entries[@]}" "LICENSE=$root/LICENSE"
 done

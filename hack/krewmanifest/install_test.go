@@ -127,11 +127,32 @@ func TestInstallThroughKubectl(t *testing.T) {
 		t.Errorf("version -o json = %+v, want %s %s %s %s/%s", info, rel.Version, rel.Commit, bi["buildDate"], runtime.GOOS, runtime.GOARCH)
 	}
 
+	// Completion: krew links only the plugin, so the README has krew users copy
+	// kubectl_complete-ctrldiag from beside its link's target into krew's bin directory.
+	if runtime.GOOS != "windows" {
+		target, err := os.Readlink(link)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hook, err := os.ReadFile(filepath.Join(filepath.Dir(target), "kubectl_complete-ctrldiag"))
+		if err != nil {
+			t.Fatalf("the installation has no completion hook: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(binDir, "kubectl_complete-ctrldiag"), hook, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		out, _ = run("__complete", "ctrldiag", "queues", "-o", "")
+		if want := "wide\njson\nyaml\n:4\n"; out != want {
+			t.Errorf("kubectl __complete ctrldiag queues -o \"\" printed %q, want %q", out, want)
+		}
+	}
+
 	// krew links only the plugin: `kubectl ctrldiag operator ...` reaches kubectl-ctrldiag,
 	// which must find kubectl-ctrldiag-operator beside its link's target in krew's store.
 	out, _ = run("ctrldiag", "operator", "version")
-	if !strings.HasPrefix(out, want) {
-		t.Errorf("kubectl ctrldiag operator version printed %q, want it to start with %q", out, want)
+	wantOperator := strings.Replace(want, "kubectl-ctrldiag ", "kubectl-ctrldiag-operator ", 1)
+	if !strings.HasPrefix(out, wantOperator) {
+		t.Errorf("kubectl ctrldiag operator version printed %q, want it to start with %q", out, wantOperator)
 	}
 	out, _ = run("ctrldiag", "operator", "--help")
 	for _, sub := range []string{"kubectl ctrldiag operator [command]", "install", "run", "uninstall"} {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -82,6 +83,15 @@ func TestCommittedManifestIsValid(t *testing.T) {
 		}
 		if pl.Bin != bin {
 			t.Errorf("%s: bin = %q, want %q", env, pl.Bin, bin)
+		}
+		// kubectl's completion hook is installed beside the plugin, for the README's step that
+		// puts it on PATH.
+		hook := "kubectl_complete-ctrldiag"
+		if env.OS == "windows" {
+			hook += ".cmd"
+		}
+		if !slices.ContainsFunc(pl.Files, func(op FileOperation) bool { return op.From == hook && op.To == "." }) {
+			t.Errorf("%s: files do not install %s: %+v", env, hook, pl.Files)
 		}
 	}
 }

@@ -8,6 +8,7 @@ package alerts
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -104,6 +105,22 @@ type Set struct {
 	Options     Options
 }
 
+// Checks are the checks that have alerts, the CHECKs --for takes, sorted.
+func Checks() []string {
+	o := DefaultOptions()
+	return checksOf((&builder{o: o, w: promDuration(o.Window)}).alerts())
+}
+
+// checksOf are the checks of defs, once each, sorted.
+func checksOf(defs []alertDef) []string {
+	var out []string
+	for _, d := range defs {
+		out = append(out, d.check)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // Build makes the rules. It fails on an option that cannot make valid rules: a window under
 // a second, a --for for an unknown check or one with no alert.
 func Build(o Options) (Set, error) {
@@ -117,8 +134,8 @@ func Build(o Options) (Set, error) {
 	records := b.records()
 	defs := b.alerts()
 	exported := map[string]bool{}
-	for _, d := range defs {
-		exported[d.check] = true
+	for _, c := range checksOf(defs) {
+		exported[c] = true
 	}
 	for check, d := range o.For {
 		if !exported[check] {

@@ -24,7 +24,7 @@ func NewRootCmd(streams genericiooptions.IOStreams) *cobra.Command {
 		Short:       "Diagnose whether Kubernetes controllers keep up with their work",
 		Long:        rootLong,
 	}, streams)
-	root.AddCommand(version.NewCmd(streams))
+	root.AddCommand(version.NewCmd(root.Name(), streams))
 	addCommands(root, g, streams)
 	return root
 }

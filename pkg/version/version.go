@@ -1,5 +1,7 @@
-// Package version holds the build information stamped into the binary with -ldflags
-// (see the Makefile) and falls back to "unknown" values for plain `go build`.
+// Package version holds the build information stamped into the binary with -ldflags (see the
+// Makefile). A plain `go build` or `go install` stamps nothing: then the Go build info says
+// what it can (the module's version, the VCS revision, its time and whether the tree was
+// modified), and "unknown" stands for the rest.
 package version
 
 import (
@@ -14,6 +16,9 @@ var (
 	buildDate = ""
 )
 
+// readBuildInfo reads the Go build info embedded in the running binary (a variable for tests).
+var readBuildInfo = debug.ReadBuildInfo
+
 // Info describes one build of kubectl-ctrldiag.
 type Info struct {
 	Version   string `json:"version"`
@@ -23,28 +28,41 @@ type Info struct {
 	Platform  string `json:"platform"`
 }
 
-// Get returns the stamped build information, filling gaps from the Go build info
-// (module version, vcs revision) and finally with "unknown".
+// Get returns the stamped build information, filling what -ldflags left empty from the Go
+// build info and finally with "unknown".
 func Get() Info {
 	i := Info{Version: version, Commit: commit, BuildDate: buildDate,
 		GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if i.Version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			i.Version = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			switch {
-			case s.Key == "vcs.revision" && i.Commit == "":
-				i.Commit = s.Value
-			case s.Key == "vcs.time" && i.BuildDate == "":
-				i.BuildDate = s.Value
-			}
-		}
+	if bi, ok := readBuildInfo(); ok && bi != nil {
+		i = fromBuildInfo(i, bi)
 	}
 	for _, p := range []*string{&i.Version, &i.Commit, &i.BuildDate} {
 		if *p == "" {
 			*p = "unknown"
 		}
+	}
+	return i
+}
+
+// fromBuildInfo fills the empty fields of i from bi: the main module's version (not
+// "(devel)", what a build in a checkout says without a VCS), vcs.revision with "-dirty" when
+// vcs.modified says the tree had changes (as hack/dist.sh stamps such a build), and vcs.time.
+func fromBuildInfo(i Info, bi *debug.BuildInfo) Info {
+	if i.Version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		i.Version = bi.Main.Version
+	}
+	vcs := map[string]string{}
+	for _, s := range bi.Settings {
+		vcs[s.Key] = s.Value
+	}
+	if i.Commit == "" && vcs["vcs.revision"] != "" {
+		i.Commit = vcs["vcs.revision"]
+		if vcs["vcs.modified"] == "true" {
+			i.Commit += "-dirty"
+		}
+	}
+	if i.BuildDate == "" {
+		i.BuildDate = vcs["vcs.time"]
 	}
 	return i
 }

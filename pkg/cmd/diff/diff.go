@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/failonflag"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
@@ -68,6 +69,9 @@ type Options struct {
 	genericiooptions.IOStreams
 }
 
+// formats are the values of -o: "" is text.
+var formats = []string{"", "text", "json", "yaml", "markdown"}
+
 // NewCmd returns the diff command.
 func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
 	o := &Options{IOStreams: streams, FailOn: failonflag.New(failon.Appeared), Deadline: sourceflags.DefaultDeadline}
@@ -86,6 +90,8 @@ func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
 	}
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml or markdown")
 	o.FailOn.AddFlag(cmd.Flags())
+	o.FailOn.RegisterCompletion(cmd)
+	completion.Register(cmd, "output", completion.Formats(formats...))
 	cmd.Flags().DurationVar(&o.Deadline, "deadline", o.Deadline, "Time limit for reading both files when they are FIFOs or pipes (e.g. <(ssh host cat before.tar.gz))")
 	return cmd
 }
@@ -96,7 +102,7 @@ func (o *Options) Validate(args []string) error {
 		return exitcode.UsageError("diff takes two files, BEFORE and AFTER, got %d", len(args))
 	}
 	o.Before, o.After = args[0], args[1]
-	if err := render.ValidateFormat(o.Output, "", "text", "json", "yaml", "markdown"); err != nil {
+	if err := render.ValidateFormat(o.Output, formats...); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
 	if err := o.FailOn.Validate(); err != nil {

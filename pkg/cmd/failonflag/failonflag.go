@@ -3,8 +3,10 @@
 package failonflag
 
 import (
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
@@ -28,6 +30,12 @@ func New(scale failon.Scale) Flag {
 // AddFlag registers --fail-on, with the scale's values in its help.
 func (fl *Flag) AddFlag(f *pflag.FlagSet) {
 	f.StringVar(&fl.Value, Name, fl.Value, fl.scale.Help())
+}
+
+// RegisterCompletion offers the scale's values to shell completion of --fail-on on cmd, which
+// has the flag of AddFlag.
+func (fl *Flag) RegisterCompletion(cmd *cobra.Command) {
+	completion.Register(cmd, Name, completion.Words(fl.scale.Values()...))
 }
 
 // Validate reads the value: a usage error names the scale's values.

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/install"
@@ -105,7 +106,11 @@ func (o *InstallOptions) addFlags(cmd *cobra.Command, forInstall bool) {
 	f.StringVar(&o.MemoryLimit, "memory-limit", "256Mi", "Memory limit of the operator container")
 	f.StringVar(&o.DryRun, "dry-run", "none", `"client" prints the manifests instead of applying them`)
 	f.StringVarP(&o.Output, "output", "o", "yaml", "Format of --dry-run=client output: yaml or json")
+	completion.Register(cmd, "output", completion.Formats(installFormats...))
 }
+
+// installFormats are the values of install's -o.
+var installFormats = []string{"yaml", "json"}
 
 // Complete validates the flags and builds the install options.
 func (o *InstallOptions) Complete() error {
@@ -119,7 +124,7 @@ func (o *InstallOptions) Complete() error {
 	if o.DryRun != "none" && o.DryRun != "client" {
 		return exitcode.UsageError("--dry-run must be none or client, got %q", o.DryRun)
 	}
-	if err := render.ValidateFormat(o.Output, "yaml", "json"); err != nil {
+	if err := render.ValidateFormat(o.Output, installFormats...); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
 	if o.Scenario != "" {

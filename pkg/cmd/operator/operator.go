@@ -23,6 +23,6 @@ func NewRootCmd(streams genericiooptions.IOStreams) *cobra.Command {
 		Long:        operatorlaunch.Long,
 	}, streams)
 	root.AddCommand(newRunCmd(g, streams), newInstallCmd(g, streams), newUninstallCmd(g, streams),
-		version.NewCmd(streams))
+		version.NewCmd(operatorlaunch.Binary, streams))
 	return root
 }

@@ -67,3 +67,25 @@ func TestBadFlagsAreUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// `kubectl ctrldiag operator version` describes the operator's binary, not the plugin's.
+func TestVersionNamesTheOperator(t *testing.T) {
+	out, err := execute(t, "version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out, "kubectl-ctrldiag-operator ") {
+		t.Errorf("operator version printed %q, want it to start with kubectl-ctrldiag-operator", out)
+	}
+}
+
+// install -o completes with the formats install accepts.
+func TestInstallOutputCompletion(t *testing.T) {
+	out, err := execute(t, "__complete", "install", "-o", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "yaml\njson\n:4\n"; !strings.HasPrefix(out, want) {
+		t.Errorf("__complete install -o \"\" printed %q, want %q first", out, want)
+	}
+}

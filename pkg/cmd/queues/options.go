@@ -14,6 +14,9 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
+// formats are the values of -o: "" is the table.
+var formats = []string{"", "wide", "json", "yaml"}
+
 // Options holds the flag values of the queues command.
 type Options struct {
 	Sources    sourceflags.Flags
@@ -42,7 +45,7 @@ func (o *Options) Complete(args []string) error {
 
 // Validate checks the flag values and builds the engine's configuration and source.
 func (o *Options) Validate() error {
-	if err := render.ValidateFormat(o.Output, "", "wide", "json", "yaml"); err != nil {
+	if err := render.ValidateFormat(o.Output, formats...); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
 	th, err := o.Thresholds.Thresholds()

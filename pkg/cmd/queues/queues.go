@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 )
 
@@ -100,10 +101,11 @@ const example = `  # The queues of a controller-runtime manager's metrics endpoi
 func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := NewOptions(g, streams)
 	cmd := &cobra.Command{
-		Use:     "queues [TARGET...] [flags]",
-		Short:   "Show every workqueue's depth, rates, latency and status, worst first",
-		Long:    long,
-		Example: example,
+		Use:               "queues [TARGET...] [flags]",
+		Short:             "Show every workqueue's depth, rates, latency and status, worst first",
+		Long:              long,
+		Example:           example,
+		ValidArgsFunction: completion.Pods(g),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Complete(args); err != nil {
 				return err
@@ -118,5 +120,8 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	o.Sources.AddFlags(cmd.Flags(), true)
 	o.Thresholds.AddFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: wide, json or yaml (default: table)")
+	o.Sources.RegisterCompletions(cmd)
+	o.Thresholds.RegisterCompletions(cmd)
+	completion.Register(cmd, "output", completion.Formats(formats...))
 	return cmd
 }

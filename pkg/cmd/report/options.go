@@ -67,7 +67,7 @@ func (o *Options) Complete(args []string) error {
 // Validate checks the flags and builds the configuration.
 func (o *Options) Validate() error {
 	args := o.Args
-	if err := render.ValidateFormat(o.Output, "", "text", "json", "yaml", "markdown", "html", "junit", "github"); err != nil {
+	if err := render.ValidateFormat(o.Output, Formats...); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
 	if err := o.FailOn.Validate(); err != nil {

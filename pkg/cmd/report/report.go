@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
 )
@@ -78,10 +79,11 @@ const example = `  # Diagnose the controllers of a namespace, as text
 func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := NewOptions(g, streams)
 	cmd := &cobra.Command{
-		Use:     "report [TARGET...] [flags]",
-		Short:   "Diagnose controllers: pods, backlog, cache sync lag, events, memory, findings",
-		Long:    long,
-		Example: example,
+		Use:               "report [TARGET...] [flags]",
+		Short:             "Diagnose controllers: pods, backlog, cache sync lag, events, memory, findings",
+		Long:              long,
+		Example:           example,
+		ValidArgsFunction: completion.Pods(g),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Complete(args); err != nil {
 				return err
@@ -94,7 +96,19 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 		},
 	}
 	o.AddFlags(cmd.Flags())
+	o.RegisterCompletions(cmd)
 	return cmd
+}
+
+// Formats are the values of report's -o, and snapshot's: "" is text.
+var Formats = []string{"", "text", "json", "yaml", "markdown", "html", "junit", "github"}
+
+// RegisterCompletions offers the values of the flags of AddFlags to shell completion on cmd.
+func (o *Options) RegisterCompletions(cmd *cobra.Command) {
+	o.Sources.RegisterCompletions(cmd)
+	o.FailOn.RegisterCompletion(cmd)
+	o.Thresholds.RegisterCompletions(cmd)
+	completion.Register(cmd, "output", completion.Formats(Formats...))
 }
 
 // AddFlags registers report's flags; snapshot reads with the same ones.

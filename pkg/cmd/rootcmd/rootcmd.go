@@ -15,6 +15,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
@@ -55,6 +56,8 @@ func New(spec Spec, streams genericiooptions.IOStreams) (*cobra.Command, *global
 	flags := root.PersistentFlags()
 	g.ConfigFlags.AddFlags(flags)
 	flags.BoolVarP(&g.AllNamespaces, "all-namespaces", "A", false, "Look in all namespaces instead of one")
+	completion.Register(root, "namespace", completion.Namespaces(g))
+	completion.Register(root, "context", completion.Contexts(g))
 	addKlogVerbosity(root, streams.ErrOut)
 	return root, g
 }

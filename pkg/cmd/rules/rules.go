@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/alerts"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
@@ -95,6 +96,9 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	f.StringVar(&o.RunbookURL, "runbook-base-url", alerts.DefaultRunbookBaseURL, "Base of every runbook_url, followed by #<code>-<check>")
 	f.StringArrayVar(&o.Labels, "label", nil, "A label of the PrometheusRule, key=value (repeatable; what the Prometheus' ruleSelector matches)")
 	f.StringVar(&o.Name, "name", "ctrldiag", "Name of the PrometheusRule")
+	o.Thresholds.RegisterCompletions(cmd)
+	completion.Register(cmd, "output", completion.Formats(alerts.Formats...))
+	completion.Register(cmd, "for", completion.Keys(alerts.Checks()...))
 	return cmd
 }
 

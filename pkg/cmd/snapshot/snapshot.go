@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 )
 
@@ -46,10 +47,11 @@ const example = `  # Snapshot a namespace's controllers and attach the file to t
 func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := NewOptions(g, streams)
 	cmd := &cobra.Command{
-		Use:     "snapshot [TARGET...] -f FILE [flags]",
-		Short:   "Save what the report reads (raw pages, pods, cluster answers) to one file for later or elsewhere",
-		Long:    long,
-		Example: example,
+		Use:               "snapshot [TARGET...] -f FILE [flags]",
+		Short:             "Save what the report reads (raw pages, pods, cluster answers) to one file for later or elsewhere",
+		Long:              long,
+		Example:           example,
+		ValidArgsFunction: completion.Pods(g),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.print = cmd.Flags().Changed("output")
 			if err := o.Complete(args); err != nil {
@@ -63,6 +65,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 		},
 	}
 	o.Report.AddFlags(cmd.Flags())
+	o.Report.RegisterCompletions(cmd)
 	cmd.Flags().Lookup("output").Usage = "Also print the report the snapshot holds: text, json, yaml, markdown or html (default: print none)"
 	cmd.Flags().StringVarP(&o.File, "file", "f", "", "The snapshot file to write (.tar.gz; required): a new file or a regular one, replaced whole; - writes to standard output")
 	return cmd

@@ -8,12 +8,15 @@ package sourceflags
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
@@ -67,6 +70,15 @@ type Flags struct {
 // many targets at --concurrency 8, and short enough that a hung cluster does not hold a
 // terminal for long.
 const DefaultDeadline = 2 * time.Minute
+
+// Vias are the values of --via, the ways to reach pods a user can ask for, auto first.
+var Vias = []string{string(target.ViaAuto), string(target.ViaProxy), string(target.ViaPortForward)}
+
+// RegisterCompletions offers the values of --via to shell completion on cmd, which has the
+// flags of AddFlags.
+func (f *Flags) RegisterCompletions(cmd *cobra.Command) {
+	completion.Register(cmd, "via", completion.Words(Vias...))
+}
 
 // Defaults for every command; report turns IncludeAPIServer on.
 func Defaults() Flags {
@@ -159,10 +171,9 @@ func (f *Flags) validate(args []string) error {
 	case f.Scheme != "" && f.Scheme != "http" && f.Scheme != "https":
 		return exitcode.UsageError("--scheme must be http or https, got %q", f.Scheme)
 	}
-	switch target.Via(f.Via) {
-	case target.ViaAuto, target.ViaProxy, target.ViaPortForward:
-	default:
-		return exitcode.UsageError("--via must be auto, proxy or port-forward, got %q", f.Via)
+	if !slices.Contains(Vias, f.Via) {
+		last := len(Vias) - 1
+		return exitcode.UsageError("--via must be %s or %s, got %q", strings.Join(Vias[:last], ", "), Vias[last], f.Via)
 	}
 	stdin := 0
 	for _, file := range f.Files {

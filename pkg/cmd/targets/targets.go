@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
@@ -60,14 +61,18 @@ type Options struct {
 	genericiooptions.IOStreams
 }
 
+// formats are the values of -o: "" is the table.
+var formats = []string{"", "wide", "json", "yaml"}
+
 // NewCmd returns the targets command.
 func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &Options{globals: g, IOStreams: streams, Sources: sourceflags.Defaults()}
 	cmd := &cobra.Command{
-		Use:     "targets [TARGET...] [flags]",
-		Short:   "Show which metrics endpoints would be scraped, how, and why",
-		Long:    long,
-		Example: example,
+		Use:               "targets [TARGET...] [flags]",
+		Short:             "Show which metrics endpoints would be scraped, how, and why",
+		Long:              long,
+		Example:           example,
+		ValidArgsFunction: completion.Pods(g),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Complete(args); err != nil {
 				return err
@@ -81,12 +86,14 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	}
 	o.Sources.AddFlags(cmd.Flags(), false)
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: wide, json or yaml (default: table)")
+	o.Sources.RegisterCompletions(cmd)
+	completion.Register(cmd, "output", completion.Formats(formats...))
 	return cmd
 }
 
 // Validate checks the flags.
 func (o *Options) Validate() error {
-	if err := render.ValidateFormat(o.Output, "", "wide", "json", "yaml"); err != nil {
+	if err := render.ValidateFormat(o.Output, formats...); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
 	if len(o.Sources.URLs) > 0 || len(o.Sources.Files) > 0 {

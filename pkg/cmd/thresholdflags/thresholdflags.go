@@ -3,8 +3,10 @@
 package thresholdflags
 
 import (
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 )
@@ -19,6 +21,16 @@ type Flags struct {
 func (f *Flags) AddFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.Set, "threshold", nil, "Override a threshold, name=value (repeatable; see README for names)")
 	fs.StringVar(&f.File, "thresholds", "", "YAML file of thresholds to override")
+}
+
+// RegisterCompletions offers the threshold names to shell completion of --threshold, as
+// "name=" for the value to follow, and YAML files to --thresholds, on cmd, which has the
+// flags of AddFlags.
+func (f *Flags) RegisterCompletions(cmd *cobra.Command) {
+	completion.Register(cmd, "threshold", completion.Keys(findings.ThresholdNames()...))
+	completion.Register(cmd, "thresholds", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return []cobra.Completion{"yaml", "yml"}, cobra.ShellCompDirectiveFilterFileExt
+	})
 }
 
 // Thresholds are the defaults with the file's values, then the --threshold values, applied.

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 )
 
@@ -74,10 +75,11 @@ const example = `  # Watch the queues of the operators in namespace ops
 func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := NewOptions(g, streams)
 	cmd := &cobra.Command{
-		Use:     "top [TARGET...] [flags]",
-		Short:   "Watch every workqueue's depth, rates and status, refreshed in place",
-		Long:    long,
-		Example: example,
+		Use:               "top [TARGET...] [flags]",
+		Short:             "Watch every workqueue's depth, rates and status, refreshed in place",
+		Long:              long,
+		Example:           example,
+		ValidArgsFunction: completion.Pods(g),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Complete(args); err != nil {
 				return err
@@ -91,6 +93,8 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	}
 	o.Sources.AddFlags(cmd.Flags(), false)
 	o.Thresholds.AddFlags(cmd.Flags())
+	o.Sources.RegisterCompletions(cmd)
+	o.Thresholds.RegisterCompletions(cmd)
 	cmd.Flags().DurationVar(&o.Refresh, "refresh", o.Refresh, "Time between refreshes")
 	cmd.Flags().DurationVar(&o.Rediscover, "rediscover", o.Rediscover, "Find the targets of -n/-A again this often during the session (and at the refresh after a target starts failing), so that a rollout's new pods appear and deleted ones leave; 0: never")
 	cmd.Flags().IntVar(&o.Count, "count", 0, "Stop after this many refreshes (0: until interrupted)")

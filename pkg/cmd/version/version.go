@@ -1,4 +1,5 @@
-// Package version implements `kubectl ctrldiag version`.
+// Package version implements the version command of both binaries: `kubectl ctrldiag version`
+// and `kubectl ctrldiag operator version`.
 package version
 
 import (
@@ -7,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	buildinfo "github.com/ctrldiag/kubectl-ctrldiag/pkg/version"
 )
@@ -14,18 +16,23 @@ import (
 // Options holds the flag values of the version command.
 type Options struct {
 	Output string
+	// Binary names the program whose build is printed: kubectl-ctrldiag or its operator.
+	Binary string
 	genericiooptions.IOStreams
 }
 
-// NewCmd returns the version command.
-func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &Options{IOStreams: streams}
+// formats are the values of -o: "" is one line of text.
+var formats = []string{"", "json", "yaml"}
+
+// NewCmd returns the version command of the binary named binary.
+func NewCmd(binary string, streams genericiooptions.IOStreams) *cobra.Command {
+	o := &Options{Binary: binary, IOStreams: streams}
 	cmd := &cobra.Command{
 		Use:   "version",
-		Short: "Print the version, commit and build date of kubectl-ctrldiag",
+		Short: "Print the version, commit and build date of " + binary,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := render.ValidateFormat(o.Output, "", "json", "yaml"); err != nil {
+			if err := render.ValidateFormat(o.Output, formats...); err != nil {
 				return err
 			}
 			cmd.SilenceUsage = true
@@ -33,6 +40,7 @@ func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: json or yaml (default: one line of text)")
+	completion.Register(cmd, "output", completion.Formats(formats...))
 	return cmd
 }
 
@@ -42,7 +50,7 @@ func (o *Options) Run() error {
 	if o.Output == "json" || o.Output == "yaml" {
 		return render.Write(o.Out, o.Output, info)
 	}
-	_, err := fmt.Fprintf(o.Out, "kubectl-ctrldiag %s (commit %s, built %s, %s, %s)\n",
+	_, err := fmt.Fprintf(o.Out, "%s %s (commit %s, built %s, %s, %s)\n", o.Binary,
 		info.Version, info.Commit, info.BuildDate, info.GoVersion, info.Platform)
 	return err
 }

@@ -12,7 +12,7 @@ import (
 func TestVersionFormats(t *testing.T) {
 	for _, format := range []string{"", "json", "yaml"} {
 		streams, _, out, errOut := genericiooptions.NewTestIOStreams()
-		cmd := NewCmd(streams)
+		cmd := NewCmd("kubectl-ctrldiag", streams)
 		cmd.SetArgs([]string{"-o", format})
 		if format == "" {
 			cmd.SetArgs(nil)
@@ -49,7 +49,7 @@ func TestVersionFormats(t *testing.T) {
 
 func TestVersionRejectsUnknownFormat(t *testing.T) {
 	streams, _, _, _ := genericiooptions.NewTestIOStreams()
-	cmd := NewCmd(streams)
+	cmd := NewCmd("kubectl-ctrldiag", streams)
 	cmd.SetArgs([]string{"-o", "xml"})
 	cmd.SilenceErrors = true
 	err := cmd.Execute()
@@ -58,5 +58,23 @@ func TestVersionRejectsUnknownFormat(t *testing.T) {
 	}
 	if cmd.SilenceUsage {
 		t.Error("a bad -o value is a usage error: usage must not be silenced")
+	}
+}
+
+// Each binary names itself: the operator's version must not read as the plugin's.
+func TestVersionNamesTheBinary(t *testing.T) {
+	for _, binary := range []string{"kubectl-ctrldiag", "kubectl-ctrldiag-operator"} {
+		streams, _, out, _ := genericiooptions.NewTestIOStreams()
+		cmd := NewCmd(binary, streams)
+		cmd.SetArgs(nil)
+		if err := cmd.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(out.String(), binary+" ") {
+			t.Errorf("%s version printed %q, want it to start with %q", binary, out, binary+" ")
+		}
+		if !strings.HasSuffix(cmd.Short, " "+binary) {
+			t.Errorf("%s version's help says %q", binary, cmd.Short)
+		}
 	}
 }

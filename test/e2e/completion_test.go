@@ -1,0 +1,80 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// completions splits the output of `kubectl __complete ...` into the offered values (without
+// their descriptions) and the directive line.
+func completions(t *testing.T, r Result) ([]string, string) {
+	t.Helper()
+	if r.Code != 0 {
+		t.Fatalf("kubectl __complete failed:\n%s", r)
+	}
+	lines := strings.Split(strings.TrimSuffix(r.Stdout, "\n"), "\n")
+	last := lines[len(lines)-1]
+	if !strings.HasPrefix(last, ":") {
+		t.Fatalf("kubectl __complete printed no directive line:\n%s", r)
+	}
+	var values []string
+	for _, l := range lines[:len(lines)-1] {
+		values = append(values, strings.SplitN(l, "\t", 2)[0])
+	}
+	return values, last
+}
+
+// kubectl completes `kubectl ctrldiag ...` through kubectl_complete-ctrldiag on PATH, which
+// asks the plugin: the values of -o come from the plugin, not from kubectl's own -o.
+func TestCompletionThroughKubectl(t *testing.T) {
+	values, directive := completions(t, kubectl(t, "__complete", "ctrldiag", "queues", "-o", ""))
+	if got := strings.Join(values, " "); got != "wide json yaml" || directive != ":4" {
+		t.Errorf("kubectl __complete ctrldiag queues -o \"\" = %q %s, want the plugin's wide json yaml :4", got, directive)
+	}
+	values, _ = completions(t, kubectl(t, "__complete", "ctrldiag", "report", "--fail-on", ""))
+	if got := strings.Join(values, " "); got != "none warning critical" {
+		t.Errorf("kubectl __complete ctrldiag report --fail-on \"\" = %q", got)
+	}
+}
+
+func TestCompletionListsSubcommands(t *testing.T) {
+	values, _ := completions(t, kubectl(t, "__complete", "ctrldiag", ""))
+	have := map[string]bool{}
+	for _, v := range values {
+		have[v] = true
+	}
+	for _, want := range []string{"queues", "top", "targets", "report", "snapshot", "diff", "rules", "operator", "version"} {
+		if !have[want] {
+			t.Errorf("kubectl __complete ctrldiag \"\" does not offer %s: %q", want, values)
+		}
+	}
+}
+
+// Namespaces and pods come from the cluster the kubeconfig reaches.
+func TestCompletionFromTheCluster(t *testing.T) {
+	ns := newNamespace(t)
+	apply(t, `apiVersion: v1
+kind: Pod
+metadata:
+  name: completion-target
+  namespace: `+ns+`
+spec:
+  containers:
+  - name: c
+    image: example.invalid/none
+`)
+	values, directive := completions(t, kubectl(t, "__complete", "ctrldiag", "queues", "-n", ns[:len(ns)-3]))
+	if !strings.Contains(" "+strings.Join(values, " ")+" ", " "+ns+" ") || directive != ":4" {
+		t.Errorf("kubectl __complete ctrldiag queues -n %s = %q %s, want %s", ns[:len(ns)-3], values, directive, ns)
+	}
+	values, _ = completions(t, kubectl(t, "__complete", "ctrldiag", "queues", "-n", ns, ""))
+	if got := strings.Join(values, " "); got != "completion-target" {
+		t.Errorf("kubectl __complete ctrldiag queues -n %s \"\" = %q, want the namespace's pod", ns, got)
+	}
+	values, _ = completions(t, kubectl(t, "__complete", "ctrldiag", "queues", "-n", ns, "pod/"))
+	if got := strings.Join(values, " "); got != "pod/completion-target" {
+		t.Errorf("kubectl __complete ctrldiag queues -n %s pod/ = %q", ns, got)
+	}
+}
