@@ -169,7 +169,7 @@ func underProvisioned(t Target, qc QueueCapacity, th Thresholds) (Finding, bool)
 	}
 	return newFinding("under-provisioned", t.Kind, t.ID, qc.Queue,
 		fmt.Sprintf("%s needs %s workers for a p99 wait under %s; it has %.0f", qc.Queue, need, th.TargetQueueWait, in.Workers),
-		ev...).as(health.StatusSlow), true
+		ev...).as(health.StatusSaturated), true
 }
 
 // modelWait is a predicted wait in words: with ρ >= 1 the model has no bound.

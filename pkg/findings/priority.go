@@ -62,7 +62,7 @@ func priorityStarvation(t Target, q health.QueueStats, th Thresholds) []Finding 
 		workersEvidence(q),
 		Evidence{Name: "queue p99 (items served)", Value: quantile(q.QueueP99, q.QueueP99AtLeast),
 			Threshold: ">= " + th.SaturatedQueueWait.String() + ", or higher-priority items waiting at both samples"},
-	).as(health.StatusSlow)}
+	).as(health.StatusSaturated)}
 }
 
 // above sums the depth of the integer priorities of m higher than p; seen says whether any

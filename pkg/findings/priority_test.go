@@ -99,7 +99,7 @@ func TestPriorityStarvationSaysNothingOnAWarmStandby(t *testing.T) {
 }
 
 // The field case: 250 priority-0 items keep the one worker busy, 40 items of the initial list
-// wait. The cause comes first, before the backlog it explains, and the queue is SLOW.
+// wait. The cause comes first, before the backlog it explains, and the queue is SATURATED.
 func TestPriorityStarvationComesFirst(t *testing.T) {
 	q := starvedQueue(func(q *health.QueueStats) {
 		q.DepthByPriorityBefore = map[string]float64{"0": 248, "-100": 40}
@@ -137,7 +137,7 @@ func TestPriorityStarvationComesFirst(t *testing.T) {
 	}
 	tg.Queues[0] = starvedQueue(nil)
 	Judge(&tg, DefaultThresholds())
-	if st := tg.Queues[0].Status; st != health.StatusSlow || !strings.Contains(tg.Queues[0].Reason, "CD214") {
-		t.Errorf("status %s (%s), want SLOW from CD214", st, tg.Queues[0].Reason)
+	if st := tg.Queues[0].Status; st != health.StatusSaturated || !strings.Contains(tg.Queues[0].Reason, "CD214") {
+		t.Errorf("status %s (%s), want SATURATED from CD214", st, tg.Queues[0].Reason)
 	}
 }

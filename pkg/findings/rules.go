@@ -140,14 +140,14 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 		out = append(out, newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
 			workersBusy(q),
 			workersEvidence(q), ev("depth", q.Depth, "", "> 0"),
-			Evidence{Name: "queue p99", Value: quantile(q.QueueP99, q.QueueP99AtLeast), Threshold: ">= " + th.SaturatedQueueWait.String()}).as(health.StatusSlow))
+			Evidence{Name: "queue p99", Value: quantile(q.QueueP99, q.QueueP99AtLeast), Threshold: ">= " + th.SaturatedQueueWait.String()}).as(health.StatusSaturated))
 	case math.IsNaN(q.MaxWorkers) && q.Depth > 0 && q.QueueP99 >= th.SaturatedQueueWait.Seconds() && q.QueueP99 > q.WorkP99 && !q.WorkP99AtLeast:
 		// A work p99 known only to be at least its top bucket may be longer than the wait.
 		saturated = true
 		out = append(out, newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("items of %s wait %s for a worker, longer than the work itself", q.Queue, quantile(q.QueueP99, q.QueueP99AtLeast)),
 			Evidence{Name: "queue p99", Value: quantile(q.QueueP99, q.QueueP99AtLeast), Threshold: ">= " + th.SaturatedQueueWait.String()},
-			ev("work p99", q.WorkP99, "s", "< queue p99"), ev("depth", q.Depth, "", "> 0")).as(health.StatusSlow))
+			ev("work p99", q.WorkP99, "s", "< queue p99"), ev("depth", q.Depth, "", "> 0")).as(health.StatusSaturated))
 	}
 	// A p99 known only to be at least its top bucket fires when that bound reaches the
 	// threshold; below it, Judge says in the queue's reason that the buckets cannot tell.

@@ -6,7 +6,7 @@ import (
 
 // Judge sets the STATUS and REASON of each queue of t from the findings the same thresholds
 // raise on it: a queue with a queue finding is never OK, and a queue is STUCK, FAILING,
-// BACKLOG, SLOW or RETRYING only when the finding behind it is raised. A queue that went away
+// BACKLOG, SATURATED, SLOW or RETRYING only when the finding behind it is raised. A queue that went away
 // between the samples stays GONE. An OK queue whose p99 the buckets cannot place against its
 // threshold says so in its reason.
 func Judge(t *Target, th Thresholds) {

@@ -14,11 +14,12 @@ import (
 // backs are the checks a status needs behind it: a queue shows STUCK only with a stuck-worker
 // finding, and so on.
 var backs = map[health.Status][]string{
-	health.StatusStuck:    {"stuck-worker"},
-	health.StatusFailing:  {"retry-storm", "persistent-failures", "lifetime-failures"},
-	health.StatusBacklog:  {"backlog-growing", "backlog-high"},
-	health.StatusSlow:     {"workers-saturated", "slow-reconcile"},
-	health.StatusRetrying: {"retry-storm", "hot-loop"},
+	health.StatusStuck:     {"stuck-worker"},
+	health.StatusFailing:   {"retry-storm", "persistent-failures", "lifetime-failures"},
+	health.StatusBacklog:   {"backlog-growing", "backlog-high"},
+	health.StatusSaturated: {"workers-saturated"},
+	health.StatusSlow:      {"slow-reconcile"},
+	health.StatusRetrying:  {"retry-storm", "hot-loop"},
 }
 
 // disagreements lists the queues whose status and findings tell different stories: a queue
@@ -110,7 +111,7 @@ func TestJudgeSetsTheStatusOfTheFinding(t *testing.T) {
 		{"deep", func(s *health.QueueStats) { s.Depth = 150 }, health.StatusBacklog, "CD219"},
 		{"rising", func(s *health.QueueStats) { s.Depth, s.DepthBefore = 20, 5 }, health.StatusBacklog, "CD211"},
 		{"barely rising", func(s *health.QueueStats) { s.Depth, s.DepthBefore = 10, 9 }, health.StatusOK, ""},
-		{"waiting longer than working", func(s *health.QueueStats) { s.Depth, s.QueueP99, s.WorkP99 = 3, 2, 0.1 }, health.StatusSlow, "CD208"},
+		{"waiting longer than working", func(s *health.QueueStats) { s.Depth, s.QueueP99, s.WorkP99 = 3, 2, 0.1 }, health.StatusSaturated, "CD208"},
 		{"slow work", func(s *health.QueueStats) { s.WorkP99, s.WorkP50 = 30, 10 }, health.StatusSlow, "CD209"},
 		{"retries", func(s *health.QueueStats) { s.AddsPerSecond, s.RetriesPerSecond, s.RetryRatio = 20, 15, 0.75 }, health.StatusRetrying, "CD203"},
 		{"gone stays gone", func(s *health.QueueStats) { s.Status, s.LongestBefore, s.Longest = health.StatusGone, 115, 120 }, health.StatusGone, ""},

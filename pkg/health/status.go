@@ -18,7 +18,10 @@ const (
 	StatusFailing Status = "FAILING"
 	// StatusBacklog: a backlog-growing or backlog-high finding.
 	StatusBacklog Status = "BACKLOG"
-	// StatusSlow: a workers-saturated, priority-starvation or slow-reconcile finding.
+	// StatusSaturated: the workers cannot keep up: a workers-saturated, priority-starvation or
+	// under-provisioned finding.
+	StatusSaturated Status = "SATURATED"
+	// StatusSlow: each item takes long although workers are free: a slow-reconcile finding.
 	StatusSlow Status = "SLOW"
 	// StatusRetrying: a retry-storm finding on a queue without reconcile metrics, or a hot loop.
 	StatusRetrying Status = "RETRYING"
@@ -33,8 +36,8 @@ const (
 )
 
 var severity = map[Status]int{
-	StatusError: 0, StatusStuck: 1, StatusFailing: 2, StatusBacklog: 3, StatusSlow: 4,
-	StatusRetrying: 5, StatusGone: 6, StatusOK: 7, StatusStandby: 8,
+	StatusError: 0, StatusStuck: 1, StatusFailing: 2, StatusBacklog: 3, StatusSaturated: 4, StatusSlow: 5,
+	StatusRetrying: 6, StatusGone: 7, StatusOK: 8, StatusStandby: 9,
 }
 
 // Rank orders statuses worst first (lower is worse).

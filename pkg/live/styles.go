@@ -28,7 +28,7 @@ func newStyles(r *lipgloss.Renderer, colour bool) styles {
 		dim:      r.NewStyle().Faint(true),
 		status: map[string]lipgloss.Style{
 			string(health.StatusError): red, string(health.StatusStuck): red, string(health.StatusFailing): red,
-			string(health.StatusBacklog): yellow, string(health.StatusSlow): yellow, string(health.StatusRetrying): yellow,
+			string(health.StatusBacklog): yellow, string(health.StatusSaturated): yellow, string(health.StatusSlow): yellow, string(health.StatusRetrying): yellow,
 			string(health.StatusGone): yellow, string(health.StatusOK): green,
 		},
 	}

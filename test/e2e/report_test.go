@@ -54,7 +54,7 @@ func reportJSON(t *testing.T, args ...string) (reportDoc, Result) {
 // statusBacks are the checks a queue status needs behind it in the findings.
 var statusBacks = map[string][]string{
 	"STUCK": {"stuck-worker"}, "FAILING": {"retry-storm", "persistent-failures", "lifetime-failures"}, "BACKLOG": {"backlog-growing", "backlog-high"},
-	"SLOW": {"workers-saturated", "priority-starvation", "slow-reconcile", "under-provisioned"}, "RETRYING": {"retry-storm", "hot-loop"},
+	"SATURATED": {"workers-saturated", "priority-starvation", "under-provisioned"}, "SLOW": {"slow-reconcile"}, "RETRYING": {"retry-storm", "hot-loop"},
 }
 
 // disagreements lists the queues whose STATUS in section 2 and findings in section 6 tell

@@ -28,7 +28,7 @@ func topRow(screen, pod string) []string {
 
 // TestTopSaturatedOperatorInTmux watches the saturated reference operator, and a healthy one
 // beside it, with `kubectl ctrldiag top` in a real terminal (tmux): their rows appear and
-// update, the saturated queue's depth climbs with a SLOW or BACKLOG status, s sorts by depth,
+// update, the saturated queue's depth climbs with a SATURATED or BACKLOG status, s sorts by depth,
 // / filters, Enter shows the queue's findings, the healthy operator stopped becomes an ERROR
 // row while the view goes on, and q exits 0 leaving the terminal as it was (alternate screen
 // left, cursor shown, no escape sequence on the screen).
@@ -64,9 +64,9 @@ func TestTopSaturatedOperatorInTmux(t *testing.T) {
 		return v
 	}
 	first := depth(topRow(s, "sat"))
-	s = x.WaitFor(60*time.Second, "the saturated depth to climb, SLOW or BACKLOG", func(s string) bool {
+	s = x.WaitFor(60*time.Second, "the saturated depth to climb, SATURATED or BACKLOG", func(s string) bool {
 		l := strings.Join(topRow(s, "sat"), " ")
-		return depth(topRow(s, "sat")) > first && (strings.Contains(l, " SLOW ") || strings.Contains(l, " BACKLOG "))
+		return depth(topRow(s, "sat")) > first && (strings.Contains(l, " SATURATED ") || strings.Contains(l, " BACKLOG "))
 	})
 
 	// s sorts by depth: the saturated operator first.
@@ -235,9 +235,9 @@ func TestTopWatchesTheDepthDrainWhenWorkersAreRaised(t *testing.T) {
 		}
 		return v
 	}
-	// The depth climbs past 20 with every worker busy (SLOW or BACKLOG).
-	next(90*time.Second, "sat's depth above 20, SLOW or BACKLOG", func(f []string) bool {
-		return depth(f) > 20 && (f[9] == "SLOW" || f[9] == "BACKLOG")
+	// The depth climbs past 20 with every worker busy (SATURATED or BACKLOG).
+	next(90*time.Second, "sat's depth above 20, SATURATED or BACKLOG", func(f []string) bool {
+		return depth(f) > 20 && (f[9] == "SATURATED" || f[9] == "BACKLOG")
 	})
 
 	// Raise the workers: the same pod, a new process with --workers 200.

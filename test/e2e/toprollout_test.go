@@ -49,9 +49,9 @@ func TestTopFollowsARolloutInTmux(t *testing.T) {
 		}
 		return v
 	}
-	x.WaitFor(90*time.Second, "sat-old's depth above 20, SLOW or BACKLOG", func(s string) bool {
+	x.WaitFor(90*time.Second, "sat-old's depth above 20, SATURATED or BACKLOG", func(s string) bool {
 		l := " " + strings.Join(topRow(s, "sat-old"), " ") + " "
-		return depth(topRow(s, "sat-old")) > 20 && (strings.Contains(l, " SLOW ") || strings.Contains(l, " BACKLOG "))
+		return depth(topRow(s, "sat-old")) > 20 && (strings.Contains(l, " SATURATED ") || strings.Contains(l, " BACKLOG "))
 	})
 
 	// The rollout: the new pod with more workers first, then the old one deleted and ended.

@@ -71,10 +71,11 @@ in README), so the table and the report always agree; REASON names the finding's
             sample, lifetime-failures (most reconciles since the process started failed)
   BACKLOG   backlog-growing: the depth rose by risingDepth (10) or more; or backlog-high:
             backlogDepth (100) items wait, not rising that much (draining, steady, one sample)
-  SLOW      workers-saturated (every worker busy and items wait, or items wait longer than
-            the work takes), priority-starvation (on a priority queue, a lower priority does
-            not drain while every worker serves the higher ones) or slow-reconcile (work p99
-            of slowWork, 1s, with workers free)
+  SATURATED the workers cannot keep up: workers-saturated (every worker busy and items
+            wait, or items wait longer than the work takes), priority-starvation (on a
+            priority queue, a lower priority does not drain while every worker serves the
+            higher ones) or under-provisioned (more workers needed for the target wait)
+  SLOW      slow-reconcile: work p99 of slowWork (1s) or more although workers are free
   RETRYING  retry-storm on a queue without reconcile metrics (retriesPerSecond and
             retryRatio of adds), or hot-loop (reconciles that ask to be requeued, at once)
   GONE      the queue was in the first sample but not the second (restart, lost leadership)
