@@ -450,10 +450,29 @@ func unescape(s []byte, quoted bool) (out []byte, used int, ok bool) {
 
 // parseFloat is expfmt's: strconv.ParseFloat without hex floats or digit separators.
 func parseFloat(b []byte) (float64, error) {
+	if v, ok := smallUint(b); ok {
+		return v, nil // most values on a page are counts
+	}
 	if bytes.ContainsAny(b, "pP_") {
 		return 0, strconv.ErrSyntax
 	}
 	return strconv.ParseFloat(string(b), 64)
+}
+
+// smallUint reads b when it is up to 15 decimal digits: below 2^53, the float is exact,
+// as strconv.ParseFloat gives it.
+func smallUint(b []byte) (float64, bool) {
+	if len(b) == 0 || len(b) > 15 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return float64(n), true
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }

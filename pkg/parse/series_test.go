@@ -1,6 +1,8 @@
 package parse
 
 import (
+	"math"
+	"strconv"
 	"testing"
 
 	"github.com/prometheus/common/model"
@@ -75,6 +77,21 @@ func TestSignatureIsModels(t *testing.T) {
 		}
 		if got, want := p.signature("fam"), model.LabelsToSignature(want); got != want {
 			t.Errorf("%v: signature %d, model's %d", set, got, want)
+		}
+	}
+}
+
+// parseFloat reads what strconv.ParseFloat reads, digits alone (smallUint) included.
+func TestParseFloatDigits(t *testing.T) {
+	for _, s := range []string{"0", "7", "007", "123456789012345", "999999999999999", "1234567890123456",
+		"9007199254740993", "18446744073709551616", "", "-1", "+1", "1e3", "1.5", "0x10", "1_0", "NaN", "+Inf", "١"} {
+		got, gotErr := parseFloat([]byte(s))
+		want, wantErr := strconv.ParseFloat(s, 64)
+		if s == "0x10" || s == "1_0" {
+			wantErr = strconv.ErrSyntax // expfmt's: no hex floats, no digit separators
+		}
+		if (gotErr != nil) != (wantErr != nil) || gotErr == nil && math.Float64bits(got) != math.Float64bits(want) && !math.IsNaN(want) {
+			t.Errorf("parseFloat(%q) = %v, %v; want %v, %v", s, got, gotErr, want, wantErr)
 		}
 	}
 }
