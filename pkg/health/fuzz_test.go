@@ -2,6 +2,7 @@ package health
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"testing"
 )
@@ -23,6 +24,16 @@ func fuzzHistogram(b []byte) *Histogram {
 	for i := 0; i+1 < len(v); i += 2 {
 		h.addBucket(v[i], v[i+1])
 		h.Count = v[i+1]
+	}
+	return h
+}
+
+// rawHistogram builds a histogram from (upper bound, cumulative count) pairs as they come.
+func rawHistogram(b []byte) *Histogram {
+	v := floats(b)
+	h := &Histogram{}
+	for i := 0; i+1 < len(v); i += 2 {
+		h.Buckets = append(h.Buckets, Bucket{UpperBound: v[i], Count: v[i+1]})
 	}
 	return h
 }
@@ -78,6 +89,29 @@ func FuzzQuantile(f *testing.F) {
 	})
 }
 
+// sameAsMapSince checks d, cur.Since(prev), against the plain reading of Since: every bucket
+// of cur less the count of prev's bucket of the same upper bound, found in a map.
+func sameAsMapSince(d, cur, prev *Histogram) error {
+	before := map[float64]float64{}
+	if prev != nil {
+		for _, b := range prev.Buckets {
+			before[b.UpperBound] = b.Count
+		}
+	}
+	for i, b := range cur.Buckets {
+		want := b.Count
+		if prev != nil {
+			want = Increase(before[b.UpperBound], b.Count)
+		}
+		got := d.Buckets[i]
+		if math.Float64bits(got.UpperBound) != math.Float64bits(b.UpperBound) ||
+			math.Float64bits(got.Count) != math.Float64bits(want) && !(math.IsNaN(got.Count) && math.IsNaN(want)) {
+			return fmt.Errorf("bucket %d of %+v since %+v: %+v, want {%v %v}", i, cur.Buckets, prev, got, b.UpperBound, want)
+		}
+	}
+	return nil
+}
+
 // FuzzSince: Since never panics, keeps every bucket of the newer histogram, and never yields a
 // negative increase from non-negative counts (a decrease is a reset).
 func FuzzSince(f *testing.F) {
@@ -89,6 +123,14 @@ func FuzzSince(f *testing.F) {
 		d := cur.Since(prev)
 		if len(d.Buckets) != len(cur.Buckets) {
 			t.Fatalf("Since has %d buckets, the newer histogram %d", len(d.Buckets), len(cur.Buckets))
+		}
+		if err := sameAsMapSince(d, cur, prev); err != nil {
+			t.Fatal(err)
+		}
+		// Buckets in any order, as a histogram not built by add may hold them.
+		rawPrev, rawCur := rawHistogram(before), rawHistogram(after)
+		if err := sameAsMapSince(rawCur.Since(rawPrev), rawCur, rawPrev); err != nil {
+			t.Fatal(err)
 		}
 		for _, h := range []*Histogram{prev, cur} {
 			for _, b := range h.Buckets {

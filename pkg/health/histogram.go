@@ -67,15 +67,56 @@ func (h *Histogram) Since(prev *Histogram) *Histogram {
 		c.Buckets = append([]Bucket(nil), h.Buckets...)
 		return &c
 	}
-	before := make(map[float64]float64, len(prev.Buckets))
-	for _, b := range prev.Buckets {
-		before[b.UpperBound] = b.Count
-	}
 	d := &Histogram{Count: Increase(prev.Count, h.Count), Sum: Increase(prev.Sum, h.Sum)}
-	for _, b := range h.Buckets {
-		d.Buckets = append(d.Buckets, Bucket{UpperBound: b.UpperBound, Count: Increase(before[b.UpperBound], b.Count)})
+	if len(h.Buckets) == 0 {
+		return d
+	}
+	// add keeps buckets sorted and distinct, and the two samples of a series mostly have the
+	// same bounds: the bucket sought is then prev's bucket at the same index, or found by a
+	// search. Other buckets are looked up in a map (the last of equal bounds counts).
+	sorted := strictlyIncreasing(prev.Buckets)
+	var before map[float64]float64
+	if !sorted {
+		before = make(map[float64]float64, len(prev.Buckets))
+		for _, b := range prev.Buckets {
+			before[b.UpperBound] = b.Count
+		}
+	}
+	d.Buckets = make([]Bucket, len(h.Buckets))
+	for i, b := range h.Buckets {
+		var c float64 // 0 when prev has no such bucket
+		if sorted {
+			c = boundCount(prev.Buckets, i, b.UpperBound)
+		} else {
+			c = before[b.UpperBound]
+		}
+		d.Buckets[i] = Bucket{UpperBound: b.UpperBound, Count: Increase(c, b.Count)}
 	}
 	return d
+}
+
+// strictlyIncreasing reports whether the upper bounds of buckets increase (no NaN, no two
+// equal).
+func strictlyIncreasing(buckets []Bucket) bool {
+	for i := 1; i < len(buckets); i++ {
+		if !(buckets[i-1].UpperBound < buckets[i].UpperBound) {
+			return false
+		}
+	}
+	return true
+}
+
+// boundCount is the count of the bucket of sorted buckets with upper bound ub, 0 without one;
+// buckets[i] is tried first.
+func boundCount(buckets []Bucket, i int, ub float64) float64 {
+	if i < len(buckets) && buckets[i].UpperBound == ub {
+		return buckets[i].Count
+	}
+	j := sort.Search(len(buckets), func(j int) bool { return buckets[j].UpperBound >= ub })
+	if j < len(buckets) && buckets[j].UpperBound == ub {
+		return buckets[j].Count
+	}
+	return 0
 }
 
 // Quantile returns the q-quantile (0 <= q <= 1) of the observations in h, as PromQL's
@@ -121,7 +162,9 @@ func (h *Histogram) Quantile(q float64) float64 {
 // no quantile can be read from them: no +Inf bucket, fewer than two buckets, no observations.
 func (h *Histogram) cumulative() []Bucket {
 	buckets := append([]Bucket(nil), h.Buckets...)
-	sort.Slice(buckets, func(i, j int) bool { return buckets[i].UpperBound < buckets[j].UpperBound })
+	if !strictlyIncreasing(buckets) { // as add leaves them
+		sort.Slice(buckets, func(i, j int) bool { return buckets[i].UpperBound < buckets[j].UpperBound })
+	}
 	if len(buckets) < 2 || !math.IsInf(buckets[len(buckets)-1].UpperBound, +1) {
 		return nil
 	}

@@ -41,6 +41,7 @@ func parseFast(page []byte) (fams map[string]*dto.MetricFamily, ok bool) {
 		page = page[end+1:]
 		var lineOK bool
 		if len(line) > 0 && line[0] == '#' {
+			p.prev.series = nil // a TYPE line may change what the next sample line means
 			lineOK = p.comment(line)
 		} else {
 			lineOK = p.sample(line)
@@ -66,9 +67,15 @@ type fastParser struct {
 	// model only reads them, so the series may share one copy.
 	strings               map[string]*string
 	summaries, histograms map[uint64]*dto.Metric // by label signature, as expfmt groups them
-	labels                []*dto.LabelPair       // the current line's labels, reused
-	sigLabels             map[string]string      // the current line's labels for the signature
+	labels                []label                // the current line's labels, reused
+	sorted                []label                // the same and the family name, by name, for the signature
+	prev                  prevSeries             // the previous line's series, which the next line may continue
+	bucketHint            int                    // buckets of the histogram series last added to
+	alloc                 slabs
 }
+
+// label is a label pair of the current line, interned.
+type label struct{ name, value *string }
 
 func (p *fastParser) intern(b []byte) *string {
 	if s, ok := p.strings[string(b)]; ok {
@@ -171,6 +178,10 @@ func (p *fastParser) family(name []byte) (mf *dto.MetricFamily, isCount, isSum b
 
 // sample reads `name{label="value",...} value [timestamp]`.
 func (p *fastParser) sample(line []byte) bool {
+	if ok, done := p.continueSeries(line); done {
+		return ok
+	}
+	p.prev.series = nil
 	n := metricNameLen(line)
 	if n == 0 || n == len(line) {
 		return false
@@ -183,13 +194,7 @@ func (p *fastParser) sample(line []byte) bool {
 	grouped := typ == dto.MetricType_SUMMARY || typ == dto.MetricType_HISTOGRAM
 	quantile, bucket := math.NaN(), math.NaN()
 	p.labels = p.labels[:0]
-	if grouped {
-		if p.sigLabels == nil {
-			p.sigLabels = map[string]string{}
-		}
-		clear(p.sigLabels)
-		p.sigLabels[model.MetricNameLabel] = mf.GetName()
-	}
+	lastStart, lastSpecial := 0, false // where the last label starts, and whether it is le or quantile
 	rest := line[n:]
 	if rest[0] == '{' {
 		rest = rest[1:]
@@ -198,6 +203,7 @@ func (p *fastParser) sample(line []byte) bool {
 				rest = rest[1:]
 				break
 			}
+			lastStart = len(line) - len(rest)
 			ln := labelNameLen(rest)
 			if ln == 0 || ln+1 >= len(rest) || rest[ln] != '=' || rest[ln+1] != '"' {
 				return false
@@ -213,28 +219,24 @@ func (p *fastParser) sample(line []byte) bool {
 			}
 			special := typ == dto.MetricType_SUMMARY && string(name) == model.QuantileLabel ||
 				typ == dto.MetricType_HISTOGRAM && string(name) == model.BucketLabel
-			if !special {
+			lastSpecial = special
+			if special {
+				f, err := parseFloat(value)
+				if err != nil {
+					return false
+				}
+				if typ == dto.MetricType_SUMMARY {
+					quantile = f
+				} else {
+					bucket = f
+				}
+			} else {
 				for _, l := range p.labels {
-					if l.GetName() == string(name) {
+					if *l.name == string(name) {
 						return false // duplicate label names: expfmt's error
 					}
 				}
-				p.labels = append(p.labels, &dto.LabelPair{Name: p.intern(name), Value: p.intern(value)})
-			}
-			if grouped {
-				if special {
-					f, err := parseFloat(value)
-					if err != nil {
-						return false
-					}
-					if typ == dto.MetricType_SUMMARY {
-						quantile = f
-					} else {
-						bucket = f
-					}
-				} else {
-					p.sigLabels[string(name)] = string(value)
-				}
+				p.labels = append(p.labels, label{p.intern(name), p.intern(value)})
 			}
 			switch {
 			case len(rest) > 0 && rest[0] == ',':
@@ -245,8 +247,33 @@ func (p *fastParser) sample(line []byte) bool {
 			}
 		}
 	}
-	if len(rest) < 2 || rest[0] != ' ' {
+	value, timestamp, ok := p.valueAndTime(rest)
+	if !ok {
 		return false
+	}
+	var m *dto.Metric
+	switch typ {
+	case dto.MetricType_SUMMARY:
+		m = p.group(p.summaries, mf)
+	case dto.MetricType_HISTOGRAM:
+		m = p.group(p.histograms, mf)
+	default:
+		m = p.newMetric()
+		mf.Metric = append(mf.Metric, m)
+	}
+	if !p.set(m, typ, isCount, isSum, quantile, bucket, value, timestamp) {
+		return false
+	}
+	if grouped && lastSpecial && !isCount && !isSum {
+		p.prev = prevSeries{prefix: append(p.prev.prefix[:0], line[:lastStart]...), series: m, typ: typ}
+	}
+	return true
+}
+
+// valueAndTime reads ` value [timestamp]`, the end of a sample line.
+func (p *fastParser) valueAndTime(rest []byte) (value float64, timestamp *int64, ok bool) {
+	if len(rest) < 2 || rest[0] != ' ' {
+		return 0, nil, false
 	}
 	rest = rest[1:]
 	valueEnd := bytes.IndexByte(rest, ' ')
@@ -256,84 +283,84 @@ func (p *fastParser) sample(line []byte) bool {
 	} else {
 		ts = rest[valueEnd+1:]
 		if len(ts) == 0 {
-			return false
+			return 0, nil, false
 		}
 	}
 	valueText := rest[:valueEnd]
 	if len(valueText) == 0 || bytes.IndexByte(valueText, '\t') >= 0 || bytes.IndexByte(valueText, '\r') >= 0 {
-		return false
+		return 0, nil, false
 	}
 	value, err := parseFloat(valueText)
 	if err != nil {
-		return false
+		return 0, nil, false
 	}
-	var timestamp *int64
 	if ts != nil {
 		t, err := strconv.ParseInt(string(ts), 10, 64)
 		if err != nil {
-			return false
+			return 0, nil, false
 		}
 		timestamp = proto.Int64(t)
 	}
+	return value, timestamp, true
+}
 
-	m := &dto.Metric{}
-	if len(p.labels) > 0 {
-		m.Label = append([]*dto.LabelPair(nil), p.labels...)
-	}
-	switch typ {
-	case dto.MetricType_SUMMARY:
-		m = p.group(p.summaries, mf, m)
-	case dto.MetricType_HISTOGRAM:
-		m = p.group(p.histograms, mf, m)
-	default:
-		mf.Metric = append(mf.Metric, m)
-	}
+// set records one sample line's value in its series m: the value of a counter, gauge or
+// untyped series, or a quantile, bucket, count or sum of a summary or histogram.
+func (p *fastParser) set(m *dto.Metric, typ dto.MetricType, isCount, isSum bool, quantile, bucket, value float64, timestamp *int64) bool {
 	switch typ {
 	case dto.MetricType_COUNTER:
-		m.Counter = &dto.Counter{Value: proto.Float64(value)}
+		m.Counter = p.alloc.counters.next()
+		m.Counter.Value = p.alloc.float(value)
 	case dto.MetricType_GAUGE:
-		m.Gauge = &dto.Gauge{Value: proto.Float64(value)}
+		m.Gauge = p.alloc.gauges.next()
+		m.Gauge.Value = p.alloc.float(value)
 	case dto.MetricType_UNTYPED:
-		m.Untyped = &dto.Untyped{Value: proto.Float64(value)}
+		m.Untyped = &dto.Untyped{Value: p.alloc.float(value)}
 	case dto.MetricType_SUMMARY:
 		if m.Summary == nil {
 			m.Summary = &dto.Summary{}
 		}
 		switch {
 		case isCount:
-			m.Summary.SampleCount = proto.Uint64(uint64(value))
+			m.Summary.SampleCount = p.alloc.uint(uint64(value))
 		case isSum:
-			m.Summary.SampleSum = proto.Float64(value)
+			m.Summary.SampleSum = p.alloc.float(value)
 		case !math.IsNaN(quantile):
-			m.Summary.Quantile = append(m.Summary.Quantile, &dto.Quantile{Quantile: proto.Float64(quantile), Value: proto.Float64(value)})
+			m.Summary.Quantile = append(m.Summary.Quantile, &dto.Quantile{Quantile: p.alloc.float(quantile), Value: p.alloc.float(value)})
 		}
 	case dto.MetricType_HISTOGRAM:
 		if m.Histogram == nil {
-			m.Histogram = &dto.Histogram{}
+			m.Histogram = p.alloc.histograms.next()
 		}
+		h := m.Histogram
 		switch {
 		case isCount:
 			if u := uint64(value); value == float64(u) {
-				m.Histogram.SampleCount = proto.Uint64(u)
+				h.SampleCount = p.alloc.uint(u)
 			} else {
 				if value < 0 {
 					return false
 				}
-				m.Histogram.SampleCountFloat = proto.Float64(value)
+				h.SampleCountFloat = p.alloc.float(value)
 			}
 		case isSum:
-			m.Histogram.SampleSum = proto.Float64(value)
+			h.SampleSum = p.alloc.float(value)
 		case !math.IsNaN(bucket):
-			b := &dto.Bucket{UpperBound: proto.Float64(bucket)}
+			b := p.alloc.buckets.next()
+			b.UpperBound = p.alloc.float(bucket)
 			if u := uint64(value); value == float64(u) {
-				b.CumulativeCount = proto.Uint64(u)
+				b.CumulativeCount = p.alloc.uint(u)
 			} else {
 				if value < 0 {
 					return false
 				}
-				b.CumulativeCountFloat = proto.Float64(value)
+				b.CumulativeCountFloat = p.alloc.float(value)
 			}
-			m.Histogram.Bucket = append(m.Histogram.Bucket, b)
+			if h.Bucket == nil {
+				h.Bucket = make([]*dto.Bucket, 0, max(p.bucketHint, 1))
+			}
+			h.Bucket = append(h.Bucket, b)
+			p.bucketHint = len(h.Bucket)
 		}
 	default:
 		return false
@@ -342,18 +369,6 @@ func (p *fastParser) sample(line []byte) bool {
 		m.TimestampMs = timestamp
 	}
 	return true
-}
-
-// group returns the summary or histogram series that m's labels (le and quantile aside)
-// belong to, adding m to the family as a new one when there is none yet.
-func (p *fastParser) group(bySignature map[uint64]*dto.Metric, mf *dto.MetricFamily, m *dto.Metric) *dto.Metric {
-	sig := model.LabelsToSignature(p.sigLabels)
-	if existing := bySignature[sig]; existing != nil {
-		return existing
-	}
-	bySignature[sig] = m
-	mf.Metric = append(mf.Metric, m)
-	return m
 }
 
 // metricNameLen is the length of the legacy (unquoted) metric name at the start of s.
@@ -435,10 +450,29 @@ func unescape(s []byte, quoted bool) (out []byte, used int, ok bool) {
 
 // parseFloat is expfmt's: strconv.ParseFloat without hex floats or digit separators.
 func parseFloat(b []byte) (float64, error) {
+	if v, ok := smallUint(b); ok {
+		return v, nil // most values on a page are counts
+	}
 	if bytes.ContainsAny(b, "pP_") {
 		return 0, strconv.ErrSyntax
 	}
 	return strconv.ParseFloat(string(b), 64)
+}
+
+// smallUint reads b when it is up to 15 decimal digits: below 2^53, the float is exact,
+// as strconv.ParseFloat gives it.
+func smallUint(b []byte) (float64, bool) {
+	if len(b) == 0 || len(b) > 15 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return float64(n), true
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }

@@ -201,6 +201,9 @@ func FuzzFastEqualsExpfmt(f *testing.F) {
 	for _, tc := range fastCases {
 		f.Add([]byte(tc.page))
 	}
+	for _, tc := range seriesCases {
+		f.Add([]byte(tc.page))
+	}
 	for _, page := range fixtures(f) {
 		if len(page) < 100000 {
 			f.Add(page[:min(len(page), 4096)])
