@@ -7,7 +7,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 )
 
 // promServer checks the flags that say how to reach --prometheus and says the server, with
@@ -26,7 +25,7 @@ func (f *Flags) promServer(g *globals.Flags) (open.Prometheus, error) {
 	}
 	svc, isSvc := strings.CutPrefix(p.URL, "svc/")
 	if !isSvc {
-		if _, err := promapi.ParseURL(p.URL); err != nil {
+		if err := open.CheckPrometheusURL(p.URL); err != nil {
 			return open.Prometheus{}, exitcode.UsageError("%v", err)
 		}
 	}
@@ -59,7 +58,7 @@ func (f *Flags) promServer(g *globals.Flags) (open.Prometheus, error) {
 	}
 	timeout := f.Timeout
 	if f.flags == nil || f.flags.Lookup("timeout") == nil || !f.flags.Lookup("timeout").Changed {
-		timeout = promapi.DefaultTimeout
+		timeout = open.DefaultQueryTimeout
 	}
 	server := open.Prometheus{URL: p.URL, Token: token, User: user, Password: password, Headers: headers, CAFile: p.CAFile,
 		Insecure: p.Insecure, Timeout: timeout, MaxSeries: p.MaxSeries, ClusterLabel: p.ClusterLabel, Clusters: p.Clusters}

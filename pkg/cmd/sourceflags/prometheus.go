@@ -13,8 +13,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 )
 
 // PromFlags are the flags of the Prometheus source: a server that speaks the Prometheus HTTP
@@ -45,12 +43,12 @@ func (p *PromFlags) addPromFlags(fs *pflag.FlagSet, sampling bool) {
 	fs.StringArrayVar(&p.Headers, "prometheus-header", nil, "Header sent to --prometheus, as NAME=VALUE (repeatable; e.g. X-Scope-OrgID=TENANT for Mimir)")
 	fs.StringVar(&p.CAFile, "prometheus-ca-file", "", "CA certificate file to verify an https --prometheus")
 	fs.BoolVar(&p.Insecure, "prometheus-insecure-skip-tls-verify", false, "Do not verify the certificate of an https --prometheus")
-	fs.IntVar(&p.MaxSeries, "prometheus-max-series", promapi.DefaultMaxSeries, "Most series one answer of --prometheus may hold; a larger answer is an error")
+	fs.IntVar(&p.MaxSeries, "prometheus-max-series", open.DefaultMaxSeries, "Most series one answer of --prometheus may hold; a larger answer is an error")
 	fs.StringVar(&p.At, "at", "", "With --prometheus: the end of the window, RFC 3339 (2026-03-02T03:00:00Z) or relative to now (-2h) (default now)")
 	fs.StringSliceVar(&p.Clusters, "clusters", nil, "With --prometheus: read only these clusters (values of --cluster-label; default every cluster in the store)")
 	fs.StringVar(&p.ClusterLabel, "cluster-label", "cluster", "With --prometheus: the label that tells clusters apart")
 	if sampling {
-		fs.DurationVar(&p.Window, "window", promsource.DefaultWindow, "With --prometheus: the window between the two samples rebuilt from the series")
+		fs.DurationVar(&p.Window, "window", open.DefaultWindow, "With --prometheus: the window between the two samples rebuilt from the series")
 	}
 }
 

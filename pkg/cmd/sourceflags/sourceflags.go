@@ -13,10 +13,8 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -55,7 +53,7 @@ const DefaultDeadline = 2 * time.Minute
 
 // Defaults for every command; report turns IncludeAPIServer on.
 func Defaults() Flags {
-	return Flags{Interval: 5 * time.Second, Timeout: 10 * time.Second, MaxBodyBytes: scrape.DefaultMaxBodyBytes,
+	return Flags{Interval: 5 * time.Second, Timeout: 10 * time.Second, MaxBodyBytes: open.DefaultMaxBodyBytes,
 		Concurrency: 8, Via: string(target.ViaAuto), Deadline: DefaultDeadline}
 }
 
@@ -167,12 +165,12 @@ func (f *Flags) validate(args []string) error {
 		return exitcode.UsageError(`--from-file: standard input ("-") can be read only once`)
 	}
 	for _, u := range f.URLs {
-		if _, err := scrape.NewURLSource(u, nil, scrape.HTTPConfig{}); err != nil {
+		if err := open.CheckURL(u); err != nil {
 			return exitcode.UsageError("%v", err)
 		}
 	}
 	for _, a := range args {
-		if _, _, err := discover.ParseExplicit(a); err != nil {
+		if err := open.CheckTarget(a); err != nil {
 			return exitcode.UsageError("%v", err)
 		}
 	}
