@@ -7,10 +7,12 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
@@ -52,11 +54,15 @@ func (o *Options) Validate() error {
 	if err != nil {
 		return err
 	}
-	r, err := o.Sources.Resolve(o.globals, o.Args, o.In)
+	spec, err := o.Sources.Spec(o.globals, o.Args)
 	if err != nil {
 		return err
 	}
-	o.cfg, o.env = engine.QueuesConfig{Read: r.Read, Thresholds: th, Scope: r.Scope}, r.Env(o.ErrOut)
+	r, err := open.Open(spec, sourceflags.Inputs(o.globals, o.In, o.ErrOut))
+	if err != nil {
+		return err
+	}
+	o.cfg, o.env = engine.QueuesConfig{Read: r.Read, Thresholds: th, Scope: r.Scope}, r.Env(progress.To(o.ErrOut))
 	return nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/failonflag"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
@@ -23,6 +24,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
@@ -54,7 +56,6 @@ type Options struct {
 func NewOptions(g *globals.Flags, streams genericiooptions.IOStreams) *Options {
 	o := &Options{globals: g, IOStreams: streams, Sources: sourceflags.Defaults(), FailOn: failonflag.New(failon.Findings)}
 	o.Sources.IncludeAPIServer = true
-	o.Sources.ClusterWithPrometheus = true
 	return o
 }
 
@@ -127,14 +128,21 @@ func (o *Options) Validate() error {
 	if o.cfg.Ignore, err = suppress.Load(o.IgnoreFile); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
-	if len(o.Sources.URLs) > 0 || len(o.Sources.Files) > 0 {
-		o.Sources.IncludeAPIServer = o.Sources.IncludeAPIServer && len(args) > 0
-	}
-	r, err := o.Sources.Resolve(o.globals, args, o.In)
+	spec, err := o.Sources.Spec(o.globals, args)
 	if err != nil {
 		return err
 	}
-	o.cfg.Read, o.cfg.Scope, o.env = r.Read, r.Scope, r.Env(o.ErrOut)
+	if len(spec.URLs) > 0 || len(spec.Files) > 0 {
+		// Pages and URLs given: the API server only when TARGETs bring the cluster in.
+		spec.IncludeAPIServer = spec.IncludeAPIServer && len(args) > 0
+	}
+	// The kubeconfig's cluster adds pods, objects and Leases to the series of --prometheus.
+	spec.Prometheus.WithCluster = true
+	r, err := open.Open(spec, sourceflags.Inputs(o.globals, o.In, o.ErrOut))
+	if err != nil {
+		return err
+	}
+	o.cfg.Read, o.cfg.Scope, o.env = r.Read, r.Scope, r.Env(progress.To(o.ErrOut))
 	return nil
 }
 

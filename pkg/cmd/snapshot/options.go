@@ -10,7 +10,6 @@ import (
 
 	"golang.org/x/term"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
@@ -18,8 +17,8 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/version"
@@ -133,18 +132,11 @@ func (o *Options) save(s *snapshot.Snapshot) error {
 // clusterFacts adds the API server's version and the pods' recent Warning events; it returns
 // what could not be read, as warnings.
 func (o *Options) clusterFacts(ctx context.Context, s *snapshot.Snapshot, now time.Time) []string {
-	cfg, err := o.globals.ConfigFlags.ToRESTConfig()
+	kube, err := open.Connect(o.globals.ConfigFlags, o.Report.Sources.Timeout)
 	if err != nil {
-		return []string{"kubeconfig: " + err.Error()}
+		return []string{err.Error()}
 	}
-	redact.Add(cfg.BearerToken, cfg.Password)
-	if cfg.Timeout == 0 {
-		cfg.Timeout = o.Report.Sources.Timeout
-	}
-	client, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return []string{"kubeconfig: " + err.Error()}
-	}
+	client := kube.Client
 	s.Manifest.APIServer = snapshot.ServerVersion(client)
 	var notes []string
 	s.Events, notes = snapshot.RecentEvents(ctx, client, s.Inventory.Pods, now, eventsSince)

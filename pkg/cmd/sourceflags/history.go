@@ -1,32 +1,30 @@
 package sourceflags
 
 import (
-	"io"
-
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
 )
 
-// ResolveWithHistory is Resolve for a live view (top): the source is always the targets
-// themselves; --prometheus, when given, is only where their recent history is asked, and the
-// returned History (nil without --prometheus) is its server, for the caller to give a step
-// and a number of points.
-func (f *Flags) ResolveWithHistory(g *globals.Flags, args []string, stdin io.Reader) (Resolved, *promsource.History, error) {
+// LiveSpec is Spec for a live view (top): the source is always the targets themselves;
+// --prometheus, when given, is only where their recent history is asked (Prometheus.History),
+// for the caller to give a step and a number of points.
+func (f *Flags) LiveSpec(g *globals.Flags, args []string) (open.Spec, error) {
 	if f.Prom.URL == "" {
-		r, err := f.Resolve(g, args, stdin)
-		return r, nil, err
+		return f.Spec(g, args)
 	}
 	if f.Prom.At != "" {
-		return Resolved{}, nil, exitcode.UsageError("--at: a live view's history ends now")
+		return open.Spec{}, exitcode.UsageError("--at: a live view's history ends now")
 	}
-	client, _, err := f.promClient(g)
+	server, err := f.promServer(g)
 	if err != nil {
-		return Resolved{}, nil, err
+		return open.Spec{}, err
 	}
-	r, err := f.resolveLive(g, args, stdin)
+	s, err := f.liveSpec(g, args)
 	if err != nil {
-		return Resolved{}, nil, err
+		return open.Spec{}, err
 	}
-	return r, &promsource.History{Client: client, ClusterLabel: f.Prom.ClusterLabel, Clusters: f.Prom.Clusters}, nil
+	server.History = true
+	s.Prometheus = server
+	return s, nil
 }

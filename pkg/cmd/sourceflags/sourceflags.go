@@ -2,32 +2,22 @@
 // and targets: cluster discovery (TARGET arguments, -l, --include-apiserver, --port/--path/
 // --scheme, --via), direct sources (--url, --from-file), metrics credentials and TLS, the
 // bounds of the work, and a Prometheus server to read instead (--prometheus, --window, --at,
-// --clusters). It turns them into a source: collect's, or promsource's.
+// --clusters). It checks them in the user's words and turns them into an open.Spec.
 package sourceflags
 
 import (
-	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -57,13 +47,6 @@ type Flags struct {
 	Prom PromFlags
 	// FromSnapshot is the snapshot file to read instead of the cluster (--from-snapshot).
 	FromSnapshot string
-	// KeepForwards keeps each pod's port-forward open from one reading to the next (top's
-	// refreshes); not a flag.
-	KeepForwards bool
-	// ClusterWithPrometheus adds, to the series of --prometheus, the kubeconfig's cluster when
-	// it is the one read and the report is about now (report's pods, objects and Leases); not
-	// a flag.
-	ClusterWithPrometheus bool
 }
 
 // DefaultDeadline bounds the reading of all targets: time for the two samples 5s apart of
@@ -82,7 +65,7 @@ func (f *Flags) RegisterCompletions(cmd *cobra.Command) {
 
 // Defaults for every command; report turns IncludeAPIServer on.
 func Defaults() Flags {
-	return Flags{Interval: 5 * time.Second, Timeout: 10 * time.Second, MaxBodyBytes: scrape.DefaultMaxBodyBytes,
+	return Flags{Interval: 5 * time.Second, Timeout: 10 * time.Second, MaxBodyBytes: open.DefaultMaxBodyBytes,
 		Concurrency: 8, Via: string(target.ViaAuto), Deadline: DefaultDeadline}
 }
 
@@ -114,39 +97,41 @@ func (f *Flags) AddFlags(fs *pflag.FlagSet, sampling bool) {
 	f.Prom.addPromFlags(fs, sampling)
 }
 
-// config validates the flags and builds the collect configuration. args are the TARGET
-// arguments; stdin is read for --from-file -.
-func (f *Flags) config(g *globals.Flags, args []string, stdin io.Reader) (collect.Config, error) {
+// liveSpec checks the flags and says the targets themselves: the cluster, TARGETs, --url,
+// --from-file. args are the TARGET arguments.
+func (f *Flags) liveSpec(g *globals.Flags, args []string) (open.Spec, error) {
 	if err := f.validate(args); err != nil {
-		return collect.Config{}, err
+		return open.Spec{}, err
 	}
 	token := f.Token
 	if f.TokenFile != "" {
 		b, err := localfile.ReadSmall(f.TokenFile)
 		if err != nil {
-			return collect.Config{}, exitcode.UsageError("cannot read --token-file: %v", err)
+			return open.Spec{}, exitcode.UsageError("cannot read --token-file: %v", err)
 		}
 		if token = strings.TrimSpace(string(b)); token == "" {
-			return collect.Config{}, exitcode.UsageError("--token-file %s is empty", f.TokenFile)
+			return open.Spec{}, exitcode.UsageError("--token-file %s is empty", f.TokenFile)
 		}
 	}
-	redact.Add(token)
 	ns, err := g.Namespace()
 	if err != nil {
-		return collect.Config{}, err
+		return open.Spec{}, err
 	}
 	direct := len(f.URLs) > 0 || len(f.Files) > 0
-	cfg := collect.Config{
-		URLs: f.URLs, Files: f.Files, Stdin: stdin,
-		HTTP: scrape.HTTPConfig{Token: token, CAFile: f.CAFile, InsecureSkipVerify: f.Insecure, MaxBodyBytes: f.MaxBodyBytes},
-		// The cluster is read unless only saved pages or URLs were asked for.
-		Cluster: !direct || len(args) > 0,
-		Discover: discover.Options{Namespace: ns, Selector: f.Selector, Explicit: args, IncludeAPIServer: f.includeAPIServer(g, args),
-			Port: f.Port, Path: f.Path, Scheme: f.Scheme},
-		Via: target.Via(f.Via), TokenFromSA: f.TokenFromSA, UseKubeconfigToken: f.UseKubeconfigToken,
-		KeepForwards: f.KeepForwards,
-	}
-	return cfg, nil
+	s := f.bounds()
+	s.URLs, s.Files = f.URLs, f.Files
+	s.Token, s.CAFile, s.Insecure = token, f.CAFile, f.Insecure
+	// The cluster is read unless only saved pages or URLs were asked for.
+	s.Cluster = !direct || len(args) > 0
+	s.Namespace, s.Selector, s.Explicit, s.IncludeAPIServer = ns, f.Selector, args, f.includeAPIServer(g, args)
+	s.Port, s.Path, s.Scheme = f.Port, f.Path, f.Scheme
+	s.Via, s.TokenFromSA, s.UseKubeconfigToken = f.Via, f.TokenFromSA, f.UseKubeconfigToken
+	return s, nil
+}
+
+// bounds is a Spec with the bounds of the work.
+func (f *Flags) bounds() open.Spec {
+	return open.Spec{Interval: f.Interval, Timeout: f.Timeout, MaxBodyBytes: f.MaxBodyBytes, Concurrency: f.Concurrency, Deadline: f.Deadline}
 }
 
 func (f *Flags) validate(args []string) error {
@@ -191,98 +176,34 @@ func (f *Flags) validate(args []string) error {
 		return exitcode.UsageError(`--from-file: standard input ("-") can be read only once`)
 	}
 	for _, u := range f.URLs {
-		if _, err := scrape.NewURLSource(u, nil, scrape.HTTPConfig{}); err != nil {
+		if err := open.CheckURL(u); err != nil {
 			return exitcode.UsageError("%v", err)
 		}
 	}
 	for _, a := range args {
-		if _, _, err := discover.ParseExplicit(a); err != nil {
+		if err := open.CheckTarget(a); err != nil {
 			return exitcode.UsageError("%v", err)
 		}
 	}
 	return nil
 }
 
-// Resolved is what the source flags say, in the engines' terms.
-type Resolved struct {
-	// Source reads the targets; it connects to the cluster only when the cluster is read.
-	Source source.Source
-	// Scope says where targets are looked for; Read how they are read.
-	Scope engine.Scope
-	Read  source.Options
-	// Now is the time of the run: the time a snapshot was taken; nil for now.
-	Now func() time.Time
-
-	// at is the instant asked about (--at), zero for now; prom is the Prometheus source.
-	at   time.Time
-	prom *promsource.Source
-}
-
-// Resolve validates the flags and builds the source. args are the TARGET arguments; stdin is
-// read for --from-file -.
-func (f *Flags) Resolve(g *globals.Flags, args []string, stdin io.Reader) (Resolved, error) {
+// Spec checks the flags and says the source they ask for: a snapshot, a Prometheus server,
+// or the targets themselves. args are the TARGET arguments.
+func (f *Flags) Spec(g *globals.Flags, args []string) (open.Spec, error) {
 	if f.FromSnapshot != "" {
 		if f.Prom.URL != "" {
-			return Resolved{}, exitcode.UsageError("--from-snapshot and --prometheus are two sources: give one")
+			return open.Spec{}, exitcode.UsageError("--from-snapshot and --prometheus are two sources: give one")
 		}
-		return f.fromSnapshot(args)
+		return f.snapshotSpec(args)
 	}
 	if f.Prom.URL != "" {
-		return f.resolvePrometheus(g, args, time.Now())
+		return f.prometheusSpec(g, args, time.Now())
 	}
 	if set := f.promOnlyFlagsSet(); len(set) > 0 {
-		return Resolved{}, exitcode.UsageError("%s applies only with --prometheus URL", strings.Join(set, ", "))
+		return open.Spec{}, exitcode.UsageError("%s applies only with --prometheus URL", strings.Join(set, ", "))
 	}
-	return f.resolveLive(g, args, stdin)
-}
-
-// resolveLive builds the source of the targets themselves: the cluster, TARGETs, --url,
-// --from-file.
-func (f *Flags) resolveLive(g *globals.Flags, args []string, stdin io.Reader) (Resolved, error) {
-	cfg, err := f.config(g, args, stdin)
-	if err != nil {
-		return Resolved{}, err
-	}
-	return Resolved{
-		Source: collect.New(cfg, f.kube(g)),
-		Scope:  engine.Scope{Cluster: cfg.Cluster, Namespace: cfg.Discover.Namespace, Selector: cfg.Discover.Selector},
-		Read:   source.Options{Interval: f.Interval, Timeout: f.Timeout, Concurrency: f.Concurrency, Deadline: f.Deadline},
-	}, nil
-}
-
-// Env is where an engine reads from, with its progress line drawn on errOut.
-func (r Resolved) Env(errOut io.Writer) engine.Env {
-	env := engine.Env{Source: r.Source, Progress: progress.To(errOut), Now: r.Now}
-	if !r.at.IsZero() {
-		at := r.at
-		env.Now = func() time.Time { return at }
-	}
-	if r.prom != nil {
-		r.prom.SetLog(promLog(errOut))
-	}
-	return env
-}
-
-// kube returns the function the source calls to connect to the cluster. Its API calls are
-// bounded by --timeout unless --request-timeout says otherwise.
-func (f *Flags) kube(g *globals.Flags) func() (*collect.Kube, error) {
-	return func() (*collect.Kube, error) {
-		cfg, err := g.ConfigFlags.ToRESTConfig()
-		if err != nil {
-			return nil, fmt.Errorf("kubeconfig: %w", err)
-		}
-		redact.Add(cfg.BearerToken, cfg.Password)
-		if cfg.Timeout == 0 {
-			// Every API call is bounded (--request-timeout overrides): an API server that
-			// stops answering must not hang discovery or the RBAC checks.
-			cfg.Timeout = f.Timeout
-		}
-		client, err := kubernetes.NewForConfig(cfg)
-		if err != nil {
-			return nil, fmt.Errorf("kubeconfig: %w", err)
-		}
-		return &collect.Kube{Config: cfg, Client: client}, nil
-	}
+	return f.liveSpec(g, args)
 }
 
 // includeAPIServer: the API server is a controller of the whole cluster, so a cluster-wide

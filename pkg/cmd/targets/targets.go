@@ -11,9 +11,11 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
@@ -99,8 +101,12 @@ func (o *Options) Validate() error {
 	if len(o.Sources.URLs) > 0 || len(o.Sources.Files) > 0 {
 		return exitcode.UsageError("targets shows what is found in the cluster: --url and --from-file need no discovery")
 	}
-	r, err := o.Sources.Resolve(o.globals, o.Args, o.In)
-	o.env = r.Env(o.ErrOut)
+	spec, err := o.Sources.Spec(o.globals, o.Args)
+	if err != nil {
+		return err
+	}
+	r, err := open.Open(spec, sourceflags.Inputs(o.globals, o.In, o.ErrOut))
+	o.env = r.Env(progress.To(o.ErrOut))
 	return err
 }
 

@@ -10,10 +10,12 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/live"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -39,11 +41,8 @@ type Options struct {
 
 // NewOptions returns the options with their defaults.
 func NewOptions(g *globals.Flags, streams genericiooptions.IOStreams) *Options {
-	o := &Options{globals: g, IOStreams: streams, Sources: sourceflags.Defaults(), Refresh: 2 * time.Second,
+	return &Options{globals: g, IOStreams: streams, Sources: sourceflags.Defaults(), Refresh: 2 * time.Second,
 		Rediscover: DefaultRediscover}
-	// Refreshes read the same pods again and again: their port-forwards stay open.
-	o.Sources.KeepForwards = true
-	return o
 }
 
 // Complete takes the TARGET arguments.
@@ -68,15 +67,19 @@ func (o *Options) Validate() error {
 	if err != nil {
 		return err
 	}
-	r, history, err := o.Sources.ResolveWithHistory(o.globals, o.Args, o.In)
+	spec, err := o.Sources.LiveSpec(o.globals, o.Args)
 	if err != nil {
 		return err
 	}
-	if history != nil {
-		history.Step, history.Points = historyStep(o.Refresh), live.HistoryPoints
-		o.history = history
+	// Refreshes read the same pods again and again: their port-forwards stay open.
+	spec.KeepForwards = true
+	spec.Prometheus.HistoryStep, spec.Prometheus.HistoryPoints = historyStep(o.Refresh), live.HistoryPoints
+	r, err := open.Open(spec, sourceflags.Inputs(o.globals, o.In, o.ErrOut))
+	if err != nil {
+		return err
 	}
-	o.cfg, o.env = engine.QueuesConfig{Read: r.Read, Thresholds: th, Scope: r.Scope}, r.Env(o.ErrOut)
+	o.history = r.History
+	o.cfg, o.env = engine.QueuesConfig{Read: r.Read, Thresholds: th, Scope: r.Scope}, r.Env(progress.To(o.ErrOut))
 	// A refresh draws no progress line: the view or the stream is the progress.
 	o.env.Progress = nil
 	return nil

@@ -1,8 +1,7 @@
-package sourceflags
+package open
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -11,10 +10,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 )
 
@@ -59,7 +59,7 @@ func apiServer(t *testing.T) (*httptest.Server, *seen) {
 
 // kubeconfigFor writes a kubeconfig pointing at server with a bearer token (client-go sends
 // a kubeconfig's token only over https).
-func kubeconfigFor(t *testing.T, server string) *globals.Flags {
+func kubeconfigFor(t *testing.T, server string) Kubeconfig {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "kubeconfig")
 	cfg := fmt.Sprintf(`apiVersion: v1
@@ -74,24 +74,24 @@ current-context: c
 	}
 	cf := genericclioptions.NewConfigFlags(false)
 	cf.KubeConfig = &path
-	return &globals.Flags{ConfigFlags: cf}
+	return cf
 }
 
-func promFlags(url string) Flags {
-	f := Defaults()
-	f.Prom = PromFlags{URL: url, ClusterLabel: "cluster", MaxSeries: 100}
-	return f
+// promSpec is a Spec of the server at url with the flags' defaults.
+func promSpec(url string) Spec {
+	return Spec{Timeout: 10 * time.Second, MaxBodyBytes: 16 << 20, Concurrency: 8, Deadline: 2 * time.Minute,
+		Prometheus: Prometheus{URL: url, ClusterLabel: "cluster", MaxSeries: 100, Timeout: promapi.DefaultTimeout}}
 }
 
 // --prometheus svc/NS/NAME:PORT asks the API server's service proxy, with the kubeconfig's
 // credentials, and passes the extra headers on.
 func TestPrometheusThroughServiceProxy(t *testing.T) {
-	srv, s := apiServer(t)
+	srv, asked := apiServer(t)
 	g := kubeconfigFor(t, srv.URL)
 	for _, ref := range []string{"svc/monitoring/prometheus-k8s:9090", "svc/monitoring/https:prometheus-k8s:web"} {
-		f := promFlags(ref)
-		f.Prom.Headers = []string{"X-Scope-OrgID=team-a"}
-		r, err := f.Resolve(g, nil, nil)
+		spec := promSpec(ref)
+		spec.Prometheus.Headers = map[string]string{"X-Scope-OrgID": "team-a"}
+		r, err := Open(spec, Inputs{Kubeconfig: g})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +102,7 @@ func TestPrometheusThroughServiceProxy(t *testing.T) {
 		if len(inv.Targets) != 1 || inv.Targets[0].ID() != "c/ns/op-0:8080" {
 			t.Errorf("%s: targets %+v", ref, inv.Targets)
 		}
-		req := s.last()
+		req := asked.last()
 		if req.Header.Get("Authorization") != "Bearer kube-token-123" || req.Header.Get("X-Scope-OrgID") != "team-a" {
 			t.Errorf("%s: headers %v", ref, req.Header)
 		}
@@ -115,8 +115,7 @@ func TestPrometheusThroughServiceProxy(t *testing.T) {
 		}
 	}
 
-	f := promFlags("svc/monitoring/nope:9090")
-	r, err := f.Resolve(g, nil, nil)
+	r, err := Open(promSpec("svc/monitoring/nope:9090"), Inputs{Kubeconfig: g})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,29 +126,9 @@ func TestPrometheusThroughServiceProxy(t *testing.T) {
 	if strings.Contains(redact.String("kube-token-123"), "kube-token-123") {
 		t.Error("the kubeconfig's token is not redacted")
 	}
-
-	for _, bad := range []struct {
-		ref  string
-		with func(*Flags)
-	}{
-		{"svc/monitoring/prometheus-k8s", nil},
-		{"svc/prometheus-k8s:9090", nil},
-		{"svc/Monitoring/prometheus-k8s:9090", nil},
-		{"svc/monitoring/prometheus-k8s:9090", func(f *Flags) { f.Prom.BearerToken = "t" }},
-		{"svc/monitoring/prometheus-k8s:9090", func(f *Flags) { f.Prom.Insecure = true }},
-	} {
-		f := promFlags(bad.ref)
-		if bad.with != nil {
-			bad.with(&f)
-		}
-		if _, err := f.Resolve(g, nil, nil); err == nil {
-			t.Errorf("%s accepted", bad.ref)
-		}
-	}
 }
 
-// Basic auth comes from a file (USER:PASSWORD) or from --prometheus-user and the environment;
-// the password never shows in an error.
+// Basic auth is sent to the server; the password never shows in an error.
 func TestPrometheusBasicAuth(t *testing.T) {
 	var got []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -159,54 +138,25 @@ func TestPrometheusBasicAuth(t *testing.T) {
 		_, _ = fmt.Fprint(w, `{"status":"error","errorType":"unauthorized","error":"bad credentials"}`)
 	}))
 	defer srv.Close()
-	file := filepath.Join(t.TempDir(), "auth")
-	if err := os.WriteFile(file, []byte("alice:pa55-from-file\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv(PasswordEnv, "pa55-from-env")
-	for _, c := range []struct {
-		name, want string
-		with       func(*Flags)
-	}{
-		{"file", "alice:pa55-from-file true", func(f *Flags) { f.Prom.BasicAuth = file }},
-		{"env", "bob:pa55-from-env true", func(f *Flags) { f.Prom.User = "bob" }},
+	for _, c := range []struct{ user, password, want string }{
+		{"alice", "pa55-from-file", "alice:pa55-from-file true"},
+		{"bob", "pa55-from-env", "bob:pa55-from-env true"},
 	} {
-		f := promFlags(srv.URL)
-		c.with(&f)
-		r, err := f.Resolve(&globals.Flags{}, nil, nil)
+		s := promSpec(srv.URL)
+		s.Prometheus.User, s.Prometheus.Password = c.user, c.password
+		r, err := Open(s, Inputs{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, err = r.Source.Open(context.Background())
 		if err == nil || !strings.Contains(err.Error(), "401") || strings.Contains(err.Error(), "pa55") {
-			t.Errorf("%s: error %v", c.name, err)
+			t.Errorf("%s: error %v", c.user, err)
 		}
 		if len(got) == 0 || got[len(got)-1] != c.want {
-			t.Errorf("%s: server saw %v, want %q", c.name, got, c.want)
+			t.Errorf("%s: server saw %v, want %q", c.user, got, c.want)
 		}
 	}
 	if s := redact.String("x pa55-from-file pa55-from-env"); strings.Contains(s, "pa55") {
 		t.Errorf("passwords not redacted: %s", s)
-	}
-
-	empty := filepath.Join(t.TempDir(), "empty")
-	_ = os.WriteFile(empty, []byte("alice\n"), 0o600)
-	for name, with := range map[string]func(*Flags){
-		"no colon":         func(f *Flags) { f.Prom.BasicAuth = empty },
-		"both":             func(f *Flags) { f.Prom.BasicAuth, f.Prom.User = file, "bob" },
-		"with a token too": func(f *Flags) { f.Prom.User, f.Prom.BearerToken = "bob", "t" },
-	} {
-		f := promFlags(srv.URL)
-		with(&f)
-		if _, err := f.Resolve(&globals.Flags{}, nil, nil); err == nil || strings.Contains(err.Error(), "pa55") {
-			t.Errorf("%s: %v", name, err)
-		}
-	}
-	t.Setenv(PasswordEnv, "")
-	f := promFlags(srv.URL)
-	f.Prom.User = "bob"
-	var ue interface{ ExitCode() int }
-	if _, err := f.Resolve(&globals.Flags{}, nil, nil); err == nil || !strings.Contains(err.Error(), PasswordEnv) || errors.As(err, &ue) && ue.ExitCode() == 0 {
-		t.Errorf("no password in the environment: %v", err)
 	}
 }

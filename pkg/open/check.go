@@ -1,0 +1,40 @@
+package open
+
+import (
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+)
+
+// The defaults of a Spec's values that their sources define.
+const (
+	// DefaultMaxBodyBytes is the largest page accepted, after decompression.
+	DefaultMaxBodyBytes = scrape.DefaultMaxBodyBytes
+	// DefaultMaxSeries is the most series one answer of a Prometheus server may hold.
+	DefaultMaxSeries = promapi.DefaultMaxSeries
+	// DefaultQueryTimeout bounds one query to a Prometheus server.
+	DefaultQueryTimeout = promapi.DefaultTimeout
+	// DefaultWindow is the window between the two samples rebuilt from a server's series.
+	DefaultWindow = promsource.DefaultWindow
+)
+
+// CheckURL says whether raw is a metrics endpoint Open can read (Spec.URLs); its error names
+// the value as --url.
+func CheckURL(raw string) error {
+	_, err := scrape.NewURLSource(raw, nil, scrape.HTTPConfig{})
+	return err
+}
+
+// CheckTarget says whether arg is a TARGET discovery understands (Spec.Explicit).
+func CheckTarget(arg string) error {
+	_, _, err := discover.ParseExplicit(arg)
+	return err
+}
+
+// CheckPrometheusURL says whether raw is the base URL of a Prometheus server
+// (Prometheus.URL, but for svc/...).
+func CheckPrometheusURL(raw string) error {
+	_, err := promapi.ParseURL(raw)
+	return err
+}

@@ -1,0 +1,70 @@
+// Package open builds what a command reads from a Spec: the targets themselves (the cluster,
+// URLs, saved pages), a snapshot replayed, or a Prometheus server with the kubeconfig's
+// cluster attached. It holds the one constructor of the cluster's client.
+package open
+
+import (
+	"io"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+)
+
+// Inputs are what Open uses besides the Spec.
+type Inputs struct {
+	// Kubeconfig gives the cluster's REST configuration; nil when there is none.
+	Kubeconfig Kubeconfig
+	// Stdin is read for the saved page "-".
+	Stdin io.Reader
+	// Log, when set, is told what the queries of a Prometheus server cost.
+	Log func(string)
+}
+
+// Opened is a Spec built, in the engines' terms.
+type Opened struct {
+	// Source reads the targets; it connects to the cluster only when the cluster is read.
+	Source source.Source
+	// Scope says where targets are looked for; Read how they are read.
+	Scope engine.Scope
+	Read  source.Options
+	// Now is the time of the run: a snapshot's, or the end of a Prometheus window; nil for
+	// now.
+	Now func() time.Time
+	// History is where the targets' recent history is asked (Prometheus.History); nil
+	// without.
+	History *promsource.History
+}
+
+// Open builds the source the Spec says.
+func Open(s Spec, in Inputs) (Opened, error) {
+	switch {
+	case s.FromSnapshot != "":
+		return openSnapshot(s)
+	case s.Prometheus.URL != "" && !s.Prometheus.History:
+		return openPrometheus(s, in)
+	case s.Prometheus.URL != "":
+		return openWithHistory(s, in)
+	}
+	return openLive(s, in), nil
+}
+
+// Env is where an engine reads from, with progress drawing its progress line.
+func (o Opened) Env(progress func(what string, total int) engine.Progress) engine.Env {
+	return engine.Env{Source: o.Source, Progress: progress, Now: o.Now}
+}
+
+// usageError is an error in what was asked, not in reaching it.
+type usageError struct{ error }
+
+func (usageError) Usage() bool { return true }
+
+func (e usageError) Unwrap() error { return e.error }
+
+// failure is an error in reaching what was asked, whatever it wraps.
+type failure struct{ error }
+
+func (failure) Usage() bool { return false }
+
+func (e failure) Unwrap() error { return e.error }

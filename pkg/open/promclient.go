@@ -1,0 +1,55 @@
+package open
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+)
+
+// promClient builds the client of the Prometheus server, its credentials registered with
+// redact first: a server may echo what it got.
+func promClient(s Spec, k Kubeconfig) (*promapi.Client, error) {
+	p := s.Prometheus
+	ref, isSvc := strings.CutPrefix(p.URL, "svc/")
+	if !isSvc {
+		if u, err := promapi.ParseURL(p.URL); err == nil {
+			redact.AddURL(u) // user:password@ is sent as basic auth
+		}
+	}
+	redact.Add(p.Token)
+	if p.User != "" {
+		redact.AddBasicAuth(p.User, p.Password)
+	}
+	for name, value := range p.Headers {
+		registerHeader(name, value)
+	}
+	cfg := promapi.Config{URL: p.URL, Token: p.Token, User: p.User, Password: p.Password, Headers: p.Headers, CAFile: p.CAFile,
+		Insecure: p.Insecure, Timeout: p.Timeout, MaxBytes: s.MaxBodyBytes, MaxSeries: p.MaxSeries}
+	if isSvc {
+		if err := throughProxy(k, ref, &cfg); err != nil {
+			return nil, err
+		}
+	}
+	client, err := promapi.New(cfg)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return client, nil
+}
+
+// minHeaderShown is the length under which the value of a header whose name does not say it
+// is a credential (a tenant such as "dev") is not masked: it would mask that word everywhere.
+const minHeaderShown = 6
+
+// secretHeader tells headers whose values are credentials, masked wherever they could show.
+var secretHeader = regexp.MustCompile(`(?i)authorization|cookie|token|secret|key|password`)
+
+// registerHeader registers a header's value, and its base64, with redact. Every value of a
+// credential-looking name is; any other from minHeaderShown characters on.
+func registerHeader(name, value string) {
+	if secretHeader.MatchString(name) || len(value) >= minHeaderShown {
+		redact.AddHeader(value)
+	}
+}
