@@ -86,9 +86,11 @@ func Main(root *cobra.Command, stderr io.Writer) int {
 	klog.Flush()
 	code, msg := exitcode.CodeFor(err)
 	var explicit *exitcode.ExitCodeError
-	if code == exitcode.Error && !errors.As(err, &explicit) && c != nil && (c == root || !c.SilenceUsage) {
+	var says interface{ Usage() bool }
+	if code == exitcode.Error && !errors.As(err, &explicit) && !errors.As(err, &says) && c != nil && (c == root || !c.SilenceUsage) {
 		// Commands silence usage once their flags are validated: an error before that point
-		// (unknown command or flag, bad value, wrong arguments) is a usage error.
+		// (unknown command or flag, bad value, wrong arguments) is a usage error, unless it
+		// says itself what it is (an engine's error, e.g. a file that is no snapshot).
 		code = exitcode.Usage
 	}
 	if msg != "" {

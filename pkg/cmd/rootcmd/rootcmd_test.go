@@ -42,16 +42,22 @@ func TestUsageErrorsPointToHelp(t *testing.T) {
 		// A failure before the flags are validated (an input file that is not what it should
 		// be) is a failure all the same when the command says so.
 		{"failure before validation", []string{"sub", "--fail-early"}, 1, "error: not a snapshot\n"},
+		// An engine's error that says it is no usage error (Usage() false) is a failure too.
+		{"engine failure before validation", []string{"sub", "--engine-fail"}, 1, "error: not gzip\n"},
+		{"engine usage error", []string{"sub", "--engine-usage"}, 2, "error: give one\nSee 'kubectl x sub -h'"},
 		{"success", []string{"sub"}, 0, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			streams, _, out, errOut := genericiooptions.NewTestIOStreams()
 			root, _ := New(Spec{Use: "x", DisplayName: "kubectl x"}, streams)
-			var fail, failEarly bool
+			var fail, failEarly, engineFail, engineUsage bool
 			var n int
 			sub := &cobra.Command{Use: "sub", Args: cobra.NoArgs, RunE: func(cmd *cobra.Command, _ []string) error {
 				if failEarly {
 					return exitcode.Failure(errors.New("not a snapshot"))
+				}
+				if engineFail || engineUsage {
+					return engineError{errors.New(map[bool]string{true: "give one", false: "not gzip"}[engineUsage]), engineUsage}
 				}
 				cmd.SilenceUsage = true // the flags are valid
 				if fail {
@@ -61,6 +67,8 @@ func TestUsageErrorsPointToHelp(t *testing.T) {
 			}}
 			sub.Flags().BoolVar(&fail, "fail", false, "")
 			sub.Flags().BoolVar(&failEarly, "fail-early", false, "")
+			sub.Flags().BoolVar(&engineFail, "engine-fail", false, "")
+			sub.Flags().BoolVar(&engineUsage, "engine-usage", false, "")
 			sub.Flags().IntVar(&n, "n", 0, "")
 			root.AddCommand(sub)
 			root.SetArgs(tt.args)
@@ -75,6 +83,14 @@ func TestUsageErrorsPointToHelp(t *testing.T) {
 		})
 	}
 }
+
+// engineError is an error of an engine package that says whether it is a usage error.
+type engineError struct {
+	error
+	usage bool
+}
+
+func (e engineError) Usage() bool { return e.usage }
 
 // The final error is written with credentials masked and control characters escaped; the
 // lines the plugin broke it into stay, and none of them can start a CI workflow command.
