@@ -61,8 +61,8 @@ func checkText(c Check) string {
 	fmt.Fprintf(&b, "%s %s: %s\n", c.Code, c.Check, c.Title)
 	fmt.Fprintf(&b, "Severity: %s\n\n", c.Severity)
 	b.WriteString(wrap(c.Explanation, "", 80))
-	b.WriteString("\nEvidence: each finding gives its summary, the window it was judged over, and the numbers\n" +
-		"it rests on, each with the threshold it was held against.\n")
+	b.WriteString("\nEvidence: a finding of this check gives a summary, the window it was judged over and\n" +
+		"the numbers it rests on, with the threshold each was held against where there is one.\n")
 	b.WriteString("\nThresholds (--threshold name=value; all: kubectl ctrldiag explain thresholds):\n")
 	if len(c.Thresholds) == 0 {
 		b.WriteString("  none: the check is raised by what it sees, not by a threshold\n")

@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -55,5 +56,21 @@ func TestExplainAsData(t *testing.T) {
 	out, _, _ = run("thresholds", "-o", "json")
 	if !strings.HasPrefix(out, "[") || !strings.Contains(out, `"name": "minEvents"`) {
 		t.Errorf("explain thresholds -o json:\n%s", out)
+	}
+}
+
+// README shows what explain CD208 prints, as it prints it.
+func TestREADMEExample(t *testing.T) {
+	b, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, example, ok := strings.Cut(string(b), "$ kubectl ctrldiag explain CD208\n")
+	if !ok {
+		t.Fatal("README has no example of kubectl ctrldiag explain CD208")
+	}
+	example, _, _ = strings.Cut(example, "```")
+	if out, _, _ := run("CD208"); out != example {
+		t.Errorf("README's example of explain CD208 is not what it prints now:\n%s", out)
 	}
 }
