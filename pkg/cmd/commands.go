@@ -5,6 +5,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/diff"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/explain"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/operatorlaunch"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/queues"
@@ -26,6 +27,7 @@ func addCommands(root *cobra.Command, g *globals.Flags, streams genericiooptions
 		snapshot.NewCmd(g, streams),
 		diff.NewCmd(streams),
 		rules.NewCmd(g, streams),
+		explain.NewCmd(streams),
 		operatorlaunch.NewCmd(streams),
 	} {
 		root.AddCommand(c)

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -179,5 +180,18 @@ func TestCompleteClusterNamesWithoutCluster(t *testing.T) {
 		if got, directive := complete(t, args...); len(got) != 0 || directive != noFiles {
 			t.Errorf("__complete %q without a cluster = %q %s, want nothing", args, got, directive)
 		}
+	}
+}
+
+// explain completes its topic with the topics, the checks' codes and names.
+func TestCompleteExplainTopics(t *testing.T) {
+	for typed, want := range map[string]string{"sta": "status", "CD20": "CD208", "workers-": "workers-saturated", "thr": "thresholds"} {
+		got, directive := complete(t, "explain", typed)
+		if directive != noFiles || !slices.Contains(got, want) {
+			t.Errorf("explain %q completes to %q %s, want %s among them", typed, got, directive, want)
+		}
+	}
+	if got, _ := complete(t, "explain", "status", ""); len(got) != 0 {
+		t.Errorf("explain takes one topic, a second is completed with %q", got)
 	}
 }

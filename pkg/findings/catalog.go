@@ -29,6 +29,8 @@ type Definition struct {
 	// ignores of that check cover this one too (SelectedBy), so that what was written before
 	// the split keeps working.
 	SplitFrom string `json:"splitFrom,omitempty"`
+	// Thresholds are the json names of the thresholds the check is judged against.
+	Thresholds []string `json:"thresholds,omitempty"`
 }
 
 // RecommendationFor returns the recommendation for a kind of controller, or the default.

@@ -2,12 +2,17 @@ package findings
 
 import "strings"
 
-// nearestName is the threshold name a mistyped name most likely meant: the same but for case,
-// or one a few edits away (a third of its length at most); "" when none is that close.
+// nearestName is the threshold name a mistyped name most likely meant (see Nearest).
 func nearestName(name string) string {
+	return Nearest(name, ThresholdNames())
+}
+
+// Nearest is the candidate a mistyped name most likely meant: the same but for case, or one a
+// few edits away (a third of its length at most); "" when none is that close.
+func Nearest(name string, candidates []string) string {
 	typed := strings.ToLower(name)
 	best, bestDist := "", len(typed)/3+1
-	for _, n := range ThresholdNames() {
+	for _, n := range candidates {
 		d := editDistance(typed, strings.ToLower(n))
 		if d < bestDist {
 			best, bestDist = n, d

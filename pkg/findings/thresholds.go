@@ -157,3 +157,59 @@ func fieldByJSON(t *Thresholds, name string) reflect.Value {
 	}
 	return reflect.Value{}
 }
+
+// ThresholdDoc tells what one threshold is: its name (as in --threshold name=value), its
+// default as typed, its unit and what it decides.
+type ThresholdDoc struct {
+	Name    string `json:"name"`
+	Default string `json:"default"`
+	Unit    string `json:"unit"`
+	Meaning string `json:"meaning"`
+}
+
+// thresholdDocs are the unit and the meaning of every threshold, by name: the one description
+// that kubectl ctrldiag explain prints (a test keeps it complete and README in line with it).
+var thresholdDocs = map[string]struct{ unit, meaning string }{
+	"minEvents":                  {"count", "the fewest events (adds, reconciles, requests) in the window for a ratio or a latency to count"},
+	"stuckAfter":                 {"duration", "an item in a worker for this long means a stuck worker"},
+	"errorRatio":                 {"ratio", "failed reconciles / reconciles above this means the reconciles fail (retry storm, persistent or lifetime failures)"},
+	"retryStormRate":             {"per second", "failing reconciles a second at or above this, with errorRatio exceeded, are a retry storm; fewer are objects that keep failing"},
+	"persistentFailures":         {"count", "when the objects' status was not read, this many failing reconciles in the window mean some objects keep failing; fewer are info"},
+	"retryRatio":                 {"ratio", "on a queue without reconcile metrics, retries / adds at or above this is a retry storm"},
+	"retriesPerSecond":           {"per second", "on a queue without reconcile metrics, fewer retries a second than this are no storm"},
+	"backlogDepth":               {"items", "this many items waiting is a deep backlog"},
+	"risingDepth":                {"items", "a depth that rose by this much over the window is a growing backlog; with every worker busy, the workers are saturated"},
+	"slowWork":                   {"duration", "work p99 at or above this, with workers free, is slow reconciling"},
+	"saturatedQueueWait":         {"duration", "queue p99 at or above this while every worker is busy means the workers are saturated"},
+	"hotLoopObjectRate":          {"per second", "reconciles per object a second at or above this, mostly requeues with little work, is a hot loop (when the objects were counted)"},
+	"hotLoopObjectRateAnyResult": {"per second", "reconciles per object a second at or above this, whatever their results, is a hot loop (when the objects were counted)"},
+	"hotLoopRequeueRatio":        {"ratio", "requeue results / reconciles at or above this is \"mostly requeues\" for a hot loop"},
+	"hotLoopRate":                {"per second", "when the objects were not counted, reconciles a second at or above this, mostly requeues, is a hot loop"},
+	"hotLoopWork":                {"duration", "a hot loop does little work: work p50 under this"},
+	"throttleWait":               {"duration", "a mean wait in the client's rate limiter at or above this is client-side throttling"},
+	"throttleMinRequests":        {"count", "the fewest requests in the window for throttleWait to count"},
+	"apiErrorRatio":              {"ratio", "5xx and transport errors / API requests above this means API errors (429 answers are not counted)"},
+	"serverThrottleRejections":   {"count", "this many 429 answers (or requests a priority level rejected) in the window is server-side throttling"},
+	"apfQueueWait":               {"duration", "a p99 wait in an API Priority and Fairness level's queues at or above this is server-side throttling"},
+	"webhookLatency":             {"duration", "an admission webhook whose p90 latency is at or above this is slow"},
+	"informerQueuedItems":        {"items", "this many events waiting before an informer's handlers is cache sync lag"},
+	"informerLatency":            {"duration", "an informer's handler p99 latency at or above this is cache sync lag"},
+	"since":                      {"duration", "restarts and OOMKills that ended longer ago than this are history (info); report --since"},
+	"targetQueueWait":            {"duration", "the p99 queue wait the capacity model sizes the workers for; report --target-queue-wait"},
+	"memoryRatio":                {"ratio", "resident memory / the container's memory limit at or above this is memory pressure"},
+}
+
+// ThresholdDocs describes every threshold, in the order of ThresholdNames.
+func ThresholdDocs() []ThresholdDoc {
+	def := DefaultThresholds()
+	out := make([]ThresholdDoc, 0, len(thresholdDocs))
+	for _, name := range ThresholdNames() {
+		d := thresholdDocs[name]
+		unit := d.unit
+		if unit == "ratio" {
+			unit = "ratio, 0 to 1"
+		}
+		out = append(out, ThresholdDoc{Name: name, Default: example(name, fieldByJSON(&def, name)), Unit: unit, Meaning: d.meaning})
+	}
+	return out
+}

@@ -54,7 +54,12 @@ const example = `  # Did the rollout make it better?
   kubectl ctrldiag diff before.tar.gz after.tar.gz
 
   # In CI: fail when the change brought a new warning, as Markdown for the pull request
-  kubectl ctrldiag diff baseline.json candidate.json --fail-on new-warning -o markdown`
+  kubectl ctrldiag diff baseline.json candidate.json --fail-on new-warning -o markdown
+
+  # Two reports saved as JSON, before and after a change
+  kubectl ctrldiag report -n ops -o json > before.json
+  kubectl ctrldiag report -n ops -o json > after.json
+  kubectl ctrldiag diff before.json after.json`
 
 // Options are the diff command's flags and arguments.
 type Options struct {

@@ -14,50 +14,28 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
 )
 
-const long = `Diagnose the controllers of a namespace (-n) or of the cluster (-A): what people do by hand
-with kubectl get --raw .../metrics | grep workqueue, kubectl top and a list of tuning advice,
-automated. Seven sections, each computed from two samples of every target's metrics taken
---interval apart (default 5s):
+const long = `Diagnose the controllers of a namespace (-n) or of the cluster (-A): whether they keep up,
+and if not, why and what to change. Every target is read twice, --interval apart (default
+5s), and the report has seven sections: controller pods; queue depth and backlog trend;
+cache sync lag; event processing (rates, latencies, reconcile results); memory and CPU; the
+objects the controllers reconcile; and findings, worst first, each with its evidence and
+what to change.
 
-  1. Controller pods: phase, readiness, restarts, age, last termination reason (OOMKilled).
-  2. Workqueue depth and backlog trend between the samples, and the time to drain it.
-  3. Cache sync lag, by the first method that applies: informer store resource version
-     against the API server's watch cache (client-go >= 1.36 named informers) with queued
-     events and handler latency; objects whose status.observedGeneration trails
-     metadata.generation (Deployments, StatefulSets, DaemonSets, the reference Workloads and
-     --generation-resource); metrics named cache_sync_lag, as exposed.
-  4. Event processing: adds, completions and retries per second, queue and work latency
-     p50/p90/p99, reconcile results.
-  5. Memory and CPU: resident memory and Go heap against the container's requests and limits,
-     metrics.k8s.io usage when served, OOMKilled history.
-  6. Objects the controllers reconcile: per kind (named after the controller, as
-     controller-runtime does, or by --controller-kind NAME=GROUP/KIND), how many failed by
-     reason (Ready=False, Stalled=True) with examples, trail their spec, or wait on finalizers.
-  7. Findings, worst first, each with its evidence and the knob to turn (see README for every
-     code). Thresholds: --threshold name=value (repeatable) or --thresholds FILE (YAML).
+A capacity section says how many workers each queue with enough items in the window needs
+for the wait you want (--target-queue-wait, default 1s): kubectl ctrldiag explain capacity.
 
-A capacity section models every queue with enough completions in the window (M/M/c, Erlang
-C, corrected for the spread of reconcile times): offered load, utilisation, the queue wait it
-predicts beside the measured one, and the workers needed for a p99 wait under
---target-queue-wait; --workers QUEUE=N gives the workers where no metric says them. The
-finding under-provisioned (CD217) carries the number where the workers are the bottleneck.
+What a finding means: kubectl ctrldiag explain CODE (e.g. CD208); all of them: kubectl
+ctrldiag explain. Thresholds (--threshold name=value, --thresholds FILE): kubectl ctrldiag
+explain thresholds. Targets are found as by kubectl ctrldiag targets, or given with --url or
+--from-file.
 
-Targets are found as in 'kubectl ctrldiag targets' (the API server's own metrics are
-included; --include-apiserver=false leaves them out), or given with --url / --from-file.
+In CI: -o junit or -o github, and --fail-on to fail the job. Findings a team accepts for now
+are suppressed with a reason by --ignore-file, or by the pod annotation ctrldiag.io/ignore
+(e.g. "CD208,CD211"). See README, "In CI".
 
-In CI: -o junit writes a test suite per target and a test case per check judged for it (a
-failure per warning or critical finding), -o github a workflow command per warning or critical
-finding. Findings a team accepts for now are suppressed, with a reason, by --ignore-file (YAML:
-ignore: [{check, namespace, controller, reason, expires}]; .ctrldiag-ignore.yaml of the current
-folder when present) or by the annotation ctrldiag.io/ignore: "CD208,CD211" on a workload's
-pods: they no longer count for --fail-on and are listed apart. See README, "In CI".
-
-Exit codes (like kubectl diff, usable in CI):
-  0  the report was printed and no finding reached --fail-on (default none: always 0)
-  1  the report could not be made (kubeconfig, RBAC, no target could be read)
-  2  invalid flags or arguments, or an ignore file that is not valid (the line is named)
-  3  the report was printed and a finding reached --fail-on (warning: any warning or
-     critical finding; critical: a critical one)`
+Exit codes: 0 the report was printed and no finding reached --fail-on (default: always 0);
+1 the report could not be made (kubeconfig, permissions, no target could be read); 2 invalid
+flags or arguments, or an ignore file that is not valid; 3 a finding reached --fail-on.`
 
 const example = `  # Diagnose the controllers of a namespace, as text
   kubectl ctrldiag report -n my-operator-system
@@ -70,10 +48,7 @@ const example = `  # Diagnose the controllers of a namespace, as text
 
   # How many workers kube-controller-manager's deployment queue needs (5 today) for a p99
   # wait under 500ms, over a 30s window
-  kubectl ctrldiag report -n kube-system --workers deployment=5 --target-queue-wait 500ms --interval 30s
-
-  # A controller on your laptop, with its container's memory limit
-  kubectl ctrldiag report --url http://localhost:8080/metrics --memory-limit 256Mi`
+  kubectl ctrldiag report -n kube-system --workers deployment=5 --target-queue-wait 500ms --interval 30s`
 
 // NewCmd returns the report command.
 func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {

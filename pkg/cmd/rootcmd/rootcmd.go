@@ -27,6 +27,7 @@ type Spec struct {
 	Use         string // the binary's name, e.g. kubectl-ctrldiag
 	DisplayName string // how users type it, e.g. kubectl ctrldiag
 	Short, Long string
+	Example     string
 }
 
 // New returns a root command with the shared flags registered on it, and those flags.
@@ -37,9 +38,10 @@ func New(spec Spec, streams genericiooptions.IOStreams) (*cobra.Command, *global
 	g.ConfigFlags.BearerToken = nil
 
 	root := &cobra.Command{
-		Use:   spec.Use,
-		Short: spec.Short,
-		Long:  spec.Long,
+		Use:     spec.Use,
+		Short:   spec.Short,
+		Long:    spec.Long,
+		Example: spec.Example,
 		Annotations: map[string]string{
 			cobra.CommandDisplayNameAnnotation: spec.DisplayName,
 		},

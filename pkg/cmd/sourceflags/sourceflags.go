@@ -85,7 +85,7 @@ func (f *Flags) AddFlags(fs *pflag.FlagSet, sampling bool) {
 	fs.StringVar(&f.TokenFromSA, "token-from-sa", "", "Mint a short-lived metrics token for service account NAMESPACE/NAME (TokenRequest)")
 	fs.BoolVar(&f.UseKubeconfigToken, "use-kubeconfig-token", false, "Send the kubeconfig user's bearer token to metrics endpoints")
 	fs.StringVar(&f.CAFile, "metrics-ca-file", "", "CA certificate file to verify https metrics endpoints")
-	fs.BoolVar(&f.Insecure, "insecure-skip-tls-verify-metrics", false, "Do not verify the certificates of https metrics endpoints (self-signed endpoints; see SECURITY.md)")
+	fs.BoolVar(&f.Insecure, "insecure-skip-tls-verify-metrics", false, "Do not verify the certificates of https metrics endpoints (self-signed test endpoints only: whoever can intercept the connection can read the token and fake the metrics)")
 	if sampling {
 		fs.DurationVar(&f.Interval, "interval", f.Interval, "Time between the two samples used for rates; 0 takes one sample (lifetime quantiles, no rates)")
 		fs.Int64Var(&f.MaxBodyBytes, "max-body-bytes", f.MaxBodyBytes, "Largest page accepted, after decompression")

@@ -19,37 +19,32 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
-const long = `Show the metrics endpoints that queues and report would scrape, how each would be
-reached (the API server's proxy, a port-forward, or the API server itself) and why it was
-picked, without scraping anything.
+const long = `Show the metrics endpoints that queues and report would scrape, how each would be reached
+(the API server's proxy, a port-forward, or the API server itself) and why it was picked,
+without scraping anything.
 
-Discovery, in a namespace (-n) or all of them (-A): pods named as TARGET (pod/NAME, NAME,
-deploy/NAME for all its pods, svc/NAME for the pods behind it); otherwise pods annotated
-prometheus.io/scrape=true (prometheus.io/port, /path, /scheme), container ports named
-metrics, http-metrics, https or https-metrics, kube-controller-manager and kube-scheduler
-pods of kubeadm clusters (HTTPS 10257, 10259), and pods behind kubebuilder's
-*-metrics-service (label control-plane=controller-manager). When the cluster serves
-monitoring.coreos.com/v1 (the Prometheus Operator), the ServiceMonitors and PodMonitors that
-select the namespace(s) are read too, and what they configure wins: a ServiceMonitor endpoint
-(port name or targetPort, path, scheme) selects Services by its selector and
-namespaceSelector, then their pods; a PodMonitor podMetricsEndpoint (port name, path, scheme)
-selects pods. With -n, monitors kept in other namespaces that name it count when you may list
-monitors in all namespaces. Monitors you may not list are a warning. --include-apiserver adds
-the API server's own /metrics (on with -A and no -l, unless --include-apiserver=false). Pods
-that are not running and ready are listed as skipped. On a terminal a progress line shows on
-stderr when finding takes over a second.
+Where it looks, in a namespace (-n) or all of them (-A): the pods you name (pod/NAME, NAME,
+deploy/NAME, svc/NAME); otherwise pods annotated prometheus.io/scrape=true, container ports
+named metrics, http-metrics, https or https-metrics, the kube-controller-manager and
+kube-scheduler pods of kubeadm clusters, pods behind a kubebuilder *-metrics-service, and
+what the Prometheus Operator's ServiceMonitors and PodMonitors select (what they configure
+wins). --include-apiserver adds the API server's own /metrics (on with -A and no -l). Pods
+that are not running and ready are listed as skipped. Details: README, "Finding and
+reaching targets".
 
 How (--via auto): through the API server's proxy (needs get pods/proxy), unless a metrics
-token is set (the proxy drops credentials) or the pod IP cannot be proxied; then by
-port-forward (needs create pods/portforward). Permissions are checked with
-SelfSubjectAccessReview; a target whose way is forbidden is listed as unreadable, naming the
-missing permission.`
+token is set (the proxy drops credentials) or the pod cannot be proxied; then by port-forward
+(needs create pods/portforward). A target whose way you may not use is listed as
+unreadable, naming the missing permission.`
 
 const example = `  # What would be scraped in kube-system, and how
   kubectl ctrldiag targets -n kube-system --include-apiserver
 
   # Everywhere, with why each way was chosen
-  kubectl ctrldiag targets -A -o wide`
+  kubectl ctrldiag targets -A -o wide
+
+  # The pods of one deployment, reached by port-forward
+  kubectl ctrldiag targets -n ops deploy/my-operator --via port-forward`
 
 // Options holds the flag values of the targets command.
 type Options struct {

@@ -19,7 +19,7 @@ type Flags struct {
 
 // AddFlags registers the flags.
 func (f *Flags) AddFlags(fs *pflag.FlagSet) {
-	fs.StringArrayVar(&f.Set, "threshold", nil, "Override a threshold, name=value (repeatable; see README for names)")
+	fs.StringArrayVar(&f.Set, "threshold", nil, "Override a threshold, name=value (repeatable; names: kubectl ctrldiag explain thresholds)")
 	fs.StringVar(&f.File, "thresholds", "", "YAML file of thresholds to override")
 }
 

@@ -11,54 +11,21 @@ import (
 )
 
 const long = `Watch every workqueue of the targets: the table of kubectl ctrldiag queues, refreshed every
---refresh (2s), worst first. Each refresh reads every target once; rates and window quantiles
-are over the time since the refresh before (the first refresh has none: "window: lifetime").
-The connections (the API server's, HTTP keep-alives, each pod's port-forward) are kept from one
-refresh to the next. A target that fails becomes an ERROR row until it answers again.
+--refresh (2s), worst first. Rates and latencies are over the time since the refresh before.
+A target that fails shows as an ERROR row until it answers again.
 
-Targets found by discovery (-n, -A) are found again during the session, so that a rollout's
-new pods appear and the old ones leave: every --rediscover (30s; 0 never), and at the refresh
-after a target starts failing (its pod may have been deleted). Each time costs the LISTs of
-one discovery (pods, Services, ServiceMonitors and PodMonitors of the namespace, or of all)
-and access reviews only for namespaces not seen before. A new target's first frame has no
-rates, as any first frame. A target no longer found leaves the table and its port-forward is
-closed; the port-forwards of the pods still there are reused. A pod still running but no
-longer ready keeps its row (an ERROR row when it does not answer). TARGET arguments and --url
-were named: they are read as they are, never found again.
+Targets are those of queues (-n, -A, TARGET arguments, --url; not --from-file). Targets found
+in the cluster are looked for again every --rediscover (30s; 0 never), so that a rollout's new pods
+appear and the old ones leave. STATUS is that of queues: kubectl ctrldiag explain status.
 
-As in queues, the standby replicas of a workload (pods that do not lead) whose queues are empty
-or absent are folded into the leader's rows, each keeping a STANDBY row. When the metrics do
-not say who leads, the Leases of the namespace are listed once per discovery of the targets.
+On a terminal the view is full screen, with sparklines of each queue's depth and adds/s.
+Keys: q quit; s change the sort; / filter rows; up and down select; Enter details of a
+queue, Esc back; ? help. Colour is used only on a terminal, never when NO_COLOR is set.
+Elsewhere (a pipe, a file) each refresh prints one table under a line with its time, as
+kubectl get -w does; --count N stops after N refreshes.
 
-Sources are those of kubectl ctrldiag queues (see its help): the cluster in the namespace (-n)
-or everywhere (-A), TARGET arguments (pod/NAME, deploy/NAME, svc/NAME), or --url. Saved pages
-(--from-file) do not change and are refused. STATUS and its thresholds are those of queues.
-
-History: with --prometheus URL (or svc/NAMESPACE/NAME:PORT, with its --prometheus-* flags,
---clusters and --cluster-label) the targets are still read live at every refresh; the server
-only gives the minutes before the session, so that the sparklines start filled. Before the
-first frame it is asked two range queries, whatever the number of targets: each queue's depth
-(workqueue_depth) and adds/s (rate of workqueue_adds_total over two steps, at least 1m), at the
-11 points before the first refresh. Their step is --refresh, but at least 15s (the usual scrape
-interval): the points before the session may be further apart than the session's. Series
-match pods by their namespace and pod labels, --url targets by their instance label
-(host:port), queues by their name label; the API server and services get no history. When the
-server fails or takes more than 10s, the view starts with empty sparklines and a warning.
-(Reading every frame from the server instead would show nothing newer than its last scrape.)
-
-On a terminal the view is full screen, with sparklines of each queue's depth and adds/s over
-the session. Keys:
-  q, Ctrl-C   quit (the terminal is left as it was)
-  s           cycle the sort: status (worst first), depth, adds/s, name
-  /           filter the rows by a text in TARGET or QUEUE (Enter keeps it, Esc clears it)
-  up, down    move the selection; Enter opens the details of a queue (figures and findings),
-              Esc goes back
-  ?           help
-Colour is used only on a terminal, and never when NO_COLOR is set.
-
-Elsewhere (a pipe, a file) each refresh prints one table under a line with its time and window,
-as kubectl get -w does; --count N stops after N refreshes. Tables have no sparklines, so
---prometheus is not asked there.
+With --prometheus the sparklines start with the minutes before the session, read from that
+Prometheus server; the targets are still read live. Details: README, "kubectl ctrldiag top".
 
 Exit codes: 0 quit or --count reached; 1 no target found; 2 invalid flags or arguments.`
 

@@ -1,0 +1,76 @@
+package explain
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"sigs.k8s.io/yaml"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+)
+
+func run(args ...string) (string, int, string) {
+	streams, _, out, _ := genericiooptions.NewTestIOStreams()
+	cmd := NewCmd(streams)
+	cmd.SetArgs(args)
+	cmd.SetOut(out)
+	cmd.SetErr(out)
+	code, msg := exitcode.CodeFor(cmd.Execute())
+	return out.String(), code, msg
+}
+
+func TestExplain(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		code     int
+		out, msg string
+	}{
+		{nil, exitcode.OK, "workers-saturated", ""},
+		{[]string{"cd208"}, exitcode.OK, "CD208 workers-saturated: All workers busy", ""},
+		{[]string{"thresholds"}, exitcode.OK, "stuckAfter", ""},
+		{[]string{"status"}, exitcode.OK, "SATURATED", ""},
+		{[]string{"capacity"}, exitcode.OK, "--target-queue-wait", ""},
+		{[]string{"stauts"}, exitcode.Usage, "", `no topic "stauts" (did you mean status?)`},
+		{[]string{"status", "-o", "json"}, exitcode.Usage, "", "text only"},
+		{[]string{"-o", "yaml"}, exitcode.Usage, "", "needs a topic"},
+		{[]string{"CD208", "-o", "xml"}, exitcode.Usage, "", `unknown output format "xml"`},
+	} {
+		out, code, msg := run(tc.args...)
+		if code != tc.code || !strings.Contains(out, tc.out) || !strings.Contains(msg, tc.msg) {
+			t.Errorf("explain %q: exit %d, %q, output:\n%s\nwant exit %d, %q in the output, %q in the error", tc.args, code, msg, out, tc.code, tc.out, tc.msg)
+		}
+	}
+}
+
+func TestExplainAsData(t *testing.T) {
+	out, code, msg := run("workers-saturated", "-o", "yaml")
+	var c struct {
+		Code       string
+		Thresholds []struct{ Name, Default string }
+	}
+	if err := yaml.Unmarshal([]byte(out), &c); code != 0 || err != nil || c.Code != "CD208" || len(c.Thresholds) != 2 {
+		t.Errorf("explain workers-saturated -o yaml: exit %d %s %v:\n%s", code, msg, err, out)
+	}
+	out, _, _ = run("thresholds", "-o", "json")
+	if !strings.HasPrefix(out, "[") || !strings.Contains(out, `"name": "minEvents"`) {
+		t.Errorf("explain thresholds -o json:\n%s", out)
+	}
+}
+
+// README shows what explain CD208 prints, as it prints it.
+func TestREADMEExample(t *testing.T) {
+	b, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, example, ok := strings.Cut(string(b), "$ kubectl ctrldiag explain CD208\n")
+	if !ok {
+		t.Fatal("README has no example of kubectl ctrldiag explain CD208")
+	}
+	example, _, _ = strings.Cut(example, "```")
+	if out, _, _ := run("CD208"); out != example {
+		t.Errorf("README's example of explain CD208 is not what it prints now:\n%s", out)
+	}
+}

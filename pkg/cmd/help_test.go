@@ -1,0 +1,82 @@
+package cmd
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/help/*.txt with the help the commands print")
+
+// helpVerbs are the commands whose -h is kept in testdata/help, by file name; "root" is
+// kubectl ctrldiag itself.
+var helpVerbs = map[string][]string{
+	"root": nil, "queues": {"queues"}, "report": {"report"}, "top": {"top"}, "targets": {"targets"},
+	"snapshot": {"snapshot"}, "diff": {"diff"}, "rules": {"rules"}, "explain": {"explain"}, "version": {"version"},
+}
+
+// maxHelpLines bounds the text before "Usage:": help says what a command does and points to
+// kubectl ctrldiag explain and README for the details.
+const maxHelpLines = 25
+
+func help(t *testing.T, args []string) string {
+	t.Helper()
+	t.Setenv("HOME", "/home/user") // --cache-dir's default is under it
+	streams, _, out, _ := genericiooptions.NewTestIOStreams()
+	root := NewRootCmd(streams)
+	root.SetArgs(append(append([]string{}, args...), "-h"))
+	if err := root.Execute(); err != nil {
+		t.Fatalf("%q -h: %v", args, err)
+	}
+	return out.String()
+}
+
+// Every verb's -h is the one in testdata/help (go test ./pkg/cmd -run TestHelp -update
+// rewrites them after a deliberate change).
+func TestHelpGolden(t *testing.T) {
+	for name, args := range helpVerbs {
+		got := help(t, args)
+		path := filepath.Join("testdata", "help", name+".txt")
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run go test ./pkg/cmd -run TestHelpGolden -update)", err)
+		}
+		if got != string(want) {
+			t.Errorf("%s -h differs from %s (rerun with -update if the change is meant):\n%s", name, path, got)
+		}
+	}
+}
+
+// Every verb's help is at most maxHelpLines before "Usage:", and has examples.
+func TestHelpIsShort(t *testing.T) {
+	for name, args := range helpVerbs {
+		got := help(t, args)
+		before, _, ok := strings.Cut(got, "\nUsage:")
+		if !ok {
+			t.Errorf("%s -h has no Usage:", name)
+			continue
+		}
+		if n := strings.Count(before, "\n") + 1; n > maxHelpLines {
+			t.Errorf("%s -h has %d lines before Usage:, at most %d", name, n, maxHelpLines)
+		}
+		if strings.Contains(got, "SECURITY.md") {
+			t.Errorf("%s -h points to SECURITY.md, which a krew install does not have", name)
+		}
+		if name != "version" && !strings.Contains(got, "\nExamples:\n") {
+			t.Errorf("%s -h has no examples", name)
+		}
+	}
+}

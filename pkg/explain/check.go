@@ -1,0 +1,101 @@
+package explain
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+)
+
+// Check is the page of one check.
+type Check struct {
+	Code        string                  `json:"code"`
+	Check       string                  `json:"check"`
+	Severity    string                  `json:"severity"`
+	Title       string                  `json:"title"`
+	Explanation string                  `json:"explanation"`
+	Thresholds  []findings.ThresholdDoc `json:"thresholds"`
+	// Recommendations are by kind of controller: controller-runtime, kube-controller-manager,
+	// kube-apiserver, client-go, knob (a recognised well-known controller, {knob} standing for
+	// its flag) and default (any other).
+	Recommendations []Recommendation `json:"recommendations"`
+}
+
+// Recommendation is what to change, for one kind of controller.
+type Recommendation struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+func checkOf(d findings.Definition) Check {
+	docs := map[string]findings.ThresholdDoc{}
+	for _, td := range findings.ThresholdDocs() {
+		docs[td.Name] = td
+	}
+	c := Check{Code: d.Code, Check: d.Check, Severity: string(d.Severity), Title: d.Title,
+		Explanation: d.Explanation, Thresholds: []findings.ThresholdDoc{}}
+	for _, n := range d.Thresholds {
+		c.Thresholds = append(c.Thresholds, docs[n])
+	}
+	for k, v := range d.Recommendation {
+		c.Recommendations = append(c.Recommendations, Recommendation{Kind: k, Text: v})
+	}
+	slices.SortFunc(c.Recommendations, func(a, b Recommendation) int {
+		if ra, rb := kindRank(a.Kind), kindRank(b.Kind); ra != rb {
+			return ra - rb
+		}
+		return strings.Compare(a.Kind, b.Kind)
+	})
+	return c
+}
+
+// kindLabels say who a recommendation is for.
+var kindLabels = map[string]string{
+	"knob":    "a recognised well-known controller ({knob} is its flag)",
+	"default": "any other controller",
+}
+
+func checkText(c Check) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: %s\n", c.Code, c.Check, c.Title)
+	fmt.Fprintf(&b, "Severity: %s\n\n", c.Severity)
+	b.WriteString(wrap(c.Explanation, "", 80))
+	b.WriteString("\nEvidence: a finding of this check gives a summary, the window it was judged over and\n" +
+		"the numbers it rests on, with the threshold each was held against where there is one.\n")
+	b.WriteString("\nThresholds (--threshold name=value; all: kubectl ctrldiag explain thresholds):\n")
+	if len(c.Thresholds) == 0 {
+		b.WriteString("  none: the check is raised by what it sees, not by a threshold\n")
+	}
+	for _, t := range c.Thresholds {
+		fmt.Fprintf(&b, "  %s=%s  (%s)\n", t.Name, t.Default, t.Unit)
+		b.WriteString(wrap(t.Meaning, "      ", 80))
+	}
+	b.WriteString("\nWhat to change:\n")
+	for _, r := range c.Recommendations {
+		label := r.Kind
+		if l, ok := kindLabels[r.Kind]; ok {
+			label = l
+		}
+		fmt.Fprintf(&b, "  %s:\n", label)
+		b.WriteString(wrap(r.Text, "    ", 80))
+	}
+	return b.String()
+}
+
+func thresholdsText(docs []findings.ThresholdDoc) string {
+	var b strings.Builder
+	b.WriteString("Thresholds decide when a check raises a finding. Override one with --threshold name=value\n" +
+		"(repeatable), or several with --thresholds FILE, a YAML file of name: value lines\n" +
+		"(e.g. stuckAfter: 10m). Durations must be more than 0 (30s, 5m), counts and rates 0 or\n" +
+		"more, ratios from 0 to 1.\n\n")
+	fmt.Fprintf(&b, "%-27s %-8s %-14s %s\n", "NAME", "DEFAULT", "UNIT", "MEANING")
+	for _, d := range docs {
+		lines := strings.Split(strings.TrimRight(wrap(d.Meaning, "", 60), "\n"), "\n")
+		fmt.Fprintf(&b, "%-27s %-8s %-14s %s\n", d.Name, d.Default, d.Unit, lines[0])
+		for _, l := range lines[1:] {
+			fmt.Fprintf(&b, "%-27s %-8s %-14s %s\n", "", "", "", l)
+		}
+	}
+	return b.String()
+}
