@@ -71,10 +71,13 @@ func TestFastPathReadsEveryFixture(t *testing.T) {
 }
 
 // fastCases are pages the fast path reads (accept) or leaves to expfmt, valid or not.
-var fastCases = []struct {
+// fastCase is a page and whether the fast path reads it (accept) or leaves it to expfmt.
+type fastCase struct {
 	name, page string
 	accept     bool
-}{
+}
+
+var fastCases = []fastCase{
 	{"counter gauge untyped", "# HELP a_total Adds.\n# TYPE a_total counter\na_total{name=\"q\"} 3\n# TYPE b gauge\nb 1.5\nc{x=\"y\"} -2e3\n", true},
 	{"help escapes", "# HELP a Back\\\\slash, new\\nline and \\\"quotes\\\".\na 1\n", true},
 	{"label escapes", "a{v=\"q\\\"uote\\\\back\\nline\"} 1\n", true},
@@ -134,8 +137,13 @@ var fastCases = []struct {
 	{"name then junk", "a-b 1\n", false},
 }
 
-func TestFastPathCases(t *testing.T) {
-	for _, tc := range fastCases {
+func TestFastPathCases(t *testing.T) { runFastCases(t, fastCases) }
+
+// runFastCases checks that the fast path accepts or declines each case as it says and that,
+// either way, Parse gives exactly what expfmt gives, error text included.
+func runFastCases(t *testing.T, cases []fastCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			accepted, err := fastAgainstExpfmt([]byte(tc.page))
 			if err != nil {
@@ -144,7 +152,6 @@ func TestFastPathCases(t *testing.T) {
 			if accepted != tc.accept {
 				t.Fatalf("fast path accepted = %v, want %v", accepted, tc.accept)
 			}
-			// Either way, Parse gives exactly what expfmt gives, error text included.
 			if err := parseEqualsExpfmt([]byte(tc.page)); err != nil {
 				t.Fatal(err)
 			}

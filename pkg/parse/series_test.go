@@ -10,10 +10,7 @@ import (
 
 // seriesCases are pages whose summary and histogram lines continue the previous line's
 // series (continueSeries), or look as if they did and must be read in full.
-var seriesCases = []struct {
-	name, page string
-	accept     bool
-}{
+var seriesCases = []fastCase{
 	{"buckets of one series", "# TYPE h histogram\nh_bucket{a=\"1\",le=\"0.1\"} 1\nh_bucket{a=\"1\",le=\"1\"} 2\nh_bucket{a=\"1\",le=\"+Inf\"} 3\nh_sum{a=\"1\"} 4\nh_count{a=\"1\"} 3\n", true},
 	{"le only", "# TYPE h histogram\nh_bucket{le=\"0.1\"} 1\nh_bucket{le=\"+Inf\"} 2\n", true},
 	{"le first, then last", "# TYPE h histogram\nh_bucket{le=\"0.1\",a=\"1\"} 1\nh_bucket{a=\"1\",le=\"1\"} 2\nh_bucket{a=\"1\",le=\"+Inf\"} 3\n", true},
@@ -40,22 +37,7 @@ var seriesCases = []struct {
 
 // The fast path reads every case as expfmt does, or declines it, and Parse always agrees
 // with expfmt.
-func TestContinueSeriesCases(t *testing.T) {
-	for _, tc := range seriesCases {
-		t.Run(tc.name, func(t *testing.T) {
-			accepted, err := fastAgainstExpfmt([]byte(tc.page))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if accepted != tc.accept {
-				t.Fatalf("fast path accepted = %v, want %v", accepted, tc.accept)
-			}
-			if err := parseEqualsExpfmt([]byte(tc.page)); err != nil {
-				t.Fatal(err)
-			}
-		})
-	}
-}
+func TestContinueSeriesCases(t *testing.T) { runFastCases(t, seriesCases) }
 
 // signature is model.LabelsToSignature of the line's labels and the family's name, whatever
 // their order.
