@@ -5,6 +5,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -116,7 +117,8 @@ func TestRulesAgreeWithTheReport(t *testing.T) {
 type prometheus struct{ url string }
 
 // startRulesPrometheus runs prometheus with rules, scraping the operator at target every 2s with
-// the labels the Prometheus Operator would give it, and waits until it answers.
+// the labels the Prometheus Operator would give it, and waits until it is ready: until its
+// storage is open, Prometheus answers every API call with 503 "Service Unavailable".
 func startRulesPrometheus(t *testing.T, rules, target, ns, pod string) prometheus {
 	t.Helper()
 	dir := t.TempDir()
@@ -138,7 +140,19 @@ scrape_configs:
 	proc := startLocal(t, "prometheus-"+pod, ip, []string{"prometheus", "--config.file=" + filepath.Join(dir, "prometheus.yml"),
 		"--storage.tsdb.path=" + filepath.Join(dir, "data"), "--web.listen-address=" + listen})
 	proc.waitListening(t, listen)
-	return prometheus{url: "http://" + listen}
+	p := prometheus{url: "http://" + listen}
+	eventually(t, 60*time.Second, "prometheus at "+listen+" to be ready", func() error {
+		resp, err := http.Get(p.url + "/-/ready")
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("/-/ready: %s", resp.Status)
+		}
+		return nil
+	})
+	return p
 }
 
 // firing are the names of the alerts firing now, sorted.
@@ -149,6 +163,10 @@ func (p prometheus) firing(t *testing.T) []string {
 		t.Fatalf("prometheus alerts: %v", err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		t.Fatalf("prometheus alerts: %s: %q", resp.Status, b)
+	}
 	var body struct {
 		Data struct {
 			Alerts []struct {
