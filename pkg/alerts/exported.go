@@ -12,6 +12,8 @@ var notExportedWhy = map[string]string{
 		"number of workers) and the objects view, which PromQL cannot compute; workers-saturated alerts on the symptom",
 	"lifetime-failures": "it judges one sample, counts since the process started; the rules always have a window, " +
 		"where failing reconciles are retry-storm or persistent-failures",
+	"webhook-slows-writes": "which writes a webhook intercepts is in its configuration's rules, an API object; " +
+		"no series names the resources a webhook's calls were for",
 	"warm-standby": "info: a standby that waits for the lead is no fault; the queue alerts leave its queues out " +
 		"(" + RecordPrefix + recStandby + ")",
 }

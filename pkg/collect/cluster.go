@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -183,6 +184,11 @@ func (c *cluster) WorkloadAnnotation(ctx context.Context, key string, workloads 
 		}
 	}
 	return values, warnings
+}
+
+// Admission reads the admission webhook configurations, where they may be listed.
+func (c *cluster) Admission(ctx context.Context) admission.View {
+	return admission.Read(ctx, c.kube.Client)
 }
 
 // LeaseHolders lists the holders of the namespaces' Leases, where they may be listed.

@@ -18,6 +18,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
 // ReportConfig is what `report` needs besides its source.
@@ -91,6 +92,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	ctx, cancel := afterReading(ctx, start, cfg.Read.Deadline)
 	defer cancel()
 
+	var admissionNotes []string // what keeps slow webhooks from being tied to controllers
 	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds,
 		MemoryLimitBytes: cfg.MemoryLimitBytes, Workers: cfg.Workers, Now: env.now(), Targets: targets, Pods: podInputs(inv, targets),
 		ClusterRead: inv.ClusterRead, ClusterAbsent: inv.ClusterAbsent}
@@ -101,6 +103,13 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 		in.Generations = cachesync.Still(genBefore, inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources))
 		view := inv.Cluster.Objects(ctx, cfg.Scope.Namespace, report.Controllers(targets), cfg.ControllerKinds)
 		in.Objects = &view
+		if readsAPIServer(targets) {
+			adm := inv.Cluster.Admission(ctx)
+			in.Admission = &adm
+			if callsWebhooks(targets) {
+				admissionNotes = adm.Notes
+			}
+		}
 		in.Usage, in.UsageNote = inv.Cluster.Usage(ctx, namespaces(inv))
 		if ns := replicas.Unsure(report.Replicas(targets)); len(ns) > 0 {
 			in.Leases = inv.Cluster.LeaseHolders(ctx, ns)
@@ -121,10 +130,33 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	warnings = append(warnings, rep.WindowNotes...)
 	warnings = append(warnings, workloadWarnings...)
 	warnings = append(warnings, annotationWarnings...)
+	warnings = append(warnings, admissionNotes...)
 	if inv.Cluster != nil && errors.Is(context.Cause(ctx), errDeadline) {
 		warnings = append(warnings, deadlineWarning(cfg.Read.Deadline))
 	}
 	return &ReportResult{Report: rep, Warnings: warnings}, nil
+}
+
+// readsAPIServer says whether an API server's page was read: only then do the admission
+// webhook configurations say anything (its page says how slow each webhook is).
+func readsAPIServer(targets []model.Target) bool {
+	for _, t := range targets {
+		if t.Target.Kind == target.KindAPIServer && t.Read() {
+			return true
+		}
+	}
+	return false
+}
+
+// callsWebhooks says whether an API server's page shows calls to admission webhooks: only then
+// does it matter that their configurations could not be read.
+func callsWebhooks(targets []model.Target) bool {
+	for _, t := range targets {
+		if cur := t.Last(); t.Target.Kind == target.KindAPIServer && cur != nil && len(cur.Admission) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // waiting are the controllers whose queues hold items in t's last sample.

@@ -3,6 +3,7 @@ package findings
 import (
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 )
@@ -32,6 +33,9 @@ type Target struct {
 	Pod *Pod
 	// Objects are the objects the controllers reconcile, when they were read (a cluster).
 	Objects *objects.View
+	// Admission is the cluster's admission webhook configurations, when they were read (a
+	// cluster with an API server target); the API server's page says how slow each webhook is.
+	Admission *admission.View
 	// Workers are the workers of queues whose metrics do not say it (report --workers
 	// QUEUE=N, as for kube-controller-manager), by queue name; they override
 	// controller_runtime_max_concurrent_reconciles too.

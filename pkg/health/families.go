@@ -53,6 +53,7 @@ var wanted = map[string]bool{
 	processRSS: true, processCPU: true, processStart: true, heapInuse: true, heapAlloc: true,
 	apfRejected: true, apfInQueue: true, apfWait: true, // flowcontrol.go
 	crWebhookLatency: true, crWebhookRequests: true, crWebhookInFlight: true, // webhooks.go
+	admissionLatency: true, admissionRejection: true, // admission.go
 }
 
 // Wanted reports whether the model reads the metric family of this name. Use it to filter
@@ -193,6 +194,7 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 	default:
 		s.addFlowControl(name, l, v, m)
 		s.addWebhook(name, l, v, m)
+		s.addAdmission(name, l, v, m)
 		s.addLeaderSeries(name, l, v)
 	}
 }

@@ -26,6 +26,8 @@ type Snapshot struct {
 	FlowControl FlowControl
 	// Webhooks are the admission webhooks a controller-runtime process serves, by path.
 	Webhooks map[string]*Webhook
+	// Admission are the API server's calls to admission webhooks (API server only).
+	Admission map[AdmissionKey]*AdmissionWebhook
 	// CacheSyncLag holds every family whose name contains "cache_sync_lag", as parsed.
 	CacheSyncLag []*dto.MetricFamily
 	// Mistyped are the families read whose TYPE kept their values out (see MistypedFamilies).

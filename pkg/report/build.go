@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
@@ -32,6 +33,9 @@ type Input struct {
 	Generations []cachesync.GenerationReport
 	// Objects are the objects the controllers reconcile; nil when not read (no cluster).
 	Objects *objects.View
+	// Admission is the cluster's admission webhook configurations; nil when not read (no
+	// cluster, or no API server page to judge the webhooks by).
+	Admission *admission.View
 	// Leases are the holders of the Leases of the namespaces where no replica's metrics say
 	// which of a workload's replicas leads (replicas.Unsure of Replicas); nil when not read.
 	Leases []replicas.Holder
@@ -225,7 +229,7 @@ func replicaOf(t model.Target, cur *health.Snapshot) (replicas.Replica, bool) {
 
 func findingsTarget(rd read, in Input) findings.Target {
 	ft := findings.Target{ID: rd.in.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Restart: rd.restart, Queues: rd.queues,
-		Objects: in.Objects, Workers: in.Workers}
+		Objects: in.Objects, Admission: in.Admission, Workers: in.Workers}
 	if p := rd.in.Pod; p != nil {
 		served := container(p, rd.in.Target.Container)
 		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Container: served.Name,

@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
@@ -100,6 +101,8 @@ func (f *fakeCluster) WatchChanges(context.Context, string, []objects.Controller
 func (f *fakeCluster) Usage(context.Context, []string) (map[string]usage.Pod, string) {
 	return map[string]usage.Pod{"ops/widget-7d9f-abcde": {CPUCores: 0.25, MemoryBytes: 100 << 20}, "other/x": {CPUCores: 1}}, ""
 }
+
+func (f *fakeCluster) Admission(context.Context) admission.View { return admission.View{} }
 
 func (f *fakeCluster) LeaseHolders(context.Context, []string) []replicas.Holder {
 	return []replicas.Holder{{Namespace: "ops", Lease: "widget-lock", Identity: "widget-7d9f-abcde_1"}}

@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -146,6 +147,7 @@ type recordingCluster struct {
 	leases     map[replicas.Holder]bool
 	workloads  map[string]map[string]string
 	wwarnings  []string
+	admission  *admission.View
 }
 
 func (c *recordingCluster) Generations(ctx context.Context, ns string, resources []schema.GroupVersionResource) []cachesync.GenerationReport {
@@ -190,6 +192,16 @@ func (c *recordingCluster) Usage(ctx context.Context, namespaces []string) (map[
 	return u, note
 }
 
+func (c *recordingCluster) Admission(ctx context.Context) admission.View {
+	v := c.live.Admission(ctx)
+	var cp admission.View
+	deepCopy(v, &cp)
+	c.mu.Lock()
+	c.admission = &cp
+	c.mu.Unlock()
+	return v
+}
+
 func (c *recordingCluster) LeaseHolders(ctx context.Context, namespaces []string) []replicas.Holder {
 	hs := c.live.LeaseHolders(ctx, namespaces)
 	c.mu.Lock()
@@ -224,7 +236,7 @@ func (c *recordingCluster) answers() *ClusterAnswers {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	a := &ClusterAnswers{Generations: c.gens, Objects: c.view, Usage: c.usage, UsageNote: c.usageNote,
-		WorkloadAnnotations: c.workloads, WorkloadWarnings: c.wwarnings}
+		WorkloadAnnotations: c.workloads, WorkloadWarnings: c.wwarnings, Admission: c.admission}
 	for h := range c.leases {
 		a.Leases = append(a.Leases, h)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
@@ -144,6 +145,16 @@ func (c *replayCluster) Usage(_ context.Context, namespaces []string) (map[strin
 		}
 	}
 	return out, c.a.UsageNote
+}
+
+// Admission gives the stored webhook configurations, or says they were not read.
+func (c *replayCluster) Admission(context.Context) admission.View {
+	if c.a.Admission == nil {
+		return admission.View{Notes: []string{"the snapshot holds no admission webhook configurations"}}
+	}
+	var cp admission.View
+	deepCopy(*c.a.Admission, &cp)
+	return cp
 }
 
 // LeaseHolders gives the stored holders of the namespaces' Leases.

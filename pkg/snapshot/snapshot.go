@@ -11,6 +11,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
@@ -93,6 +94,8 @@ type ClusterAnswers struct {
 	// and "namespace/kind/name"; WorkloadWarnings what could not be read.
 	WorkloadAnnotations map[string]map[string]string `json:"workloadAnnotations,omitempty"`
 	WorkloadWarnings    []string                     `json:"workloadWarnings,omitempty"`
+	// Admission is the admission webhook configurations, read when an API server's page was.
+	Admission *admission.View `json:"admission,omitempty"`
 }
 
 // Event is a recent Warning event of a controller pod.

@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -13,7 +14,7 @@ import (
 
 // Cluster is what a source that reads a live cluster offers beyond the metrics pages: the
 // objects whose status trails their spec, the objects the controllers reconcile, the metrics
-// API's usage, and who holds the Leases.
+// API's usage, who holds the Leases, and the admission webhooks.
 type Cluster interface {
 	// Generations checks the objects of resources in namespace ns ("" for all) whose
 	// status.observedGeneration trails metadata.generation.
@@ -34,4 +35,6 @@ type Cluster interface {
 	WorkloadAnnotation(ctx context.Context, key string, workloads []string) (values map[string]string, warnings []string)
 	// LeaseHolders lists the holders of the Leases of the namespaces, where they may be listed.
 	LeaseHolders(ctx context.Context, namespaces []string) []replicas.Holder
+	// Admission reads the admission webhook configurations, where they may be listed.
+	Admission(ctx context.Context) admission.View
 }

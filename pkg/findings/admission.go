@@ -1,0 +1,193 @@
+package findings
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+)
+
+// slowCall is one webhook operation the API server waited long on over the window.
+type slowCall struct {
+	apiserver Target
+	key       health.AdmissionKey
+	hook      admission.Webhook
+	calls     float64
+	p90       health.Estimate
+	lower     float64 // of the bucket that holds the p90
+	upper     float64
+	mean      float64
+	rejected  float64 // calls rejected or failed over the window
+}
+
+// webhookSymptoms are the checks whose time may go into a webhook: on a queue tied to a slow
+// webhook their recommendation leads with it.
+var webhookSymptoms = map[string]bool{
+	"workers-saturated": true, "slow-reconcile": true, "reconcile-timeouts": true,
+	"backlog-growing": true, "backlog-high": true, "stuck-worker": true, "priority-starvation": true,
+}
+
+// withWebhookCauses ties the queues of every controller to the slow admission webhooks that
+// intercept their writes (webhook-slows-writes), from the API server's page read in the same
+// run and the webhook configurations read from the cluster. A tie needs all of: the
+// webhook's p90 over the window at or above th.WebhookLatency over at least th.MinEvents
+// calls (the webhook-latency rule); a configuration whose rules intercept a write the queue's
+// controller makes, for the operation the API server measured; and a queue that was busy for
+// at least as long as one such call (work p99 or the longest running item), so a fast queue
+// is never blamed on a webhook that slows other writers. On a tied queue the symptoms lead
+// with the webhook and under-provisioned is dropped: more workers only send more requests
+// into the same webhook.
+func withWebhookCauses(fs []Finding, targets []Target, th Thresholds) []Finding {
+	slow := slowWebhookCalls(targets, th)
+	if len(slow) == 0 {
+		return fs
+	}
+	type tie struct{ target, queue string }
+	causes := map[tie]string{}
+	for _, t := range targets {
+		if t.Kind == KubeAPIServer || t.Cur == nil {
+			continue
+		}
+		for _, q := range t.Queues {
+			for _, s := range slow {
+				f, ok := webhookTie(t, q, s, th)
+				if !ok {
+					continue
+				}
+				fs = append(fs, f)
+				k := tie{t.ID, q.Queue}
+				if causes[k] == "" {
+					causes[k] = fmt.Sprintf("Fix admission webhook %s (%s) first: its latency, the rules and selectors that send it these requests, its timeoutSeconds and failurePolicy (%s); more workers only send more requests into it.",
+						s.hook.Name, s.hook.Configuration, f.Code)
+				}
+			}
+		}
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		cause := causes[tie{f.Target, f.Queue}]
+		switch {
+		case cause == "":
+		case f.Check == "under-provisioned":
+			continue
+		case webhookSymptoms[f.Check]:
+			f.Recommendation = cause + " " + f.Recommendation
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// slowWebhookCalls are the webhook operations of every API server target that were slow over
+// the window and whose configuration was read; sorted by API server, webhook and operation.
+func slowWebhookCalls(targets []Target, th Thresholds) []slowCall {
+	var out []slowCall
+	for _, a := range targets {
+		if a.Kind != KubeAPIServer || a.Cur == nil || a.Prev == nil || a.Admission == nil {
+			continue
+		}
+		for k, w := range a.Cur.Admission {
+			var prev *health.Histogram
+			var prevRejections map[string]float64
+			if p := a.Prev.Admission[k]; p != nil {
+				prev, prevRejections = p.Latency, p.Rejections
+			}
+			h := w.Latency.Since(prev)
+			if h == nil || !(h.Count >= th.MinEvents) {
+				continue
+			}
+			est := h.Estimate(0.9)
+			lower, upper := bucketBounds(h, 0.9)
+			limit := th.WebhookLatency.Seconds()
+			if !(est.Value >= limit) || !(lower >= limit || h.Mean() >= limit) {
+				continue
+			}
+			hook := a.Admission.Find(k.Name, k.Type)
+			if hook == nil {
+				continue
+			}
+			var rejected float64
+			for typ, v := range w.Rejections {
+				rejected += health.Increase(prevRejections[typ], v)
+			}
+			out = append(out, slowCall{apiserver: a, key: k, hook: *hook, calls: h.Count, p90: est, lower: lower, upper: upper,
+				mean: h.Mean(), rejected: rejected})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		x, y := out[i], out[j]
+		if x.apiserver.ID != y.apiserver.ID {
+			return x.apiserver.ID < y.apiserver.ID
+		}
+		if x.key.Name != y.key.Name {
+			return x.key.Name < y.key.Name
+		}
+		return x.key.Operation < y.key.Operation
+	})
+	return out
+}
+
+// webhookTie is the webhook-slows-writes finding of queue q when s intercepts its writes.
+func webhookTie(t Target, q health.QueueStats, s slowCall, th Thresholds) (Finding, bool) {
+	var reconciled *admission.Reconciled
+	name := q.Controller
+	if name == "" {
+		name = q.Queue
+	}
+	if sum := t.Objects.Of(t.ID, name); sum != nil {
+		reconciled = &admission.Reconciled{Group: sum.Kind.Group, Resource: sum.Kind.Resource, Namespaced: sum.Kind.Namespaced}
+	}
+	var writes []string
+	for _, w := range admission.WritesOf(string(t.Kind), q.Queue, reconciled) {
+		if w.Operation == s.key.Operation && s.hook.Intercepts(w) {
+			writes = append(writes, w.String())
+		}
+	}
+	if len(writes) == 0 {
+		return Finding{}, false
+	}
+	busy := nanZero(q.WorkP99)
+	if l := nanZero(q.Longest); l > busy {
+		busy = l
+	}
+	if !(q.AddsPerSecond > 0 || q.Unfinished > 0) || busy < s.mean {
+		return Finding{}, false
+	}
+	selectors := "none (every namespace and object)"
+	var sel []string
+	if s.hook.NamespaceSelector != "" {
+		sel = append(sel, "namespaceSelector "+s.hook.NamespaceSelector)
+	}
+	if s.hook.ObjectSelector != "" {
+		sel = append(sel, "objectSelector "+s.hook.ObjectSelector)
+	}
+	if s.hook.MatchConditions > 0 {
+		sel = append(sel, fmt.Sprintf("%d matchConditions", s.hook.MatchConditions))
+	}
+	if len(sel) > 0 {
+		selectors = strings.Join(sel, ", ") + " (not evaluated: the writes may fall outside them)"
+	}
+	rejected := format(s.rejected, "")
+	if math.IsNaN(s.rejected) {
+		rejected = "unknown"
+	}
+	ev := []Evidence{
+		{Name: "webhook", Value: fmt.Sprintf("%s in %s", s.hook.Name, s.hook.Configuration)},
+		{Name: "intercepted writes", Value: strings.Join(writes, ", ")},
+		{Name: "webhook latency p90 on " + s.apiserver.ID, Value: fmt.Sprintf("%s (in the %s-%s bucket)", estimated(s.p90), format(s.lower, "s"), format(s.upper, "s")),
+			Threshold: ">= " + th.WebhookLatency.String()},
+		{Name: "webhook mean latency", Value: format(s.mean, "s")},
+		{Name: "webhook calls (" + s.key.Operation + ")", Value: format(s.calls, ""), Threshold: fmt.Sprintf(">= %g", th.MinEvents)},
+		{Name: "calls rejected or failed", Value: rejected},
+		{Name: "queue work p99 / longest running", Value: quantile(q.WorkP99, q.WorkP99AtLeast) + " / " + format(q.Longest, "s"),
+			Threshold: ">= the webhook's mean latency"},
+		{Name: "timeout and failure policy", Value: s.hook.Policy()},
+		{Name: "selectors", Value: selectors},
+	}
+	summary := fmt.Sprintf("%s's %s wait in admission webhook %s (%s): p90 %s, mean %s over %.0f calls %s",
+		q.Queue, strings.Join(writes, ", "), s.hook.Name, s.hook.Configuration, estimated(s.p90), format(s.mean, "s"), s.calls, over(s.apiserver))
+	return newFinding("webhook-slows-writes", t.Kind, t.ID, q.Queue, summary, ev...), true
+}

@@ -1,0 +1,159 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// slowWebhook is an admission webhook served over TLS on loopback (the API server runs on
+// this host) that allows every request after delay.
+type slowWebhook struct {
+	url, caBundle string
+	calls         *atomic.Int64
+}
+
+func startSlowWebhook(t *testing.T, delay time.Duration) slowWebhook {
+	t.Helper()
+	calls := &atomic.Int64{}
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var review struct {
+			APIVersion string `json:"apiVersion"`
+			Kind       string `json:"kind"`
+			Request    struct {
+				UID string `json:"uid"`
+			} `json:"request"`
+		}
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<20)).Decode(&review); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		calls.Add(1)
+		select {
+		case <-time.After(delay):
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"apiVersion": review.APIVersion, "kind": review.Kind,
+			"response": map[string]any{"uid": review.Request.UID, "allowed": true}})
+	}))
+	t.Cleanup(srv.Close)
+	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	return slowWebhook{url: srv.URL + "/validate", caBundle: base64.StdEncoding.EncodeToString(ca), calls: calls}
+}
+
+// A validating webhook that answers every pod CREATE in one namespace after 2s, under
+// kube-controller-manager's ReplicaSet load there: the report read from a snapshot names it on
+// the replicaset queue (webhook-slows-writes) with its configuration and policy, leads the
+// queue's other findings with it and raises no under-provisioned for it; the deployment
+// controller, whose writes are ReplicaSets, is not blamed on it.
+func TestReportNamesASlowWebhook(t *testing.T) {
+	ns := newNamespace(t)
+	hook := startSlowWebhook(t, 2*time.Second)
+	config := "ctrldiag-e2e-slow-pods-" + ns
+	apply(t, fmt.Sprintf(`apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: %s
+webhooks:
+  - name: slow-pods.e2e.ctrldiag.dev
+    clientConfig:
+      url: %s
+      caBundle: %s
+    rules:
+      - apiGroups: [""]
+        apiVersions: ["v1"]
+        operations: ["CREATE"]
+        resources: ["pods"]
+        scope: Namespaced
+    namespaceSelector:
+      matchLabels:
+        kubernetes.io/metadata.name: %s
+    failurePolicy: Fail
+    timeoutSeconds: 10
+    sideEffects: None
+    admissionReviewVersions: ["v1"]
+`, config, hook.url, hook.caBundle, ns))
+	// Deleted before the server stops (cleanups run last first), so no pod create waits on a
+	// webhook that is gone.
+	t.Cleanup(func() { kubectl(t, "delete", "validatingwebhookconfiguration", config, "--wait=false") })
+	eventually(t, time.Minute, "the webhook to be called", func() error {
+		kubectl(t, "-n", ns, "run", "probe", "--image=registry.k8s.io/pause:3.10", "--dry-run=server")
+		if hook.calls.Load() == 0 {
+			return fmt.Errorf("no call yet")
+		}
+		return nil
+	})
+
+	file := filepath.Join(t.TempDir(), "webhook.tar.gz")
+	done := make(chan Result, 1)
+	go func() { done <- ctrldiag(t, "snapshot", "-n", "kube-system", "--interval", "15s", "-f", file) }()
+	time.Sleep(2 * time.Second)
+	var deployments strings.Builder
+	for i := range 15 {
+		fmt.Fprintf(&deployments, `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: load-%d, namespace: %s}
+spec:
+  replicas: 10
+  selector: {matchLabels: {app: load-%d}}
+  template:
+    metadata: {labels: {app: load-%d}}
+    spec:
+      containers: [{name: pause, image: registry.k8s.io/pause:3.10}]
+`, i, ns, i, i)
+	}
+	apply(t, deployments.String())
+	if r := <-done; r.Code != 0 {
+		t.Fatalf("snapshot:\n%s", r)
+	}
+	t.Logf("webhook calls: %d", hook.calls.Load())
+
+	if text := ctrldiag(t, "report", "--from-snapshot", file); testing.Verbose() {
+		t.Logf("report:\n%s", text.Stdout)
+	}
+	d, r := reportJSON(t, "--from-snapshot", file)
+	if r.Code != 0 {
+		t.Fatalf("report --from-snapshot:\n%s", r)
+	}
+	var tied bool
+	for _, f := range d.Findings {
+		switch {
+		case f.Check == "webhook-slows-writes" && f.Queue == "replicaset":
+			tied = true
+			ev := map[string]string{}
+			for _, e := range f.Evidence {
+				ev[e.Name] = e.Value
+			}
+			if f.Code != "CD220" || ev["webhook"] != "slow-pods.e2e.ctrldiag.dev in ValidatingWebhookConfiguration/"+config ||
+				ev["intercepted writes"] != "CREATE pods" || ev["timeout and failure policy"] != "timeoutSeconds 10, failurePolicy Fail" ||
+				!strings.Contains(f.Summary, "slow-pods.e2e.ctrldiag.dev") {
+				t.Errorf("the tie does not name the webhook as configured: %s\n%v", f.Summary, ev)
+			}
+		case f.Check == "webhook-slows-writes":
+			t.Errorf("webhook-slows-writes on queue %s, which creates no pods: %s", f.Queue, f.Summary)
+		case f.Queue == "replicaset" && f.Check == "under-provisioned":
+			t.Errorf("under-provisioned on a queue a slow webhook holds back: %s", f.Summary)
+		case f.Queue == "replicaset" && f.Severity != "info" && !strings.HasPrefix(f.Recommendation, "Fix admission webhook slow-pods.e2e.ctrldiag.dev"):
+			t.Errorf("%s on replicaset does not lead with the webhook: %s", f.Check, f.Recommendation)
+		case f.Queue == "deployment" && strings.Contains(f.Recommendation, "slow-pods"):
+			t.Errorf("%s on deployment is blamed on the pod webhook: %s", f.Check, f.Recommendation)
+		}
+	}
+	t.Logf("findings: %s", d.checks())
+	if !tied {
+		t.Fatalf("no webhook-slows-writes on kube-controller-manager's replicaset queue; findings: %s", d.checks())
+	}
+}
