@@ -31,6 +31,9 @@ type Config struct {
 	// Warmup starts the controller's watches while the replica waits for the lead
 	// (controller-runtime warm replicas); a scenario may ask for it too.
 	Warmup bool
+	// WebhookBindAddress is HOST:PORT of the admission webhook a scenario serves; the API
+	// server calls it at that address, so HOST must be one it reaches ("" = none).
+	WebhookBindAddress string
 }
 
 // DefaultConfig returns the defaults of `operator run`.
@@ -61,7 +64,16 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("--qps must be > 0 and --burst >= 1, got %g and %d", c.QPS, c.Burst))
 	}
 	if c.Scenario != "" {
-		if _, err := scenario.Get(c.Scenario); err != nil {
+		sc, err := scenario.Get(c.Scenario)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case sc.Webhook != nil && c.WebhookBindAddress == "":
+			errs = append(errs, fmt.Errorf("scenario %s serves an admission webhook: pass --webhook-bind-address HOST:PORT with a HOST the API server reaches (e.g. the pod's IP)", c.Scenario))
+		}
+	}
+	if c.WebhookBindAddress != "" {
+		if err := checkWebhookAddress(c.WebhookBindAddress); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/api/v1alpha1"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/controller"
@@ -80,6 +81,21 @@ func Run(ctx context.Context, restCfg *rest.Config, cfg Config) error {
 		defer cleanup()
 	}
 
+	var hookServer webhook.Server
+	if wh := sc.Webhook; wh != nil {
+		srv, ca, removeCerts, err := slowWebhookServer(cfg.WebhookBindAddress, wh.Delay)
+		if err != nil {
+			return fmt.Errorf("scenario %s: %w", sc.Name, err)
+		}
+		defer removeCerts()
+		unregister, err := registerWebhook(ctx, helper, webhookConfiguration(*wh, cfg.Namespace, cfg.WebhookBindAddress, ca))
+		if err != nil {
+			return fmt.Errorf("scenario %s: %w", sc.Name, err)
+		}
+		defer unregister()
+		hookServer = srv
+	}
+
 	if sc.Initial > 0 {
 		// Before the manager starts, so that these objects come in its initial list.
 		d := &scenario.Driver{Client: helper, Namespace: cfg.Namespace, Scenario: sc}
@@ -97,9 +113,15 @@ func Run(ctx context.Context, restCfg *rest.Config, cfg Config) error {
 	}
 	defer named.Release()
 
-	mgr, err := ctrl.NewManager(operatorRESTConfig(restCfg, cfg, sc), managerOptions(cfg, sc, scheme, named, helperCfg))
+	opts := managerOptions(cfg, sc, scheme, named, helperCfg)
+	opts.WebhookServer = hookServer
+	mgr, err := ctrl.NewManager(operatorRESTConfig(restCfg, cfg, sc), opts)
 	if err != nil {
 		return fmt.Errorf("create controller manager: %w", err)
+	}
+	if hookServer != nil {
+		// The manager runs its webhook server once asked for it.
+		_ = mgr.GetWebhookServer()
 	}
 	if err := controller.Setup(mgr, &controller.Reconciler{Client: mgr.GetClient()},
 		controller.Options{Name: name, Workers: workers(cfg, sc), SkipNameValidation: cfg.SkipNameValidation,

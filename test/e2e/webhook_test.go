@@ -157,3 +157,53 @@ spec:
 		t.Fatalf("no webhook-slows-writes on kube-controller-manager's replicaset queue; findings: %s", d.checks())
 	}
 }
+
+// The reference operator's slow-webhook scenario: its own webhook, registered for its status
+// updates, answers after 1s. With the API server in scope the
+// report's top finding is webhook-slows-writes on the operator's controller, naming the
+// scenario's webhook; the configuration is gone once the operator stops.
+func TestReportDiagnosesTheSlowWebhookScenario(t *testing.T) {
+	ns := newNamespace(t)
+	p := startBehindPod(t, podSpec{Namespace: ns, Name: "operator-slow-webhook", Labels: map[string]string{"app": "ctrldiag-demo"},
+		MemoryLimit: "150Mi", Ports: []podPort{{Name: "http-metrics", Port: 8080}, {Name: "webhook", Port: 9443}},
+		Command: func(listen map[int32]string) []string {
+			return []string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns, "--scenario", "slow-webhook",
+				"--metrics-bind-address", listen[8080], "--webhook-bind-address", listen[9443], "--health-probe-bind-address", "0"}
+		}})
+	config := "ctrldiag-slow-webhook-" + ns
+	eventually(t, 30*time.Second, "the scenario's webhook configuration", func() error {
+		if r := kubectl(t, "get", "validatingwebhookconfiguration", config); r.Code != 0 {
+			return fmt.Errorf("%s", r.Stderr)
+		}
+		return nil
+	})
+	time.Sleep(15 * time.Second)
+	d, r := reportJSON(t, "-n", ns)
+	if r.Code != 0 {
+		t.Fatalf("report:\n%s", r)
+	}
+	t.Logf("findings: %s", d.checks())
+	top := ""
+	for _, f := range d.Findings {
+		if f.Severity != "info" {
+			top = f.Check
+			if f.Check == "webhook-slows-writes" && (f.Target != ns+"/"+p.Name+":8080" || !strings.Contains(f.Summary, "slow.demo.ctrldiag.dev") ||
+				!strings.Contains(f.Summary, "ValidatingWebhookConfiguration/"+config)) {
+				t.Errorf("the tie does not name the operator and its webhook: %s %s", f.Target, f.Summary)
+			}
+			break
+		}
+	}
+	if top != "webhook-slows-writes" {
+		t.Errorf("top finding %q, want webhook-slows-writes (all: %s)", top, d.checks())
+	}
+	for _, dis := range d.disagreements() {
+		t.Errorf("section 2 and the findings disagree: %s", dis)
+	}
+	if err := p.Stop(t); err != nil {
+		t.Errorf("operator stop: %v", err)
+	}
+	if r := kubectl(t, "get", "validatingwebhookconfiguration", config); r.Code == 0 {
+		t.Errorf("the scenario's webhook configuration outlived the operator")
+	}
+}

@@ -68,6 +68,7 @@ Scenarios:
 	f.Float32Var(&c.QPS, "qps", c.QPS, "Client-side rate limit of the operator's API client, requests per second (a scenario such as throttled lowers it unless set)")
 	f.IntVar(&c.Burst, "burst", c.Burst, "Client-side burst of the operator's API client")
 	f.DurationVar(&c.GracefulShutdown, "graceful-shutdown-timeout", c.GracefulShutdown, "How long in-flight reconciles may take to finish after SIGTERM")
+	f.StringVar(&c.WebhookBindAddress, "webhook-bind-address", c.WebhookBindAddress, "HOST:PORT of the admission webhook the slow-webhook scenario serves and registers (HOST: an address the API server reaches, e.g. the pod's IP)")
 	f.BoolVar(&c.InstallCRD, "install-crd", c.InstallCRD, "Install the Workload CRD with server-side apply when it is missing")
 	_ = cmd.RegisterFlagCompletionFunc("scenario", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return scenario.Names(), cobra.ShellCompDirectiveNoFileComp

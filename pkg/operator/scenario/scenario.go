@@ -45,6 +45,17 @@ type Scenario struct {
 	// Warmup starts the controller's sources before the replica leads (controller-runtime's
 	// EnableWarmup): a standby's informers fill its workqueue while no worker runs.
 	Warmup bool
+	// Webhook, when set, is a validating admission webhook the operator serves and registers
+	// for its own writes (operator run --webhook-bind-address).
+	Webhook *Webhook
+}
+
+// Webhook is a validating admission webhook that allows every request it intercepts after
+// Delay, for the writes in Rules (Verbs are admission operations: CREATE, UPDATE, DELETE)
+// in the operator's namespace.
+type Webhook struct {
+	Delay time.Duration
+	Rules []ResourceRule
 }
 
 // Touch describes the driver's writes: every Every, the next PerTick objects (round robin,
@@ -186,6 +197,17 @@ var all = []Scenario{
 		FlowControl: &FlowControl{Rules: []ResourceRule{
 			{Group: "", Resource: "configmaps", Verbs: []string{"create", "update", "patch", "delete"}},
 			{Group: v1alpha1.GroupVersion.Group, Resource: "workloads/status", Verbs: []string{"update", "patch"}},
+		}},
+	},
+	{
+		Name:      "slow-webhook",
+		Signature: "the operator's own validating webhook answers after 1s and intercepts its status writes (workloads/status UPDATE); 20 objects flip their children 8 times/s, 4 workers: each reconcile waits ~1s in admission, apiserver_admission_webhook_admission_duration_seconds{operation=\"UPDATE\"} and controller_runtime_webhook_latency_seconds sit in the 1s bucket, ~4 calls/s, the workers are all busy",
+		Objects:   20,
+		Spec:      same(v1alpha1.WorkloadSpec{Children: 1}),
+		Touch:     Touch{Every: 125 * time.Millisecond, PerTick: 1, FlipChildren: true},
+		Workers:   4,
+		Webhook: &Webhook{Delay: time.Second, Rules: []ResourceRule{
+			{Group: v1alpha1.GroupVersion.Group, Resource: "workloads/status", Verbs: []string{"UPDATE"}},
 		}},
 	},
 	{
