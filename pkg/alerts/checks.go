@@ -173,6 +173,8 @@ func (b *builder) alerts() []alertDef {
 			summary: "Priority level {{ $labels.priority_level }} of " + who + " throttles requests",
 			desc:    "Priority level {{ $labels.priority_level }} of the API server " + who + " rejected requests or kept them waiting: {{ $value | humanize }} (rejections in " + w + ", or wait p99 in seconds)."},
 		{name: "WebhookLatency", check: "webhook-latency", forDur: 10 * time.Minute,
+			differs: "the report also judges, on the API server, each webhook it calls by operation (apiserver_admission_webhook_admission_duration_seconds); " +
+				"this alert covers the webhooks a controller serves",
 			logic: fmt.Sprintf("webhook p90 over the window >= webhookLatency (%s) over at least minEvents (%s) requests, sure from the buckets or confirmed by the mean", th.WebhookLatency, num(th.MinEvents)),
 			expr: b.r(recWebhookP90) + " >= " + secs(time.Duration(th.WebhookLatency)) + "\n  and on (job, instance, webhook)\n(" + b.r(recWebhookReqs) + " >= " + num(th.MinEvents) + ")" +
 				"\n  and on (job, instance, webhook)\n(" + b.r(recWebhookMean) + " >= " + secs(time.Duration(th.WebhookLatency)) + " or " + b.r(recWebhookFast) + " < 0.9)",

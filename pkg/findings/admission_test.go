@@ -91,3 +91,35 @@ func TestWebhookSlowsWrites(t *testing.T) {
 		}
 	}
 }
+
+// The API server's side of webhook-latency: every slow webhook it calls, tied to a
+// controller or not, with its configuration when read; a fast one is not named.
+func TestWebhookLatencyOnTheAPIServer(t *testing.T) {
+	slow := health.AdmissionKey{Name: "slow.example.com", Type: "admit", Operation: "UPDATE"}
+	fast := health.AdmissionKey{Name: "fast.example.com", Type: "validating", Operation: "CREATE"}
+	view := &admission.View{Webhooks: []admission.Webhook{{Configuration: "MutatingWebhookConfiguration/m", Name: slow.Name, Type: "admit",
+		TimeoutSeconds: 5, FailurePolicy: "Ignore"}}}
+	api := Target{ID: "apiserver", Kind: KubeAPIServer, Window: 10 * time.Second, Admission: view,
+		Prev: &health.Snapshot{Admission: map[health.AdmissionKey]*health.AdmissionWebhook{
+			slow: {Latency: webhookCalls(5, 3), Rejections: map[string]float64{"calling_webhook_error": 1}}}},
+		Cur: &health.Snapshot{Admission: map[health.AdmissionKey]*health.AdmissionWebhook{
+			slow: {Latency: webhookCalls(45, 3), Rejections: map[string]float64{"calling_webhook_error": 4}},
+			fast: {Latency: webhookCalls(100, 0.01)}}}}
+	got := webhookLatency(api, DefaultThresholds())
+	if len(got) != 1 {
+		t.Fatalf("findings %+v, want one about %s", got, slow.Name)
+	}
+	f := got[0]
+	if f.Code != "CD216" || f.Queue != "slow.example.com UPDATE" ||
+		f.Summary != "the API server waits 6.5s (p90) on mutating webhook slow.example.com for UPDATE requests in the last 10s" {
+		t.Errorf("finding %s %q: %s", f.Code, f.Queue, f.Summary)
+	}
+	ev := map[string]string{}
+	for _, e := range f.Evidence {
+		ev[e.Name] = e.Value
+	}
+	if ev["calls"] != "40" || ev["rejected or failed"] != "calling_webhook_error: 3" ||
+		ev["configuration"] != "MutatingWebhookConfiguration/m, timeoutSeconds 5, failurePolicy Ignore" {
+		t.Errorf("evidence %v", ev)
+	}
+}

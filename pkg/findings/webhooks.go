@@ -60,7 +60,95 @@ func webhookLatency(t Target, th Thresholds) []Finding {
 		out = append(out, lifetimeOnly(t, newFinding("webhook-latency", t.Kind, t.ID, path,
 			fmt.Sprintf("webhook %s answers admission requests in %s (p90) %s", path, estimated(est), over(t)), ev...)))
 	}
+	return append(out, calledWebhookLatency(t, th)...)
+}
+
+// calledWebhookLatency is the same rule on the API server's side: the webhooks it calls, by
+// webhook and operation (apiserver_admission_webhook_admission_duration_seconds), whoever
+// serves them. Its buckets (5ms .. 25s) are closer, so the bucket rule rarely needs the mean.
+func calledWebhookLatency(t Target, th Thresholds) []Finding {
+	keys := make([]health.AdmissionKey, 0, len(t.Cur.Admission))
+	for k := range t.Cur.Admission {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].Name != keys[j].Name {
+			return keys[i].Name < keys[j].Name
+		}
+		if keys[i].Type != keys[j].Type {
+			return keys[i].Type < keys[j].Type
+		}
+		return keys[i].Operation < keys[j].Operation
+	})
+	var out []Finding
+	for _, k := range keys {
+		w := t.Cur.Admission[k]
+		var prev *health.Histogram
+		var prevRejections map[string]float64
+		if t.Prev != nil {
+			if p := t.Prev.Admission[k]; p != nil {
+				prev, prevRejections = p.Latency, p.Rejections
+			} else {
+				prevRejections = map[string]float64{} // first called in the window
+			}
+		}
+		h := w.Latency.Since(prev)
+		if h == nil || !(h.Count >= th.MinEvents) {
+			continue
+		}
+		est := h.Estimate(0.9)
+		p90, mean := est.Value, h.Mean()
+		lower, upper := bucketBounds(h, 0.9)
+		if !(p90 >= th.WebhookLatency.Seconds()) || !(lower >= th.WebhookLatency.Seconds() || mean >= th.WebhookLatency.Seconds()) {
+			continue
+		}
+		var rejected []string
+		for _, typ := range sortedKeys(w.Rejections) {
+			before := math.NaN()
+			if prevRejections != nil {
+				before = prevRejections[typ]
+			}
+			if n := health.Increase(before, w.Rejections[typ]); n > 0 {
+				rejected = append(rejected, fmt.Sprintf("%s: %.0f", typ, n))
+			}
+		}
+		policy := "unknown (the webhook configurations were not read)"
+		if hook := t.Admission.Find(k.Name, k.Type); hook != nil {
+			policy = hook.Configuration + ", " + hook.Policy()
+		}
+		ev := []Evidence{
+			{Name: "latency p90", Value: fmt.Sprintf("%s (in the %s-%s bucket)", estimated(est), format(lower, "s"), format(upper, "s")),
+				Threshold: ">= " + th.WebhookLatency.String()},
+			{Name: "latency p99", Value: estimated(h.Estimate(0.99))},
+			{Name: "mean latency", Value: format(mean, "s")},
+			{Name: "calls", Value: format(h.Count, ""), Threshold: fmt.Sprintf(">= %g", th.MinEvents)},
+			{Name: "rejected or failed", Value: orNone(strings.Join(rejected, ", "))},
+			{Name: "configuration", Value: policy},
+		}
+		typ := "validating"
+		if k.Type == "admit" {
+			typ = "mutating"
+		}
+		out = append(out, lifetimeOnly(t, newFinding("webhook-latency", t.Kind, t.ID, k.Name+" "+k.Operation,
+			fmt.Sprintf("the API server waits %s (p90) on %s webhook %s for %s requests %s", estimated(est), typ, k.Name, k.Operation, over(t)), ev...)))
+	}
 	return out
+}
+
+func sortedKeys(m map[string]float64) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // webhookErrors counts the 5xx answers and all answers of a webhook over the window (since

@@ -57,7 +57,8 @@ func startSlowWebhook(t *testing.T, delay time.Duration) slowWebhook {
 // kube-controller-manager's ReplicaSet load there: the report read from a snapshot names it on
 // the replicaset queue (webhook-slows-writes) with its configuration and policy, leads the
 // queue's other findings with it and raises no under-provisioned for it; the deployment
-// controller, whose writes are ReplicaSets, is not blamed on it.
+// controller, whose writes are ReplicaSets, is not blamed on it; on the API server the webhook
+// is slow (webhook-latency) with its configuration.
 func TestReportNamesASlowWebhook(t *testing.T) {
 	ns := newNamespace(t)
 	hook := startSlowWebhook(t, 2*time.Second)
@@ -128,9 +129,14 @@ spec:
 	if r.Code != 0 {
 		t.Fatalf("report --from-snapshot:\n%s", r)
 	}
-	var tied bool
+	var tied, seen bool
 	for _, f := range d.Findings {
 		switch {
+		case f.Check == "webhook-latency" && f.Queue == "slow-pods.e2e.ctrldiag.dev CREATE":
+			seen = true
+			if !strings.Contains(f.Summary, "the API server waits") || f.Evidence[len(f.Evidence)-1].Value != "ValidatingWebhookConfiguration/"+config+", timeoutSeconds 10, failurePolicy Fail" {
+				t.Errorf("webhook-latency on the API server: %s %+v", f.Summary, f.Evidence)
+			}
 		case f.Check == "webhook-slows-writes" && f.Queue == "replicaset":
 			tied = true
 			ev := map[string]string{}
@@ -153,6 +159,9 @@ spec:
 		}
 	}
 	t.Logf("findings: %s", d.checks())
+	if !seen {
+		t.Errorf("no webhook-latency on the API server for the webhook's CREATEs; findings: %s", d.checks())
+	}
 	if !tied {
 		t.Fatalf("no webhook-slows-writes on kube-controller-manager's replicaset queue; findings: %s", d.checks())
 	}
