@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
@@ -39,6 +40,8 @@ type ReportConfig struct {
 	Ignore *suppress.Rules
 	// Workers are the workers of queues whose metrics do not say it (--workers QUEUE=N).
 	Workers map[string]float64
+	// FailOn is the level the findings are judged against for the exit code (--fail-on).
+	FailOn failon.Level
 }
 
 // ReportResult is the report and what to say beside it.
@@ -46,7 +49,17 @@ type ReportResult struct {
 	Report report.Report
 	// Warnings are things the user should know (stderr).
 	Warnings []string
+
+	failOn failon.Level
 }
+
+// Failed reports whether a finding of the report reaches --fail-on (suppressed findings are
+// no longer among them): then the command exits 3 once its output is written.
+func (r *ReportResult) Failed() bool { return r.failOn.Fails(r.Report.Findings) }
+
+// NoneRead reports whether no target could be read: the report says why in its findings,
+// and the command fails.
+func (r *ReportResult) NoneRead() bool { return r.Report.Summary.Read == 0 }
 
 // Report reads the targets twice and diagnoses them. In a cluster it also checks generation
 // lag before and after the reading (objects still lagging after the window are the ones that
@@ -124,7 +137,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	if inv.Cluster != nil && errors.Is(context.Cause(ctx), errDeadline) {
 		warnings = append(warnings, deadlineWarning(cfg.Read.Deadline))
 	}
-	return &ReportResult{Report: rep, Warnings: warnings}, nil
+	return &ReportResult{Report: rep, Warnings: warnings, failOn: cfg.FailOn}, nil
 }
 
 // waiting are the controllers whose queues hold items in t's last sample.
