@@ -44,7 +44,7 @@ func (o *Options) Complete(args []string) error {
 	return nil
 }
 
-// Validate checks the flag values and builds the engine's configuration and source.
+// Validate checks the flag values and opens top's plan.
 func (o *Options) Validate() error {
 	switch {
 	case o.Refresh < 100*time.Millisecond:
