@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
@@ -38,36 +37,26 @@ type QueuesResult struct {
 // standby replicas folded into their leader's rows. It fails when nothing was found or no
 // target could be read; targets that failed among others are in the list's Errors.
 func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, error) {
-	start := time.Now()
-	inv, err := env.Source.Open(ctx)
+	m, err := env.model(ctx, plan{read: cfg.Read, keep: health.WantedQueues,
+		nothing: func(inv *source.Inventory) string { return nothingFound(cfg.Scope, inv) }})
 	if err != nil {
 		return nil, err
 	}
-	if len(inv.Targets) == 0 && len(inv.Unreadable) == 0 {
-		return nil, errors.New(nothingFound(cfg.Scope, inv))
-	}
-	o := cfg.Read
-	o.Keep = health.WantedQueues
-	results, err := env.readAll(ctx, inv, o)
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := afterReading(ctx, start, cfg.Read.Deadline)
-	defer cancel()
-
-	// Every sample becomes the model once; everything below reads it.
-	read := source.Model(results)
-	stats, errs, curs, targets := analyse(read, cfg.Thresholds)
-	stats, groups := foldStandbys(ctx, inv, read, stats, curs)
+	defer m.cancel()
+	ctx, inv, read := m.ctx, m.inv, m.targets
+	j := judgeQueues(read, cfg.Thresholds, func(ns []string) []replicas.Holder {
+		if inv.Cluster == nil {
+			return nil
+		}
+		return inv.Cluster.LeaseHolders(ctx, ns)
+	})
 	warnings := append(append([]string(nil), inv.Warnings...), notes(read)...)
 	warnings = append(warnings, mistypedWarnings(read)...)
 	warnings = append(warnings, implausibleWorkers(read)...)
-	for _, t := range targets {
+	for _, t := range j.targets {
 		warnings = append(warnings, t.Notes...)
 	}
-	list := NewQueueList(stats, errs)
-	list.Replicas = groups
-	list.setClusters(read)
+	list, errs := j.list, j.list.Errors
 
 	sampled := 0
 	for _, r := range read {
@@ -108,19 +97,6 @@ func analyse(read []model.Target, th findings.Thresholds) ([]health.QueueStats, 
 	}
 	health.Sort(stats)
 	return stats, errs, curs, targets
-}
-
-// foldStandbys groups the pods read into workloads, finds each one's leader (from the metrics,
-// else from the Leases of the namespace when the source can list them) and folds the standby
-// replicas' empty rows into the leader's.
-func foldStandbys(ctx context.Context, inv *source.Inventory, read []model.Target, stats []health.QueueStats,
-	curs map[string]*health.Snapshot) ([]health.QueueStats, []replicas.Group) {
-	reps := replicasOf(read, curs)
-	var holders []replicas.Holder
-	if ns := replicas.Unsure(reps); len(ns) > 0 && inv.Cluster != nil {
-		holders = inv.Cluster.LeaseHolders(ctx, ns)
-	}
-	return replicas.Fold(stats, reps, holders)
 }
 
 // replicasOf are the pods read, with their workload and leadership (from curs, their last

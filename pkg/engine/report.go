@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
@@ -40,6 +41,8 @@ type ReportConfig struct {
 	Ignore *suppress.Rules
 	// Workers are the workers of queues whose metrics do not say it (--workers QUEUE=N).
 	Workers map[string]float64
+	// FailOn is the level the findings are judged against for the exit code (--fail-on).
+	FailOn failon.Level
 }
 
 // ReportResult is the report and what to say beside it.
@@ -47,50 +50,58 @@ type ReportResult struct {
 	Report report.Report
 	// Warnings are things the user should know (stderr).
 	Warnings []string
+
+	failOn failon.Level
 }
+
+// Failed reports whether a finding of the report reaches --fail-on (suppressed findings are
+// no longer among them): then the command exits 3 once its output is written.
+func (r *ReportResult) Failed() bool { return r.failOn.Fails(r.Report.Findings) }
+
+// NoneRead reports whether no target could be read: the report says why in its findings,
+// and the command fails.
+func (r *ReportResult) NoneRead() bool { return r.Report.Summary.Read == 0 }
 
 // Report reads the targets twice and diagnoses them. In a cluster it also checks generation
 // lag before and after the reading (objects still lagging after the window are the ones that
 // count), reads the objects the controllers reconcile and the metrics API's usage. It fails only when nothing was found; a report
 // whose targets all failed is returned, with the scrape-failed findings saying why.
 func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, error) {
-	start := time.Now()
-	inv, err := env.Source.Open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if len(inv.Targets) == 0 && len(inv.Unreadable) == 0 {
-		return nil, errors.New("no controller metrics endpoint found: name a target (pod/NAME, deploy/NAME, svc/NAME), look in another namespace (-n, -A), or give --url; `kubectl ctrldiag targets` shows what discovery sees")
-	}
 	resources := append(append([]schema.GroupVersionResource(nil), cachesync.DefaultGenerationResources...), cfg.Generations...)
 	var genBefore []cachesync.GenerationReport
-	if inv.Cluster != nil {
-		genBefore = inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources)
-	}
-	o := cfg.Read
-	o.Keep = reportFamilies
-	if inv.Cluster != nil && o.Interval > 0 {
-		// The objects' changes are counted over the window, from each target's first sample,
-		// for the controllers whose queues hold items then (the ones that may be saturated;
-		// a watch starts with a list of the kind).
-		o.First = func(r source.Result) {
-			r.Pod = inv.Pods[r.Target.Namespace+"/"+r.Target.Name]
-			m := r.Model()
-			if busy := waiting(m, report.Controllers([]model.Target{m})); len(busy) > 0 {
-				inv.Cluster.WatchChanges(ctx, cfg.Scope.Namespace, busy, cfg.ControllerKinds)
+	reading := ctx
+	m, err := env.model(ctx, plan{read: cfg.Read, keep: reportFamilies,
+		nothing: func(*source.Inventory) string {
+			return "no controller metrics endpoint found: name a target (pod/NAME, deploy/NAME, svc/NAME), look in another namespace (-n, -A), or give --url; `kubectl ctrldiag targets` shows what discovery sees"
+		},
+		opened: func(ctx context.Context, inv *source.Inventory) {
+			if inv.Cluster != nil {
+				genBefore = inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources)
 			}
-		}
-	}
-	results, err := env.readAll(ctx, inv, o)
+		},
+		first: func(inv *source.Inventory) func(source.Result) {
+			if inv.Cluster == nil || cfg.Read.Interval <= 0 {
+				return nil
+			}
+			// The objects' changes are counted over the window, from each target's first
+			// sample, for the controllers whose queues hold items then (the ones that may be
+			// saturated; a watch starts with a list of the kind).
+			return func(r source.Result) {
+				r.Pod = inv.Pods[r.Target.Namespace+"/"+r.Target.Name]
+				m := r.Model()
+				if busy := waiting(m, report.Controllers([]model.Target{m})); len(busy) > 0 {
+					inv.Cluster.WatchChanges(reading, cfg.Scope.Namespace, busy, cfg.ControllerKinds)
+				}
+			}
+		},
+	})
 	if err != nil {
 		return nil, err
 	}
-	// Every sample becomes the model once; everything below reads it.
-	targets := source.Model(results)
 	// What is read from the cluster after the targets is bounded by --deadline too (the
 	// reading itself stops each target at it, with its own error).
-	ctx, cancel := afterReading(ctx, start, cfg.Read.Deadline)
-	defer cancel()
+	defer m.cancel()
+	ctx, inv, targets := m.ctx, m.inv, m.targets
 
 	var admissionNotes []string // what keeps slow webhooks from being tied to controllers
 	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds,
@@ -100,41 +111,60 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 		in.UsageNote = "the metrics API was not read: " + inv.ClusterAbsent
 	}
 	if inv.Cluster != nil {
-		in.Generations = cachesync.Still(genBefore, inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources))
-		view := inv.Cluster.Objects(ctx, cfg.Scope.Namespace, report.Controllers(targets), cfg.ControllerKinds)
-		in.Objects = &view
-		if readsAPIServer(targets) {
-			adm := inv.Cluster.Admission(ctx)
-			in.Admission = &adm
-			if callsWebhooks(targets) {
-				admissionNotes = adm.Notes
-			}
-		}
-		in.Usage, in.UsageNote = inv.Cluster.Usage(ctx, namespaces(inv))
-		if ns := replicas.Unsure(report.Replicas(targets)); len(ns) > 0 {
-			in.Leases = inv.Cluster.LeaseHolders(ctx, ns)
-		}
+		admissionNotes = clusterFacts(ctx, cfg, inv, targets, genBefore, resources, &in)
 	}
-	var workloads map[string]string
-	var workloadWarnings []string
-	if inv.Cluster != nil {
-		workloads, workloadWarnings = inv.Cluster.WorkloadAnnotation(ctx, suppress.AnnotationKey, suppress.WorkloadKeys(targets))
-	}
-	ignored, annotationWarnings := suppress.Targets(targets, workloads)
-	// Expiry is about today, also for a report read from a snapshot taken earlier.
-	in.Suppress = suppress.By(cfg.Ignore, ignored, time.Now())
+	var suppressWarnings []string
+	in.Suppress, suppressWarnings = suppressions(ctx, cfg, inv, targets)
+	// The findings are judged and the view made in one go, the suppressed findings set apart.
 	rep := report.Build(in)
 
 	warnings := append(append([]string(nil), inv.Warnings...), notes(targets)...)
 	warnings = append(warnings, implausibleWorkers(targets)...)
 	warnings = append(warnings, rep.WindowNotes...)
-	warnings = append(warnings, workloadWarnings...)
-	warnings = append(warnings, annotationWarnings...)
+	warnings = append(warnings, suppressWarnings...)
 	warnings = append(warnings, admissionNotes...)
 	if inv.Cluster != nil && errors.Is(context.Cause(ctx), errDeadline) {
 		warnings = append(warnings, deadlineWarning(cfg.Read.Deadline))
 	}
-	return &ReportResult{Report: rep, Warnings: warnings}, nil
+	return &ReportResult{Report: rep, Warnings: warnings, failOn: cfg.FailOn}, nil
+}
+
+// clusterFacts reads what the metrics do not hold from the cluster, after the targets:
+// generation lag still there after the window, the objects the controllers reconcile, the
+// admission webhook configurations when an API server's page was read, the pods' usage and,
+// for replicas whose metrics do not say who leads, the Leases. It returns what kept slow
+// webhooks from being tied to controllers, when the API server called any.
+func clusterFacts(ctx context.Context, cfg ReportConfig, inv *source.Inventory, targets []model.Target,
+	genBefore []cachesync.GenerationReport, resources []schema.GroupVersionResource, in *report.Input) (admissionNotes []string) {
+	in.Generations = cachesync.Still(genBefore, inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources))
+	view := inv.Cluster.Objects(ctx, cfg.Scope.Namespace, report.Controllers(targets), cfg.ControllerKinds)
+	in.Objects = &view
+	if readsAPIServer(targets) {
+		adm := inv.Cluster.Admission(ctx)
+		in.Admission = &adm
+		if callsWebhooks(targets) {
+			admissionNotes = adm.Notes
+		}
+	}
+	in.Usage, in.UsageNote = inv.Cluster.Usage(ctx, namespaces(inv))
+	if ns := replicas.Unsure(report.Replicas(targets)); len(ns) > 0 {
+		in.Leases = inv.Cluster.LeaseHolders(ctx, ns)
+	}
+	return admissionNotes
+}
+
+// suppressions are the accepted findings: the ignore file's entries and the
+// ctrldiag.io/ignore annotations of the pods and, in a cluster, of their workloads; with what
+// to warn about them.
+func suppressions(ctx context.Context, cfg ReportConfig, inv *source.Inventory, targets []model.Target) (func([]findings.Finding) ([]findings.Finding, *report.Suppressions), []string) {
+	var workloads map[string]string
+	var warnings []string
+	if inv.Cluster != nil {
+		workloads, warnings = inv.Cluster.WorkloadAnnotation(ctx, suppress.AnnotationKey, suppress.WorkloadKeys(targets))
+	}
+	ignored, annotationWarnings := suppress.Targets(targets, workloads)
+	// Expiry is about today, also for a report read from a snapshot taken earlier.
+	return suppress.By(cfg.Ignore, ignored, time.Now()), append(warnings, annotationWarnings...)
 }
 
 // readsAPIServer says whether an API server's page was read: only then do the admission

@@ -114,15 +114,10 @@ func (t *Top) Next(ctx context.Context) (*Frame, error) {
 		read[i] = t.pair(results[i])
 	}
 	t.noteFailures(read)
-	stats, errs, curs, targets := analyse(read, t.cfg.Thresholds)
-	reps := replicasOf(read, curs)
-	holders := t.leaseHolders(ctx, replicas.Unsure(reps))
-	stats, groups := replicas.Fold(stats, reps, holders)
-	f.List = NewQueueList(stats, errs)
-	f.List.Replicas = groups
-	f.List.setClusters(read)
+	j := judgeQueues(read, t.cfg.Thresholds, func(ns []string) []replicas.Holder { return t.leaseHolders(ctx, ns) })
+	f.List = j.list
 	// Who leads, as report judges it: a standby is not a stalled controller.
-	f.Findings = findings.Evaluate(targets, replicas.Elections(reps, holders), nil, t.cfg.Thresholds)
+	f.Findings = findings.Evaluate(j.targets, replicas.Elections(j.reps, j.holders), nil, t.cfg.Thresholds)
 	f.Warnings = append(f.Warnings, notes(read)...)
 	return f, nil
 }

@@ -50,11 +50,6 @@ func Open(s Spec, in Inputs) (Opened, error) {
 	return openLive(s, in), nil
 }
 
-// Env is where an engine reads from, with progress drawing its progress line.
-func (o Opened) Env(progress func(what string, total int) engine.Progress) engine.Env {
-	return engine.Env{Source: o.Source, Progress: progress, Now: o.Now}
-}
-
 // usageError is an error in what was asked, not in reaching it.
 type usageError struct{ error }
 

@@ -5,8 +5,6 @@ package diff
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,14 +16,8 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/pipeline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
 )
 
 const long = `Compare two diagnoses: two snapshots (kubectl ctrldiag snapshot -f), two 'report -o json'
@@ -69,8 +61,8 @@ type Options struct {
 	// Deadline bounds the reading of both files when they are FIFOs or pipes.
 	Deadline time.Duration
 
-	// cfg judges a snapshot from its pages as report --from-snapshot does; set by Validate.
-	cfg engine.ReportConfig
+	// run reads both sides; set by Validate.
+	run *pipeline.Diff
 	genericiooptions.IOStreams
 }
 
@@ -79,7 +71,7 @@ var formats = []string{"", "text", "json", "yaml", "markdown"}
 
 // NewCmd returns the diff command.
 func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
-	o := &Options{IOStreams: streams, FailOn: failonflag.New(failon.Appeared), Deadline: sourceflags.DefaultDeadline}
+	o := &Options{IOStreams: streams, FailOn: failonflag.Appeared(), Deadline: sourceflags.DefaultDeadline}
 	cmd := &cobra.Command{
 		Use:     "diff BEFORE AFTER [flags]",
 		Short:   "Compare two snapshots or reports: what changed per queue, findings appeared and resolved",
@@ -116,15 +108,11 @@ func (o *Options) Validate(args []string) error {
 	if o.Deadline <= 0 {
 		return exitcode.UsageError("--deadline must be positive, got %s", o.Deadline)
 	}
-	// report --from-snapshot's defaults: no --threshold, no --ignore-file, no --workers.
-	ignore, err := suppress.Load("")
-	if err != nil {
-		return exitcode.UsageError("%v", err)
-	}
-	d := sourceflags.Defaults()
-	o.cfg = engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Ignore: ignore,
-		Read: source.Options{Interval: d.Interval, Timeout: d.Timeout, Concurrency: d.Concurrency, Deadline: o.Deadline}}
-	return nil
+	bounds := sourceflags.Defaults()
+	bounds.Deadline = o.Deadline
+	var err error
+	o.run, err = pipeline.NewDiff(bounds.Bounds())
+	return err
 }
 
 // Run reads both, prints the comparison and sets the exit code --fail-on asks for.
@@ -142,7 +130,7 @@ func (o *Options) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	d := diff.Compare(before, after, o.Before, o.After)
+	d := diff.Compare(before.Report, after.Report, o.Before, o.After)
 	if err := render.Write(o.Out, o.Output, d); err != nil {
 		return err
 	}
@@ -152,18 +140,14 @@ func (o *Options) Run(ctx context.Context) error {
 	return nil
 }
 
-// load reads one file, and warns when a snapshot's stored report was not used; a FIFO or
-// pipe that gave nothing in time says what bounds the wait.
-func (o *Options) load(ctx context.Context, path string) (report.Report, error) {
-	l, err := diff.Load(ctx, path, o.cfg)
-	if wait := (*localfile.WaitError)(nil); errors.As(err, &wait) {
-		err = fmt.Errorf("%w: reading is bounded by --deadline %s; start the writer first, or raise --deadline", err, o.Deadline)
-	}
+// load reads one file, and warns when a snapshot's stored report was not used.
+func (o *Options) load(ctx context.Context, path string) (diff.Loaded, error) {
+	l, err := o.run.Load(ctx, path)
 	if err != nil {
-		return report.Report{}, err
+		return l, err
 	}
 	if l.Warning != "" {
 		stderrline.Say(o.ErrOut, "warning", l.Warning)
 	}
-	return l.Report, nil
+	return l, nil
 }

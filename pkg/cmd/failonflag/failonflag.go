@@ -51,3 +51,12 @@ func (fl *Flag) Validate() error {
 // Fails reports whether a finding of fs reaches the level Validate read: then the command
 // exits 3 once its output is written.
 func (fl *Flag) Fails(fs []findings.Finding) bool { return fl.level.Fails(fs) }
+
+// Findings is report's and snapshot's --fail-on: the severity a finding reaches.
+func Findings() Flag { return New(failon.Findings) }
+
+// Appeared is diff's --fail-on: the severity of a finding that appeared.
+func Appeared() Flag { return New(failon.Appeared) }
+
+// Level is the level Validate read, for the engine that judges the findings.
+func (fl *Flag) Level() failon.Level { return fl.level }

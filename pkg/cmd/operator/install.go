@@ -18,7 +18,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/install"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/scenario"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/version"
 )
 
 // DefaultNamespace is where install and uninstall work when -n is not given.
@@ -38,15 +37,6 @@ type InstallOptions struct {
 
 	install install.Options
 	genericiooptions.IOStreams
-}
-
-// defaultImage is the image of this build's version (latest for unversioned builds).
-func defaultImage() string {
-	v := version.Get().Version
-	if v == "unknown" {
-		v = "latest"
-	}
-	return "ghcr.io/ctrldiag/kubectl-ctrldiag:" + v
 }
 
 func newInstallCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
@@ -99,7 +89,7 @@ func (o *InstallOptions) addFlags(cmd *cobra.Command, forInstall bool) {
 	if !forInstall {
 		return
 	}
-	f.StringVar(&o.Image, "image", defaultImage(), "Container image that holds kubectl-ctrldiag")
+	f.StringVar(&o.Image, "image", install.DefaultImage(), "Container image that holds kubectl-ctrldiag")
 	f.StringVar(&o.Scenario, "scenario", "", "Scenario the installed operator runs (default: none)")
 	f.IntVar(&o.Workers, "workers", 2, "Concurrent reconciles of the installed operator")
 	f.BoolVar(&o.Insecure, "insecure-metrics", false, "Serve /metrics on plain HTTP :8080 instead of HTTPS :8443 with authentication")

@@ -11,8 +11,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/pipeline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
@@ -26,9 +25,8 @@ type Options struct {
 	Output     string
 	Args       []string
 
-	// Set by Validate.
-	cfg engine.QueuesConfig
-	env engine.Env
+	// run is the plan opened; set by Validate.
+	run *pipeline.Queues
 
 	globals *globals.Flags
 	genericiooptions.IOStreams
@@ -58,18 +56,15 @@ func (o *Options) Validate() error {
 	if err != nil {
 		return err
 	}
-	r, err := open.Open(spec, sourceflags.Inputs(o.globals, o.In, o.ErrOut))
-	if err != nil {
-		return err
-	}
-	o.cfg, o.env = engine.QueuesConfig{Read: r.Read, Thresholds: th, Scope: r.Scope}, r.Env(progress.To(o.ErrOut))
-	return nil
+	o.run, err = pipeline.NewQueues(pipeline.Plan{Spec: spec, Inputs: sourceflags.Inputs(o.globals, o.In, o.ErrOut),
+		Progress: progress.To(o.ErrOut)}, th)
+	return err
 }
 
 // Run reads the targets, and prints the queue table and, on stderr, the warnings and the
 // targets that could not be read.
 func (o *Options) Run(ctx context.Context) error {
-	res, err := engine.Queues(ctx, o.cfg, o.env)
+	res, err := o.run.Run(ctx)
 	if err != nil {
 		return err
 	}

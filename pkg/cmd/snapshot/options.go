@@ -2,11 +2,9 @@ package snapshot
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"golang.org/x/term"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -15,31 +13,21 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/version"
 )
-
-// eventsSince is how far back the pods' Warning events are kept.
-const eventsSince = time.Hour
 
 // Options holds the flag values of the snapshot command: report's, and the file.
 type Options struct {
 	Report *report.Options
 	File   string
 	// print is set when -o was given: the report is printed too.
-	print   bool
-	globals *globals.Flags
+	print bool
 	genericiooptions.IOStreams
 }
 
 // NewOptions returns the options with report's defaults.
 func NewOptions(g *globals.Flags, streams genericiooptions.IOStreams) *Options {
-	return &Options{Report: report.NewOptions(g, streams), globals: g, IOStreams: streams}
+	return &Options{Report: report.NewOptions(g, streams), IOStreams: streams}
 }
 
 // Complete takes the TARGET arguments.
@@ -62,83 +50,31 @@ func (o *Options) Validate() error {
 // Run reads through a recorder, makes the report, and writes the snapshot; the report is
 // printed too when -o asks. --fail-on sets the exit code as in report.
 func (o *Options) Run(ctx context.Context) error {
-	cfg, env := o.Report.Engine()
-	rec := snapshot.Record(env.Source)
-	env.Source = rec
-	clock := env.Now
-	if clock == nil {
-		clock = time.Now
-	}
-	var taken time.Time
-	env.Now = func() time.Time { taken = clock(); return taken }
-	res, err := engine.Report(ctx, cfg, env)
+	res, err := o.Report.Pipeline().Record(ctx)
 	if err != nil {
 		return err
 	}
 	for _, w := range res.Warnings {
 		stderrline.Say(o.ErrOut, "warning", w)
 	}
-	doc, err := json.MarshalIndent(res.Report, "", "  ")
+	for _, note := range res.Notes {
+		stderrline.Say(o.ErrOut, "warning", note)
+	}
+	said, err := res.Save(o.File, o.Out)
 	if err != nil {
 		return err
 	}
-	s := rec.Snapshot(ctx, snapshot.Manifest{Taken: taken, Plugin: version.Get(), Interval: cfg.Read.Interval.String(),
-		Scope: snapshot.Scope{Cluster: cfg.Scope.Cluster, Namespace: cfg.Scope.Namespace, Selector: cfg.Scope.Selector}})
-	s.Report = append(doc, '\n')
-	if cfg.Scope.Cluster && o.Report.Sources.FromSnapshot == "" {
-		for _, note := range o.clusterFacts(ctx, s, taken) {
-			stderrline.Say(o.ErrOut, "warning", note)
-		}
-	}
-	if err := o.save(s); err != nil {
-		return err
-	}
-	r := res.Report
+	fmt.Fprintln(o.ErrOut, said)
 	if o.print {
-		if err := render.Write(o.Out, o.Report.Output, r); err != nil {
+		if err := render.Write(o.Out, o.Report.Output, res.Report); err != nil {
 			return err
 		}
 	}
-	if r.Summary.Read == 0 {
+	if res.NoneRead() {
 		return errors.New("no target could be read: see the scrape-failed findings (the snapshot holds the errors)")
 	}
-	if o.Report.Failed(r) {
+	if res.Failed() {
 		return &exitcode.ExitCodeError{Code: exitcode.Findings}
 	}
 	return nil
-}
-
-// save writes the snapshot to -f, or to standard output for -f -, and says where.
-func (o *Options) save(s *snapshot.Snapshot) error {
-	pages := len(s.Pages)
-	if o.File == "-" {
-		if err := s.Write(o.Out); err != nil {
-			return fmt.Errorf("cannot write the snapshot to standard output: %w", err)
-		}
-		fmt.Fprintf(o.ErrOut, "Snapshot of %s (%s) written to standard output.\n", plural.Count(len(s.Results), "target"), plural.Count(pages, "page"))
-		return nil
-	}
-	if err := s.Save(o.File); err != nil {
-		if nr := (*localfile.NotRegularError)(nil); errors.As(err, &nr) {
-			return fmt.Errorf("cannot write the snapshot: %w, or -f - for standard output", err)
-		}
-		return fmt.Errorf("cannot write the snapshot: %w", err)
-	}
-	fmt.Fprintf(o.ErrOut, "Snapshot of %s (%s) written to %s: attach it to the ticket; `kubectl ctrldiag report --from-snapshot %s` reads it anywhere.\n",
-		plural.Count(len(s.Results), "target"), plural.Count(pages, "page"), o.File, o.File)
-	return nil
-}
-
-// clusterFacts adds the API server's version and the pods' recent Warning events; it returns
-// what could not be read, as warnings.
-func (o *Options) clusterFacts(ctx context.Context, s *snapshot.Snapshot, now time.Time) []string {
-	kube, err := open.Connect(o.globals.ConfigFlags, o.Report.Sources.Timeout)
-	if err != nil {
-		return []string{err.Error()}
-	}
-	client := kube.Client
-	s.Manifest.APIServer = snapshot.ServerVersion(client)
-	var notes []string
-	s.Events, notes = snapshot.RecentEvents(ctx, client, s.Inventory.Pods, now, eventsSince)
-	return notes
 }

@@ -14,8 +14,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/pipeline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
@@ -52,8 +51,8 @@ type Options struct {
 	Output  string
 	Args    []string
 
-	// Set by Validate.
-	env     engine.Env
+	// run is the plan opened; set by Validate.
+	run     *pipeline.Targets
 	globals *globals.Flags
 	genericiooptions.IOStreams
 }
@@ -100,8 +99,8 @@ func (o *Options) Validate() error {
 	if err != nil {
 		return err
 	}
-	r, err := open.Open(spec, sourceflags.Inputs(o.globals, o.In, o.ErrOut))
-	o.env = r.Env(progress.To(o.ErrOut))
+	o.run, err = pipeline.NewTargets(pipeline.Plan{Spec: spec, Inputs: sourceflags.Inputs(o.globals, o.In, o.ErrOut),
+		Progress: progress.To(o.ErrOut)})
 	return err
 }
 
@@ -113,7 +112,7 @@ func (o *Options) Complete(args []string) error {
 
 // Run discovers and prints.
 func (o *Options) Run(ctx context.Context) error {
-	res, err := engine.Targets(ctx, o.env)
+	res, err := o.run.Run(ctx)
 	if err != nil {
 		return err
 	}

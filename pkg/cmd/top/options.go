@@ -10,14 +10,10 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/live"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/pipeline"
 )
 
 // Options holds the flag values of the top command.
@@ -29,11 +25,8 @@ type Options struct {
 	Count      int
 	Args       []string
 
-	// Set by Validate.
-	cfg engine.QueuesConfig
-	env engine.Env
-	// history is the server of the targets' recent history (--prometheus), or nil.
-	history *promsource.History
+	// run is the plan opened; set by Validate.
+	run *pipeline.Top
 
 	globals *globals.Flags
 	genericiooptions.IOStreams
@@ -51,7 +44,7 @@ func (o *Options) Complete(args []string) error {
 	return nil
 }
 
-// Validate checks the flag values and builds the engine's configuration and source.
+// Validate checks the flag values and opens top's plan.
 func (o *Options) Validate() error {
 	switch {
 	case o.Refresh < 100*time.Millisecond:
@@ -71,38 +64,22 @@ func (o *Options) Validate() error {
 	if err != nil {
 		return err
 	}
-	// Refreshes read the same pods again and again: their port-forwards stay open.
-	spec.KeepForwards = true
-	spec.Prometheus.HistoryStep, spec.Prometheus.HistoryPoints = historyStep(o.Refresh), live.HistoryPoints
-	r, err := open.Open(spec, sourceflags.Inputs(o.globals, o.In, o.ErrOut))
-	if err != nil {
-		return err
-	}
-	o.history = r.History
-	o.cfg, o.env = engine.QueuesConfig{Read: r.Read, Thresholds: th, Scope: r.Scope}, r.Env(progress.To(o.ErrOut))
-	// A refresh draws no progress line: the view or the stream is the progress.
-	o.env.Progress = nil
-	return nil
+	o.run, err = pipeline.NewTop(pipeline.Plan{Spec: spec, Inputs: sourceflags.Inputs(o.globals, o.In, o.ErrOut)},
+		pipeline.TopConfig{Thresholds: th, Refresh: o.Refresh, Rediscover: o.Rediscover, HistoryPoints: live.HistoryPoints})
+	return err
 }
 
 // Run refreshes until interrupted (or --count frames): full screen on a terminal, else one
 // table per refresh.
 func (o *Options) Run(ctx context.Context) error {
-	top := engine.NewTop(o.cfg, o.env)
-	defer top.Close()
-	top.SetRediscover(o.Rediscover)
 	loop := live.Loop{Every: o.Refresh, Count: o.Count}
 	if terminal(o.Out) && terminal(o.In) {
-		if o.history != nil {
-			// Only the sparklines show history: a stream of tables does not ask for it.
-			top.SetHistory(func(ctx context.Context, targets []target.Target, end time.Time) ([]promsource.QueueHistory, []string, error) {
-				ctx, cancel := context.WithTimeout(ctx, historyDeadline)
-				defer cancel()
-				return o.history.Read(ctx, targets, end)
-			})
-		}
+		top := o.run.Start(true)
+		defer top.Close()
 		return live.Screen(ctx, o.In, o.Out, top.Next, loop)
 	}
+	top := o.run.Start(false)
+	defer top.Close()
 	return live.Stream(ctx, o.Out, o.ErrOut, top.Next, loop)
 }
 
@@ -110,16 +87,6 @@ func (o *Options) Run(ctx context.Context) error {
 // session: a rollout's new pod shows within it (sooner when the old pod's row fails first),
 // for a few LISTs every 30s.
 const DefaultRediscover = 30 * time.Second
-
-// historyDeadline bounds the wait for the history: the view starts without it rather than
-// late.
-const historyDeadline = 10 * time.Second
-
-// historyStep is the time between two points of the history before the session: the
-// refresh, and at least the usual scrape interval.
-func historyStep(refresh time.Duration) time.Duration {
-	return max(refresh, promsource.MinHistoryStep)
-}
 
 // terminal reports whether s is a terminal.
 func terminal(s any) bool {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -143,15 +142,5 @@ func TestStreamDoesNotAskPrometheus(t *testing.T) {
 	}
 	if asked.Load() != 0 || strings.Contains(errOut, "history") || strings.Count(out, "reconcile") != 2 {
 		t.Errorf("asked %d times; stdout:\n%s\nstderr:\n%s", asked.Load(), out, errOut)
-	}
-}
-
-// The step of the history is the refresh, but at least the usual scrape interval.
-func TestHistoryStep(t *testing.T) {
-	if s := historyStep(2 * time.Second); s != 15*time.Second {
-		t.Errorf("2s: %s", s)
-	}
-	if s := historyStep(time.Minute); s != time.Minute {
-		t.Errorf("1m: %s", s)
 	}
 }

@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+)
+
+// plan is what a run reads, for the first stages every command shares.
+type plan struct {
+	// read bounds the reading; keep are the families parsed.
+	read source.Options
+	keep func(family string) bool
+	// nothing is the error when the source found no target at all.
+	nothing func(*source.Inventory) string
+	// opened, when set, runs once the targets are found, before they are read (report's
+	// generations before the window).
+	opened func(ctx context.Context, inv *source.Inventory)
+	// first, when set, is given each target's first sample (source.Options.First).
+	first func(inv *source.Inventory) func(source.Result)
+}
+
+// modelled is a plan through the pipeline's first stages, open -> read -> model: the source
+// opened, its targets read with a progress line, and every sample made the model once. What
+// the run reads after the targets (the cluster) is bounded by the deadline, counted from the
+// start: use ctx, and call cancel when done.
+type modelled struct {
+	inv     *source.Inventory
+	targets []model.Target
+	ctx     context.Context
+	cancel  context.CancelFunc
+}
+
+// model opens the source, reads its targets as p says and makes them the model.
+func (e Env) model(ctx context.Context, p plan) (*modelled, error) {
+	start := time.Now()
+	inv, err := e.Source.Open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(inv.Targets) == 0 && len(inv.Unreadable) == 0 {
+		return nil, errors.New(p.nothing(inv))
+	}
+	if p.opened != nil {
+		p.opened(ctx, inv)
+	}
+	o := p.read
+	o.Keep = p.keep
+	if p.first != nil {
+		o.First = p.first(inv)
+	}
+	results, err := e.readAll(ctx, inv, o)
+	if err != nil {
+		return nil, err
+	}
+	// Every sample becomes the model once; every stage after reads it.
+	targets := source.Model(results)
+	after, cancel := afterReading(ctx, start, p.read.Deadline)
+	return &modelled{inv: inv, targets: targets, ctx: after, cancel: cancel}, nil
+}
