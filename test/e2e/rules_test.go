@@ -58,7 +58,7 @@ func TestRulesAgreeWithTheReport(t *testing.T) {
 		t.Run(tc.scenario, func(t *testing.T) {
 			ns := newNamespace(t)
 			p := operatorBehindPod(t, ns, "operator-"+tc.scenario, tc.scenario)
-			r := ctrldiag(t, append(args, "--selector", fmt.Sprintf(`{namespace=%q}`, ns))...)
+			r := ctrldiag(t, append(args, "--matchers", fmt.Sprintf(`{namespace=%q}`, ns))...)
 			if r.Code != 0 {
 				t.Fatalf("rules:\n%s", r)
 			}
