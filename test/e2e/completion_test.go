@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -83,7 +84,7 @@ spec:
 // operator's are answered by the operator binary: its sub-commands, and no files.
 func TestCompletionOffersFilesOnlyForFileArguments(t *testing.T) {
 	plugin := func(args ...string) Result {
-		return runAs(t, env.kubeconfig, "kubectl-ctrldiag", append([]string{"__complete"}, args...)...)
+		return runAs(t, env.kubeconfig, filepath.Join(env.binDir, "kubectl-ctrldiag"), append([]string{"__complete"}, args...)...)
 	}
 	values, directive := completions(t, plugin("operator", ""))
 	have := " " + strings.Join(values, " ") + " "
