@@ -25,7 +25,7 @@ func ParseSelector(s string) ([]Matcher, error) {
 	in := strings.TrimSpace(s)
 	if strings.HasPrefix(in, "{") {
 		if !strings.HasSuffix(in, "}") {
-			return nil, fmt.Errorf("selector %q: no closing }", s)
+			return nil, fmt.Errorf("matchers %q: no closing }", s)
 		}
 		in = strings.TrimSpace(in[1 : len(in)-1])
 	}
@@ -33,7 +33,7 @@ func ParseSelector(s string) ([]Matcher, error) {
 	for in != "" {
 		m, rest, err := parseMatcher(in)
 		if err != nil {
-			return nil, fmt.Errorf("selector %q: %w", s, err)
+			return nil, fmt.Errorf("matchers %q: %w", s, err)
 		}
 		out = append(out, m)
 		rest = strings.TrimSpace(rest)
@@ -41,7 +41,7 @@ func ParseSelector(s string) ([]Matcher, error) {
 			break
 		}
 		if rest[0] != ',' {
-			return nil, fmt.Errorf("selector %q: expected , before %q", s, rest)
+			return nil, fmt.Errorf("matchers %q: expected , before %q", s, rest)
 		}
 		in = strings.TrimSpace(rest[1:])
 	}

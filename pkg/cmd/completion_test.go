@@ -195,3 +195,22 @@ func TestCompleteExplainTopics(t *testing.T) {
 		t.Errorf("explain takes one topic, a second is completed with %q", got)
 	}
 }
+
+// Only an argument that is a file offers files: diff's BEFORE and AFTER. Every other verb's
+// arguments offer what they are (pods, topics, sub-commands) or nothing.
+func TestCompleteArgumentsOfferFilesOnlyWhereFiles(t *testing.T) {
+	for _, args := range [][]string{
+		{"queues", ""}, {"top", ""}, {"targets", ""}, {"report", ""}, {"snapshot", ""},
+		{"rules", ""}, {"version", ""}, {"explain", ""}, {"operator", ""}, {"operator", "install", ""},
+		{"diff", "a.tar.gz", "b.tar.gz", ""},
+	} {
+		if _, directive := complete(t, args...); directive != noFiles {
+			t.Errorf("__complete %q ends %s, want %s (no files)", args, directive, noFiles)
+		}
+	}
+	for _, args := range [][]string{{"diff", ""}, {"diff", "a.tar.gz", ""}, {"queues", "--from-file", ""}, {"report", "--kubeconfig", ""}} {
+		if _, directive := complete(t, args...); directive != ":0" {
+			t.Errorf("__complete %q ends %s, want :0 (files)", args, directive)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/rootcmd"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/version"
 )
@@ -41,5 +42,6 @@ func NewRootCmd(streams genericiooptions.IOStreams) *cobra.Command {
 	}, streams)
 	root.AddCommand(version.NewCmd(root.Name(), streams))
 	addCommands(root, g, streams)
+	completion.NoFileArgs(root)
 	return root
 }

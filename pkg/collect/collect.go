@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -30,7 +29,7 @@ import (
 
 // Config says what to read.
 type Config struct {
-	// URLs and Files are read directly; Files entries are "PATH" or "BEFORE,AFTER".
+	// URLs and Files are read directly; Files entries are --from-file values (ParseFiles).
 	URLs  []string
 	Files []string
 	Stdin io.Reader
@@ -154,8 +153,12 @@ func (p *Pages) Close() error {
 func (p *Pages) directSources() ([]scrape.Source, error) {
 	cfg := p.cfg
 	var out []scrape.Source
-	for _, f := range cfg.Files {
-		out = append(out, &scrape.FileSource{Paths: strings.Split(f, ","), MaxBodyBytes: cfg.HTTP.MaxBodyBytes, Stdin: cfg.Stdin})
+	files, err := ParseFiles(cfg.Files)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		out = append(out, &scrape.FileSource{Label: f.Name, Paths: f.Paths, MaxBodyBytes: cfg.HTTP.MaxBodyBytes, Stdin: cfg.Stdin})
 	}
 	if len(cfg.URLs) == 0 {
 		return out, nil

@@ -1,8 +1,10 @@
 // Package diff compares two reports, of two snapshots (made from their pages as `report
 // --from-snapshot` makes them) or of two `report -o json` files: per controller and queue
 // the figures that changed, the objects that failed, and the findings that appeared and
-// those that resolved. A controller is matched across the two by its workload, not its pod,
-// so that a rollout, which renames the pods, compares the same controller before and after.
+// those that resolved. A controller is matched across the two by what it is, not by where it
+// was read: by its workload, not its pod, so that a rollout, which renames the pods, compares
+// the same controller before and after; and a target without a workload (saved pages, a URL)
+// by the queues and controllers it runs, not by its file's name.
 package diff
 
 import (
@@ -70,7 +72,8 @@ type ObjectChange struct {
 func Compare(before, after report.Report, beforeName, afterName string) Diff {
 	d := Diff{APIVersion: report.APIVersion, Kind: Kind, Before: side(before, beforeName), After: side(after, afterName),
 		Queues: []QueueChange{}, Objects: []ObjectChange{}, Appeared: []findings.Finding{}, Resolved: []findings.Finding{}}
-	b, a := queues(before), queues(after)
+	ib, ia := identities(before, after)
+	b, a := queues(before, ib), queues(after, ia)
 	for _, k := range unionKeys(b, a) {
 		qb, okB := b[k]
 		qa, okA := a[k]
@@ -100,14 +103,14 @@ func Compare(before, after report.Report, beforeName, afterName string) Diff {
 		}
 	}
 	d.Objects = objectChanges(before, after)
-	fb, fa := findingKeys(before), findingKeys(after)
+	fb, fa := findingKeys(before, ib), findingKeys(after, ia)
 	for _, f := range after.Findings {
-		if !fb[findingKey(after, f)] {
+		if !fb[findingKey(ia, f)] {
 			d.Appeared = append(d.Appeared, f)
 		}
 	}
 	for _, f := range before.Findings {
-		if !fa[findingKey(before, f)] {
+		if !fa[findingKey(ib, f)] {
 			d.Resolved = append(d.Resolved, f)
 		}
 	}
@@ -127,9 +130,10 @@ var figureNames = []string{"depth", "drain seconds", "adds/s", "completions/s", 
 
 type queueKey struct{ controller, queue string }
 
-// queues gives each queue's figures by controller and queue. Replicas of one workload share
-// a controller: the busiest (most adds) stands for it, the leader.
-func queues(r report.Report) map[queueKey][]*float64 {
+// queues gives each queue's figures by controller (ids: each target's, see identities) and
+// queue. Replicas of one workload share a controller: the busiest (most adds) stands for it,
+// the leader.
+func queues(r report.Report, ids map[string]string) map[queueKey][]*float64 {
 	out := map[queueKey][]*float64{}
 	backlog := map[[2]string]report.Backlog{}
 	for _, b := range r.Backlog {
@@ -137,7 +141,7 @@ func queues(r report.Report) map[queueKey][]*float64 {
 	}
 	seen := map[[2]string]bool{}
 	add := func(target, queue string, figs []*float64) {
-		k := queueKey{controller(r, target), queue}
+		k := queueKey{identity(ids, target), queue}
 		if old, ok := out[k]; ok && value(old[2]) >= value(figs[2]) {
 			return
 		}
@@ -216,14 +220,22 @@ func differs(a, b *float64) bool {
 	return fmt.Sprintf("%.3g", *a) != fmt.Sprintf("%.3g", *b)
 }
 
-func findingKey(r report.Report, f findings.Finding) string {
-	return f.Code + "|" + controller(r, f.Target) + "|" + f.Queue
+// identity is target's controller as ids name it; a target ids do not know is itself.
+func identity(ids map[string]string, target string) string {
+	if id, ok := ids[target]; ok {
+		return id
+	}
+	return target
 }
 
-func findingKeys(r report.Report) map[string]bool {
+func findingKey(ids map[string]string, f findings.Finding) string {
+	return f.Code + "|" + identity(ids, f.Target) + "|" + f.Queue
+}
+
+func findingKeys(r report.Report, ids map[string]string) map[string]bool {
 	out := map[string]bool{}
 	for _, f := range r.Findings {
-		out[findingKey(r, f)] = true
+		out[findingKey(ids, f)] = true
 	}
 	return out
 }

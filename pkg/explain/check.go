@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -16,6 +17,8 @@ type Check struct {
 	Title       string                  `json:"title"`
 	Explanation string                  `json:"explanation"`
 	Thresholds  []findings.ThresholdDoc `json:"thresholds"`
+	// EvidenceFields are the fields of each piece of a finding's evidence in -o json.
+	EvidenceFields []string `json:"evidenceFields"`
 	// Recommendations are by kind of controller: controller-runtime, kube-controller-manager,
 	// kube-apiserver, client-go, knob (a recognised well-known controller, {knob} standing for
 	// its flag) and default (any other).
@@ -34,7 +37,7 @@ func checkOf(d findings.Definition) Check {
 		docs[td.Name] = td
 	}
 	c := Check{Code: d.Code, Check: d.Check, Severity: string(d.Severity), Title: d.Title,
-		Explanation: d.Explanation, Thresholds: []findings.ThresholdDoc{}}
+		Explanation: d.Explanation, Thresholds: []findings.ThresholdDoc{}, EvidenceFields: EvidenceFields()}
 	for _, n := range d.Thresholds {
 		c.Thresholds = append(c.Thresholds, docs[n])
 	}
@@ -61,8 +64,9 @@ func checkText(c Check) string {
 	fmt.Fprintf(&b, "%s %s: %s\n", c.Code, c.Check, c.Title)
 	fmt.Fprintf(&b, "Severity: %s\n\n", c.Severity)
 	b.WriteString(wrap(c.Explanation, "", 80))
-	b.WriteString("\nEvidence: a finding of this check gives a summary, the window it was judged over and\n" +
-		"the numbers it rests on, with the threshold each was held against where there is one.\n")
+	fmt.Fprintf(&b, "\nEvidence (report -o json: findings[].evidence, each {%s}):\n", strings.Join(EvidenceFields(), ", "))
+	b.WriteString("the numbers a finding of this check rests on, with the threshold each was held\n" +
+		"against where there is one; the finding's summary says them in a sentence.\n")
 	b.WriteString("\nThresholds (--threshold name=value; all: kubectl ctrldiag explain thresholds):\n")
 	if len(c.Thresholds) == 0 {
 		b.WriteString("  none: the check is raised by what it sees, not by a threshold\n")
@@ -98,4 +102,17 @@ func thresholdsText(docs []findings.ThresholdDoc) string {
 		}
 	}
 	return b.String()
+}
+
+// EvidenceFields are the fields of one piece of a finding's evidence in -o json, read from
+// findings.Evidence so that explain names what the output holds.
+func EvidenceFields() []string {
+	t := reflect.TypeOf(findings.Evidence{})
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
 }

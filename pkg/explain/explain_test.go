@@ -2,6 +2,7 @@ package explain
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -119,5 +120,31 @@ func TestTopicsListEveryCheck(t *testing.T) {
 		if !strings.Contains(out.String(), n) {
 			t.Errorf("topic list lacks %s", n)
 		}
+	}
+}
+
+// A check's page names the fields its findings' evidence has in -o json.
+func TestCheckNamesEvidenceFields(t *testing.T) {
+	b, err := json.Marshal(findings.Evidence{Name: "n", Value: "v", Threshold: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]string
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	fields := EvidenceFields()
+	if len(fields) != len(m) {
+		t.Fatalf("EvidenceFields %q, -o json has %v", fields, m)
+	}
+	for _, f := range fields {
+		if _, ok := m[f]; !ok {
+			t.Errorf("EvidenceFields names %q, which -o json does not have: %v", f, m)
+		}
+	}
+	d, _ := findings.Lookup("workers-saturated")
+	text := checkText(checkOf(d))
+	if want := "findings[].evidence, each {" + strings.Join(fields, ", ") + "}"; !strings.Contains(text, want) {
+		t.Errorf("the page lacks %q:\n%s", want, text)
 	}
 }

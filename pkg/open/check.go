@@ -1,6 +1,7 @@
 package open
 
 import (
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
@@ -36,5 +37,12 @@ func CheckTarget(arg string) error {
 // (Prometheus.URL, but for svc/...).
 func CheckPrometheusURL(raw string) error {
 	_, err := promapi.ParseURL(raw)
+	return err
+}
+
+// CheckFiles says whether the --from-file values are ones Open can read (Spec.Files): each
+// PATH, BEFORE,AFTER, or either after NAME=, standard input at most once, no NAME twice.
+func CheckFiles(values []string) error {
+	_, err := collect.ParseFiles(values)
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path/filepath"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -14,6 +15,8 @@ import (
 // FileSource replays saved pages of one target: one path for a single sample, or several
 // (taken in that order, e.g. --interval apart) for rates. "-" reads standard input.
 type FileSource struct {
+	// Label is the target's name; empty names it by the base name of its last page.
+	Label        string
 	Paths        []string
 	MaxBodyBytes int64
 	Stdin        io.Reader
@@ -22,12 +25,16 @@ type FileSource struct {
 
 var _ Recorded = (*FileSource)(nil)
 
-// Name is the first path: the pages of one FileSource are samples of one target.
+// Name is the target's name: Label, or the base name of the last page (the AFTER of
+// BEFORE,AFTER, the page the figures are of); "stdin" for standard input.
 func (f *FileSource) Name() string {
-	if len(f.Paths) == 0 || f.Paths[0] == "-" {
+	switch {
+	case f.Label != "":
+		return f.Label
+	case len(f.Paths) == 0 || f.Paths[len(f.Paths)-1] == "-":
 		return "stdin"
 	}
-	return f.Paths[0]
+	return filepath.Base(f.Paths[len(f.Paths)-1])
 }
 
 // Target is the saved pages as a target.
@@ -68,11 +75,11 @@ func (f *FileSource) Fetch(ctx context.Context) (*Page, error) {
 	return &Page{Body: body, Name: p}, nil
 }
 
-// other is " PATH" when p is not the page the target is named after (the AFTER of
-// BEFORE,AFTER), "" when it is: the errors are printed after the target's name.
+// other is " PATH" unless p is what the target's name already says (the errors are printed
+// after it): a page in the working directory named by its base name.
 func (f *FileSource) other(p string) string {
 	switch {
-	case len(f.Paths) > 0 && p == f.Paths[0]:
+	case p == f.Name():
 		return ""
 	case p == "-":
 		return " (standard input)"

@@ -224,7 +224,7 @@ func TestFileSource(t *testing.T) {
 	os.WriteFile(gz, buf.Bytes(), 0o600)
 
 	f := &FileSource{Paths: []string{plain, gz, "-"}, Stdin: strings.NewReader(page)}
-	if f.Name() != plain || f.Pages() != 3 {
+	if f.Name() != "stdin" || f.Pages() != 3 {
 		t.Fatalf("name %q pages %d", f.Name(), f.Pages())
 	}
 	for i := 0; i < 3; i++ {
@@ -234,6 +234,12 @@ func TestFileSource(t *testing.T) {
 	}
 	if _, err := f.Fetch(context.Background()); err == nil {
 		t.Fatal("fetch past the last page should fail")
+	}
+	if n := (&FileSource{Paths: []string{plain, gz}}).Name(); n != "b.prom.gz" {
+		t.Errorf("BEFORE,AFTER is named %q, want the AFTER page's base name", n)
+	}
+	if n := (&FileSource{Label: "kcm", Paths: []string{plain, gz}}).Name(); n != "kcm" {
+		t.Errorf("a labelled source is named %q, want its label", n)
 	}
 	_, err := fetchAll(t, &FileSource{Paths: []string{filepath.Join(dir, "missing.prom")}}, time.Second)
 	if !errors.Is(err, os.ErrNotExist) {

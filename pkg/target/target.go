@@ -38,7 +38,7 @@ type Target struct {
 	// ("" when its series have none).
 	Cluster   string `json:"cluster,omitempty"`
 	Namespace string `json:"namespace,omitempty"`
-	// Name is the pod or service name, the URL, or the file path.
+	// Name is the pod or service name, the URL, or the saved pages' name (--from-file).
 	Name string `json:"name"`
 	// Workload is the owner the pod belongs to, e.g. "deployment/foo"; empty when unknown.
 	Workload  string `json:"workload,omitempty"`
@@ -61,7 +61,7 @@ type Target struct {
 }
 
 // ID is the target's short unique name: "ns/pod:port", "svc/ns/name:port", "apiserver", the URL
-// without credentials, the file path, or for series in a Prometheus server
+// without credentials, the saved pages' name, or for series in a Prometheus server
 // "[CLUSTER/]ns/pod:port" (the port from the instance label) or "[CLUSTER/]job/instance".
 func (t Target) ID() string {
 	switch t.Kind {

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -76,5 +77,32 @@ spec:
 	values, _ = completions(t, kubectl(t, "__complete", "ctrldiag", "queues", "-n", ns, "pod/"))
 	if got := strings.Join(values, " "); got != "pod/completion-target" {
 		t.Errorf("kubectl __complete ctrldiag queues -n %s pod/ = %q", ns, got)
+	}
+}
+
+// Arguments complete with files only where they are files (diff's BEFORE and AFTER); the
+// operator's are answered by the operator binary: its sub-commands, and no files.
+func TestCompletionOffersFilesOnlyForFileArguments(t *testing.T) {
+	plugin := func(args ...string) Result {
+		return runAs(t, env.kubeconfig, filepath.Join(env.binDir, "kubectl-ctrldiag"), append([]string{"__complete"}, args...)...)
+	}
+	values, directive := completions(t, plugin("operator", ""))
+	have := " " + strings.Join(values, " ") + " "
+	for _, want := range []string{"run", "install", "uninstall", "version"} {
+		if !strings.Contains(have, " "+want+" ") {
+			t.Errorf("__complete operator \"\" = %q, lacks %s", values, want)
+		}
+	}
+	if directive != ":4" {
+		t.Errorf("__complete operator \"\" ends %s, want :4 (no files)", directive)
+	}
+	for _, args := range [][]string{{"operator", "install", ""}, {"operator", "run", ""}, {"rules", ""}, {"version", ""},
+		{"queues", ""}, {"diff", "a.tar.gz", "b.tar.gz", ""}} {
+		if _, directive := completions(t, plugin(args...)); directive != ":4" {
+			t.Errorf("__complete %q ends %s, want :4 (no files)", args, directive)
+		}
+	}
+	if _, directive := completions(t, plugin("diff", "")); directive != ":0" {
+		t.Errorf("__complete diff \"\" ends %s, want :0 (files: snapshots and reports)", directive)
 	}
 }

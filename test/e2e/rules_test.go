@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,7 +60,7 @@ func TestRulesAgreeWithTheReport(t *testing.T) {
 		t.Run(tc.scenario, func(t *testing.T) {
 			ns := newNamespace(t)
 			p := operatorBehindPod(t, ns, "operator-"+tc.scenario, tc.scenario)
-			r := ctrldiag(t, append(args, "--selector", fmt.Sprintf(`{namespace=%q}`, ns))...)
+			r := ctrldiag(t, append(args, "--matchers", fmt.Sprintf(`{namespace=%q}`, ns))...)
 			if r.Code != 0 {
 				t.Fatalf("rules:\n%s", r)
 			}
@@ -186,4 +187,20 @@ func (p prometheus) firing(t *testing.T) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// rules --selector, the old name of --matchers, still gives the same rules for one release,
+// with a warning on stderr only (the rule file on stdout stays clean), and is not in -h.
+func TestRulesSelectorIsADeprecatedAlias(t *testing.T) {
+	want := ctrldiag(t, "rules", "--matchers", `{namespace="ops"}`)
+	old := ctrldiag(t, "rules", "--selector", `{namespace="ops"}`)
+	if want.Code != 0 || old.Code != 0 || old.Stdout != want.Stdout || !strings.Contains(want.Stdout, `namespace="ops"`) {
+		t.Errorf("--selector should print what --matchers prints:\n%s\n%s", want, old)
+	}
+	if !strings.Contains(old.Stderr, "--selector is deprecated") || !strings.Contains(old.Stderr, "use --matchers") || want.Stderr != "" {
+		t.Errorf("want a deprecation warning on stderr for --selector only:\n%s", old)
+	}
+	if help := ctrldiag(t, "rules", "-h"); strings.Contains(help.Stdout, "--selector") || !strings.Contains(help.Stdout, "--matchers") {
+		t.Errorf("rules -h should show --matchers and not --selector:\n%s", help.Stdout)
+	}
 }

@@ -77,6 +77,8 @@ func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
 		Short:   "Compare two snapshots or reports: what changed per queue, findings appeared and resolved",
 		Long:    long,
 		Example: example,
+		// BEFORE and AFTER are files: snapshots or report -o json.
+		ValidArgsFunction: completion.Files(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Validate(args); err != nil {
 				return err

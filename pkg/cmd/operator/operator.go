@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/operatorlaunch"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/rootcmd"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/version"
@@ -24,5 +25,6 @@ func NewRootCmd(streams genericiooptions.IOStreams) *cobra.Command {
 	}, streams)
 	root.AddCommand(newRunCmd(g, streams), newInstallCmd(g, streams), newUninstallCmd(g, streams),
 		version.NewCmd(operatorlaunch.Binary, streams))
+	completion.NoFileArgs(root)
 	return root
 }

@@ -49,6 +49,7 @@ func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
 The operator is its own binary, ` + Binary + `, shipped beside kubectl-ctrldiag;
 run "kubectl ctrldiag operator --help" for its commands and flags.`,
 		DisableFlagParsing: true,
+		ValidArgsFunction:  complete,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			self, _ := os.Executable()
 			path, err := Find(self, exec.LookPath)

@@ -205,7 +205,7 @@ workqueue_adds_total{name="a"} 7
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
-	want := "warning: " + page + ": workqueue_depth is declared TYPE histogram but is read as gauge, counter or untyped"
+	want := "warning: typed.prom: workqueue_depth is declared TYPE histogram but is read as gauge, counter or untyped"
 	if !strings.Contains(errOut, want) || !strings.Contains(errOut, "CD103") {
 		t.Errorf("stderr:\n%s\nwant %q", errOut, want)
 	}

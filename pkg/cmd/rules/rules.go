@@ -23,8 +23,9 @@ const long = `Print Prometheus rules that raise, as alerts, the findings report 
 that can be judged over the metrics a Prometheus server scrapes, an alerting rule with the
 report's thresholds (--threshold, --thresholds) and logic, and recording rules for the figures
 the alerts share (worker saturation, reconcile error ratio, failing reconciles/s, mean queue
-wait, depth by priority, ...). Rates and increases run over --window, the alerts' for: over
-each check's own duration (--for CHECK=DURATION to change one).
+wait, depth by priority, ...). --window is the window judged, as with report --prometheus:
+rates and increases run over it. The alerts' for: is each check's own duration (--for
+CHECK=DURATION to change one); --matchers narrows the series (PromQL label matchers).
 
 Every alert has the labels severity, check and code, and the annotations summary,
 description (naming the namespace, pod and queue or controller) and runbook_url (the check's
@@ -48,7 +49,7 @@ const example = `  # A rule file for a plain Prometheus (rule_files: in promethe
   kubectl ctrldiag rules -o prometheusrule -n monitoring --label release=kube-prometheus-stack | kubectl apply -f -
 
   # One namespace only, stuck after 1m, saturation alerts after 30m
-  kubectl ctrldiag rules --selector '{namespace="my-operator-system"}' --threshold stuckAfter=1m --for workers-saturated=30m
+  kubectl ctrldiag rules --matchers '{namespace="my-operator-system"}' --threshold stuckAfter=1m --for workers-saturated=30m
 
   # What is exported and what is not
   kubectl ctrldiag rules -o table`
@@ -60,10 +61,12 @@ type Options struct {
 	Output     string
 	Window     time.Duration
 	For        []string
-	Selector   string
-	RunbookURL string
-	Labels     []string
-	Name       string
+	Matchers   string
+	// oldSelector is --selector, the deprecated name of --matchers.
+	oldSelector string
+	RunbookURL  string
+	Labels      []string
+	Name        string
 
 	opts alerts.Options
 	meta alerts.Meta
@@ -90,9 +93,14 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	f := cmd.Flags()
 	f.StringVarP(&o.Output, "output", "o", "rules", "Output format: rules (a Prometheus rule file), prometheusrule, json or table")
 	o.Thresholds.AddFlags(f)
-	f.DurationVar(&o.Window, "window", alerts.DefaultWindow, "Range of every rate and increase, the report's window between two samples")
+	f.DurationVar(&o.Window, "window", alerts.DefaultWindow, "The window judged: every rate and increase runs over it (as report's --window with --prometheus)")
 	f.StringArrayVar(&o.For, "for", nil, "Set the for: of a check's alerts, CHECK=DURATION (e.g. workers-saturated=30m; repeatable)")
-	f.StringVar(&o.Selector, "selector", "", `Label matchers added to every controller series, e.g. '{namespace="my-operator-system"}'`)
+	f.StringVar(&o.Matchers, "matchers", "", `PromQL label matchers added to every controller series, e.g. '{namespace="my-operator-system"}'`)
+	// --selector was this flag's name, though -l/--selector is a label selector everywhere
+	// else: kept, hidden, for one release.
+	// (cobra's MarkDeprecated would print its warning on stdout, into the rule file.)
+	f.StringVar(&o.oldSelector, "selector", "", "Old name of --matchers")
+	_ = f.MarkHidden("selector")
 	f.StringVar(&o.RunbookURL, "runbook-base-url", alerts.DefaultRunbookBaseURL, "Base of every runbook_url, followed by #<code>-<check>")
 	f.StringArrayVar(&o.Labels, "label", nil, "A label of the PrometheusRule, key=value (repeatable; what the Prometheus' ruleSelector matches)")
 	f.StringVar(&o.Name, "name", "ctrldiag", "Name of the PrometheusRule")
@@ -111,9 +119,16 @@ func (o *Options) Complete() error {
 	if err != nil {
 		return err
 	}
+	if o.oldSelector != "" {
+		if o.Matchers != "" {
+			return exitcode.UsageError("--selector is the old name of --matchers: give --matchers only")
+		}
+		fmt.Fprintln(o.ErrOut, "rules: --selector is deprecated and goes in the next release: use --matchers (the same PromQL label matchers)")
+		o.Matchers = o.oldSelector
+	}
 	o.opts = alerts.Options{Thresholds: th, Window: o.Window, RunbookBaseURL: o.RunbookURL, For: map[string]time.Duration{}}
-	if o.opts.Selector, err = alerts.ParseSelector(o.Selector); err != nil {
-		return exitcode.UsageError("--selector: %v", err)
+	if o.opts.Selector, err = alerts.ParseSelector(o.Matchers); err != nil {
+		return exitcode.UsageError("--%v (PromQL label matchers, e.g. '{namespace=\"ops\"}')", err)
 	}
 	for _, kv := range o.For {
 		check, value, ok := strings.Cut(kv, "=")

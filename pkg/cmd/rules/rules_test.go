@@ -27,7 +27,7 @@ func run(t *testing.T, args ...string) (string, string, int) {
 
 func TestPrometheusRuleMetadata(t *testing.T) {
 	out, errOut, code := run(t, "-o", "prometheusrule", "-n", "monitoring", "--label", "release=kube-prometheus-stack", "--name", "ops-rules",
-		"--selector", `{namespace="ops"}`, "--threshold", "backlogDepth=500", "--for", "backlog-growing=1h")
+		"--matchers", `{namespace="ops"}`, "--threshold", "backlogDepth=500", "--for", "backlog-growing=1h")
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -92,7 +92,9 @@ func TestTableListsWhatIsNotExported(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-o", "xml"},
+		{"--matchers", `{namespace=x}`},
 		{"--selector", `{namespace=x}`},
+		{"--selector", `{a="b"}`, "--matchers", `{a="b"}`},
 		{"--for", "warm-standby=5m"},
 		{"--for", "workers-saturated"},
 		{"--threshold", "nope=1"},
@@ -104,5 +106,32 @@ func TestUsageErrors(t *testing.T) {
 		if code != exitcode.Usage || !strings.Contains(errOut, "See 'kubectl ctrldiag rules -h'") {
 			t.Errorf("%v: exit %d (%s), want %d and a pointer to -h", args, code, errOut, exitcode.Usage)
 		}
+	}
+}
+
+// --selector, the old name of --matchers, still works for one release: the same rules, a
+// warning naming the new flag, and no mention in the help.
+func TestSelectorIsADeprecatedAliasOfMatchers(t *testing.T) {
+	want, errOut, code := run(t, "--matchers", `{namespace="ops"}`)
+	if code != 0 || errOut != "" {
+		t.Fatalf("--matchers: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(want, `namespace="ops"`) {
+		t.Fatalf("--matchers did not reach the expressions:\n%.600s", want)
+	}
+	got, errOut, code := run(t, "--selector", `{namespace="ops"}`)
+	if code != 0 || got != want {
+		t.Errorf("--selector: exit %d, same rules as --matchers: %v", code, got == want)
+	}
+	if !strings.Contains(errOut, "--selector is deprecated") || !strings.Contains(errOut, "use --matchers") {
+		t.Errorf("--selector should warn that it is deprecated for --matchers, stderr %q", errOut)
+	}
+	help, _, _ := run(t, "-h")
+	if strings.Contains(help, "--selector") || !strings.Contains(help, "--matchers") {
+		t.Errorf("help should show --matchers and hide --selector:\n%s", help)
+	}
+	_, errOut, code = run(t, "--matchers", `{namespace="ops"`)
+	if code != exitcode.Usage || !strings.Contains(errOut, `--matchers "{namespace=\"ops\"": no closing }`) {
+		t.Errorf("bad matchers: exit %d, %q", code, errOut)
 	}
 }

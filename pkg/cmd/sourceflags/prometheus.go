@@ -48,7 +48,7 @@ func (p *PromFlags) addPromFlags(fs *pflag.FlagSet, sampling bool) {
 	fs.StringSliceVar(&p.Clusters, "clusters", nil, "With --prometheus: read only these clusters (values of --cluster-label; default every cluster in the store)")
 	fs.StringVar(&p.ClusterLabel, "cluster-label", "cluster", "With --prometheus: the label that tells clusters apart")
 	if sampling {
-		fs.DurationVar(&p.Window, "window", open.DefaultWindow, "With --prometheus: the window between the two samples rebuilt from the series")
+		fs.DurationVar(&p.Window, "window", open.DefaultWindow, "With --prometheus: the window judged; rates and increases run over it, between the two samples rebuilt from its ends")
 	}
 }
 

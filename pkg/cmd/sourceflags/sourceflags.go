@@ -72,7 +72,7 @@ func Defaults() Flags {
 // AddFlags registers the flags. sampling adds --interval (not for targets, which reads nothing).
 func (f *Flags) AddFlags(fs *pflag.FlagSet, sampling bool) {
 	fs.StringArrayVar(&f.URLs, "url", nil, "Metrics endpoint to read directly (http or https; repeatable)")
-	fs.StringArrayVar(&f.Files, "from-file", nil, `Saved metrics page to read ("-" for stdin; BEFORE,AFTER for two samples of one target; repeatable)`)
+	fs.StringArrayVar(&f.Files, "from-file", nil, `Saved metrics page to read: PATH ("-" for stdin) or BEFORE,AFTER (two samples of one target), named by the last page's base name; NAME=PATH or NAME=BEFORE,AFTER names it NAME (letters, digits, . _ -; a file that exists as written is read as a path); repeatable`)
 	fs.StringVarP(&f.Selector, "selector", "l", "", "Label selector for the pods to look at (e.g. app=my-operator)")
 	fs.BoolVar(&f.IncludeAPIServer, "include-apiserver", f.IncludeAPIServer, "Also read the API server's own /metrics (default: on with -A and in report)")
 	f.flags = fs
@@ -160,20 +160,8 @@ func (f *Flags) validate(args []string) error {
 		last := len(Vias) - 1
 		return exitcode.UsageError("--via must be %s or %s, got %q", strings.Join(Vias[:last], ", "), Vias[last], f.Via)
 	}
-	stdin := 0
-	for _, file := range f.Files {
-		paths := strings.Split(file, ",")
-		if len(paths) > 2 || file == "" || strings.HasPrefix(file, ",") || strings.HasSuffix(file, ",") {
-			return exitcode.UsageError("--from-file %q: give one path, or two as BEFORE,AFTER", file)
-		}
-		for _, p := range paths {
-			if p == "-" {
-				stdin++
-			}
-		}
-	}
-	if stdin > 1 {
-		return exitcode.UsageError(`--from-file: standard input ("-") can be read only once`)
+	if err := open.CheckFiles(f.Files); err != nil {
+		return exitcode.UsageError("%v", err)
 	}
 	for _, u := range f.URLs {
 		if err := open.CheckURL(u); err != nil {

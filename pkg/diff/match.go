@@ -1,0 +1,165 @@
+package diff
+
+import (
+	"sort"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+)
+
+// minShared is the share of their queue and controller names (of all the names either has)
+// two targets without a workload must have in common to be taken for the same controller:
+// a controller that gained or lost a queue between the two is still itself; two different
+// controllers rarely share half their names.
+const minShared = 0.5
+
+// identities names every target of before and after by the controller it is, one name for
+// the same controller on both sides. A pod's target is its workload's ("ns/deployment/name:
+// port"), so a rollout, which renames the pods, changes nothing. A target without one (a
+// saved page, a URL, the API server) is matched to one of the other side by the queues and
+// controllers it runs: two snapshots taken from saved pages of one controller are compared
+// whatever the pages were called. Such a pair is named by the after side's name; what is
+// left is matched by name, or stands alone.
+func identities(before, after report.Report) (map[string]string, map[string]string) {
+	ib, ia := map[string]string{}, map[string]string{}
+	var loneB, loneA []string
+	for _, t := range targetsOf(before) {
+		if id := controller(before, t); id != t {
+			ib[t] = id
+		} else {
+			loneB = append(loneB, t)
+		}
+	}
+	for _, t := range targetsOf(after) {
+		if id := controller(after, t); id != t {
+			ia[t] = id
+		} else {
+			loneA = append(loneA, t)
+		}
+	}
+	qb, qa := queueNames(before), queueNames(after)
+	type pair struct {
+		b, a  string
+		score float64
+	}
+	var pairs []pair
+	for _, b := range loneB {
+		for _, a := range loneA {
+			if s := shared(qb[b], qa[a]); s >= minShared {
+				pairs = append(pairs, pair{b, a, s})
+			}
+		}
+	}
+	// The closest pairs first; of equals, the pair of one name, then in name order.
+	sort.SliceStable(pairs, func(i, j int) bool {
+		if pairs[i].score != pairs[j].score {
+			return pairs[i].score > pairs[j].score
+		}
+		if si, sj := pairs[i].b == pairs[i].a, pairs[j].b == pairs[j].a; si != sj {
+			return si
+		}
+		if pairs[i].a != pairs[j].a {
+			return pairs[i].a < pairs[j].a
+		}
+		return pairs[i].b < pairs[j].b
+	})
+	matched := map[string]bool{} // after targets matched to a before target
+	for _, p := range pairs {
+		if _, done := ib[p.b]; done {
+			continue
+		}
+		if _, done := ia[p.a]; done {
+			continue
+		}
+		ib[p.b], ia[p.a] = p.a, p.a
+		matched[p.a] = true
+	}
+	// Those left keep their names, which match when both sides have one; a before target
+	// whose name an after target's match took is told apart.
+	taken := map[string]bool{}
+	for _, id := range ia {
+		taken[id] = true
+	}
+	for _, a := range loneA {
+		if _, done := ia[a]; !done {
+			ia[a] = a
+			taken[a] = true
+		}
+	}
+	for _, b := range loneB {
+		if _, done := ib[b]; done {
+			continue
+		}
+		id := b
+		if matched[b] || (taken[b] && !contains(loneA, b)) {
+			id = b + " (before)"
+		}
+		ib[b] = id
+	}
+	return ib, ia
+}
+
+// targetsOf are the targets a report names in its rows and findings, sorted.
+func targetsOf(r report.Report) []string {
+	set := map[string]bool{}
+	for _, b := range r.Backlog {
+		set[b.Target] = true
+	}
+	for _, e := range r.Events {
+		set[e.Target] = true
+	}
+	for _, f := range r.Findings {
+		if f.Target != "" {
+			set[f.Target] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for t := range set {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// queueNames are each target's queue and controller names.
+func queueNames(r report.Report) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	add := func(target, queue string) {
+		if out[target] == nil {
+			out[target] = map[string]bool{}
+		}
+		out[target][queue] = true
+	}
+	for _, b := range r.Backlog {
+		add(b.Target, b.Queue)
+	}
+	for _, e := range r.Events {
+		add(e.Target, e.Queue)
+	}
+	return out
+}
+
+// shared is how many names a and b have in common, of all the names either has; 0 when
+// neither has any.
+func shared(a, b map[string]bool) float64 {
+	both, all := 0, len(b)
+	for n := range a {
+		if b[n] {
+			both++
+		} else {
+			all++
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return float64(both) / float64(all)
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
