@@ -46,6 +46,21 @@ type Controller struct {
 	Title string `json:"title"`
 	Signs Signs  `json:"signs"`
 	Knobs []Knob `json:"knobs"`
+	// AllNamespaces, when set, says the controller reconciles its kinds in every namespace
+	// unless one of its flags restricts it.
+	AllNamespaces *Scope `json:"allNamespaces,omitempty"`
+}
+
+// Scope is how a controller that reconciles every namespace is restricted to some.
+type Scope struct {
+	// Unless are the flags that restrict it: set to Value, or to anything when Value is "".
+	Unless []Restriction `json:"unless,omitempty"`
+}
+
+// Restriction is a flag, and the value of it, that restricts a controller to namespaces.
+type Restriction struct {
+	Flag  string `json:"flag"`
+	Value string `json:"value,omitempty"`
 }
 
 // Signs are what tells a controller apart; any one of them is enough.

@@ -1,16 +1,21 @@
 package report
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 )
 
 // Controllers are the controllers the targets read run, for objects.Resolve: each
 // controller-runtime controller, and each queue of other targets, with the kind of
-// controller that decides how its name maps to a kind.
+// controller that decides how its name maps to a kind, and whether it reconciles every
+// namespace (kube-controller-manager; a controller pkg/knobs knows to, unless its flags
+// restrict it).
 func Controllers(targets []model.Target) []objects.Controller {
 	var out []objects.Controller
 	for _, m := range targets {
@@ -19,6 +24,7 @@ func Controllers(targets []model.Target) []objects.Controller {
 			continue
 		}
 		runtime := string(findings.KindOf(cur, m.PodLabels()))
+		wide := allNamespaces(m, cur, runtime)
 		names := map[string]bool{}
 		for name := range cur.Controllers {
 			names[name] = true
@@ -34,8 +40,32 @@ func Controllers(targets []model.Target) []objects.Controller {
 		}
 		sort.Strings(sorted)
 		for _, name := range sorted {
-			out = append(out, objects.Controller{Target: m.ID(), Name: name, Runtime: runtime})
+			out = append(out, objects.Controller{Target: m.ID(), Name: name, Runtime: runtime, ClusterWide: wide})
 		}
 	}
 	return out
+}
+
+// allNamespaces says whether the target's controllers reconcile their kinds in every
+// namespace.
+func allNamespaces(m model.Target, cur *health.Snapshot, runtime string) bool {
+	switch runtime {
+	case string(findings.KubeControllerManager):
+		return true
+	case string(findings.KubeAPIServer):
+		return false
+	}
+	s := knobs.Seen{Families: cur.Families}
+	if m.Pod != nil {
+		c := container(m.Pod, m.Target.Container)
+		s.Image, s.Args = c.Image, slices.Concat(c.Command, c.Args)
+	}
+	for name := range cur.Queues {
+		s.Queues = append(s.Queues, name)
+	}
+	for name := range cur.Controllers {
+		s.Queues = append(s.Queues, name)
+	}
+	km, ok := knobs.Recognise(s)
+	return ok && km.AllNamespaces()
 }
