@@ -62,3 +62,29 @@ func TestAllNamespaces(t *testing.T) {
 		t.Error("an unrecognised controller is not taken as cluster-wide")
 	}
 }
+
+// Argo CD's install sets its processors in the environment, from a ConfigMap: a value the
+// container gives counts; one from elsewhere leaves the workers unknown, never the default.
+func TestWorkersFromTheEnvironment(t *testing.T) {
+	args := []string{"argocd-application-controller"}
+	for _, tc := range []struct {
+		env  map[string]string
+		n    float64
+		from string
+	}{
+		{nil, 20, "the default of --status-processors"},
+		{map[string]string{"ARGOCD_APPLICATION_CONTROLLER_STATUS_PROCESSORS": "50"}, 50, "ARGOCD_APPLICATION_CONTROLLER_STATUS_PROCESSORS in the container's environment"},
+		{map[string]string{"ARGOCD_APPLICATION_CONTROLLER_STATUS_PROCESSORS": Unknown}, 0, ""},
+		{map[string]string{Others: Unknown}, 0, ""},
+	} {
+		m, _ := Recognise(Seen{Args: args, Env: tc.env})
+		n, from, ok := m.Workers("app_reconciliation_queue")
+		if ok != (tc.n > 0) || n != tc.n || from != tc.from {
+			t.Errorf("env %v: %v %q %v, want %v %q", tc.env, n, from, ok, tc.n, tc.from)
+		}
+	}
+	m, _ := Recognise(Seen{Args: append(args, "--status-processors=30"), Env: map[string]string{"ARGOCD_APPLICATION_CONTROLLER_STATUS_PROCESSORS": Unknown}})
+	if n, _, ok := m.Workers("app_reconciliation_queue"); !ok || n != 30 {
+		t.Errorf("the flag wins over the environment: %v %v", n, ok)
+	}
+}

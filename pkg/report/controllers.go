@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sort"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
@@ -58,7 +60,7 @@ func allNamespaces(m model.Target, cur *health.Snapshot, runtime string) bool {
 	s := knobs.Seen{Families: cur.Families}
 	if m.Pod != nil {
 		c := container(m.Pod, m.Target.Container)
-		s.Image, s.Args = c.Image, slices.Concat(c.Command, c.Args)
+		s.Image, s.Args, s.Env = c.Image, slices.Concat(c.Command, c.Args), envOf(c)
 	}
 	for name := range cur.Queues {
 		s.Queues = append(s.Queues, name)
@@ -68,4 +70,24 @@ func allNamespaces(m model.Target, cur *health.Snapshot, runtime string) bool {
 	}
 	km, ok := knobs.Recognise(s)
 	return ok && km.AllNamespaces()
+}
+
+// envOf is a container's environment as knobs.Seen holds it: the values it gives, and
+// knobs.Unknown for those it takes from elsewhere.
+func envOf(c corev1.Container) map[string]string {
+	if len(c.Env) == 0 && len(c.EnvFrom) == 0 {
+		return nil
+	}
+	out := map[string]string{}
+	if len(c.EnvFrom) > 0 {
+		out[knobs.Others] = knobs.Unknown
+	}
+	for _, e := range c.Env {
+		if e.ValueFrom != nil {
+			out[e.Name] = knobs.Unknown
+		} else {
+			out[e.Name] = e.Value
+		}
+	}
+	return out
 }
