@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/access"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
@@ -35,6 +36,8 @@ type cluster struct {
 	discovered   bool
 	// watches count the changes of the kinds WatchChanges was asked for, until Objects.
 	watches map[objects.Kind]*objects.ChangeWatch
+	// mayListAll are the access reviews' answers: may the user list a kind in all namespaces.
+	mayListAll map[objects.Kind]bool
 }
 
 var _ source.Cluster = (*cluster)(nil)
@@ -94,6 +97,7 @@ func (c *cluster) WatchChanges(ctx context.Context, ns string, controllers []obj
 		return // Objects says why
 	}
 	bindings, _ := c.bindings(controllers, overrides)
+	places, _ := objects.Place(ctx, bindings, ns, c.mayList)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.watches == nil {
@@ -101,7 +105,7 @@ func (c *cluster) WatchChanges(ctx context.Context, ns string, controllers []obj
 	}
 	for _, b := range bindings {
 		if c.watches[b.Kind] == nil {
-			c.watches[b.Kind] = objects.WatchChanges(ctx, dyn, b.Kind, ns)
+			c.watches[b.Kind] = objects.WatchChanges(ctx, dyn, b.Kind, places.Of(b.Kind))
 		}
 	}
 }
@@ -126,13 +130,37 @@ func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.
 	for k, w := range watches {
 		changes[k] = w.Stop()
 	}
-	v.Kinds = objects.Read(ctx, dyn, bindings, ns, time.Now())
+	places, more := objects.Place(ctx, bindings, ns, c.mayList)
+	kinds, capped := objects.Read(ctx, dyn, bindings, places, time.Now())
+	v.Kinds, v.Notes = kinds, append(append(v.Notes, more...), capped...)
 	for i := range v.Kinds {
 		if ch, ok := changes[v.Kinds[i].Kind]; ok {
 			v.Kinds[i].Changes = &ch
 		}
 	}
 	return v
+}
+
+// mayList asks, once per kind, whether the user may list its objects in all namespaces.
+func (c *cluster) mayList(ctx context.Context, k objects.Kind) (bool, error) {
+	c.mu.Lock()
+	ok, asked := c.mayListAll[k]
+	c.mu.Unlock()
+	if asked {
+		return ok, nil
+	}
+	missing, err := access.Missing(ctx, c.kube.Client, []access.Permission{{Verb: "list", Group: k.Group, Resource: k.Resource,
+		For: "to read the objects a cluster-wide controller reconciles"}})
+	if err != nil {
+		return false, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mayListAll == nil {
+		c.mayListAll = map[objects.Kind]bool{}
+	}
+	c.mayListAll[k] = len(missing) == 0
+	return len(missing) == 0, nil
 }
 
 // workloadResources are the workload kinds whose objects' annotations are read, by the

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/capacity"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 )
 
@@ -60,13 +61,8 @@ func capacityInput(t Target, q health.QueueStats, th Thresholds, limits []string
 	in := capacity.Input{Window: t.Window.Seconds(), Adds: q.AddsPerSecond, Completions: q.CompletionsPerSecond,
 		Completed: work.Count, Depth: q.Depth, DepthBefore: q.DepthBefore, Busy: q.ActiveWorkers,
 		ServiceMean: mean(work), ServiceP99: q.WorkP99, ServiceSpread: capacity.SpreadOf(bucketsOf(work)),
-		Workers: q.MaxWorkers, WorkersFrom: "controller_runtime_max_concurrent_reconciles",
 		WaitMean: mean(wait), WaitP99: q.QueueP99, RequeueAfterShare: n, Objects: n, Changes: n, Limits: limits}
-	if w, ok := t.Workers[q.Queue]; ok && w > 0 {
-		in.Workers, in.WorkersFrom = w, "--workers"
-	} else if !(in.Workers > 0) {
-		in.Workers, in.WorkersFrom = n, ""
-	}
+	in.Workers, in.WorkersFrom = workersOf(t, q.Queue, q.MaxWorkers)
 	c := controllerOf(t, q)
 	if c != nil {
 		reconciles := delta(t, c.Name, (*health.Controller).Reconciles)
@@ -88,6 +84,25 @@ func capacityInput(t Target, q health.QueueStats, th Thresholds, limits []string
 		in.Limits = append(in.Limits, fmt.Sprintf("a worker has held one item for %s: it is stuck, not short of company", format(q.Longest, "s")))
 	}
 	return in, true
+}
+
+// workersOf is the workers of a queue and where the number comes from: --workers given by
+// the user wins; then the metric (controller_runtime_max_concurrent_reconciles); then, for a
+// controller pkg/knobs knows, the flag of the queue's workers knob in the container's
+// arguments, else its documented default. NaN and "" when none says.
+func workersOf(t Target, queue string, metric float64) (float64, string) {
+	if w, ok := t.Workers[queue]; ok && w > 0 {
+		return w, "--workers"
+	}
+	if metric > 0 {
+		return metric, "controller_runtime_max_concurrent_reconciles"
+	}
+	if m, ok := knobs.Recognise(seen(t)); ok {
+		if w, from, ok := m.Workers(queue); ok {
+			return w, from
+		}
+	}
+	return math.NaN(), ""
 }
 
 // servedChanges are the objects' changes a second that can become work items: one object is

@@ -81,8 +81,8 @@ func failureFindings(t Target, q health.QueueStats, c *health.Controller, th Thr
 		return []Finding{f}
 	case t.Window > 0 && winErrs >= th.PersistentFailures && (winErrs == winRecs || winErrs/winRecs > th.ErrorRatio):
 		return []Finding{newFinding("persistent-failures", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("%s: some objects keep failing and back off (their status was not read: which ones is unknown)", counts),
-			rateEvidence()...).as(health.StatusFailing)}
+			fmt.Sprintf("%s: some objects keep failing and back off (%s)", counts, unnamed(objs)),
+			append(rateEvidence(), readEvidence(objs)...)...).as(health.StatusFailing)}
 	case lifetime && ratio > th.ErrorRatio:
 		// Too few reconciles in the window to judge, but some failed: say so, and how to see more.
 		return []Finding{newFinding("persistent-failures", t.Kind, t.ID, q.Queue,
@@ -105,7 +105,7 @@ func failedObjects(s *objects.Summary) string {
 
 // objectEvidence names, per reason, the objects and an example message.
 func objectEvidence(s *objects.Summary) []Evidence {
-	evs := []Evidence{{Name: "failed " + s.Kind.GroupResource(), Value: fmt.Sprintf("%d of %d", s.Failed, s.Total), Threshold: "status: Ready=False or Stalled=True"}}
+	evs := []Evidence{{Name: "failed " + s.Kind.GroupResource(), Value: fmt.Sprintf("%d of %d%s", s.Failed, s.Total, where(s)), Threshold: failedConditions}}
 	for _, r := range s.Reasons {
 		v := fmt.Sprintf("%d: %s", r.Count, strings.Join(r.Objects, ", "))
 		if r.Count > len(r.Objects) {
@@ -120,6 +120,48 @@ func objectEvidence(s *objects.Summary) []Evidence {
 		evs = append(evs, Evidence{Name: r.Condition + " " + r.Reason, Value: v})
 	}
 	return evs
+}
+
+// failedConditions are the conditions that say an object failed (pkg/objects).
+const failedConditions = "status: a condition that means failure (Ready=False, Stalled, Degraded, ReplicaFailure, Progressing, Available=False)"
+
+// where says where the objects were read: " in all namespaces", " in namespace ops", "".
+func where(s *objects.Summary) string {
+	switch {
+	case !s.Kind.Namespaced:
+		return ""
+	case s.Namespace == "":
+		return " in all namespaces"
+	}
+	return " in namespace " + s.Namespace
+}
+
+// unnamed says why failing reconciles name no object: the kind's objects were not read, could
+// not be, or were read and none says it fails (with those still behind their spec).
+func unnamed(s *objects.Summary) string {
+	switch {
+	case s == nil:
+		return "the objects of its kind were not read: which ones is unknown"
+	case s.Error != "":
+		return "its objects could not be read: " + s.Error
+	}
+	msg := fmt.Sprintf("the status of its %d %s objects read%s names none failed", s.Total, s.Kind.Kind, where(s))
+	if s.BehindSpec > 0 {
+		msg += fmt.Sprintf("; %d behind their spec: %s", s.BehindSpec, strings.Join(s.BehindSpecExamples, ", "))
+		if s.BehindSpec > len(s.BehindSpecExamples) {
+			msg += ", ..."
+		}
+	}
+	return msg
+}
+
+// readEvidence is what the objects view read of a kind none of whose objects failed.
+func readEvidence(s *objects.Summary) []Evidence {
+	if s == nil || s.Error != "" {
+		return nil
+	}
+	return []Evidence{{Name: "failed " + s.Kind.GroupResource(), Value: fmt.Sprintf("0 of %d%s", s.Total, where(s)), Threshold: failedConditions},
+		{Name: "behind spec", Value: fmt.Sprint(s.BehindSpec)}}
 }
 
 func evidence(name string, v float64, unit string) Evidence {

@@ -43,7 +43,7 @@ func TestFailingObjectsAreNamed(t *testing.T) {
 	if v := ev["Ready=False DependencyUnavailable"]; !strings.Contains(v, "4: ns/a, ns/b, ns/c, ...") || !strings.Contains(v, "connection refused") {
 		t.Errorf("evidence of the first reason: %q (all: %v)", v, ev)
 	}
-	if ev["failed workloads.demo.ctrldiag.dev"] != "6 of 11" {
+	if ev["failed workloads.demo.ctrldiag.dev"] != "6 of 11 in all namespaces" {
 		t.Errorf("evidence: %v", ev)
 	}
 	Judge(&tg, DefaultThresholds())

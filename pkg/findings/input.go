@@ -58,6 +58,8 @@ type Pod struct {
 	// a well-known controller and the flags it was started with.
 	Image string
 	Args  []string
+	// Env is the metrics container's environment, as knobs.Seen holds it.
+	Env map[string]string
 }
 
 // Termination is a container's last termination.

@@ -38,7 +38,7 @@ func withKnobs(t Target, fs []Finding) []Finding {
 func seen(t Target) knobs.Seen {
 	var s knobs.Seen
 	if t.Pod != nil {
-		s.Image, s.Args = t.Pod.Image, t.Pod.Args
+		s.Image, s.Args, s.Env = t.Pod.Image, t.Pod.Args, t.Pod.Env
 	}
 	if t.Cur != nil {
 		s.Families = t.Cur.Families

@@ -359,6 +359,16 @@ func TestBackingOffControllerIsNoStormNorHotLoop(t *testing.T) {
 		!strings.Contains(fs[0].Summary, "which ones is unknown") {
 		t.Errorf("summary: %s", fs[0].Summary)
 	}
+	// The objects were read and none says it fails: the finding says what was read, never that
+	// it was not.
+	tg.Objects = failingView(tg.ID)
+	tg.Objects.Kinds[0].Failed, tg.Objects.Kinds[0].Reasons, tg.Objects.Kinds[0].Namespace = 0, nil, "ns"
+	tg.Objects.Kinds[0].BehindSpec, tg.Objects.Kinds[0].BehindSpecExamples = 2, []string{"ns/a", "ns/b"}
+	fs = Evaluate([]Target{tg}, nil, nil, DefaultThresholds())
+	if len(fs) != 1 || strings.Contains(fs[0].Summary, "not read") ||
+		!strings.Contains(fs[0].Summary, "the status of its 11 Workload objects read in namespace ns names none failed; 2 behind their spec: ns/a, ns/b") {
+		t.Errorf("objects read, none failed: %+v", fs)
+	}
 }
 
 // Terminal errors, which controller-runtime does not retry, are named in a retry storm.

@@ -46,6 +46,21 @@ type Controller struct {
 	Title string `json:"title"`
 	Signs Signs  `json:"signs"`
 	Knobs []Knob `json:"knobs"`
+	// AllNamespaces, when set, says the controller reconciles its kinds in every namespace
+	// unless one of its flags restricts it.
+	AllNamespaces *Scope `json:"allNamespaces,omitempty"`
+}
+
+// Scope is how a controller that reconciles every namespace is restricted to some.
+type Scope struct {
+	// Unless are the flags that restrict it: set to Value, or to anything when Value is "".
+	Unless []Restriction `json:"unless,omitempty"`
+}
+
+// Restriction is a flag, and the value of it, that restricts a controller to namespaces.
+type Restriction struct {
+	Flag  string `json:"flag"`
+	Value string `json:"value,omitempty"`
 }
 
 // Signs are what tells a controller apart; any one of them is enough.
@@ -79,6 +94,9 @@ type Knob struct {
 type Flag struct {
 	Flag    string `json:"flag"`
 	Default string `json:"default"`
+	// Env is an environment variable the controller reads as the flag's default (Argo CD's
+	// install sets its processors so, from a ConfigMap).
+	Env string `json:"env,omitempty"`
 }
 
 // table returns knobs.yaml, read on first use.
@@ -88,6 +106,26 @@ var table = sync.OnceValue(func() Table {
 		panic(fmt.Sprintf("knobs: knobs.yaml: %v", err)) // a build-time bug, caught by the tests
 	}
 	return t
+})
+
+// Env reports whether a flag of the table takes its default from the environment variable
+// name: a snapshot keeps its value.
+func Env(name string) bool {
+	return envNames()[name]
+}
+
+var envNames = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range table().Controllers {
+		for _, k := range c.Knobs {
+			for _, f := range k.Flags {
+				if f.Env != "" {
+					m[f.Env] = true
+				}
+			}
+		}
+	}
+	return m
 })
 
 // Load returns the table of well-known controllers.

@@ -10,7 +10,7 @@ import (
 func Markdown() string {
 	t := table()
 	var b strings.Builder
-	head, rule := "| controller | recognised by |", "|---|---|"
+	head, rule := "| controller | recognised by | objects read in |", "|---|---|---|"
 	for _, s := range t.Sizes {
 		fmt.Fprintf(&b, "- %s: %s\n", s.Name, code(s.Checks))
 		head += " " + s.Name + ": flag (default) |"
@@ -18,7 +18,7 @@ func Markdown() string {
 	}
 	b.WriteString("\n" + head + "\n" + rule + "\n")
 	for _, c := range t.Controllers {
-		fmt.Fprintf(&b, "| %s | %s |", c.Title, signsText(c.Signs))
+		fmt.Fprintf(&b, "| %s | %s | %s |", c.Title, signsText(c.Signs), scopeText(c.AllNamespaces))
 		for _, s := range t.Sizes {
 			var cell []string
 			for _, k := range c.Knobs {
@@ -43,6 +43,25 @@ func Markdown() string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// scopeText says where report reads the objects of the controller's kinds.
+func scopeText(s *Scope) string {
+	if s == nil {
+		return "the namespace asked for"
+	}
+	var unless []string
+	for _, r := range s.Unless {
+		if r.Value != "" {
+			unless = append(unless, "`"+r.Flag+"="+r.Value+"`")
+		} else {
+			unless = append(unless, "`"+r.Flag+"`")
+		}
+	}
+	if len(unless) == 0 {
+		return "every namespace"
+	}
+	return "every namespace, unless " + strings.Join(unless, " or ") + " is set"
 }
 
 func signsText(s Signs) string {

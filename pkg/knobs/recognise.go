@@ -12,6 +12,9 @@ type Seen struct {
 	// metrics; both are empty for a target read without its pod (--url, --from-file).
 	Image string
 	Args  []string
+	// Env is the container's environment, by name: a value it gives, or Unknown when the
+	// value comes from elsewhere (a ConfigMap, a Secret, a field).
+	Env map[string]string
 	// Families are the names of the metric families on its page.
 	Families map[string]bool
 	// Queues are its workqueue and controller names.
@@ -24,7 +27,15 @@ type Match struct {
 	// By is the sign that told it, e.g. `image "ghcr.io/fluxcd/source-controller:v1.4.1"`.
 	By   string
 	args []string
+	env  map[string]string
 }
+
+// Unknown is an environment variable's value Seen.Env does not know.
+const Unknown = "\x00unknown"
+
+// Others is the Seen.Env entry that stands for every variable it does not name: Unknown when
+// the container takes variables wholesale from elsewhere (envFrom).
+const Others = "*"
 
 // Recognise returns the first controller of the table one of whose signs s shows; ok is false
 // when s shows none.
@@ -32,7 +43,7 @@ func Recognise(s Seen) (m Match, ok bool) {
 	cs := table().Controllers
 	for i := range cs {
 		if by := signOf(&cs[i].Signs, s); by != "" {
-			return Match{Controller: &cs[i], By: by, args: s.Args}, true
+			return Match{Controller: &cs[i], By: by, args: s.Args, env: s.Env}, true
 		}
 	}
 	return Match{}, false

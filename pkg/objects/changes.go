@@ -213,7 +213,9 @@ func (w *ChangeWatch) follow(ctx context.Context, wi watch.Interface, seen map[t
 	}
 }
 
-// seed lists the objects into seen and returns the list's resourceVersion.
+// seed lists the objects into seen, up to maxObjects, and returns the list's resourceVersion
+// (a paged list's pages share it). Objects beyond the bound are not seen: their first change
+// counts.
 func seed(ctx context.Context, ri dynamic.ResourceInterface, seen map[types.UID]uint64) (string, error) {
 	opts := metav1.ListOptions{Limit: pageSize}
 	for {
@@ -224,7 +226,7 @@ func seed(ctx context.Context, ri dynamic.ResourceInterface, seen map[types.UID]
 		for i := range l.Items {
 			seen[l.Items[i].GetUID()] = fingerprint(&l.Items[i])
 		}
-		if l.GetContinue() == "" {
+		if l.GetContinue() == "" || len(seen) >= maxObjects {
 			return l.GetResourceVersion(), nil
 		}
 		opts.Continue = l.GetContinue()

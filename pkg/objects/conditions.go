@@ -11,6 +11,8 @@ type condition struct {
 	Type, Status, Reason, Message string
 	// Since is when it last changed; zero when not given.
 	Since time.Time
+	// ObservedGeneration is the generation the condition speaks of; 0 when not given.
+	ObservedGeneration int64
 }
 
 func conditions(u *unstructured.Unstructured) map[string]condition {
@@ -24,7 +26,8 @@ func conditions(u *unstructured.Unstructured) map[string]condition {
 		if !ok {
 			continue
 		}
-		c := condition{Type: str(m["type"]), Status: str(m["status"]), Reason: str(m["reason"]), Message: str(m["message"])}
+		c := condition{Type: str(m["type"]), Status: str(m["status"]), Reason: str(m["reason"]), Message: str(m["message"]),
+			ObservedGeneration: integer(m["observedGeneration"])}
 		if t, err := time.Parse(time.RFC3339, str(m["lastTransitionTime"])); err == nil {
 			c.Since = t
 		}
@@ -40,30 +43,92 @@ func str(v any) string {
 	return s
 }
 
+// integer reads a JSON number as unstructured holds it (int64, or float64 from some decoders).
+func integer(v any) int64 {
+	switch n := v.(type) {
+	case int64:
+		return n
+	case int:
+		return int64(n)
+	case float64:
+		return int64(n)
+	}
+	return 0
+}
+
+// spec says which spec a condition speaks of, by its own observedGeneration: the current one
+// (observedGeneration equals the object's generation), an older one, or unknown (the
+// condition does not say, or the object keeps no generation).
+type spec int
+
+const (
+	specUnknown spec = iota
+	specCurrent
+	specOlder
+)
+
+func (c condition) speaksOf(u *unstructured.Unstructured) spec {
+	gen := u.GetGeneration()
+	switch {
+	case c.ObservedGeneration <= 0 || gen <= 0:
+		return specUnknown
+	case c.ObservedGeneration >= gen:
+		return specCurrent
+	}
+	return specOlder
+}
+
 // failed says whether the object's own status says it cannot be made ready, by the
-// conventions most controllers follow (kstatus): Stalled=True; Ready=False while it is not
-// Reconciling=True (a controller still at work says so); and a Deployment whose rollout
-// exceeded its progress deadline. The condition returned carries the reason and message.
+// conventions most controllers follow (kstatus and the workload APIs):
+//   - Stalled=True, Degraded=True, ReplicaFailure=True;
+//   - Ready=False while it is not Reconciling=True (a controller still at work says so), or
+//     whose own observedGeneration is the object's generation: a failure of the current spec
+//     even when the controller retries (Reconciling=True) and leaves status.observedGeneration
+//     behind, as Flux does;
+//   - Progressing=False with reason ProgressDeadlineExceeded (a rollout past its deadline);
+//   - Available=False while it is not Progressing=True (a rollout still in time says so).
+//
+// A condition whose own observedGeneration is older than the object's generation speaks of
+// an older spec and does not count. The condition returned carries the reason and message.
 func failed(u *unstructured.Unstructured) (condition, bool) {
 	cs := conditions(u)
-	if c, ok := cs["Stalled"]; ok && c.Status == "True" {
-		return c, true
+	is := func(typ, status string) (condition, bool) {
+		c, ok := cs[typ]
+		return c, ok && c.Status == status && c.speaksOf(u) != specOlder
 	}
-	if c, ok := cs["Ready"]; ok && c.Status == "False" {
-		if r, ok := cs["Reconciling"]; !ok || r.Status != "True" {
+	for _, typ := range []string{"Stalled", "Degraded", "ReplicaFailure"} {
+		if c, ok := is(typ, "True"); ok {
 			return c, true
 		}
 	}
-	if c, ok := cs["Progressing"]; ok && c.Status == "False" && c.Reason == "ProgressDeadlineExceeded" {
+	if c, ok := is("Ready", "False"); ok {
+		if r, ok := cs["Reconciling"]; !ok || r.Status != "True" || c.speaksOf(u) == specCurrent {
+			return c, true
+		}
+	}
+	if c, ok := is("Progressing", "False"); ok && c.Reason == "ProgressDeadlineExceeded" {
 		return c, true
+	}
+	if c, ok := is("Available", "False"); ok {
+		if p, ok := cs["Progressing"]; !ok || p.Status != "True" {
+			return c, true
+		}
 	}
 	return condition{}, false
 }
 
-// behindSpec says whether the object's status.observedGeneration trails its generation: its
-// controller has not yet acted on the latest spec. Objects without observedGeneration do not
-// say.
+// behindSpec says whether the controller has not yet acted on the object's latest spec: its
+// status.observedGeneration trails its generation, and no Ready condition of the current
+// generation says otherwise (Flux leaves status.observedGeneration behind while a generation
+// fails, and stamps the generation on each condition). Objects without observedGeneration do
+// not say.
 func behindSpec(u *unstructured.Unstructured) bool {
 	observed, found, err := unstructured.NestedInt64(u.Object, "status", "observedGeneration")
-	return err == nil && found && observed < u.GetGeneration()
+	if err != nil || !found || observed >= u.GetGeneration() {
+		return false
+	}
+	if c, ok := conditions(u)["Ready"]; ok && c.speaksOf(u) == specCurrent {
+		return false
+	}
+	return true
 }

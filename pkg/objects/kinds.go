@@ -37,6 +37,10 @@ type Controller struct {
 	// "kube-controller-manager", "kube-apiserver", "client-go"): it decides how a name maps
 	// to a kind.
 	Runtime string
+	// ClusterWide says the controller reconciles its kind in every namespace, not only its
+	// own (kube-controller-manager; an operator recognised by pkg/knobs whose flags do not
+	// restrict it to namespaces).
+	ClusterWide bool
 }
 
 // Binding is a controller and the kind it reconciles.

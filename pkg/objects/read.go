@@ -37,49 +37,64 @@ func (v *View) Of(target, name string) *Summary {
 	return nil
 }
 
-// Read lists, once per kind, the objects the bound controllers reconcile in namespace ns ("" for
-// all; kinds without a namespace are listed whole), in pages, and summarizes them. A kind that
-// may not be listed gets a summary whose Error names the verb and resource.
-func Read(ctx context.Context, dyn dynamic.Interface, bindings []Binding, ns string, now time.Time) []Summary {
+// maxObjects bounds the objects read of one kind: a cluster-wide kind of a large cluster is
+// read up to it, and a note says so.
+var maxObjects = 5000
+
+// Read lists, once per kind, the objects the bound controllers reconcile where p places them
+// (kinds without a namespace are listed whole), in pages up to maxObjects, and summarizes
+// them. A kind that may not be listed gets a summary whose Error names the verb and resource.
+// The notes say which kinds were read only in part.
+func Read(ctx context.Context, dyn dynamic.Interface, bindings []Binding, p Places, now time.Time) ([]Summary, []string) {
 	byKind := map[Kind]*Summary{}
 	var order []Kind
 	for _, b := range bindings {
 		s := byKind[b.Kind]
 		if s == nil {
-			s = &Summary{Kind: b.Kind, Controllers: []string{}}
-			if b.Kind.Namespaced {
-				s.Namespace = ns
-			}
+			s = &Summary{Kind: b.Kind, Controllers: []string{}, Namespace: p.Of(b.Kind)}
 			byKind[b.Kind] = s
 			order = append(order, b.Kind)
 		}
 		s.Controllers = append(s.Controllers, b.Controller.Target+" "+b.Controller.Name)
 	}
 	out := make([]Summary, 0, len(order))
+	var notes []string
 	for _, k := range order {
 		s := byKind[k]
-		s.Error = list(ctx, dyn, s, now)
+		var capped bool
+		s.Error, capped = list(ctx, dyn, s, now)
+		if capped {
+			s.Capped = true
+			notes = append(notes, fmt.Sprintf("%s: only the first %d objects %s were read; the figures count those", k.GroupResource(), s.Total, where(k, s.Namespace)))
+		}
 		s.Sort()
 		sort.Strings(s.Controllers)
 		out = append(out, *s)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Kind.GroupResource() < out[j].Kind.GroupResource() })
-	return out
+	return out, notes
 }
 
-// list pages through the kind's objects into s and returns why it stopped early, if it did.
-func list(ctx context.Context, dyn dynamic.Interface, s *Summary, now time.Time) string {
+// list pages through the kind's objects into s, up to maxObjects, and returns why it stopped
+// early, if it did, and whether there were more than it read.
+func list(ctx context.Context, dyn dynamic.Interface, s *Summary, now time.Time) (string, bool) {
 	opts := metav1.ListOptions{Limit: pageSize}
 	for {
+		if left := int64(maxObjects - s.Total); left < opts.Limit {
+			opts.Limit = left
+		}
 		l, err := dyn.Resource(s.Kind.GVR()).Namespace(s.Namespace).List(ctx, opts)
 		if err != nil {
-			return listError(s, err)
+			return listError(s, err), false
 		}
 		for i := range l.Items {
 			s.Add(&l.Items[i], now)
 		}
 		if l.GetContinue() == "" {
-			return ""
+			return "", false
+		}
+		if s.Total >= maxObjects {
+			return "", true
 		}
 		opts.Continue = l.GetContinue()
 	}
@@ -92,15 +107,20 @@ func listError(s *Summary, err error) string {
 // requestError says what verb on the kind's objects in namespace ns ("" for all) failed, and
 // for a refusal the RBAC verbs (rbac) it needs.
 func requestError(k Kind, ns, verb, rbac string, err error) string {
-	where := "in all namespaces"
+	if apierrors.IsForbidden(err) {
+		return fmt.Sprintf("may not %s %s %s: needs RBAC %s on %s", verb, k.GroupResource(), where(k, ns), rbac, k.GroupResource())
+	}
+	return fmt.Sprintf("%s %s %s: %v", verb, k.GroupResource(), where(k, ns), err)
+}
+
+// where says where a kind's objects were read: "in all namespaces", "in namespace ops",
+// "(cluster-scoped)".
+func where(k Kind, ns string) string {
 	switch {
 	case !k.Namespaced:
-		where = "(cluster-scoped)"
+		return "(cluster-scoped)"
 	case ns != "":
-		where = "in namespace " + ns
+		return "in namespace " + ns
 	}
-	if apierrors.IsForbidden(err) {
-		return fmt.Sprintf("may not %s %s %s: needs RBAC %s on %s", verb, k.GroupResource(), where, rbac, k.GroupResource())
-	}
-	return fmt.Sprintf("%s %s %s: %v", verb, k.GroupResource(), where, err)
+	return "in all namespaces"
 }

@@ -130,8 +130,8 @@ func TestReadPagesAndForbidden(t *testing.T) {
 	})
 	bs := []Binding{{Controller: Controller{Target: "ns/op:8080", Name: "workload"}, Kind: workload},
 		{Controller: Controller{Target: "ns/op2:8080", Name: "workload"}, Kind: workload}}
-	got := Read(context.Background(), c, bs, "ns", now)
-	if len(got) != 1 || calls != 2 || got[0].Total != 3 || got[0].Failed != 2 || got[0].Namespace != "ns" ||
+	got, notes := Read(context.Background(), c, bs, Places{Namespace: "ns"}, now)
+	if len(got) != 1 || calls != 2 || len(notes) != 0 || got[0].Capped || got[0].Total != 3 || got[0].Failed != 2 || got[0].Namespace != "ns" ||
 		strings.Join(got[0].Controllers, ",") != "ns/op2:8080 workload,ns/op:8080 workload" {
 		t.Fatalf("calls %d, got %+v", calls, got)
 	}
@@ -144,8 +144,96 @@ func TestReadPagesAndForbidden(t *testing.T) {
 	c.PrependReactor("list", "workloads", func(k8stesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewForbidden(workload.GVR().GroupResource(), "", fmt.Errorf("no"))
 	})
-	got = Read(context.Background(), c, bs[:1], "", now)
+	got, _ = Read(context.Background(), c, bs[:1], Places{}, now)
 	if want := "may not list workloads.demo.ctrldiag.dev in all namespaces: needs RBAC verb list on workloads.demo.ctrldiag.dev"; got[0].Error != want {
 		t.Errorf("error %q, want %q", got[0].Error, want)
+	}
+}
+
+// The conditions beyond Ready and Stalled that mean failure count, with their reason; a
+// condition of an older generation does not; a rollout still in time does not.
+func TestFailureConditions(t *testing.T) {
+	withGen := func(u *unstructured.Unstructured, gens ...int64) *unstructured.Unstructured {
+		cs, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+		for i, g := range gens {
+			cs[i].(map[string]any)["observedGeneration"] = g
+		}
+		_ = unstructured.SetNestedSlice(u.Object, cs, "status", "conditions")
+		return u
+	}
+	for _, tc := range []struct {
+		u    *unstructured.Unstructured
+		want string // "" for not failed
+	}{
+		{obj("quota", 1, 1, 0, `ReplicaFailure=True/FailedCreate/pods "x" is forbidden: exceeded quota/1m`), "ReplicaFailure=True FailedCreate"},
+		{obj("degraded", 1, 1, 0, "Degraded=True/BackendDown/no backend/1m", "Available=True/Up//1m"), "Degraded=True BackendDown"},
+		{obj("unavailable", 1, 1, 0, "Available=False/MinimumReplicasUnavailable/none ready/1m"), "Available=False MinimumReplicasUnavailable"},
+		{obj("rolling", 1, 1, 0, "Available=False/MinimumReplicasUnavailable//10s", "Progressing=True/ReplicaSetUpdated//10s"), ""},
+		{obj("healthy", 1, 1, 0, "ReplicaFailure=False/Fine//1m", "Degraded=False/Fine//1m", "Available=True/Up//1m"), ""},
+		// Flux: retrying (Reconciling=True) with status.observedGeneration behind, but Ready=False
+		// speaks of the current generation: failed, not behind spec.
+		{withGen(obj("flux", 2, 1, 0, "Ready=False/GitOperationFailed/connection refused/30s", "Reconciling=True/ProgressingWithRetry//30s"), 2, 2), "Ready=False GitOperationFailed"},
+		// The same without the condition's generation: still at work.
+		{obj("working", 2, 1, 0, "Ready=False/GitOperationFailed/connection refused/30s", "Reconciling=True/ProgressingWithRetry//30s"), ""},
+		// Ready=False of an older generation: the new spec is not judged yet.
+		{withGen(obj("old", 3, 2, 0, "Ready=False/InvalidSpec/bad/1m"), 2), ""},
+		{withGen(obj("oldstalled", 3, 2, 0, "Stalled=True/InvalidSpec/bad/1m"), 2), ""},
+	} {
+		s := Summary{}
+		s.Add(tc.u, now)
+		got := ""
+		if s.Failed == 1 {
+			got = s.Reasons[0].Condition + " " + s.Reasons[0].Reason
+		}
+		if got != tc.want {
+			t.Errorf("%s: failed as %q, want %q", tc.u.GetName(), got, tc.want)
+		}
+		if tc.u.GetName() == "flux" && s.BehindSpec != 0 {
+			t.Errorf("flux: a Ready condition of the current generation is not behind spec")
+		}
+		if (tc.u.GetName() == "working" || tc.u.GetName() == "old") && s.BehindSpec != 1 {
+			t.Errorf("%s: behind spec %d, want 1", tc.u.GetName(), s.BehindSpec)
+		}
+	}
+}
+
+// A kind a cluster-wide controller reconciles is read in all namespaces when the user may list
+// it there, and in the namespace with a note when not; the read stops at maxObjects and says so.
+func TestPlaceAndCap(t *testing.T) {
+	wide := Binding{Controller: Controller{Target: "kube-system/kcm", Name: "workload", ClusterWide: true}, Kind: workload}
+	narrow := Binding{Controller: Controller{Target: "ns/op", Name: "workload"}, Kind: workload}
+	asked := 0
+	yes := func(context.Context, Kind) (bool, error) { asked++; return true, nil }
+	no := func(context.Context, Kind) (bool, error) { return false, nil }
+	if p, notes := Place(context.Background(), []Binding{narrow}, "ns", yes); p.Of(workload) != "ns" || len(notes) != 0 || asked != 0 {
+		t.Errorf("a namespaced controller widened: %+v %v (asked %d)", p, notes, asked)
+	}
+	if p, notes := Place(context.Background(), []Binding{narrow, wide}, "ns", yes); p.Of(workload) != "" || len(notes) != 0 || asked != 1 {
+		t.Errorf("a cluster-wide controller not widened: %+v %v", p, notes)
+	}
+	p, notes := Place(context.Background(), []Binding{wide}, "ns", no)
+	if want := "controller workload reconciles workloads.demo.ctrldiag.dev in every namespace, but you may not list them in all namespaces (needs RBAC verb list on workloads.demo.ctrldiag.dev cluster-wide): read in namespace ns only"; p.Of(workload) != "ns" || len(notes) != 1 || notes[0] != want {
+		t.Errorf("refused: %+v %q", p, notes)
+	}
+
+	defer func(n int) { maxObjects = n }(maxObjects)
+	maxObjects = 2
+	c := fakeClient()
+	var limits []int64
+	c.PrependReactor("list", "workloads", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		opts := a.(k8stesting.ListActionImpl).ListOptions
+		limits = append(limits, opts.Limit)
+		if a.GetNamespace() != "ns" {
+			t.Errorf("listed in namespace %q, want ns", a.GetNamespace())
+		}
+		l := &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "demo.ctrldiag.dev/v1alpha1", "kind": "WorkloadList"}}
+		l.Items = []unstructured.Unstructured{*obj("a", 1, 1, 0), *obj("b", 1, 1, 0)}
+		l.SetContinue("more")
+		return true, l, nil
+	})
+	got, notes := Read(context.Background(), c, []Binding{wide}, Places{Namespace: "ns"}, now)
+	if len(got) != 1 || got[0].Total != 2 || !got[0].Capped || got[0].Namespace != "ns" || len(limits) != 1 || limits[0] != 2 ||
+		len(notes) != 1 || notes[0] != "workloads.demo.ctrldiag.dev: only the first 2 objects in namespace ns were read; the figures count those" {
+		t.Errorf("capped read: %+v limits %v notes %q", got, limits, notes)
 	}
 }

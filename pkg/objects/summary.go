@@ -18,7 +18,10 @@ type Summary struct {
 	Controllers []string `json:"controllers"`
 	// Namespace is the namespace read; "" for all (and for kinds without a namespace).
 	Namespace string `json:"namespace,omitempty"`
-	Total     int    `json:"total"`
+	// Capped says there were more objects than were read (the read stops at a bound); the
+	// figures count those read.
+	Capped bool `json:"capped,omitempty"`
+	Total  int  `json:"total"`
 	// Failed are the objects whose status says they cannot be made ready, by reason.
 	Failed  int      `json:"failed"`
 	Reasons []Reason `json:"reasons,omitempty"`
@@ -37,8 +40,8 @@ type Summary struct {
 
 // Reason is the objects that failed for one reason.
 type Reason struct {
-	// Condition is the condition that says so: "Ready=False", "Stalled=True" or
-	// "Progressing=False".
+	// Condition is the condition that says so: "Ready=False", "Stalled=True",
+	// "Degraded=True", "ReplicaFailure=True", "Progressing=False" or "Available=False".
 	Condition string `json:"condition"`
 	Reason    string `json:"reason"`
 	Count     int    `json:"count"`

@@ -42,8 +42,13 @@ func workersCell(c report.Capacity) string {
 	if c.Workers == nil {
 		return "unknown (--workers)"
 	}
-	if c.WorkersFrom == "--workers" {
+	switch {
+	case c.WorkersFrom == "--workers":
 		return Count(c.Workers) + " (--workers)"
+	case strings.HasPrefix(c.WorkersFrom, "the default of "):
+		return Count(c.Workers) + " (default " + strings.TrimPrefix(c.WorkersFrom, "the default of ") + ")"
+	case strings.HasSuffix(c.WorkersFrom, " in the container's arguments"):
+		return Count(c.Workers) + " (" + strings.TrimSuffix(c.WorkersFrom, " in the container's arguments") + " in args)"
 	}
 	return Count(c.Workers)
 }

@@ -23,9 +23,14 @@ func TestCapacitySection(t *testing.T) {
 		{Target: "kcm", Queue: "deployment", Loop: "open", OfferedPerSecond: f(1), ServiceMeanSeconds: f(0.01),
 			Workers: f(5), WorkersFrom: "--workers", Utilisation: f(0.002), PredictedWaitP99Seconds: f(0), TargetWaitP99Seconds: 1,
 			WorkersNeeded: n(1), WorkersHelp: true},
+		// kube-controller-manager's workers from its command line, and from a flag's default.
+		{Target: "kcm", Queue: "replicaset", Loop: "open", OfferedPerSecond: f(1), ServiceMeanSeconds: f(0.01),
+			Workers: f(8), WorkersFrom: "--concurrent-replicaset-syncs in the container's arguments", Utilisation: f(0.002), TargetWaitP99Seconds: 1},
+		{Target: "kcm", Queue: "job", Loop: "open", OfferedPerSecond: f(1), ServiceMeanSeconds: f(0.01),
+			Workers: f(5), WorkersFrom: "the default of --concurrent-job-syncs", Utilisation: f(0.002), TargetWaitP99Seconds: 1},
 	}}
 	s := capacitySection(r)
-	if len(s.Rows) != 3 {
+	if len(s.Rows) != 5 {
 		t.Fatalf("%d rows", len(s.Rows))
 	}
 	col := func(row int, name string) string {
@@ -44,6 +49,7 @@ func TestCapacitySection(t *testing.T) {
 		{0, "WAIT p99 MODEL", "no bound"}, {0, "WORKERS NEEDED", ">= 4"}, {0, "UTILISATION", "200%"},
 		{1, "NOTE", "more workers cannot help: client-throttling (CD205): requests wait 1s"},
 		{2, "WORKERS", "5 (--workers)"}, {2, "WAIT p99 MODEL", "0s"}, {2, "NOTE", "-"},
+		{3, "WORKERS", "8 (--concurrent-replicaset-syncs in args)"}, {4, "WORKERS", "5 (default --concurrent-job-syncs)"},
 	} {
 		if got := col(c.row, c.name); got != c.want {
 			t.Errorf("row %d %s = %q, want %q", c.row, c.name, got, c.want)

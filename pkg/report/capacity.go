@@ -27,7 +27,10 @@ type Capacity struct {
 	// histogram's buckets show it.
 	ServiceSpread *float64 `json:"serviceSpread"`
 	Workers       *float64 `json:"workers"`
-	// WorkersFrom says where Workers comes from: the metric, or --workers.
+	// WorkersFrom says where Workers comes from: the metric
+	// (controller_runtime_max_concurrent_reconciles), --workers, a flag in the container's
+	// arguments ("--concurrent-replicaset-syncs in the container's arguments") or a flag's
+	// documented default ("the default of --concurrent-replicaset-syncs").
 	WorkersFrom string `json:"workersFrom,omitempty"`
 	// Utilisation is offered load × mean service time / workers; at 1 or more the wait has no
 	// bound and the predicted waits are null.

@@ -1,16 +1,23 @@
 package report
 
 import (
+	"slices"
 	"sort"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 )
 
 // Controllers are the controllers the targets read run, for objects.Resolve: each
 // controller-runtime controller, and each queue of other targets, with the kind of
-// controller that decides how its name maps to a kind.
+// controller that decides how its name maps to a kind, and whether it reconciles every
+// namespace (kube-controller-manager; a controller pkg/knobs knows to, unless its flags
+// restrict it).
 func Controllers(targets []model.Target) []objects.Controller {
 	var out []objects.Controller
 	for _, m := range targets {
@@ -19,6 +26,7 @@ func Controllers(targets []model.Target) []objects.Controller {
 			continue
 		}
 		runtime := string(findings.KindOf(cur, m.PodLabels()))
+		wide := allNamespaces(m, cur, runtime)
 		names := map[string]bool{}
 		for name := range cur.Controllers {
 			names[name] = true
@@ -34,7 +42,51 @@ func Controllers(targets []model.Target) []objects.Controller {
 		}
 		sort.Strings(sorted)
 		for _, name := range sorted {
-			out = append(out, objects.Controller{Target: m.ID(), Name: name, Runtime: runtime})
+			out = append(out, objects.Controller{Target: m.ID(), Name: name, Runtime: runtime, ClusterWide: wide})
+		}
+	}
+	return out
+}
+
+// allNamespaces says whether the target's controllers reconcile their kinds in every
+// namespace.
+func allNamespaces(m model.Target, cur *health.Snapshot, runtime string) bool {
+	switch runtime {
+	case string(findings.KubeControllerManager):
+		return true
+	case string(findings.KubeAPIServer):
+		return false
+	}
+	s := knobs.Seen{Families: cur.Families}
+	if m.Pod != nil {
+		c := container(m.Pod, m.Target.Container)
+		s.Image, s.Args, s.Env = c.Image, slices.Concat(c.Command, c.Args), envOf(c)
+	}
+	for name := range cur.Queues {
+		s.Queues = append(s.Queues, name)
+	}
+	for name := range cur.Controllers {
+		s.Queues = append(s.Queues, name)
+	}
+	km, ok := knobs.Recognise(s)
+	return ok && km.AllNamespaces()
+}
+
+// envOf is a container's environment as knobs.Seen holds it: the values it gives, and
+// knobs.Unknown for those it takes from elsewhere.
+func envOf(c corev1.Container) map[string]string {
+	if len(c.Env) == 0 && len(c.EnvFrom) == 0 {
+		return nil
+	}
+	out := map[string]string{}
+	if len(c.EnvFrom) > 0 {
+		out[knobs.Others] = knobs.Unknown
+	}
+	for _, e := range c.Env {
+		if e.ValueFrom != nil {
+			out[e.Name] = knobs.Unknown
+		} else {
+			out[e.Name] = e.Value
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 )
 
@@ -14,8 +15,9 @@ var secretFlag = regexp.MustCompile(`(?i)^--?[a-z0-9-]*(token|password|passwd|se
 
 // Strip returns a copy of the pod with what the report reads (status, restarts and last
 // terminations, resources, images, arguments, owners, labels) and without what may hold a
-// credential: environment values (names kept; envFrom keeps the names of its ConfigMaps and
-// Secrets), the values of secret-named flags in command and args, probe and lifecycle HTTP
+// credential: environment values (names kept, and that a value comes from elsewhere; the
+// values of the variables pkg/knobs reads as settings, numbers, are kept; envFrom keeps the
+// names of its ConfigMaps and Secrets), the values of secret-named flags in command and args, probe and lifecycle HTTP
 // headers, annotations other than prometheus.io/* and ctrldiag.io/ignore (the checks accepted
 // for the workload, so that the report read from the snapshot suppresses the same), managed fields, and volume sources other
 // than the names of Secrets, ConfigMaps and claims.
@@ -58,8 +60,17 @@ func Strip(p *corev1.Pod) *corev1.Pod {
 }
 
 func stripContainer(c *corev1.Container) {
-	for i := range c.Env {
-		c.Env[i] = corev1.EnvVar{Name: c.Env[i].Name}
+	for i, e := range c.Env {
+		kept := corev1.EnvVar{Name: e.Name}
+		switch {
+		case e.ValueFrom != nil:
+			// That it comes from elsewhere, not from where.
+			kept.ValueFrom = &corev1.EnvVarSource{}
+		case knobs.Env(e.Name):
+			// A setting the knobs read (Argo CD's processors): a number, kept.
+			kept.Value = e.Value
+		}
+		c.Env[i] = kept
 	}
 	for i := range c.EnvFrom {
 		e := &c.EnvFrom[i]
