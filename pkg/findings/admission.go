@@ -15,12 +15,8 @@ type slowCall struct {
 	apiserver Target
 	key       health.AdmissionKey
 	hook      admission.Webhook
-	calls     float64
-	p90       health.Estimate
-	lower     float64 // of the bucket that holds the p90
-	upper     float64
-	mean      float64
-	rejected  float64 // calls rejected or failed over the window
+	webhookLatencyFigures
+	rejected float64 // calls rejected or failed over the window
 }
 
 // webhookSymptoms are the checks whose time may go into a webhook: on a queue tied to a slow
@@ -95,14 +91,8 @@ func slowWebhookCalls(targets []Target, th Thresholds) []slowCall {
 			if p := a.Prev.Admission[k]; p != nil {
 				prev, prevRejections = p.Latency, p.Rejections
 			}
-			h := w.Latency.Since(prev)
-			if h == nil || !(h.Count >= th.MinEvents) {
-				continue
-			}
-			est := h.Estimate(0.9)
-			lower, upper := bucketBounds(h, 0.9)
-			limit := th.WebhookLatency.Seconds()
-			if !(est.Value >= limit) || !(lower >= limit || h.Mean() >= limit) {
+			sl, ok := slowWebhook(w.Latency.Since(prev), th)
+			if !ok {
 				continue
 			}
 			hook := a.Admission.Find(k.Name, k.Type)
@@ -113,8 +103,7 @@ func slowWebhookCalls(targets []Target, th Thresholds) []slowCall {
 			for typ, v := range w.Rejections {
 				rejected += health.Increase(prevRejections[typ], v)
 			}
-			out = append(out, slowCall{apiserver: a, key: k, hook: *hook, calls: h.Count, p90: est, lower: lower, upper: upper,
-				mean: h.Mean(), rejected: rejected})
+			out = append(out, slowCall{apiserver: a, key: k, hook: *hook, webhookLatencyFigures: sl, rejected: rejected})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {

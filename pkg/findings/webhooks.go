@@ -34,15 +34,11 @@ func webhookLatency(t Target, th Thresholds) []Finding {
 			prevLatency = before.Latency
 		}
 		h := w.Latency.Since(prevLatency)
-		if h == nil || !(h.Count >= th.MinEvents) {
+		sl, ok := slowWebhook(h, th)
+		if !ok {
 			continue
 		}
-		est := h.Estimate(0.9)
-		p90, mean := est.Value, h.Mean()
-		lower, upper := bucketBounds(h, 0.9)
-		if !(p90 >= th.WebhookLatency.Seconds()) || !(lower >= th.WebhookLatency.Seconds() || mean >= th.WebhookLatency.Seconds()) {
-			continue
-		}
+		est, mean, lower, upper := sl.p90, sl.mean, sl.lower, sl.upper
 		errs, total, failing := webhookErrors(w, before, t.Prev != nil)
 		answers := format(errs, "")
 		if total > 0 {
@@ -93,15 +89,11 @@ func calledWebhookLatency(t Target, th Thresholds) []Finding {
 			}
 		}
 		h := w.Latency.Since(prev)
-		if h == nil || !(h.Count >= th.MinEvents) {
+		sl, ok := slowWebhook(h, th)
+		if !ok {
 			continue
 		}
-		est := h.Estimate(0.9)
-		p90, mean := est.Value, h.Mean()
-		lower, upper := bucketBounds(h, 0.9)
-		if !(p90 >= th.WebhookLatency.Seconds()) || !(lower >= th.WebhookLatency.Seconds() || mean >= th.WebhookLatency.Seconds()) {
-			continue
-		}
+		est, mean, lower, upper := sl.p90, sl.mean, sl.lower, sl.upper
 		var rejected []string
 		for _, typ := range sortedKeys(w.Rejections) {
 			before := math.NaN()
@@ -149,6 +141,27 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// webhookLatencyFigures are a webhook's latency figures over the window, as webhook-latency
+// judges them.
+type webhookLatencyFigures struct {
+	p90          health.Estimate
+	lower, upper float64 // of the bucket that holds the p90
+	mean, calls  float64
+}
+
+// slowWebhook applies webhook-latency's rule to the calls h of one webhook over the window: at
+// least th.MinEvents calls, a p90 at or above th.WebhookLatency, and sure of it (the bucket
+// holding the p90 starts at the threshold or above) or confirmed by the mean.
+func slowWebhook(h *health.Histogram, th Thresholds) (webhookLatencyFigures, bool) {
+	if h == nil || !(h.Count >= th.MinEvents) {
+		return webhookLatencyFigures{}, false
+	}
+	f := webhookLatencyFigures{p90: h.Estimate(0.9), mean: h.Mean(), calls: h.Count}
+	f.lower, f.upper = bucketBounds(h, 0.9)
+	limit := th.WebhookLatency.Seconds()
+	return f, f.p90.Value >= limit && (f.lower >= limit || f.mean >= limit)
 }
 
 // webhookErrors counts the 5xx answers and all answers of a webhook over the window (since
