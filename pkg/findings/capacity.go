@@ -32,9 +32,10 @@ func Capacity(t Target, th Thresholds) []QueueCapacity {
 		return nil
 	}
 	limits := limitsOf(t, th)
+	known := recognise(t) // once: a target may have a hundred queues
 	var out []QueueCapacity
 	for _, q := range t.Queues {
-		in, ok := capacityInput(t, q, th, limits)
+		in, ok := capacityInput(t, known, q, th, limits)
 		if !ok {
 			continue
 		}
@@ -47,7 +48,7 @@ func Capacity(t Target, th Thresholds) []QueueCapacity {
 }
 
 // capacityInput reads the model's figures of one queue over the window.
-func capacityInput(t Target, q health.QueueStats, th Thresholds, limits []string) (capacity.Input, bool) {
+func capacityInput(t Target, known *knobs.Match, q health.QueueStats, th Thresholds, limits []string) (capacity.Input, bool) {
 	cur := t.Cur.Queues[q.Queue]
 	if cur == nil || cur.WorkDuration == nil {
 		return capacity.Input{}, false
@@ -62,7 +63,7 @@ func capacityInput(t Target, q health.QueueStats, th Thresholds, limits []string
 		Completed: work.Count, Depth: q.Depth, DepthBefore: q.DepthBefore, Busy: q.ActiveWorkers,
 		ServiceMean: mean(work), ServiceP99: q.WorkP99, ServiceSpread: capacity.SpreadOf(bucketsOf(work)),
 		WaitMean: mean(wait), WaitP99: q.QueueP99, RequeueAfterShare: n, Objects: n, Changes: n, Limits: limits}
-	in.Workers, in.WorkersFrom = workersOf(t, q.Queue, q.MaxWorkers)
+	in.Workers, in.WorkersFrom = workersOf(t, known, q.Queue, q.MaxWorkers)
 	c := controllerOf(t, q)
 	if c != nil {
 		reconciles := delta(t, c.Name, (*health.Controller).Reconciles)
@@ -89,16 +90,17 @@ func capacityInput(t Target, q health.QueueStats, th Thresholds, limits []string
 // workersOf is the workers of a queue and where the number comes from: --workers given by
 // the user wins; then the metric (controller_runtime_max_concurrent_reconciles); then, for a
 // controller pkg/knobs knows, the flag of the queue's workers knob in the container's
-// arguments, else its documented default. NaN and "" when none says.
-func workersOf(t Target, queue string, metric float64) (float64, string) {
+// arguments, else its documented default (known is what recognise says t is, nil when
+// nothing). NaN and "" when none says.
+func workersOf(t Target, known *knobs.Match, queue string, metric float64) (float64, string) {
 	if w, ok := t.Workers[queue]; ok && w > 0 {
 		return w, "--workers"
 	}
 	if metric > 0 {
 		return metric, "controller_runtime_max_concurrent_reconciles"
 	}
-	if m, ok := knobs.Recognise(seen(t)); ok {
-		if w, from, ok := m.Workers(queue); ok {
+	if known != nil {
+		if w, from, ok := known.Workers(queue); ok {
 			return w, from
 		}
 	}

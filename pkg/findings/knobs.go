@@ -14,8 +14,8 @@ const knobPlaceholder = "{knob}"
 // value the container's arguments set. A controller knobs does not recognise, and a check it has
 // no knob for, keep the catalog's recommendation for the kind of controller.
 func withKnobs(t Target, fs []Finding) []Finding {
-	m, ok := knobs.Recognise(seen(t))
-	if !ok {
+	m := recognise(t)
+	if m == nil {
 		return fs
 	}
 	for i := range fs {
@@ -31,6 +31,14 @@ func withKnobs(t Target, fs []Finding) []Finding {
 		}
 	}
 	return fs
+}
+
+// recognise is the well-known controller t is, nil when pkg/knobs knows none.
+func recognise(t Target) *knobs.Match {
+	if m, ok := knobs.Recognise(seen(t)); ok {
+		return &m
+	}
+	return nil
 }
 
 // seen is what t shows of itself for recognition: its metrics container's image and

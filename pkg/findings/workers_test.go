@@ -24,7 +24,7 @@ func TestWorkersOf(t *testing.T) {
 		{"no knob for the queue", kcm, "garbage_collector_graph_changes", math.NaN(), math.NaN(), ""},
 		{"no pod", Target{}, "deployment", math.NaN(), math.NaN(), ""},
 	} {
-		n, from := workersOf(tc.t, tc.queue, tc.metric)
+		n, from := workersOf(tc.t, recognise(tc.t), tc.queue, tc.metric)
 		if !(n == tc.n || math.IsNaN(n) && math.IsNaN(tc.n)) || from != tc.from {
 			t.Errorf("%s: %v %q, want %v %q", tc.what, n, from, tc.n, tc.from)
 		}
