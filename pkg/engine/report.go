@@ -139,10 +139,10 @@ func clusterFacts(ctx context.Context, cfg ReportConfig, inv *source.Inventory, 
 	in.Generations = cachesync.Still(genBefore, inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources))
 	view := inv.Cluster.Objects(ctx, cfg.Scope.Namespace, report.Controllers(targets), cfg.ControllerKinds)
 	in.Objects = &view
-	if readsAPIServer(targets) {
+	if read, calls := apiServerPage(targets); read {
 		adm := inv.Cluster.Admission(ctx)
 		in.Admission = &adm
-		if callsWebhooks(targets) {
+		if calls {
 			admissionNotes = adm.Notes
 		}
 	}
@@ -167,26 +167,20 @@ func suppressions(ctx context.Context, cfg ReportConfig, inv *source.Inventory, 
 	return suppress.By(cfg.Ignore, ignored, time.Now()), append(warnings, annotationWarnings...)
 }
 
-// readsAPIServer says whether an API server's page was read: only then do the admission
-// webhook configurations say anything (its page says how slow each webhook is).
-func readsAPIServer(targets []model.Target) bool {
+// apiServerPage says whether an API server's page was read (as the report tells one: its
+// target, or a page that is an API server's), and whether it shows calls to admission
+// webhooks. Only with the page do the webhook configurations say anything, and only with calls
+// does it matter that they could not be read.
+func apiServerPage(targets []model.Target) (read, callsWebhooks bool) {
 	for _, t := range targets {
-		if t.Target.Kind == target.KindAPIServer && t.Read() {
-			return true
+		cur := t.Last()
+		if cur == nil || t.Target.Kind != target.KindAPIServer && findings.KindOf(cur, t.PodLabels()) != findings.KubeAPIServer {
+			continue
 		}
+		read = true
+		callsWebhooks = callsWebhooks || len(cur.Admission) > 0
 	}
-	return false
-}
-
-// callsWebhooks says whether an API server's page shows calls to admission webhooks: only then
-// does it matter that their configurations could not be read.
-func callsWebhooks(targets []model.Target) bool {
-	for _, t := range targets {
-		if cur := t.Last(); t.Target.Kind == target.KindAPIServer && cur != nil && len(cur.Admission) > 0 {
-			return true
-		}
-	}
-	return false
+	return read, callsWebhooks
 }
 
 // waiting are the controllers whose queues hold items in t's last sample.

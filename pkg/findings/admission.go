@@ -78,20 +78,16 @@ func withWebhookCauses(fs []Finding, targets []Target, th Thresholds) []Finding 
 }
 
 // slowWebhookCalls are the webhook operations of every API server target that were slow over
-// the window and whose configuration was read; sorted by API server, webhook and operation.
+// the window and whose configuration was read, by API server, then webhook and operation.
 func slowWebhookCalls(targets []Target, th Thresholds) []slowCall {
 	var out []slowCall
 	for _, a := range targets {
 		if a.Kind != KubeAPIServer || a.Cur == nil || a.Prev == nil || a.Admission == nil {
 			continue
 		}
-		for k, w := range a.Cur.Admission {
-			var prev *health.Histogram
-			var prevRejections map[string]float64
-			if p := a.Prev.Admission[k]; p != nil {
-				prev, prevRejections = p.Latency, p.Rejections
-			}
-			sl, ok := slowWebhook(w.Latency.Since(prev), th)
+		for _, k := range admissionKeys(a.Cur) {
+			h, rejections := admissionWindow(a, k)
+			sl, ok := slowWebhook(h, th)
 			if !ok {
 				continue
 			}
@@ -100,23 +96,60 @@ func slowWebhookCalls(targets []Target, th Thresholds) []slowCall {
 				continue
 			}
 			var rejected float64
-			for typ, v := range w.Rejections {
-				rejected += health.Increase(prevRejections[typ], v)
+			for _, n := range rejections {
+				rejected += n
 			}
 			out = append(out, slowCall{apiserver: a, key: k, hook: *hook, webhookLatencyFigures: sl, rejected: rejected})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		x, y := out[i], out[j]
-		if x.apiserver.ID != y.apiserver.ID {
-			return x.apiserver.ID < y.apiserver.ID
-		}
-		if x.key.Name != y.key.Name {
-			return x.key.Name < y.key.Name
-		}
-		return x.key.Operation < y.key.Operation
-	})
 	return out
+}
+
+// admissionKeys are the webhook operations of s, by webhook, type and operation.
+func admissionKeys(s *health.Snapshot) []health.AdmissionKey {
+	keys := make([]health.AdmissionKey, 0, len(s.Admission))
+	for k := range s.Admission {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].Name != keys[j].Name {
+			return keys[i].Name < keys[j].Name
+		}
+		if keys[i].Type != keys[j].Type {
+			return keys[i].Type < keys[j].Type
+		}
+		return keys[i].Operation < keys[j].Operation
+	})
+	return keys
+}
+
+// admissionWindow is what API server a measured of webhook operation k over the window (since
+// the process started with one sample; a webhook first called in the window counts from
+// zero): the calls' latency and the calls rejected or failed, by error type (those with any).
+func admissionWindow(a Target, k health.AdmissionKey) (*health.Histogram, map[string]float64) {
+	w := a.Cur.Admission[k]
+	var before *health.AdmissionWebhook
+	if a.Prev != nil {
+		before = a.Prev.Admission[k]
+	}
+	var prevLatency *health.Histogram
+	if before != nil {
+		prevLatency = before.Latency
+	}
+	rejected := map[string]float64{}
+	for typ, v := range w.Rejections {
+		prev := math.NaN()
+		if a.Prev != nil {
+			prev = 0
+			if before != nil {
+				prev = before.Rejections[typ]
+			}
+		}
+		if n := health.Increase(prev, v); n > 0 {
+			rejected[typ] = n
+		}
+	}
+	return w.Latency.Since(prevLatency), rejected
 }
 
 // webhookTie is the webhook-slows-writes finding of queue q when s intercepts its writes.
@@ -159,10 +192,6 @@ func webhookTie(t Target, q health.QueueStats, s slowCall, th Thresholds) (Findi
 	if len(sel) > 0 {
 		selectors = strings.Join(sel, ", ") + " (not evaluated: the writes may fall outside them)"
 	}
-	rejected := format(s.rejected, "")
-	if math.IsNaN(s.rejected) {
-		rejected = "unknown"
-	}
 	ev := []Evidence{
 		{Name: "webhook", Value: fmt.Sprintf("%s in %s", s.hook.Name, s.hook.Configuration)},
 		{Name: "intercepted writes", Value: strings.Join(writes, ", ")},
@@ -170,7 +199,7 @@ func webhookTie(t Target, q health.QueueStats, s slowCall, th Thresholds) (Findi
 			Threshold: ">= " + th.WebhookLatency.String()},
 		{Name: "webhook mean latency", Value: format(s.mean, "s")},
 		{Name: "webhook calls (" + s.key.Operation + ")", Value: format(s.calls, ""), Threshold: fmt.Sprintf(">= %g", th.MinEvents)},
-		{Name: "calls rejected or failed", Value: rejected},
+		{Name: "calls rejected or failed", Value: format(s.rejected, "")},
 		{Name: "queue work p99 / longest running", Value: quantile(q.WorkP99, q.WorkP99AtLeast) + " / " + format(q.Longest, "s"),
 			Threshold: ">= the webhook's mean latency"},
 		{Name: "timeout and failure policy", Value: s.hook.Policy()},

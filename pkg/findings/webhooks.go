@@ -63,46 +63,17 @@ func webhookLatency(t Target, th Thresholds) []Finding {
 // webhook and operation (apiserver_admission_webhook_admission_duration_seconds), whoever
 // serves them. Its buckets (5ms .. 25s) are closer, so the bucket rule rarely needs the mean.
 func calledWebhookLatency(t Target, th Thresholds) []Finding {
-	keys := make([]health.AdmissionKey, 0, len(t.Cur.Admission))
-	for k := range t.Cur.Admission {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].Name != keys[j].Name {
-			return keys[i].Name < keys[j].Name
-		}
-		if keys[i].Type != keys[j].Type {
-			return keys[i].Type < keys[j].Type
-		}
-		return keys[i].Operation < keys[j].Operation
-	})
 	var out []Finding
-	for _, k := range keys {
-		w := t.Cur.Admission[k]
-		var prev *health.Histogram
-		var prevRejections map[string]float64
-		if t.Prev != nil {
-			if p := t.Prev.Admission[k]; p != nil {
-				prev, prevRejections = p.Latency, p.Rejections
-			} else {
-				prevRejections = map[string]float64{} // first called in the window
-			}
-		}
-		h := w.Latency.Since(prev)
+	for _, k := range admissionKeys(t.Cur) {
+		h, rejections := admissionWindow(t, k)
 		sl, ok := slowWebhook(h, th)
 		if !ok {
 			continue
 		}
 		est, mean, lower, upper := sl.p90, sl.mean, sl.lower, sl.upper
 		var rejected []string
-		for _, typ := range sortedKeys(w.Rejections) {
-			before := math.NaN()
-			if prevRejections != nil {
-				before = prevRejections[typ]
-			}
-			if n := health.Increase(before, w.Rejections[typ]); n > 0 {
-				rejected = append(rejected, fmt.Sprintf("%s: %.0f", typ, n))
-			}
+		for _, typ := range sortedKeys(rejections) {
+			rejected = append(rejected, fmt.Sprintf("%s: %.0f", typ, rejections[typ]))
 		}
 		policy := "unknown (the webhook configurations were not read)"
 		if hook := t.Admission.Find(k.Name, k.Type); hook != nil {
