@@ -3,7 +3,7 @@ package objects
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -66,13 +66,8 @@ func Place(ctx context.Context, bindings []Binding, ns string, may MayListAll) (
 	return p, notes
 }
 
+// names are the controllers' names, sorted, each once.
 func names(ns []string) string {
-	sort.Strings(ns)
-	out := ns[:0]
-	for i, n := range ns {
-		if i == 0 || n != ns[i-1] {
-			out = append(out, n)
-		}
-	}
-	return strings.Join(out, ", ")
+	slices.Sort(ns)
+	return strings.Join(slices.Compact(ns), ", ")
 }
