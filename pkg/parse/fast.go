@@ -265,7 +265,8 @@ func (p *fastParser) sample(line []byte) bool {
 		return false
 	}
 	if grouped && lastSpecial && !isCount && !isSum {
-		p.prev = prevSeries{prefix: append(p.prev.prefix[:0], line[:lastStart]...), series: m, typ: typ}
+		p.prev = prevSeries{prefix: append(p.prev.prefix[:0], line[:lastStart]...), series: m, typ: typ,
+			family: mf.GetName(), labels: n + 1}
 	}
 	return true
 }

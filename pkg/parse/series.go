@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"math"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/model"
@@ -15,6 +16,8 @@ type prevSeries struct {
 	prefix []byte      // the previous line up to its last label, which was le or quantile
 	series *dto.Metric // nil when the previous line is not such a line
 	typ    dto.MetricType
+	family string // the series' family: its _sum and _count lines are named after it
+	labels int    // where the other labels start in prefix, after the name and its {
 }
 
 // continueSeries reads line when it continues the previous line's series: the same text up
@@ -26,8 +29,11 @@ type prevSeries struct {
 // and series.
 func (p *fastParser) continueSeries(line []byte) (ok, done bool) {
 	prev := &p.prev
-	if prev.series == nil || !bytes.HasPrefix(line, prev.prefix) {
+	if prev.series == nil {
 		return false, false
+	}
+	if !bytes.HasPrefix(line, prev.prefix) {
+		return p.continueTotals(line)
 	}
 	rest := line[len(prev.prefix):]
 	special := model.BucketLabel
@@ -56,6 +62,52 @@ func (p *fastParser) continueSeries(line []byte) (ok, done bool) {
 	}
 	quantile, bucket := bound, bound
 	return p.set(prev.series, prev.typ, false, false, quantile, bucket, value, timestamp), true
+}
+
+// continueTotals reads line when it is the _sum or _count line of the previous line's
+// series: the family's name with that suffix and the same labels, le or quantile left out,
+// in the same text. done is false when it is not (nothing is changed then); ok is false
+// when the line is invalid. The series stays the previous one, so that its _count line
+// after its _sum line continues it too.
+//
+// Reading the line in full would find the same family (no family of the suffixed name
+// exists, and comments reset prev), the same labels, already checked on the bucket or
+// quantile line, and so the same series.
+func (p *fastParser) continueTotals(line []byte) (ok, done bool) {
+	prev := &p.prev
+	if !bytes.HasPrefix(line, []byte(prev.family)) {
+		return false, false
+	}
+	rest := line[len(prev.family):]
+	var isCount, isSum bool
+	switch {
+	case bytes.HasPrefix(rest, []byte("_sum")):
+		isSum, rest = true, rest[len("_sum"):]
+	case bytes.HasPrefix(rest, []byte("_count")):
+		isCount, rest = true, rest[len("_count"):]
+	default:
+		return false, false
+	}
+	if p.families[string(line[:len(line)-len(rest)])] != nil {
+		return false, false // a family of that name takes the line
+	}
+	labels := prev.prefix[prev.labels:]
+	if len(labels) > 0 {
+		labels = labels[:len(labels)-1] // the comma before le or quantile
+		if len(rest) < len(labels)+2 || rest[0] != '{' || !bytes.Equal(rest[1:len(labels)+1], labels) ||
+			rest[len(labels)+1] != '}' {
+			return false, false
+		}
+		rest = rest[len(labels)+2:]
+	} else if len(rest) == 0 || rest[0] != ' ' {
+		return false, false
+	}
+	value, timestamp, ok := p.valueAndTime(rest)
+	if !ok {
+		return false, true
+	}
+	nan := math.NaN()
+	return p.set(prev.series, prev.typ, isCount, isSum, nan, nan, value, timestamp), true
 }
 
 // group returns the summary or histogram series that the current line's labels (le and
