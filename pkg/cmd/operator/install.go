@@ -97,6 +97,34 @@ func (o *InstallOptions) addFlags(cmd *cobra.Command, forInstall bool) {
 	f.StringVar(&o.DryRun, "dry-run", "none", `"client" prints the manifests instead of applying them`)
 	f.StringVarP(&o.Output, "output", "o", "yaml", "Format of --dry-run=client output: yaml or json")
 	completion.Register(cmd, "output", completion.Formats(installFormats...))
+	completion.Register(cmd, "scenario", completion.Words(installableScenarios()...))
+}
+
+// notInstallable says why the installed operator cannot run sc and how to run it instead,
+// or "" when it can: its namespaced Role may not create the cluster-wide objects some
+// scenarios set up.
+func notInstallable(sc scenario.Scenario) (why, run string) {
+	switch {
+	case sc.FlowControl != nil:
+		return "sets up API Priority and Fairness", "kubectl ctrldiag operator run -n NAMESPACE --scenario " + sc.Name +
+			" --as system:serviceaccount:NAMESPACE:NAME"
+	case sc.Webhook != nil:
+		return "registers an admission webhook (a ValidatingWebhookConfiguration)", "kubectl ctrldiag operator run -n NAMESPACE --scenario " +
+			sc.Name + " --webhook-bind-address HOST:PORT"
+	}
+	return "", ""
+}
+
+// installableScenarios are the scenarios `operator install --scenario` accepts, for completion.
+func installableScenarios() []string {
+	var names []string
+	for _, name := range scenario.Names() {
+		sc, err := scenario.Get(name)
+		if why, _ := notInstallable(sc); err == nil && why == "" {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // installFormats are the values of install's -o.
@@ -122,11 +150,8 @@ func (o *InstallOptions) Complete() error {
 		if err != nil {
 			return exitcode.UsageError("%v", err)
 		}
-		if sc.FlowControl != nil {
-			// Its FlowSchema and PriorityLevelConfiguration are cluster-wide objects the
-			// installed operator's namespaced Role may not create.
-			return exitcode.UsageError("scenario %s sets up API Priority and Fairness, which the installed operator may not: "+
-				"run it with `kubectl ctrldiag operator run -n NAMESPACE --scenario %s --as system:serviceaccount:NAMESPACE:NAME`", sc.Name, sc.Name)
+		if why, run := notInstallable(sc); why != "" {
+			return exitcode.UsageError("scenario %s %s, which the installed operator may not: run it with `%s`", sc.Name, why, run)
 		}
 	}
 	limit := resource.MustParse("256Mi")

@@ -2,6 +2,7 @@ package operator
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,6 +58,7 @@ func TestBadFlagsAreUsageErrors(t *testing.T) {
 		{"install", "--dry-run=server"},
 		{"install", "--scenario", "nope", "--dry-run=client"},
 		{"install", "--scenario", "apf-throttled", "--dry-run=client"}, // needs cluster-wide flow control objects
+		{"install", "--scenario", "slow-webhook", "--dry-run=client"},  // needs a webhook configuration
 		{"install", "--memory-limit", "lots", "--dry-run=client"},
 		{"run", "--scenario", "nope", "-n", "x"},
 		{"run", "--workers", "0", "-n", "x"},
@@ -87,5 +89,37 @@ func TestInstallOutputCompletion(t *testing.T) {
 	}
 	if want := "yaml\njson\n:4\n"; !strings.HasPrefix(out, want) {
 		t.Errorf("__complete install -o \"\" printed %q, want %q first", out, want)
+	}
+}
+
+// install --scenario completes with the scenarios install accepts, never with file names;
+// run's with every scenario.
+func TestScenarioCompletion(t *testing.T) {
+	for _, c := range []struct {
+		verb     string
+		want     []string
+		excluded []string
+	}{
+		{"install", []string{"slow", "stuck"}, []string{"apf-throttled", "slow-webhook"}},
+		{"run", []string{"slow", "stuck", "apf-throttled", "slow-webhook"}, nil},
+	} {
+		out, err := execute(t, "__complete", c.verb, "--scenario", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if !slices.Contains(lines, ":4") {
+			t.Errorf("%s --scenario printed %q, want directive :4 (no file names)", c.verb, lines)
+		}
+		for _, w := range c.want {
+			if !slices.Contains(lines, w) {
+				t.Errorf("%s --scenario offers %q, want %s among them", c.verb, lines, w)
+			}
+		}
+		for _, w := range c.excluded {
+			if slices.Contains(lines, w) {
+				t.Errorf("%s --scenario offers %s, which it refuses", c.verb, w)
+			}
+		}
 	}
 }
