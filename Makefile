@@ -16,12 +16,12 @@ LDFLAGS := -s -w -X $(PKG)/pkg/version.version=$(VERSION) -X $(PKG)/pkg/version.
 all: build
 
 ## build: the plugin, bin/kubectl-ctrldiag, the reference operator, bin/kubectl-ctrldiag-operator, and
-## bin/kubectl_complete-ctrldiag, which kubectl runs for `kubectl ctrldiag <TAB>`
+## bin/kubectl_complete-ctrldiag(-operator), which kubectl runs for `kubectl ctrldiag [operator] <TAB>`
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-ctrldiag
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)-operator ./cmd/kubectl-ctrldiag-operator
-	cp hack/completion/kubectl_complete-ctrldiag bin/kubectl_complete-ctrldiag
-	chmod +x bin/kubectl_complete-ctrldiag
+	cp hack/completion/kubectl_complete-ctrldiag hack/completion/kubectl_complete-ctrldiag-operator bin/
+	chmod +x bin/kubectl_complete-ctrldiag bin/kubectl_complete-ctrldiag-operator
 
 ## deps: the system packages the tests use (hack/test-deps.sh): installed as root, named otherwise
 deps:

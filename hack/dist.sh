@@ -8,9 +8,10 @@
 #   kubectl-ctrldiag_<version>_<os>_<arch>.tar.gz   the plugin, kubectl-ctrldiag, and the
 #                                                   reference operator it runs for `operator ...`,
 #                                                   kubectl-ctrldiag-operator (.exe on windows),
-#                                                   kubectl's completion hook for the plugin,
-#                                                   kubectl_complete-ctrldiag (a sh script; a
-#                                                   .cmd on windows), from hack/completion,
+#                                                   kubectl's completion hooks for the plugin
+#                                                   and the operator, kubectl_complete-ctrldiag
+#                                                   and kubectl_complete-ctrldiag-operator (sh
+#                                                   scripts; .cmd on windows), from hack/completion,
 #                                                   + LICENSE
 #   checksums.txt                                   sha256sum format, sorted by name
 #   BUILDINFO                                       version, commit, epoch, Go toolchain
@@ -107,10 +108,11 @@ for p in $platforms; do
       go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$out" "./cmd/$b"
     entries+=("$b$suffix=$out")
   done
-  complete=kubectl_complete-ctrldiag
-  [[ "$os" == windows ]] && complete+=".cmd"
-  [[ -f "hack/completion/$complete" ]] || die "no hack/completion/$complete"
-  entries+=("$complete=$root/hack/completion/$complete")
+  for complete in kubectl_complete-ctrldiag kubectl_complete-ctrldiag-operator; do
+    [[ "$os" == windows ]] && complete+=".cmd"
+    [[ -f "hack/completion/$complete" ]] || die "no hack/completion/$complete"
+    entries+=("$complete=$root/hack/completion/$complete")
+  done
   "$work/archive" -o "$dist/${binary}_${version}_${os}_${arch}.tar.gz" -mtime "$epoch" \
     "${entries[@]}" "LICENSE=$root/LICENSE"
 done

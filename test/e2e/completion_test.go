@@ -40,6 +40,21 @@ func TestCompletionThroughKubectl(t *testing.T) {
 	}
 }
 
+// With kubectl-ctrldiag-operator on PATH, kubectl runs it for `kubectl ctrldiag operator` and
+// completes it through kubectl_complete-ctrldiag-operator: install's scenarios are the ones
+// install accepts.
+func TestCompletionOfTheOperatorThroughKubectl(t *testing.T) {
+	values, directive := completions(t, kubectl(t, "__complete", "ctrldiag", "operator", "install", "--scenario", ""))
+	have := " " + strings.Join(values, " ") + " "
+	if !strings.Contains(have, " stuck ") || strings.Contains(have, " slow-webhook ") || directive != ":4" {
+		t.Errorf("kubectl __complete ctrldiag operator install --scenario \"\" = %q %s, want stuck and not slow-webhook, :4", values, directive)
+	}
+	values, _ = completions(t, kubectl(t, "__complete", "ctrldiag", "operator", ""))
+	if have := " " + strings.Join(values, " ") + " "; !strings.Contains(have, " install ") || !strings.Contains(have, " uninstall ") {
+		t.Errorf("kubectl __complete ctrldiag operator \"\" = %q, want the operator's commands", values)
+	}
+}
+
 func TestCompletionListsSubcommands(t *testing.T) {
 	values, _ := completions(t, kubectl(t, "__complete", "ctrldiag", ""))
 	have := map[string]bool{}

@@ -34,7 +34,7 @@ var env struct {
 	restricted  string // restricted user's kubeconfig
 	netMode     string // "netns" (pod IPs reachable by the API-server proxy) or "loopback"
 	netns       string // the network namespace in netns mode
-	binDir      string // holds kubectl-ctrldiag, its operator and kubectl_complete-ctrldiag, as make build's bin/
+	binDir      string // holds kubectl-ctrldiag, its operator and their kubectl_complete-* hooks, as make build's bin/
 	servepage   string // test/e2e/servepage binary
 	hostile     string // test/e2e/hostile/server binary
 	path        string // PATH for commands: binDir, kubectl's folder, then the original PATH
@@ -105,13 +105,15 @@ func setup() error {
 			return fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
 		}
 	}
-	// kubectl runs this for `kubectl ctrldiag <TAB>`; make build copies it the same way.
-	hook, err := os.ReadFile(filepath.Join(env.root, "hack/completion/kubectl_complete-ctrldiag"))
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(env.binDir, "kubectl_complete-ctrldiag"), hook, 0o755); err != nil {
-		return err
+	// kubectl runs these for `kubectl ctrldiag [operator] <TAB>`; make build copies them the same way.
+	for _, name := range []string{"kubectl_complete-ctrldiag", "kubectl_complete-ctrldiag-operator"} {
+		hook, err := os.ReadFile(filepath.Join(env.root, "hack/completion", name))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(env.binDir, name), hook, 0o755); err != nil {
+			return err
+		}
 	}
 	kubectl, err := exec.LookPath("kubectl")
 	if err != nil {
