@@ -43,20 +43,29 @@ func TestCompleteOutputFormats(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"queues", "-o", ""}, "wide json yaml"},
-		{[]string{"targets", "--output", ""}, "wide json yaml"},
-		{[]string{"report", "-o", ""}, "text json yaml markdown html junit github"},
-		{[]string{"snapshot", "-o", ""}, "text json yaml markdown html junit github"},
-		{[]string{"diff", "-o", ""}, "text json yaml markdown"},
+		{[]string{"queues", "-o", ""}, "wide json yaml name custom-columns= custom-columns-file= jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
+		{[]string{"targets", "--output", ""}, "wide json yaml name custom-columns= custom-columns-file= jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
+		{[]string{"report", "-o", ""}, "text json yaml markdown html junit github jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
+		{[]string{"snapshot", "-o", ""}, "text json yaml markdown html junit github jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
+		{[]string{"diff", "-o", ""}, "text json yaml markdown jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
 		{[]string{"rules", "-o", ""}, "rules prometheusrule json table"},
 		{[]string{"version", "-o", ""}, "json yaml"},
-		{[]string{"report", "-o", "j"}, "json junit"},
+		{[]string{"report", "-o", "j"}, "json junit jsonpath= jsonpath-file= jsonpath-as-json="},
+		{[]string{"report", "-o", "ju"}, "junit"},
 		{[]string{"report", "-o=ya"}, "yaml"},
 	} {
 		got, directive := complete(t, tc.args...)
 		if strings.Join(got, " ") != tc.want || directive != noFiles {
 			t.Errorf("__complete %q = %q %s, want %q %s", tc.args, got, directive, tc.want, noFiles)
 		}
+	}
+}
+
+// A template form takes its template right after the "=": no space is added after it.
+func TestCompleteTemplateFormatWithoutSpace(t *testing.T) {
+	got, directive := complete(t, "queues", "-o", "custom")
+	if strings.Join(got, " ") != "custom-columns= custom-columns-file=" || directive != ":6" {
+		t.Errorf("__complete queues -o custom = %q %s, want the custom-columns forms and :6 (no space, no files)", got, directive)
 	}
 }
 

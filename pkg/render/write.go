@@ -17,7 +17,8 @@ import (
 // Write renders v in format, the value of a command's -o flag: "json" and "yaml" for any v
 // (keyed by its json tags, so both give the same data); "" (the default), "wide", "text",
 // "markdown" and "html" for the views that have them: the queue table, the target table and
-// the report; "junit" and "github" (workflow commands) for the report, in CI.
+// the report; "junit" and "github" (workflow commands) for the report, in CI; kubectl's forms
+// (jsonpath=..., go-template=..., custom-columns=..., name) as Prepare returned them.
 func Write(w io.Writer, format string, v any) error {
 	switch format {
 	case "json":
@@ -31,6 +32,9 @@ func Write(w io.Writer, format string, v any) error {
 		return err
 	case "yaml":
 		return writeYAML(w, v)
+	}
+	if objectForm(format) {
+		return writeObject(w, format, v)
 	}
 	switch v := v.(type) {
 	case engine.QueueList:
@@ -66,12 +70,18 @@ func Write(w io.Writer, format string, v any) error {
 }
 
 // ValidateFormat returns an error naming the allowed values when format is not one of them.
+// Commands that print kubectl's forms (jsonpath=..., custom-columns=..., name) use Prepare.
 func ValidateFormat(format string, allowed ...string) error {
 	for _, a := range allowed {
 		if format == a {
 			return nil
 		}
 	}
+	return unknownFormat(format, allowed)
+}
+
+// unknownFormat is the error of an -o value not among allowed, which it lists.
+func unknownFormat(format string, allowed []string) error {
 	shown := make([]string, 0, len(allowed))
 	for _, a := range allowed {
 		if a != "" { // "" is the default output, not something to type

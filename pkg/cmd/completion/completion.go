@@ -43,7 +43,8 @@ func Words(values ...string) cobra.CompletionFunc {
 }
 
 // Formats completes -o with the formats a command accepts, the list it validates -o against:
-// "", the default output, is not something to type and is left out.
+// "", the default output, is not something to type and is left out. When every value offered
+// takes something after it (jsonpath=), no space follows, so that it can be typed at once.
 func Formats(allowed ...string) cobra.CompletionFunc {
 	var words []string
 	for _, f := range allowed {
@@ -51,7 +52,14 @@ func Formats(allowed ...string) cobra.CompletionFunc {
 			words = append(words, f)
 		}
 	}
-	return Words(words...)
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		values := matching(words, toComplete)
+		directive := cobra.ShellCompDirectiveNoFileComp
+		if len(values) > 0 && !slices.ContainsFunc(values, func(v string) bool { return !strings.HasSuffix(v, "=") }) {
+			directive |= cobra.ShellCompDirectiveNoSpace
+		}
+		return values, directive
+	}
 }
 
 // Keys completes a NAME=VALUE flag with "NAME=" for each of names, and no space after it, so

@@ -5,6 +5,7 @@ package diff
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -62,12 +63,13 @@ type Options struct {
 	Deadline time.Duration
 
 	// run reads both sides; set by Validate.
-	run *pipeline.Diff
+	run    *pipeline.Diff
+	format string // -o ready to print; set by Validate
 	genericiooptions.IOStreams
 }
 
 // formats are the values of -o: "" is text.
-var formats = []string{"", "text", "json", "yaml", "markdown"}
+var formats = slices.Concat([]string{"", "text", "json", "yaml", "markdown"}, render.TemplateFormats)
 
 // NewCmd returns the diff command.
 func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
@@ -87,7 +89,7 @@ func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
 			return o.Run(cmd.Context())
 		},
 	}
-	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml or markdown")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml, markdown, jsonpath=TEMPLATE or go-template=TEMPLATE (and their -file= forms, as kubectl)")
 	o.FailOn.AddFlag(cmd.Flags())
 	o.FailOn.RegisterCompletion(cmd)
 	completion.Register(cmd, "output", completion.Formats(formats...))
@@ -101,9 +103,11 @@ func (o *Options) Validate(args []string) error {
 		return exitcode.UsageError("diff takes two files, BEFORE and AFTER, got %d", len(args))
 	}
 	o.Before, o.After = args[0], args[1]
-	if err := render.ValidateFormat(o.Output, formats...); err != nil {
+	format, err := render.Prepare(o.Output, formats...)
+	if err != nil {
 		return exitcode.UsageError("%v", err)
 	}
+	o.format = format
 	if err := o.FailOn.Validate(); err != nil {
 		return err
 	}
@@ -112,7 +116,6 @@ func (o *Options) Validate(args []string) error {
 	}
 	bounds := sourceflags.Defaults()
 	bounds.Deadline = o.Deadline
-	var err error
 	o.run, err = pipeline.NewDiff(bounds.Bounds())
 	return err
 }
@@ -133,7 +136,7 @@ func (o *Options) Run(ctx context.Context) error {
 		return err
 	}
 	d := diff.Compare(before.Report, after.Report, o.Before, o.After)
-	if err := render.Write(o.Out, o.Output, d); err != nil {
+	if err := render.Write(o.Out, o.format, d); err != nil {
 		return err
 	}
 	if o.FailOn.Fails(d.Appeared) {

@@ -2,6 +2,7 @@ package queues
 
 import (
 	"context"
+	"slices"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -15,8 +16,9 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
-// formats are the values of -o: "" is the table.
-var formats = []string{"", "wide", "json", "yaml"}
+// formats are the values of -o: "" is the table; kubectl's forms print the items or the
+// whole list.
+var formats = slices.Concat([]string{"", "wide", "json", "yaml"}, render.ItemFormats, render.TemplateFormats)
 
 // Options holds the flag values of the queues command.
 type Options struct {
@@ -25,8 +27,9 @@ type Options struct {
 	Output     string
 	Args       []string
 
-	// run is the plan opened; set by Validate.
-	run *pipeline.Queues
+	// run is the plan opened and format the output format ready to print; set by Validate.
+	run    *pipeline.Queues
+	format string
 
 	globals *globals.Flags
 	genericiooptions.IOStreams
@@ -45,9 +48,11 @@ func (o *Options) Complete(args []string) error {
 
 // Validate checks the flag values and builds the engine's configuration and source.
 func (o *Options) Validate() error {
-	if err := render.ValidateFormat(o.Output, formats...); err != nil {
+	format, err := render.Prepare(o.Output, formats...)
+	if err != nil {
 		return exitcode.UsageError("%v", err)
 	}
+	o.format = format
 	th, err := o.Thresholds.Thresholds()
 	if err != nil {
 		return err
@@ -74,5 +79,5 @@ func (o *Options) Run(ctx context.Context) error {
 	for _, e := range res.List.Errors {
 		stderrline.Say(o.ErrOut, "error", e.Target+": "+e.Error)
 	}
-	return render.Write(o.Out, o.Output, res.List)
+	return render.Write(o.Out, o.format, res.List)
 }

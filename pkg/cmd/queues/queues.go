@@ -69,7 +69,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	}
 	o.Sources.AddFlags(cmd.Flags(), true)
 	o.Thresholds.AddFlags(cmd.Flags())
-	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: wide, json or yaml (default: table)")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: wide, json, yaml, name, jsonpath=TEMPLATE, go-template=TEMPLATE, custom-columns=SPEC (and their -file= forms, as kubectl) (default: table)")
 	o.Sources.RegisterCompletions(cmd)
 	o.Thresholds.RegisterCompletions(cmd)
 	completion.Register(cmd, "output", completion.Formats(formats...))

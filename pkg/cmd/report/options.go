@@ -36,6 +36,7 @@ type Options struct {
 
 	// run is the plan opened; set by Validate.
 	run     *pipeline.Report
+	format  string // -o ready to print; set by Validate
 	globals *globals.Flags
 	genericiooptions.IOStreams
 }
@@ -47,6 +48,9 @@ func NewOptions(g *globals.Flags, streams genericiooptions.IOStreams) *Options {
 	return o
 }
 
+// Format is -o ready to print (a template file's content read), once Validate succeeded.
+func (o *Options) Format() string { return o.format }
+
 // Complete takes the TARGET arguments.
 func (o *Options) Complete(args []string) error {
 	o.Args = args
@@ -56,9 +60,11 @@ func (o *Options) Complete(args []string) error {
 // Validate checks the flags and builds the configuration.
 func (o *Options) Validate() error {
 	args := o.Args
-	if err := render.ValidateFormat(o.Output, Formats...); err != nil {
+	format, err := render.Prepare(o.Output, Formats...)
+	if err != nil {
 		return exitcode.UsageError("%v", err)
 	}
+	o.format = format
 	if err := o.FailOn.Validate(); err != nil {
 		return err
 	}
@@ -102,7 +108,7 @@ func (o *Options) Run(ctx context.Context) error {
 			stderrline.Say(o.ErrOut, "notice", e)
 		}
 	}
-	if err := render.Write(o.Out, o.Output, r); err != nil {
+	if err := render.Write(o.Out, o.format, r); err != nil {
 		return err
 	}
 	if res.NoneRead() {

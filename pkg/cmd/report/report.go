@@ -8,9 +8,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"slices"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
 )
 
@@ -76,7 +78,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 }
 
 // Formats are the values of report's -o, and snapshot's: "" is text.
-var Formats = []string{"", "text", "json", "yaml", "markdown", "html", "junit", "github"}
+var Formats = slices.Concat([]string{"", "text", "json", "yaml", "markdown", "html", "junit", "github"}, render.TemplateFormats)
 
 // RegisterCompletions offers the values of the flags of AddFlags to shell completion on cmd.
 func (o *Options) RegisterCompletions(cmd *cobra.Command) {
@@ -89,7 +91,7 @@ func (o *Options) RegisterCompletions(cmd *cobra.Command) {
 // AddFlags registers report's flags; snapshot reads with the same ones.
 func (o *Options) AddFlags(f *pflag.FlagSet) {
 	o.Sources.AddFlags(f, true)
-	f.StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml, markdown, html, junit (a test suite per target, a test case per check) or github (workflow commands)")
+	f.StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml, markdown, html, junit (a test suite per target, a test case per check), github (workflow commands), jsonpath=TEMPLATE or go-template=TEMPLATE (and their -file= forms, as kubectl)")
 	o.FailOn.AddFlag(f)
 	o.Thresholds.AddFlags(f)
 	f.StringArrayVar(&o.GenerationResources, "generation-resource", nil, "Also check generation lag of RESOURCE.GROUP/VERSION (e.g. widgets.example.com/v1; repeatable)")

@@ -66,7 +66,7 @@ func (o *Options) Run(ctx context.Context) error {
 	}
 	fmt.Fprintln(o.ErrOut, said)
 	if o.print {
-		if err := render.Write(o.Out, o.Report.Output, res.Report); err != nil {
+		if err := render.Write(o.Out, o.Report.Format(), res.Report); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ package targets
 
 import (
 	"context"
+	"slices"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -53,12 +54,14 @@ type Options struct {
 
 	// run is the plan opened; set by Validate.
 	run     *pipeline.Targets
+	format  string // -o ready to print; set by Validate
 	globals *globals.Flags
 	genericiooptions.IOStreams
 }
 
-// formats are the values of -o: "" is the table.
-var formats = []string{"", "wide", "json", "yaml"}
+// formats are the values of -o: "" is the table; kubectl's forms print the items or the
+// whole list.
+var formats = slices.Concat([]string{"", "wide", "json", "yaml"}, render.ItemFormats, render.TemplateFormats)
 
 // NewCmd returns the targets command.
 func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
@@ -81,7 +84,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 		},
 	}
 	o.Sources.AddFlags(cmd.Flags(), false)
-	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: wide, json or yaml (default: table)")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: wide, json, yaml, name, jsonpath=TEMPLATE, go-template=TEMPLATE, custom-columns=SPEC (and their -file= forms, as kubectl) (default: table)")
 	o.Sources.RegisterCompletions(cmd)
 	completion.Register(cmd, "output", completion.Formats(formats...))
 	return cmd
@@ -89,9 +92,11 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 
 // Validate checks the flags.
 func (o *Options) Validate() error {
-	if err := render.ValidateFormat(o.Output, formats...); err != nil {
+	format, err := render.Prepare(o.Output, formats...)
+	if err != nil {
 		return exitcode.UsageError("%v", err)
 	}
+	o.format = format
 	if len(o.Sources.URLs) > 0 || len(o.Sources.Files) > 0 {
 		return exitcode.UsageError("targets shows what is found in the cluster: --url and --from-file need no discovery")
 	}
@@ -124,5 +129,5 @@ func (o *Options) Run(ctx context.Context) error {
 		_, err := o.ErrOut.Write([]byte("No metrics endpoints found.\n"))
 		return err
 	}
-	return render.Write(o.Out, o.Output, list)
+	return render.Write(o.Out, o.format, list)
 }
