@@ -20,8 +20,11 @@ server, or the completions plus the growth of the backlog; a number marked "at l
 a floor.
 
 The workers needed is the fewest whose predicted p99 wait stays under --target-queue-wait
-(targetQueueWait, 1s by default). --workers QUEUE=N gives the workers where no metric says
-them (kube-controller-manager and other client-go controllers). More workers cannot help,
+(targetQueueWait, 1s by default). The workers are read, in this order, from --workers
+QUEUE=N, from controller-runtime's max_concurrent_reconciles metric, from the flag of a
+well-known controller in its pod's command line (--concurrent-replicaset-syncs, Flux's
+--concurrent, ...), or from that flag's documented default; the WORKERS cell says which.
+Where none applies they stay unknown, and --workers gives them. More workers cannot help,
 and the finding is not raised, when something else holds the queue: throttling, API errors,
 failing reconciles, a stuck worker, the CPU at its limit, or one object that changes faster
 than a worker reconciles it.

@@ -32,6 +32,7 @@ func TestExplain(t *testing.T) {
 		{[]string{"thresholds"}, exitcode.OK, "stuckAfter", ""},
 		{[]string{"status"}, exitcode.OK, "SATURATED", ""},
 		{[]string{"capacity"}, exitcode.OK, "--target-queue-wait", ""},
+		{[]string{"capacity"}, exitcode.OK, "that flag's documented default", ""},
 		{[]string{"stauts"}, exitcode.Usage, "", `no topic "stauts" (did you mean status?)`},
 		{[]string{"status", "-o", "json"}, exitcode.Usage, "", "text only"},
 		{[]string{"-o", "yaml"}, exitcode.Usage, "", "needs a topic"},
