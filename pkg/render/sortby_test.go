@@ -1,0 +1,57 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+)
+
+func queuesOf(depths ...*float64) engine.QueueList {
+	l := engine.QueueList{APIVersion: report.APIVersion, Kind: "QueueList"}
+	for i, d := range depths {
+		l.Items = append(l.Items, engine.QueueItem{Target: "t", Queue: string(rune('a' + i)), Depth: d, Status: "OK"})
+	}
+	return l
+}
+
+func num(v float64) *float64 { return &v }
+
+// --sort-by orders numbers by value (not as text), keeps the order of ties, puts items
+// without the value last, and leaves its input alone.
+func TestSortBy(t *testing.T) {
+	in := queuesOf(num(10), nil, num(9), num(100), num(9))
+	for _, c := range []struct{ path, want string }{
+		{".depth", "c e a d b"},
+		{"{.depth}", "c e a d b"},
+		{".queue", "a b c d e"},
+		{".nope", "a b c d e"},
+	} {
+		out, err := SortBy(in, c.path)
+		if err != nil {
+			t.Fatalf("SortBy(%s): %v", c.path, err)
+		}
+		var got []string
+		for _, it := range out.(engine.QueueList).Items {
+			got = append(got, it.Queue)
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("SortBy(%s) = %v, want %s", c.path, got, c.want)
+		}
+	}
+	if in.Items[0].Queue != "a" || in.Items[3].Queue != "d" {
+		t.Errorf("SortBy changed its input: %+v", in.Items)
+	}
+}
+
+func TestSortByRefuses(t *testing.T) {
+	if _, err := SortBy(report.Report{}, ".x"); err == nil || !strings.Contains(err.Error(), "items of a list") {
+		t.Errorf("SortBy of a report = %v, want an error about lists", err)
+	}
+	for _, p := range []string{"", "{.items[", "  "} {
+		if err := CheckSortBy(p); err == nil || !strings.Contains(err.Error(), "--sort-by") {
+			t.Errorf("CheckSortBy(%q) = %v, want an error naming --sort-by", p, err)
+		}
+	}
+}
