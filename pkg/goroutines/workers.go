@@ -34,20 +34,20 @@ func isWorker(g Goroutine) bool {
 // Group is the workers blocked in one place: goroutines with the same stack.
 type Group struct {
 	// Count is how many goroutines share the stack; IDs some of them (at most 5).
-	Count int
-	IDs   []int
-	State string
+	Count int    `json:"count"`
+	IDs   []int  `json:"ids,omitempty"`
+	State string `json:"state"`
 	// Longest is the longest any of them has been blocked (whole minutes; 0 under one).
-	Longest time.Duration
+	Longest time.Duration `json:"longestNanoseconds"`
 	// Frames is the shared stack, innermost first.
-	Frames []Frame
+	Frames []Frame `json:"frames,omitempty"`
 	// Wait is what they wait on: the library call the controller's own code made
 	// ("net/http.(*Client).Do", "sync.(*Mutex).Lock"), or the innermost frame outside the
 	// runtime when no frame is the controller's.
-	Wait Frame
+	Wait Frame `json:"wait"`
 	// Own is the innermost frame of the controller's own code (not the Go standard library,
 	// k8s.io, sigs.k8s.io or the runtime): who made the call ("" Func when none).
-	Own Frame
+	Own Frame `json:"own"`
 }
 
 // Workers groups the goroutines that run a workqueue item by identical stacks, the largest
