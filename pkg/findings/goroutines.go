@@ -1,6 +1,8 @@
 package findings
 
 import (
+	"fmt"
+
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 )
 
@@ -17,8 +19,11 @@ func blockedIn(f Finding, p *goroutines.Profile, stuck bool) Finding {
 		g, ok = p.Longest()
 	}
 	if !ok {
-		if p.Note != "" {
+		switch {
+		case p.Note != "":
 			f.Evidence = append(f.Evidence, Evidence{Name: "goroutine dump", Value: p.Note})
+		case p.Goroutines > 0:
+			f.Evidence = append(f.Evidence, Evidence{Name: "goroutine dump", Value: fmt.Sprintf("%d goroutines, none running an item", p.Goroutines)})
 		}
 		return f
 	}

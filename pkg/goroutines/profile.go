@@ -89,12 +89,21 @@ func (g Group) Describe() string {
 	case g.State == "running" || g.State == "runnable":
 		b.WriteString(" running")
 	default:
-		b.WriteString(" waiting under 1m")
+		b.WriteString(" blocked under 1m")
 	}
-	if g.Wait.Func != "" {
-		b.WriteString(" in " + g.Wait.Func)
+	if g.Wait.Func == "" || g.Wait.Func == g.Own.Func {
+		// Blocked in the controller's own code itself (a channel, a select): the runtime's
+		// frames are not in the dump.
+		if g.State != "" && g.State != "running" && g.State != "runnable" {
+			b.WriteString(" on " + g.State)
+		}
+		if g.Own.Func != "" {
+			b.WriteString(" in " + g.Own.Func)
+		}
+		return b.String()
 	}
-	if g.Own.Func != "" && g.Own.Func != g.Wait.Func {
+	b.WriteString(" in " + g.Wait.Func)
+	if g.Own.Func != "" {
 		b.WriteString(", called from " + g.Own.Func)
 	}
 	if g.State != "" {

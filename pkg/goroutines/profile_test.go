@@ -68,3 +68,42 @@ func TestProfileIsBounded(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// controller-runtime 0.25 as a debug=2 dump shows it: the runtime's frames are left out, so
+// a reconcile blocked on a channel has its own frame innermost; the controller's Start and
+// workers idle in the priority queue's Get run no item.
+func TestWorkersOfAControllerRuntimeDump(t *testing.T) {
+	dump := `goroutine 80 [chan receive]:
+sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller[...]).Start(0x1)
+	/mod/controller-runtime/pkg/internal/controller/controller.go:327 +0x1
+sigs.k8s.io/controller-runtime/pkg/manager.(*runnableGroup).reconcile.func1(0x1)
+	/mod/controller-runtime/pkg/manager/runnable_group.go:276 +0x1
+
+goroutine 81 [select]:
+sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue.(*priorityqueue[...]).GetWithPriority(0x1)
+	/mod/controller-runtime/pkg/controller/priorityqueue/priorityqueue.go:400 +0x1
+sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller[...]).processNextWorkItem(0x1)
+	/mod/controller-runtime/pkg/internal/controller/controller.go:440 +0x1
+
+goroutine 82 [chan receive, 2 minutes]:
+github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/controller.(*Reconciler).Reconcile(0x1)
+	/src/pkg/operator/controller/reconciler.go:49 +0x1
+sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller[...]).Reconcile(0x1)
+	/mod/controller-runtime/pkg/internal/controller/controller.go:216 +0x1
+sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller[...]).reconcileHandler(0x1)
+	/mod/controller-runtime/pkg/internal/controller/controller.go:461 +0x1
+`
+	d, err := Parse(strings.NewReader(dump), DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewProfile(d)
+	if p.Workers != 1 || len(p.Groups) != 1 {
+		t.Fatalf("%d workers in %d groups, want the blocked reconcile alone: %+v", p.Workers, len(p.Groups), p.Groups)
+	}
+	g := p.Groups[0]
+	want := "1 worker blocked 2m on chan receive in github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/controller.(*Reconciler).Reconcile"
+	if got := g.Describe(); got != want || g.CauseOf() != CauseChannel || g.Own.Line != 49 {
+		t.Errorf("Describe:\n got %s\nwant %s (cause %q)", got, want, g.CauseOf())
+	}
+}

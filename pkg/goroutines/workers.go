@@ -9,22 +9,37 @@ import (
 // workerMarks are frames that only a goroutine running a workqueue item has:
 // controller-runtime's handler and client-go's worker loops by their usual names.
 var workerMarks = []string{
-	"sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller", // .reconcileHandler, .Reconcile
+	"sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller", // with one of workerCalls
 	".processNextWorkItem",
 	".processNextItem",
 }
 
+// workerCalls are controller-runtime controller methods that run an item (its Start and
+// the goroutine that waits for the manager to stop do not).
+var workerCalls = []string{").reconcileHandler", ").Reconcile", ").processNextWorkItem"}
+
 // isWorker reports whether g runs a workqueue item now: a worker frame, and not merely
-// waiting for the next item (a worker parked in the queue's Get is idle).
+// waiting for the next item (a worker parked in the queue's Get, client-go's workqueue or
+// controller-runtime's priority queue, is idle).
 func isWorker(g Goroutine) bool {
 	worker := false
 	for _, f := range g.Frames {
-		if strings.Contains(f.Func, "k8s.io/client-go/util/workqueue.") && strings.Contains(f.Func, ".Get") {
+		if (strings.Contains(f.Func, "k8s.io/client-go/util/workqueue.") || strings.Contains(f.Func, "/priorityqueue.")) &&
+			strings.Contains(f.Func, ".Get") {
 			return false
 		}
 		for _, m := range workerMarks {
-			if strings.Contains(f.Func, m) {
+			if !strings.Contains(f.Func, m) {
+				continue
+			}
+			if m != workerMarks[0] {
 				worker = true
+				continue
+			}
+			for _, c := range workerCalls {
+				if strings.Contains(f.Func, c) {
+					worker = true
+				}
 			}
 		}
 	}

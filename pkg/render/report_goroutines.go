@@ -19,12 +19,15 @@ func goroutineSection(r report.Report) (section, bool) {
 	var notes []string
 	for _, g := range r.Goroutines {
 		for _, grp := range g.Groups {
-			own := "-"
+			own, waits := "-", grp.Wait.Func
 			if grp.Own != nil {
 				own = fmt.Sprintf("%s (%s)", grp.Own.Func, fileLine(grp.Own.File, grp.Own.Line))
+				if waits == grp.Own.Func {
+					waits = "" // blocked in its own code (a channel, a select)
+				}
 			}
 			s.Rows = append(s.Rows, []string{g.Target, fmt.Sprint(grp.Count), grp.State, blocked(grp.LongestSeconds),
-				dash(grp.Wait.Func), own, dash(string(grp.Cause))})
+				dash(waits), own, dash(string(grp.Cause))})
 		}
 		switch {
 		case g.Note != "":
