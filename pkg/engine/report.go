@@ -43,6 +43,9 @@ type ReportConfig struct {
 	Workers map[string]float64
 	// FailOn is the level the findings are judged against for the exit code (--fail-on).
 	FailOn failon.Level
+	// Profile says whether and how the goroutine dumps of stuck, slow or saturated workers
+	// are read (--no-profile, --pprof-port).
+	Profile ProfileConfig
 }
 
 // ReportResult is the report and what to say beside it.
@@ -113,6 +116,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	if inv.Cluster != nil {
 		admissionNotes = clusterFacts(ctx, cfg, inv, targets, genBefore, resources, &in)
 	}
+	profileWorkers(ctx, env, cfg.Profile, cfg.Read.Timeout, in)
 	var suppressWarnings []string
 	in.Suppress, suppressWarnings = suppressions(ctx, cfg, inv, targets)
 	// The findings are judged and the view made in one go, the suppressed findings set apart.

@@ -36,6 +36,9 @@ type ReportOptions struct {
 	IgnoreFile string
 	// FailOn is the level of --fail-on the report's findings are judged against.
 	FailOn failon.Level
+	// NoProfile is --no-profile; PprofPort --pprof-port (0: found from the pod).
+	NoProfile bool
+	PprofPort int32
 }
 
 // NewReport checks o and makes report's configuration (without the reading, which the opened
@@ -69,7 +72,10 @@ func newReport(o ReportOptions) (ReportConfig, error) {
 	if o.TargetQueueWait > 0 {
 		th.TargetQueueWait = findings.Duration(o.TargetQueueWait)
 	}
-	cfg := ReportConfig{Thresholds: th, FailOn: o.FailOn}
+	cfg := ReportConfig{Thresholds: th, FailOn: o.FailOn, Profile: ProfileConfig{Off: o.NoProfile, Port: o.PprofPort}}
+	if o.PprofPort < 0 || o.PprofPort > 65535 {
+		return ReportConfig{}, fmt.Errorf("--pprof-port must be a port from 1 to 65535, got %d", o.PprofPort)
+	}
 	for _, kv := range o.Workers {
 		queue, n, err := parseWorkers(kv)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 )
@@ -40,6 +41,9 @@ type Target struct {
 	// QUEUE=N, as for kube-controller-manager), by queue name; they override
 	// controller_runtime_max_concurrent_reconciles too.
 	Workers map[string]float64
+	// Goroutines are where the workers wait, from the process's goroutine dump, when one was
+	// read; nil otherwise.
+	Goroutines *goroutines.Profile
 }
 
 // Pod is what the pod behind a target says.

@@ -106,8 +106,8 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			evs = append(evs, ev("at the first sample", q.LongestBefore, "s", ">= "+th.StuckAfter.String()+", and still running"))
 		}
 		evs = append(evs, ev("unfinished work", q.Unfinished, "s", ""), workersEvidence(q))
-		out = append(out, newFinding("stuck-worker", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("an item of %s has been in a worker for %s", q.Queue, format(q.Longest, "s")), evs...).as(health.StatusStuck))
+		out = append(out, blockedIn(newFinding("stuck-worker", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("an item of %s has been in a worker for %s", q.Queue, format(q.Longest, "s")), evs...), t.Goroutines, true).as(health.StatusStuck))
 	}
 
 	c := controllerOf(t, q)
@@ -153,10 +153,10 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 	// A p99 known only to be at least its top bucket fires when that bound reaches the
 	// threshold; below it, Judge says in the queue's reason that the buckets cannot tell.
 	if w := workQuantiles(t, q); !stuck && !saturated && w.p99 >= th.SlowWork.Seconds() {
-		out = append(out, newFinding("slow-reconcile", t.Kind, t.ID, q.Queue,
+		out = append(out, blockedIn(newFinding("slow-reconcile", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%s spends %s on an item (p99 %s) although workers are free", q.Queue, quantile(w.p99, w.p99AtLeast), w.when),
 			Evidence{Name: "work p99", Value: quantile(w.p99, w.p99AtLeast), Threshold: ">= " + th.SlowWork.String()},
-			Evidence{Name: "work p50", Value: quantile(w.p50, w.p50AtLeast)}, workersEvidence(q)).as(health.StatusSlow))
+			Evidence{Name: "work p50", Value: quantile(w.p50, w.p50AtLeast)}, workersEvidence(q)), t.Goroutines, false).as(health.StatusSlow))
 	}
 	if f, ok := backlog(t, q, th); ok {
 		out = append(out, f)

@@ -48,9 +48,9 @@ type Goroutine struct {
 type Frame struct {
 	// Func is the function's full name ("net/http.(*Client).Do",
 	// "main.(*annotator).callBackend").
-	Func string
-	File string
-	Line int
+	Func string `json:"func"`
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
 }
 
 // Parse reads a debug=2 goroutine dump. Lines it does not recognise are skipped; a goroutine

@@ -9,22 +9,37 @@ import (
 // workerMarks are frames that only a goroutine running a workqueue item has:
 // controller-runtime's handler and client-go's worker loops by their usual names.
 var workerMarks = []string{
-	"sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller", // .reconcileHandler, .Reconcile
+	"sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller", // with one of workerCalls
 	".processNextWorkItem",
 	".processNextItem",
 }
 
+// workerCalls are controller-runtime controller methods that run an item (its Start and
+// the goroutine that waits for the manager to stop do not).
+var workerCalls = []string{").reconcileHandler", ").Reconcile", ").processNextWorkItem"}
+
 // isWorker reports whether g runs a workqueue item now: a worker frame, and not merely
-// waiting for the next item (a worker parked in the queue's Get is idle).
+// waiting for the next item (a worker parked in the queue's Get, client-go's workqueue or
+// controller-runtime's priority queue, is idle).
 func isWorker(g Goroutine) bool {
 	worker := false
 	for _, f := range g.Frames {
-		if strings.Contains(f.Func, "k8s.io/client-go/util/workqueue.") && strings.Contains(f.Func, ".Get") {
+		if (strings.Contains(f.Func, "k8s.io/client-go/util/workqueue.") || strings.Contains(f.Func, "/priorityqueue.")) &&
+			strings.Contains(f.Func, ".Get") {
 			return false
 		}
 		for _, m := range workerMarks {
-			if strings.Contains(f.Func, m) {
+			if !strings.Contains(f.Func, m) {
+				continue
+			}
+			if m != workerMarks[0] {
 				worker = true
+				continue
+			}
+			for _, c := range workerCalls {
+				if strings.Contains(f.Func, c) {
+					worker = true
+				}
 			}
 		}
 	}
@@ -34,20 +49,20 @@ func isWorker(g Goroutine) bool {
 // Group is the workers blocked in one place: goroutines with the same stack.
 type Group struct {
 	// Count is how many goroutines share the stack; IDs some of them (at most 5).
-	Count int
-	IDs   []int
-	State string
+	Count int    `json:"count"`
+	IDs   []int  `json:"ids,omitempty"`
+	State string `json:"state"`
 	// Longest is the longest any of them has been blocked (whole minutes; 0 under one).
-	Longest time.Duration
+	Longest time.Duration `json:"longestNanoseconds"`
 	// Frames is the shared stack, innermost first.
-	Frames []Frame
+	Frames []Frame `json:"frames,omitempty"`
 	// Wait is what they wait on: the library call the controller's own code made
 	// ("net/http.(*Client).Do", "sync.(*Mutex).Lock"), or the innermost frame outside the
 	// runtime when no frame is the controller's.
-	Wait Frame
+	Wait Frame `json:"wait"`
 	// Own is the innermost frame of the controller's own code (not the Go standard library,
 	// k8s.io, sigs.k8s.io or the runtime): who made the call ("" Func when none).
-	Own Frame
+	Own Frame `json:"own"`
 }
 
 // Workers groups the goroutines that run a workqueue item by identical stacks, the largest

@@ -11,6 +11,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -31,6 +32,9 @@ type Facts struct {
 	Err error
 	// Notes are what the user should know about how the target was read (a fallback).
 	Notes []string
+	// Goroutines are where the process's workers wait, from its goroutine dump, when one was
+	// asked for (stuck, slow or saturated workers); nil otherwise.
+	Goroutines *goroutines.Profile
 }
 
 // Page is one parsed page of a target and the time it was read.

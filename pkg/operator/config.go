@@ -15,6 +15,7 @@ type Config struct {
 	MetricsSecure      bool
 	MetricsCertDir     string // tls.crt and tls.key; empty = self-signed certificate
 	HealthProbeAddress string // "0" disables the probes
+	PprofBindAddress   string // net/http/pprof (controller-runtime's PprofBindAddress); "" or "0" = off
 	LeaderElect        bool
 	LeaderElectionID   string
 	Workers            int

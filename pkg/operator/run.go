@@ -198,6 +198,7 @@ func managerOptions(cfg Config, sc scenario.Scenario, scheme *runtime.Scheme, na
 		Cache:                         cacheOpts,
 		Metrics:                       metricsOptions(cfg),
 		HealthProbeBindAddress:        cfg.HealthProbeAddress,
+		PprofBindAddress:              cfg.PprofBindAddress,
 		LeaderElection:                cfg.LeaderElect,
 		LeaderElectionID:              cfg.LeaderElectionID,
 		LeaderElectionNamespace:       cfg.Namespace,

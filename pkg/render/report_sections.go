@@ -27,6 +27,9 @@ const maxRows = 15
 // CLUSTER column in every table of targets.
 func reportSections(r report.Report) []section {
 	ss := []section{podSection(r), backlogSection(r), cacheSection(r), eventSection(r), resourceSection(r), objectsSection(r), capacitySection(r)}
+	if g, ok := goroutineSection(r); ok {
+		ss = append(ss, g)
+	}
 	if len(r.Fleet) < 2 {
 		return ss
 	}

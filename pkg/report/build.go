@@ -162,6 +162,7 @@ func Build(in Input) Report {
 	for _, rd := range reads {
 		readIDs[rd.in.ID()] = true
 	}
+	r.Goroutines = goroutineRows(in.Targets)
 	r.Fleet = fleet(in.Targets, readIDs)
 	if r.Fleet != nil {
 		r.clusterOf, _ = Clusters(in.Targets)
@@ -229,7 +230,7 @@ func replicaOf(t model.Target, cur *health.Snapshot) (replicas.Replica, bool) {
 
 func findingsTarget(rd read, in Input) findings.Target {
 	ft := findings.Target{ID: rd.in.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Restart: rd.restart, Queues: rd.queues,
-		Objects: in.Objects, Admission: in.Admission, Workers: in.Workers}
+		Objects: in.Objects, Admission: in.Admission, Workers: in.Workers, Goroutines: rd.in.Goroutines}
 	if p := rd.in.Pod; p != nil {
 		served := container(p, rd.in.Target.Container)
 		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Container: served.Name,

@@ -63,6 +63,9 @@ type Report struct {
 	// window; empty with one sample.
 	Capacity []Capacity         `json:"capacity"`
 	Findings []findings.Finding `json:"findings"`
+	// Goroutines are where the workers of targets with stuck, slow or saturated queues wait,
+	// from each one's goroutine dump (or why it was not read); empty when none was asked for.
+	Goroutines []Goroutines `json:"goroutines,omitempty"`
 	// Suppressions are the findings left out by an ignore file or annotation; nil when none.
 	Suppressions *Suppressions `json:"suppressions,omitempty"`
 	Errors       []TargetError `json:"errors,omitempty"`

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -26,6 +27,9 @@ type Recorder struct {
 	inv     *source.Inventory
 	cluster *recordingCluster
 	results []source.Result
+	// profiles are the goroutine dumps read, by target ID.
+	mu       sync.Mutex
+	profiles map[string]*goroutines.Profile
 }
 
 var _ source.Source = (*Recorder)(nil)
@@ -76,6 +80,9 @@ func (r *Recorder) Snapshot(ctx context.Context, m Manifest) *Snapshot {
 	}
 	for i, res := range r.results {
 		sr := storedResult(res)
+		r.mu.Lock()
+		sr.Goroutines = r.profiles[res.ID()]
+		r.mu.Unlock()
 		for j, smp := range res.Samples {
 			name := pageName(i, j)
 			sr.Samples = append(sr.Samples, Sample{Time: smp.Time, Page: name})

@@ -14,6 +14,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
@@ -71,6 +72,9 @@ type Result struct {
 	ResetsCounted bool     `json:"resetsCounted,omitempty"`
 	Error         string   `json:"error,omitempty"`
 	Notes         []string `json:"notes,omitempty"`
+	// Goroutines are the groups of the target's goroutine dump, when one was read (absent
+	// from snapshots made before dumps were read, which load as without one).
+	Goroutines *goroutines.Profile `json:"goroutines,omitempty"`
 }
 
 // Sample is one page of a target: when it was read and the member that holds it.

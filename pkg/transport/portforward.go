@@ -44,7 +44,7 @@ type PortForward struct {
 
 // forward is one open port-forward to a pod's port.
 type forward struct {
-	local  string // the URL of the target's path on the local end
+	local  string // the URL of the local end, without a path
 	errOut *lockedBuffer
 	close  func()
 	ended  chan struct{} // closed when the forward stops
@@ -192,13 +192,14 @@ func (p *PortForward) open(ctx context.Context, t target.Target) (*forward, erro
 	if t.HTTPS() {
 		scheme = "https"
 	}
-	return &forward{local: fmt.Sprintf("%s://127.0.0.1:%d/%s", scheme, ports[0].Local, strings.TrimPrefix(t.Path, "/")),
+	return &forward{local: fmt.Sprintf("%s://127.0.0.1:%d", scheme, ports[0].Local),
 		errOut: errOut, close: closeForward, ended: ended}, nil
 }
 
 // fetch GETs the page through fw; on an error it closes fw and says what the pod's side said.
 func (p *PortForward) fetch(ctx context.Context, fw *forward, t target.Target, header http.Header) (*http.Response, error) {
-	resp, err := p.get(ctx, fw.local, header)
+	// The path is the request's: a kept forward to a port serves every path of it.
+	resp, err := p.get(ctx, fw.local+"/"+strings.TrimPrefix(t.Path, "/"), header)
 	if err == nil {
 		return resp, nil
 	}

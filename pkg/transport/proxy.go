@@ -60,6 +60,8 @@ func (c *Cluster) get(ctx context.Context, apiPath string, header http.Header) (
 		}
 	}
 	u := *base
+	// A query ("?debug=2") stays a query, not part of the escaped path.
+	apiPath, u.RawQuery, _ = strings.Cut(apiPath, "?")
 	u.Path = strings.TrimSuffix(base.Path, "/") + apiPath
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {

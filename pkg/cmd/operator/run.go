@@ -60,6 +60,7 @@ Scenarios:
 	f.StringVar(&c.MetricsCertDir, "metrics-cert-dir", c.MetricsCertDir, "Directory with tls.crt and tls.key for --metrics-secure (default: a self-signed certificate)")
 	f.BoolVar(&c.EnableHTTP2, "enable-http2", c.EnableHTTP2, "Allow HTTP/2 on the HTTPS metrics server (off by default, as in kubebuilder)")
 	f.StringVar(&c.HealthProbeAddress, "health-probe-bind-address", c.HealthProbeAddress, `Address of /healthz and /readyz (ready once the informer caches synced); "0" disables them`)
+	f.StringVar(&c.PprofBindAddress, "pprof-bind-address", c.PprofBindAddress, `Address of net/http/pprof (/debug/pprof/, e.g. ":8082"), which report reads the goroutine dump of stuck workers from; "" or "0" disables it`)
 	f.BoolVar(&c.LeaderElect, "leader-elect", c.LeaderElect, "Elect a leader with a Lease in the namespace, so that leader_election_master_status is exported")
 	f.StringVar(&c.LeaderElectionID, "leader-election-id", c.LeaderElectionID, "Name of the leader election Lease")
 	f.BoolVar(&c.Warmup, "warmup", c.Warmup, "Start the controller's watches before this replica leads (controller-runtime warm replicas): a standby's workqueue fills while no worker runs (the warm-standby scenario turns it on)")

@@ -32,6 +32,8 @@ type Options struct {
 	IgnoreFile          string
 	TargetQueueWait     time.Duration
 	Workers             []string
+	NoProfile           bool
+	PprofPort           int32
 	Args                []string
 
 	// run is the plan opened; set by Validate.
@@ -74,7 +76,7 @@ func (o *Options) Validate() error {
 	}
 	cfg, err := engine.NewReport(engine.ReportOptions{Thresholds: th, Since: o.Since, TargetQueueWait: o.TargetQueueWait,
 		Workers: o.Workers, Generations: o.GenerationResources, ControllerKinds: o.ControllerKinds,
-		MemoryLimit: o.MemoryLimit, IgnoreFile: o.IgnoreFile, FailOn: o.FailOn.Level()})
+		MemoryLimit: o.MemoryLimit, IgnoreFile: o.IgnoreFile, FailOn: o.FailOn.Level(), NoProfile: o.NoProfile, PprofPort: o.PprofPort})
 	if err != nil {
 		return err
 	}

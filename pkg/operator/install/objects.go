@@ -29,6 +29,7 @@ const (
 	SecureMetricsPort = 8443
 	PlainMetricsPort  = 8080
 	HealthPort        = 8081
+	PprofPort         = 8082
 )
 
 // Objects returns every object of the installation in apply order.
@@ -83,7 +84,7 @@ func serviceAccount(o Options) *corev1.ServiceAccount {
 
 func runArgs(o Options) []string {
 	args := []string{"run", "--namespace=" + o.Namespace, "--leader-elect",
-		fmt.Sprintf("--health-probe-bind-address=:%d", HealthPort)}
+		fmt.Sprintf("--health-probe-bind-address=:%d", HealthPort), fmt.Sprintf("--pprof-bind-address=:%d", PprofPort)}
 	if o.MetricsSecure {
 		args = append(args, fmt.Sprintf("--metrics-bind-address=:%d", SecureMetricsPort), "--metrics-secure")
 	} else {
@@ -137,6 +138,7 @@ func deployment(o Options) *appsv1.Deployment {
 						Ports: []corev1.ContainerPort{
 							{Name: portName, ContainerPort: port, Protocol: corev1.ProtocolTCP},
 							{Name: "health", ContainerPort: HealthPort, Protocol: corev1.ProtocolTCP},
+							{Name: "pprof", ContainerPort: PprofPort, Protocol: corev1.ProtocolTCP},
 						},
 						LivenessProbe:  probe("/healthz"),
 						ReadinessProbe: probe("/readyz"),

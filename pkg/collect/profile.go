@@ -1,0 +1,59 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/profiling"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/transport"
+)
+
+var _ source.Profiler = (*Pages)(nil)
+
+// noEndpoint is the note of a pod that shows no pprof endpoint.
+const noEndpoint = "no pprof endpoint: no container port named pprof, profiler or debug, and no pprof address " +
+	"(--pprof-bind-address, --profiler-address, --pprof-addr) in the container's arguments; --pprof-port names one"
+
+// Goroutines reads the goroutine dump of a cluster target through the way its metrics were
+// read (the proxy falling back to a port-forward as for metrics), with the same credentials.
+// Saved pages and URLs have none: nil.
+func (p *Pages) Goroutines(ctx context.Context, t model.Target, w profiling.Want, b profiling.Bounds) *goroutines.Profile {
+	c := p.conn
+	if c == nil || (t.Target.Kind != target.KindPod && t.Target.Kind != target.KindAPIServer) {
+		return nil
+	}
+	ep, reason, ok := profiling.Endpoint(t.Target, t.Pod, w)
+	if !ok {
+		return &goroutines.Profile{Note: noEndpoint}
+	}
+	var tr, fallback transport.Transport
+	switch ep.Via {
+	case target.ViaProxy:
+		tr = c.proxy
+		if _, denied := c.denied[way{target.ViaPortForward, ep.Namespace}]; !denied && (c.cfg.Via == target.ViaAuto || c.cfg.Via == "") {
+			fallback = c.forward
+		}
+	case target.ViaPortForward:
+		tr = c.forward
+	default:
+		tr = c.direct
+	}
+	prof := profiling.Fetch(ctx, tr, ep, b, c.cfg.HTTP.Token)
+	if fallback != nil && len(prof.Groups) == 0 && prof.Goroutines == 0 && unreachableNote(prof.Note) && !errors.Is(ctx.Err(), context.Canceled) {
+		ep.Via = target.ViaPortForward
+		prof = profiling.Fetch(ctx, fallback, ep, b, c.cfg.HTTP.Token)
+	}
+	prof.Reason = reason
+	return prof
+}
+
+// unreachableNote says whether a note is the API server failing to reach the pod (the proxy's
+// 502/503), after which a port-forward is tried as for metrics.
+func unreachableNote(note string) bool {
+	return strings.Contains(note, "502") || strings.Contains(note, "503") || strings.Contains(note, "500")
+}

@@ -1,0 +1,113 @@
+package profiling
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/transport"
+)
+
+// Bounds limit one fetch.
+type Bounds struct {
+	// Timeout bounds the request and the reading of the body.
+	Timeout time.Duration
+	// MaxBytes is the most of the dump read; a longer one is cut there, and the profile says so.
+	MaxBytes int64
+}
+
+// DefaultBounds suit a controller with some ten thousand goroutines.
+func DefaultBounds() Bounds { return Bounds{Timeout: 10 * time.Second, MaxBytes: 32 << 20} }
+
+// Fetch reads the dump at t through tr and groups its workers. It never fails: what went wrong
+// is the profile's note. token is the metrics token, taken out of anything said about it.
+func Fetch(ctx context.Context, tr transport.Transport, t target.Target, b Bounds, token string) *goroutines.Profile {
+	p := &goroutines.Profile{Endpoint: endpointName(t), Time: time.Now()}
+	if b.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, b.Timeout)
+		defer cancel()
+	}
+	h := http.Header{}
+	h.Set("Accept", "text/plain")
+	h.Set("User-Agent", "kubectl-ctrldiag")
+	resp, err := tr.Get(ctx, t, h)
+	if err != nil {
+		p.Note = "not read: " + clean(err.Error(), token)
+		if ctx.Err() != nil {
+			p.Note = fmt.Sprintf("not read within %s", b.Timeout)
+		}
+		return p
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		p.Note = "not read: " + statusNote(resp.StatusCode, t)
+		return p
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, b.MaxBytes+1))
+	cut := int64(len(body)) > b.MaxBytes
+	if cut {
+		body = body[:b.MaxBytes]
+	}
+	if err != nil && !cut {
+		if ctx.Err() != nil {
+			p.Note = fmt.Sprintf("not read within %s", b.Timeout)
+		} else {
+			p.Note = "not read: " + clean(err.Error(), token)
+		}
+		return p
+	}
+	d, err := goroutines.Parse(bytes.NewReader(body), goroutines.DefaultLimits())
+	if d == nil || len(d.Goroutines) == 0 {
+		p.Note = "the answer is not a goroutine dump"
+		if err != nil {
+			p.Note += ": " + clean(err.Error(), token)
+		}
+		return p
+	}
+	parsed := goroutines.NewProfile(d)
+	parsed.Endpoint, parsed.Time = p.Endpoint, p.Time
+	if cut {
+		parsed.Note = strings.TrimPrefix(parsed.Note+"; ", "; ") + fmt.Sprintf("the dump was cut at %d MiB", b.MaxBytes>>20)
+	}
+	return parsed
+}
+
+// statusNote says what an answer other than 200 means for a goroutine dump.
+func statusNote(code int, t target.Target) string {
+	text := fmt.Sprintf("%d %s", code, http.StatusText(code))
+	switch code {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		if t.Kind == target.KindAPIServer || t.Via == target.ViaDirect {
+			return text + ": may not get /debug/pprof/* (nonResourceURL)"
+		}
+		if t.Via == target.ViaProxy {
+			return text + ": the endpoint demands credentials, which the API server's proxy never forwards (--token-from-sa reads through a port-forward)"
+		}
+		return text + ": the token may not get /debug/pprof/* (nonResourceURL)"
+	case http.StatusNotFound:
+		return text + ": the process does not serve net/http/pprof there"
+	}
+	return text
+}
+
+// endpointName names the endpoint as outputs show it.
+func endpointName(t target.Target) string {
+	path, _, _ := strings.Cut(t.Path, "?")
+	return t.ID() + path
+}
+
+// clean takes the token out of a message and bounds it.
+func clean(msg, token string) string {
+	if token != "" {
+		msg = strings.ReplaceAll(msg, token, "xxxxx")
+	}
+	return redact.ExcerptString(msg)
+}

@@ -1,0 +1,42 @@
+package render
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+)
+
+func TestGoroutineSectionShowsTheGroupsEscapedOrItsNote(t *testing.T) {
+	r := report.Report{Summary: report.Summary{Verdict: "critical"}, Goroutines: []report.Goroutines{
+		{Target: "ns/op:8080", Goroutines: 40, Workers: 2, Groups: []report.GoroutineGroup{{Count: 2, State: "select", LongestSeconds: 180,
+			Wait:  goroutines.Frame{Func: "net/http.(*Client).Do"},
+			Own:   &goroutines.Frame{Func: "main.(*x).call\x1b[2JBackend", File: "/src/backend.go", Line: 42},
+			Cause: goroutines.CauseHTTP}}},
+		{Target: "kube-system/kcm:10257", Note: "not read: 403 Forbidden: may not get /debug/pprof/* (nonResourceURL)"},
+	}}
+	for _, format := range []string{"text", "markdown"} {
+		var out bytes.Buffer
+		if err := Write(&out, format, r); err != nil {
+			t.Fatal(err)
+		}
+		s := out.String()
+		if strings.Contains(s, "\x1b") {
+			t.Errorf("%s: a control character reached the output", format)
+		}
+		for _, want := range []string{"Goroutines: where the workers wait", "net/http.(*Client).Do", `\x1b[2JBackend (backend.go:42)`, "3m", "http", "403 Forbidden"} {
+			if format == "markdown" {
+				want = md(want)
+			}
+			if !strings.Contains(strings.ToLower(s), strings.ToLower(want)) {
+				t.Errorf("%s: no %q in\n%s", format, want, s)
+			}
+		}
+	}
+	var none bytes.Buffer
+	if err := Write(&none, "text", report.Report{}); err != nil || strings.Contains(none.String(), "Goroutines") {
+		t.Errorf("a report without dumps shows the section: %v", err)
+	}
+}

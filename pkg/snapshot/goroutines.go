@@ -1,0 +1,49 @@
+package snapshot
+
+import (
+	"context"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/profiling"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+)
+
+var (
+	_ source.Profiler = (*Recorder)(nil)
+	_ source.Profiler = (*Replay)(nil)
+)
+
+// Goroutines reads the dump through the live source, when it can read one, and keeps it with
+// the target's result.
+func (r *Recorder) Goroutines(ctx context.Context, t model.Target, w profiling.Want, b profiling.Bounds) *goroutines.Profile {
+	live, ok := r.src.(source.Profiler)
+	if !ok {
+		return nil
+	}
+	p := live.Goroutines(ctx, t, w, b)
+	if p != nil {
+		var cp goroutines.Profile
+		deepCopy(p, &cp)
+		r.mu.Lock()
+		if r.profiles == nil {
+			r.profiles = map[string]*goroutines.Profile{}
+		}
+		r.profiles[t.ID()] = &cp
+		r.mu.Unlock()
+	}
+	return p
+}
+
+// Goroutines gives the dump the snapshot kept for the target; nil when it kept none (it was
+// not asked for, or the snapshot is older than dumps).
+func (p *Replay) Goroutines(_ context.Context, t model.Target, _ profiling.Want, _ profiling.Bounds) *goroutines.Profile {
+	for _, r := range p.s.Results {
+		if r.Target.ID() == t.ID() && r.Goroutines != nil {
+			var cp goroutines.Profile
+			deepCopy(r.Goroutines, &cp)
+			return &cp
+		}
+	}
+	return nil
+}
