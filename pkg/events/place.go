@@ -20,10 +20,10 @@ func place(ctx context.Context, req Request, may mayList) ([]string, []string) {
 		ok, err := may(ctx, "")
 		switch {
 		case err != nil:
-			notes = append(notes, fmt.Sprintf("controller %s reconciles every namespace, but whether you may list events in all namespaces could not be checked (%v): Warning events read in namespace %s only",
+			notes = append(notes, fmt.Sprintf("the controllers of %s reconcile every namespace, but whether you may list events in all namespaces could not be checked (%v): Warning events read in namespace %s only",
 				names(req.ClusterWide), err, req.Namespace))
 		case !ok:
-			notes = append(notes, fmt.Sprintf("controller %s reconciles every namespace, but you may not list events in all namespaces (needs RBAC verb list on events cluster-wide): Warning events read in namespace %s only",
+			notes = append(notes, fmt.Sprintf("the controllers of %s reconcile every namespace, but you may not list events in all namespaces (needs RBAC verb list on events cluster-wide): Warning events read in namespace %s only",
 				names(req.ClusterWide), req.Namespace))
 		default:
 			return []string{""}, nil

@@ -29,7 +29,7 @@ var (
 type Request struct {
 	// Namespace is the report's namespace ("" for all).
 	Namespace string
-	// ClusterWide names the controllers that reconcile every namespace: with a Namespace,
+	// ClusterWide names the targets whose controllers reconcile every namespace: with a Namespace,
 	// events are read in all namespaces when the user may list them there.
 	ClusterWide []string
 	// Since is the oldest last occurrence to keep.
