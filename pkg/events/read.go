@@ -171,9 +171,14 @@ func count(e *corev1.Event) int32 {
 	return max(n, 1)
 }
 
-// short is the message on one line, at most maxMessage bytes.
+// combined is what the event recorder puts before the message of events it aggregates.
+const combined = "(combined from similar events): "
+
+// short is the message on one line, without the recorder's aggregation prefix (the count
+// says it), at most maxMessage bytes.
 func short(m string) string {
 	m = strings.Join(strings.Fields(m), " ")
+	m = strings.TrimPrefix(m, combined)
 	if len(m) > maxMessage {
 		m = m[:maxMessage] + "..."
 	}

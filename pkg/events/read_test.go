@@ -45,7 +45,7 @@ func TestReadGroupsTheControllersWarningsOfTheWindow(t *testing.T) {
 	since := now.Add(-time.Minute)
 	c := client(func(string) bool { return true },
 		event("shop", "a1", "Warning", "FailedCreate", "replicaset-controller", "apps/v1", "ReplicaSet", "web", 3, now.Add(-30*time.Second), "pods \"web-x\" is forbidden: exceeded quota: no-pods"),
-		event("shop", "a2", "Warning", "FailedCreate", "replicaset-controller", "apps/v1", "ReplicaSet", "web", 2, now.Add(-10*time.Second), "pods \"web-y\" is forbidden:\n exceeded quota: no-pods"),
+		event("shop", "a2", "Warning", "FailedCreate", "replicaset-controller", "apps/v1", "ReplicaSet", "web", 2, now.Add(-10*time.Second), "(combined from similar events): pods \"web-y\" is forbidden:\n exceeded quota: no-pods"),
 		// On a ReplicaSet, reported by someone else: it speaks of the kind the controller reconciles.
 		event("shop", "b", "Warning", "Oops", "someone", "apps/v1", "ReplicaSet", "api", 1, now.Add(-5*time.Second), "oops"),
 		// Too old, Normal, of another controller's kind and component: not kept.

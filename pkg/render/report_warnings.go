@@ -26,7 +26,7 @@ func warningEventsSection(v *events.View, now time.Time) section {
 			last = age(now.Sub(g.LastSeen).Seconds()) + " ago"
 		}
 		s.Rows = append(s.Rows, []string{g.Kind, g.Object, g.Reason, fmt.Sprint(g.Count), last, strings.Join(g.Controllers, ", "),
-			dash(shorten(g.Message, 100))})
+			dash(shorten(g.Message, 160))})
 	}
 	var notes []string
 	switch {
