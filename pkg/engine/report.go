@@ -134,8 +134,8 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 }
 
 // clusterFacts reads what the metrics do not hold from the cluster, after the targets:
-// generation lag still there after the window, the objects the controllers reconcile, the
-// admission webhook configurations when an API server's page was read, the pods' usage and,
+// generation lag still there after the window, the objects the controllers reconcile and
+// the Warning events that speak of them, the admission webhook configurations when an API server's page was read, the pods' usage and,
 // for replicas whose metrics do not say who leads, the Leases. It returns what kept slow
 // webhooks from being tied to controllers, when the API server called any.
 func clusterFacts(ctx context.Context, cfg ReportConfig, inv *source.Inventory, targets []model.Target,
@@ -143,6 +143,8 @@ func clusterFacts(ctx context.Context, cfg ReportConfig, inv *source.Inventory, 
 	in.Generations = cachesync.Still(genBefore, inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources))
 	view := inv.Cluster.Objects(ctx, cfg.Scope.Namespace, report.Controllers(targets), cfg.ControllerKinds)
 	in.Objects = &view
+	evs := inv.Cluster.Events(ctx, cfg.Scope.Namespace, report.Controllers(targets), cfg.ControllerKinds, eventsSince(targets, in.Now))
+	in.WarningEvents = &evs
 	if read, calls := apiServerPage(targets); read {
 		adm := inv.Cluster.Admission(ctx)
 		in.Admission = &adm

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -35,6 +36,10 @@ func (c *watchCluster) Objects(context.Context, string, []objects.Controller, ma
 
 func (c *watchCluster) WorkloadAnnotation(context.Context, string, []string) (map[string]string, []string) {
 	return nil, nil
+}
+
+func (c *watchCluster) Events(context.Context, string, []objects.Controller, map[string]schema.GroupKind, time.Time) events.View {
+	return events.View{}
 }
 
 func (c *watchCluster) Usage(context.Context, []string) (map[string]usage.Pod, string) {

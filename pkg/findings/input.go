@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
@@ -34,6 +35,9 @@ type Target struct {
 	Pod *Pod
 	// Objects are the objects the controllers reconcile, when they were read (a cluster).
 	Objects *objects.View
+	// Events are the Warning events that speak of the controllers, when they were read (a
+	// cluster): evidence of which objects fail, never a finding of their own.
+	Events *events.View
 	// Admission is the cluster's admission webhook configurations, when they were read (a
 	// cluster with an API server target); the API server's page says how slow each webhook is.
 	Admission *admission.View

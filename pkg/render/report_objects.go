@@ -9,7 +9,8 @@ import (
 )
 
 // objectsSection is section 6: per kind the controllers reconcile, how many objects failed,
-// trail their spec or wait on finalizers, and the failed ones by reason.
+// trail their spec or wait on finalizers, the failed ones by reason, and the Warning events
+// that speak of the controllers.
 func objectsSection(r report.Report) section {
 	s := section{Title: "6. Objects the controllers reconcile",
 		Header: []string{"KIND", "NAMESPACE", "CONTROLLERS", "OBJECTS", "FAILED", "BEHIND SPEC", "DELETING", "NOTE"}}
@@ -69,6 +70,9 @@ func objectsSection(r report.Report) section {
 	s.Note = strings.Join(notes, " ")
 	if len(reasons.Rows) > 0 {
 		s.Sub = append(s.Sub, reasons)
+	}
+	if r.WarningEvents != nil {
+		s.Sub = append(s.Sub, warningEventsSection(r.WarningEvents, r.GeneratedAt))
 	}
 	return s
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
@@ -33,6 +34,9 @@ type Input struct {
 	Generations []cachesync.GenerationReport
 	// Objects are the objects the controllers reconcile; nil when not read (no cluster).
 	Objects *objects.View
+	// WarningEvents are the Warning events that speak of the controllers, grouped by reason
+	// and object; nil when not read (no cluster).
+	WarningEvents *events.View
 	// Admission is the cluster's admission webhook configurations; nil when not read (no
 	// cluster, or no API server page to judge the webhooks by).
 	Admission *admission.View
@@ -146,6 +150,7 @@ func Build(in Input) Report {
 	}
 	r.CacheSync.Generations = generationRows(in.Generations)
 	r.Objects = in.Objects
+	r.WarningEvents = in.WarningEvents
 	r.ResourcesNote = in.UsageNote
 	r.ClusterRead, r.ClusterAbsent = in.ClusterRead, in.ClusterAbsent
 	r.CacheSync.Methods, r.CacheSync.Note = methods(r.CacheSync, apiCur != nil)
@@ -230,7 +235,7 @@ func replicaOf(t model.Target, cur *health.Snapshot) (replicas.Replica, bool) {
 
 func findingsTarget(rd read, in Input) findings.Target {
 	ft := findings.Target{ID: rd.in.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Restart: rd.restart, Queues: rd.queues,
-		Objects: in.Objects, Admission: in.Admission, Workers: in.Workers, Goroutines: rd.in.Goroutines}
+		Objects: in.Objects, Events: in.WarningEvents, Admission: in.Admission, Workers: in.Workers, Goroutines: rd.in.Goroutines}
 	if p := rd.in.Pod; p != nil {
 		served := container(p, rd.in.Target.Container)
 		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Container: served.Name,

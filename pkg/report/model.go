@@ -8,6 +8,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 )
@@ -52,6 +53,10 @@ type Report struct {
 	// Objects are the objects the controllers reconcile, by kind; null when no cluster was
 	// read.
 	Objects *objects.View `json:"objects"`
+	// WarningEvents are the Warning events that speak of the controllers (reported by them,
+	// or on objects of their kinds) over the window and a short lookback, grouped by reason
+	// and object; absent when no cluster was read.
+	WarningEvents *events.View `json:"warningEvents,omitempty"`
 	// ClusterRead, when the targets were read from a Prometheus server, says which cluster the
 	// sections that need the cluster itself (pods, objects, Leases, generation lag, the metrics
 	// API's usage) were read from, and when: the cluster as it is now, beside the series'

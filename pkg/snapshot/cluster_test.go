@@ -16,6 +16,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -104,6 +105,12 @@ func (f *fakeCluster) Usage(context.Context, []string) (map[string]usage.Pod, st
 
 func (f *fakeCluster) Admission(context.Context) admission.View { return admission.View{} }
 
+func (f *fakeCluster) Events(_ context.Context, _ string, _ []objects.Controller, _ map[string]schema.GroupKind, since time.Time) events.View {
+	return events.View{Since: since, Namespaces: []string{"ops"}, Read: 3, Groups: []events.Group{{Reason: "QuotaExceeded", Kind: "Widget",
+		Object: "ops/w1", Count: 3, LastSeen: since.Add(time.Second), Message: "exceeded quota: widgets", Reporter: "widget-controller",
+		Controllers: []string{"x widget"}}}}
+}
+
 func (f *fakeCluster) LeaseHolders(context.Context, []string) []replicas.Holder {
 	return []replicas.Holder{{Namespace: "ops", Lease: "widget-lock", Identity: "widget-7d9f-abcde_1"}}
 }
@@ -140,7 +147,7 @@ func TestClusterReportFromSnapshotEqualsTheLiveReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Cluster == nil || len(back.Cluster.Generations) != 2 || len(back.Cluster.Leases) != 1 || back.Cluster.Objects == nil {
+	if back.Cluster == nil || len(back.Cluster.Generations) != 2 || len(back.Cluster.Leases) != 1 || back.Cluster.Objects == nil || back.Cluster.WarningEvents == nil {
 		t.Fatalf("cluster answers %+v", back.Cluster)
 	}
 	if got := back.Inventory.Pods["ops/"+pod.Name].Spec.Containers[0].Args; strings.Join(got, " ") != "--leader-elect --api-token=[REDACTED] --password [REDACTED]" {
@@ -150,7 +157,7 @@ func TestClusterReportFromSnapshotEqualsTheLiveReport(t *testing.T) {
 	if !bytes.Equal(liveJSON, replayJSON) {
 		t.Errorf("the report from the snapshot differs from the live one:\n%s", firstDifference(liveJSON, replayJSON))
 	}
-	for _, want := range []string{`"OOMKilled"`, `"Broken"`, `"usageCPUCores": 0.25`, `"checked": 5`, `"annotation ctrldiag.io/ignore on deployment/widget in ops"`} {
+	for _, want := range []string{`"OOMKilled"`, `"Broken"`, `"usageCPUCores": 0.25`, `"checked": 5`, `"annotation ctrldiag.io/ignore on deployment/widget in ops"`, `"QuotaExceeded"`} {
 		if !strings.Contains(string(liveJSON), want) {
 			t.Errorf("the live report lacks %s, so the comparison proves less than it should", want)
 		}

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"sort"
 	"sync"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -155,6 +157,7 @@ type recordingCluster struct {
 	workloads  map[string]map[string]string
 	wwarnings  []string
 	admission  *admission.View
+	events     *events.View
 }
 
 func (c *recordingCluster) Generations(ctx context.Context, ns string, resources []schema.GroupVersionResource) []cachesync.GenerationReport {
@@ -209,6 +212,16 @@ func (c *recordingCluster) Admission(ctx context.Context) admission.View {
 	return v
 }
 
+func (c *recordingCluster) Events(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind, since time.Time) events.View {
+	v := c.live.Events(ctx, ns, controllers, overrides, since)
+	var cp events.View
+	deepCopy(v, &cp)
+	c.mu.Lock()
+	c.events = &cp
+	c.mu.Unlock()
+	return v
+}
+
 func (c *recordingCluster) LeaseHolders(ctx context.Context, namespaces []string) []replicas.Holder {
 	hs := c.live.LeaseHolders(ctx, namespaces)
 	c.mu.Lock()
@@ -243,7 +256,7 @@ func (c *recordingCluster) answers() *ClusterAnswers {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	a := &ClusterAnswers{Generations: c.gens, Objects: c.view, Usage: c.usage, UsageNote: c.usageNote,
-		WorkloadAnnotations: c.workloads, WorkloadWarnings: c.wwarnings, Admission: c.admission}
+		WorkloadAnnotations: c.workloads, WorkloadWarnings: c.wwarnings, Admission: c.admission, WarningEvents: c.events}
 	for h := range c.leases {
 		a.Leases = append(a.Leases, h)
 	}

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -154,6 +156,17 @@ func (c *replayCluster) Admission(context.Context) admission.View {
 	}
 	var cp admission.View
 	deepCopy(*c.a.Admission, &cp)
+	return cp
+}
+
+// Events gives the stored Warning events, or says the snapshot holds none (one taken before
+// they were recorded).
+func (c *replayCluster) Events(context.Context, string, []objects.Controller, map[string]schema.GroupKind, time.Time) events.View {
+	if c.a.WarningEvents == nil {
+		return events.View{Groups: []events.Group{}, Notes: []string{"the snapshot holds no Warning events (taken by an older version, or without a cluster's objects)"}}
+	}
+	var cp events.View
+	deepCopy(*c.a.WarningEvents, &cp)
 	return cp
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
@@ -100,6 +101,9 @@ type ClusterAnswers struct {
 	WorkloadWarnings    []string                     `json:"workloadWarnings,omitempty"`
 	// Admission is the admission webhook configurations, read when an API server's page was.
 	Admission *admission.View `json:"admission,omitempty"`
+	// WarningEvents are the Warning events that speak of the controllers, grouped by reason
+	// and object (older snapshots hold none).
+	WarningEvents *events.View `json:"warningEvents,omitempty"`
 }
 
 // Event is a recent Warning event of a controller pod.

@@ -2,11 +2,13 @@ package source
 
 import (
 	"context"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
@@ -14,7 +16,7 @@ import (
 
 // Cluster is what a source that reads a live cluster offers beyond the metrics pages: the
 // objects whose status trails their spec, the objects the controllers reconcile, the metrics
-// API's usage, who holds the Leases, and the admission webhooks.
+// API's usage, who holds the Leases, the admission webhooks and the Warning events.
 type Cluster interface {
 	// Generations checks the objects of resources in namespace ns ("" for all) whose
 	// status.observedGeneration trails metadata.generation.
@@ -37,4 +39,9 @@ type Cluster interface {
 	LeaseHolders(ctx context.Context, namespaces []string) []replicas.Holder
 	// Admission reads the admission webhook configurations, where they may be listed.
 	Admission(ctx context.Context) admission.View
+	// Events reads the Warning events that speak of the controllers (reported by them, or on
+	// objects of the kinds they reconcile, overrides by controller name first) and last
+	// happened since since, in namespace ns ("" for all; all too for a cluster-wide
+	// controller, where they may be listed).
+	Events(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind, since time.Time) events.View
 }

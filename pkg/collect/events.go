@@ -1,0 +1,35 @@
+package collect
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
+)
+
+// Events reads the Warning events of the controllers: those their components report and
+// those on objects of the kinds they reconcile (resolved as Objects resolves them).
+func (c *cluster) Events(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind, since time.Time) events.View {
+	req := events.Request{Namespace: ns, Since: since}
+	kinds := map[string][]events.Kind{}
+	if bindings, _ := c.bindings(controllers, overrides); len(bindings) > 0 {
+		for _, b := range bindings {
+			id := b.Controller.Target + " " + b.Controller.Name
+			kinds[id] = append(kinds[id], events.Kind{Group: b.Kind.Group, Kind: b.Kind.Kind})
+		}
+	}
+	for _, ctl := range controllers {
+		if ctl.Runtime == "kube-apiserver" {
+			continue
+		}
+		id := ctl.Target + " " + ctl.Name
+		req.Controllers = append(req.Controllers, events.Controller{ID: id, Components: events.Components(ctl.Runtime, ctl.Name), Kinds: kinds[id]})
+		if ctl.ClusterWide {
+			req.ClusterWide = append(req.ClusterWide, ctl.Target)
+		}
+	}
+	return events.Read(ctx, c.kube.Client, req)
+}
