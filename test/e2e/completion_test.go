@@ -30,9 +30,13 @@ func completions(t *testing.T, r Result) ([]string, string) {
 // kubectl completes `kubectl ctrldiag ...` through kubectl_complete-ctrldiag on PATH, which
 // asks the plugin: the values of -o come from the plugin, not from kubectl's own -o.
 func TestCompletionThroughKubectl(t *testing.T) {
-	values, directive := completions(t, kubectl(t, "__complete", "ctrldiag", "queues", "-o", ""))
-	if got := strings.Join(values, " "); got != "wide json yaml" || directive != ":4" {
-		t.Errorf("kubectl __complete ctrldiag queues -o \"\" = %q %s, want the plugin's wide json yaml :4", got, directive)
+	values, directive := completions(t, kubectl(t, "__complete", "ctrldiag", "queues", "-o", "w"))
+	if got := strings.Join(values, " "); got != "wide" || directive != ":4" {
+		t.Errorf("kubectl __complete ctrldiag queues -o w = %q %s, want the plugin's wide :4", got, directive)
+	}
+	values, directive = completions(t, kubectl(t, "__complete", "ctrldiag", "queues", "-o", "custom"))
+	if got := strings.Join(values, " "); got != "custom-columns= custom-columns-file=" || directive != ":6" {
+		t.Errorf("kubectl __complete ctrldiag queues -o custom = %q %s, want the plugin's custom-columns forms, :6 (no space)", got, directive)
 	}
 	values, _ = completions(t, kubectl(t, "__complete", "ctrldiag", "report", "--fail-on", ""))
 	if got := strings.Join(values, " "); got != "none warning critical" {
