@@ -15,6 +15,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // Kind is the kind of the diff's structured output.
@@ -70,7 +71,7 @@ type ObjectChange struct {
 
 // Compare compares two reports; names say where each came from.
 func Compare(before, after report.Report, beforeName, afterName string) Diff {
-	d := Diff{APIVersion: report.APIVersion, Kind: Kind, Before: side(before, beforeName), After: side(after, afterName),
+	d := Diff{APIVersion: view.APIVersion, Kind: Kind, Before: side(before, beforeName), After: side(after, afterName),
 		Queues: []QueueChange{}, Objects: []ObjectChange{}, Appeared: []findings.Finding{}, Resolved: []findings.Finding{}}
 	ib, ia := identities(before, after)
 	b, a := queues(before, ib), queues(after, ia)
@@ -131,38 +132,29 @@ var figureNames = []string{"depth", "drain seconds", "adds/s", "completions/s", 
 type queueKey struct{ controller, queue string }
 
 // queues gives each queue's figures by controller (ids: each target's, see identities) and
-// queue. Replicas of one workload share a controller: the busiest (most adds) stands for it,
-// the leader.
+// queue, read from the report's rows (view.FromSections). Replicas of one workload share a
+// controller: the busiest (most adds) stands for it, the leader.
 func queues(r report.Report, ids map[string]string) map[queueKey][]*float64 {
 	out := map[queueKey][]*float64{}
-	backlog := map[[2]string]report.Backlog{}
-	for _, b := range r.Backlog {
-		backlog[[2]string{b.Target, b.Queue}] = b
-	}
-	seen := map[[2]string]bool{}
-	add := func(target, queue string, figs []*float64) {
-		k := queueKey{identity(ids, target), queue}
+	for _, q := range view.FromSections(r.Backlog, r.Events) {
+		figs := figures(q)
+		k := queueKey{identity(ids, q.Target), q.Queue}
 		if old, ok := out[k]; ok && value(old[2]) >= value(figs[2]) {
-			return
+			continue
 		}
 		out[k] = figs
 	}
-	for _, e := range r.Events {
-		bl := backlog[[2]string{e.Target, e.Queue}]
-		seen[[2]string{e.Target, e.Queue}] = true
-		var errs *float64
-		if v, ok := e.Reconciles["error"]; ok {
-			errs = &v
-		}
-		add(e.Target, e.Queue, []*float64{bl.Depth, bl.DrainSeconds, e.AddsPerSecond, e.CompletionsPerSecond, e.RetriesPerSecond, errs,
-			e.QueueP50Seconds, e.QueueP90Seconds, e.QueueP99Seconds, e.WorkP50Seconds, e.WorkP90Seconds, e.WorkP99Seconds})
-	}
-	for k, bl := range backlog {
-		if !seen[k] {
-			add(k[0], k[1], []*float64{bl.Depth, bl.DrainSeconds, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil})
-		}
-	}
 	return out
+}
+
+// figures are a row's figures, in the order of figureNames.
+func figures(q view.Queue) []*float64 {
+	var errs *float64
+	if v, ok := q.Reconciles["error"]; ok {
+		errs = &v
+	}
+	return []*float64{q.Depth, q.DrainSeconds, q.AddsPerSecond, q.CompletionsPerSecond, q.RetriesPerSecond, errs,
+		q.QueueP50Seconds, q.QueueP90Seconds, q.QueueP99Seconds, q.WorkP50Seconds, q.WorkP90Seconds, q.WorkP99Seconds}
 }
 
 func value(v *float64) float64 {
