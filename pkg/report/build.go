@@ -418,14 +418,19 @@ func sortRows(r *Report, rows []view.Queue) {
 		}
 		return *p
 	}
-	deepest := slices.Clone(rows)
-	sort.SliceStable(deepest, func(i, j int) bool { return depth(deepest[i].Depth) > depth(deepest[j].Depth) })
-	for _, q := range deepest {
-		r.Backlog = append(r.Backlog, q.Backlog())
+	order := func(before func(a, b *view.Queue) bool) []int {
+		idx := make([]int, len(rows))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(i, j int) bool { return before(&rows[idx[i]], &rows[idx[j]]) })
+		return idx
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Finished > rows[j].Finished })
-	for _, q := range rows {
-		r.Events = append(r.Events, q.Events())
+	for _, i := range order(func(a, b *view.Queue) bool { return depth(a.Depth) > depth(b.Depth) }) {
+		r.Backlog = append(r.Backlog, rows[i].Backlog())
+	}
+	for _, i := range order(func(a, b *view.Queue) bool { return a.Finished > b.Finished }) {
+		r.Events = append(r.Events, rows[i].Events())
 	}
 	sort.SliceStable(r.Capacity, func(i, j int) bool { return depth(r.Capacity[i].Utilisation) > depth(r.Capacity[j].Utilisation) })
 }

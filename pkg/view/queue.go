@@ -73,20 +73,21 @@ type Bucket struct {
 // reconcile results) are read from them; with cur nil they are left out, as `queues` and
 // `top` do, whose rows may be a standby's folded into its leader's.
 func NewQueue(s health.QueueStats, prev, cur *health.Snapshot) Queue {
+	f := new(figures)
 	q := Queue{
 		Target: s.Target, Controller: s.Controller, Queue: s.Queue, Window: QueueWindow(s),
-		Depth: Num(s.Depth), DepthBefore: Num(s.DepthBefore), Trend: trend(s.DepthBefore, s.Depth),
-		AddsPerSecond: Num(s.AddsPerSecond), RetriesPerSecond: Num(s.RetriesPerSecond),
-		CompletionsPerSecond: Num(s.CompletionsPerSecond), ReconcileErrorsPerSecond: Num(s.ReconcileErrorsPerSecond),
-		QueueP50Seconds: Num(s.QueueP50), QueueP99Seconds: Num(s.QueueP99), WorkP50Seconds: Num(s.WorkP50), WorkP99Seconds: Num(s.WorkP99),
+		Depth: f.num(s.Depth), DepthBefore: f.num(s.DepthBefore), Trend: trend(s.DepthBefore, s.Depth),
+		AddsPerSecond: f.num(s.AddsPerSecond), RetriesPerSecond: f.num(s.RetriesPerSecond),
+		CompletionsPerSecond: f.num(s.CompletionsPerSecond), ReconcileErrorsPerSecond: f.num(s.ReconcileErrorsPerSecond),
+		QueueP50Seconds: f.num(s.QueueP50), QueueP99Seconds: f.num(s.QueueP99), WorkP50Seconds: f.num(s.WorkP50), WorkP99Seconds: f.num(s.WorkP99),
 		QueueP50AtLeast: s.QueueP50AtLeast, QueueP99AtLeast: s.QueueP99AtLeast, WorkP50AtLeast: s.WorkP50AtLeast, WorkP99AtLeast: s.WorkP99AtLeast,
-		QueueMeanSeconds: Num(s.QueueMean), WorkMeanSeconds: Num(s.WorkMean),
-		UnfinishedWorkSeconds: Num(s.Unfinished), LongestRunningSeconds: Num(s.Longest),
-		ActiveWorkers: Num(s.ActiveWorkers), MaxWorkers: Num(s.MaxWorkers),
+		QueueMeanSeconds: f.num(s.QueueMean), WorkMeanSeconds: f.num(s.WorkMean),
+		UnfinishedWorkSeconds: f.num(s.Unfinished), LongestRunningSeconds: f.num(s.Longest),
+		ActiveWorkers: f.num(s.ActiveWorkers), MaxWorkers: f.num(s.MaxWorkers),
 		Status: string(s.Status), Reason: s.Reason,
 	}
 	if s.CompletionsPerSecond > 0 {
-		q.DrainSeconds = Num(s.Depth / s.CompletionsPerSecond)
+		q.DrainSeconds = f.num(s.Depth / s.CompletionsPerSecond)
 	}
 	if len(s.DepthByPriority) > 0 {
 		q.DepthByPriority = make(map[string]*float64, len(s.DepthByPriority))
@@ -99,9 +100,29 @@ func NewQueue(s health.QueueStats, prev, cur *health.Snapshot) Queue {
 		q.Leader = &leader
 	}
 	if cur != nil {
-		q.distribution(s, prev, cur)
+		q.distribution(s, prev, cur, f)
 	}
 	return q
+}
+
+// figures hold a row's numbers, so that a row takes one allocation for them rather than one
+// each (a report has a row for every queue of every target).
+type figures struct {
+	v [19]float64
+	n int
+}
+
+// num is Num, its value kept in f while there is room.
+func (f *figures) num(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	if f.n == len(f.v) {
+		return Num(v) // not &v: v would move to the heap on every call
+	}
+	f.v[f.n] = v
+	f.n++
+	return &f.v[f.n-1]
 }
 
 // trend compares the depth at the two samples.
@@ -119,7 +140,7 @@ func trend(before, now float64) string {
 
 // distribution reads the p90s, the buckets and the reconcile results of the window from the
 // target's snapshots.
-func (q *Queue) distribution(s health.QueueStats, prev, cur *health.Snapshot) {
+func (q *Queue) distribution(s health.QueueStats, prev, cur *health.Snapshot, f *figures) {
 	if cq := cur.Queues[s.Queue]; cq != nil {
 		var pq *health.Queue
 		if prev != nil {
@@ -130,7 +151,7 @@ func (q *Queue) distribution(s health.QueueStats, prev, cur *health.Snapshot) {
 			qd, wd = qd.Since(pq.QueueDuration), wd.Since(pq.WorkDuration)
 		}
 		q90, w90 := qd.Estimate(0.9), wd.Estimate(0.9)
-		q.QueueP90Seconds, q.WorkP90Seconds = Num(q90.Value), Num(w90.Value)
+		q.QueueP90Seconds, q.WorkP90Seconds = f.num(q90.Value), f.num(w90.Value)
 		q.QueueP90AtLeast, q.WorkP90AtLeast = q90.AtLeast, w90.AtLeast
 		q.QueueBuckets, q.WorkBuckets = buckets(qd), buckets(wd)
 		if wd != nil {
