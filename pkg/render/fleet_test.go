@@ -40,7 +40,7 @@ func TestQueueTableClusterColumn(t *testing.T) {
 // CLUSTER column.
 func TestReportFleetSection(t *testing.T) {
 	depth := 150.0
-	r := report.Report{Summary: report.Summary{Targets: 2, Read: 2},
+	r := report.Report{Summary: view.Summary{Targets: 2, Read: 2},
 		Fleet: []report.ClusterSummary{
 			{Cluster: "b", Targets: 1, Read: 1, Warning: 1, Worst: &report.FindingRef{Code: "CD208", Check: "workers-saturated",
 				Severity: findings.Warning, Target: "b/ns/op:8080", Queue: "q"}},

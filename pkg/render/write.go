@@ -7,8 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
-
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
@@ -41,7 +39,7 @@ func Write(w io.Writer, format string, v any) error {
 		if format == "" || format == "wide" {
 			return TargetTable(w, v, format == "wide")
 		}
-	case diff.Diff:
+	case view.Diff:
 		switch format {
 		case "", "text":
 			return DiffText(w, v)

@@ -435,7 +435,7 @@ func sortRows(r *Report, rows []view.Queue) {
 	sort.SliceStable(r.Capacity, func(i, j int) bool { return depth(r.Capacity[i].Utilisation) > depth(r.Capacity[j].Utilisation) })
 }
 
-func verdict(s Summary) string {
+func verdict(s view.Summary) string {
 	switch {
 	case s.Read == 0:
 		return "nothing could be read"

@@ -25,9 +25,9 @@ type Report struct {
 	// ("lifetime" when no target was read twice: figures since each process started). A
 	// target judged over another window (only its first sample was read) has an entry in
 	// Errors that names its window.
-	Scope   string  `json:"scope"`
-	Window  string  `json:"window"`
-	Summary Summary `json:"summary"`
+	Scope   string       `json:"scope"`
+	Window  string       `json:"window"`
+	Summary view.Summary `json:"summary"`
 	// Fleet summarises each cluster, worst first, when the targets span several clusters (read
 	// from a Prometheus server); the rows and findings below name their cluster in the target.
 	Fleet []ClusterSummary `json:"fleet,omitempty"`
@@ -60,16 +60,6 @@ type Report struct {
 	// Suppressions are the findings left out by an ignore file or annotation; nil when none.
 	Suppressions *Suppressions      `json:"suppressions,omitempty"`
 	Errors       []view.TargetError `json:"errors,omitempty"`
-}
-
-// Summary counts what was read and found.
-type Summary struct {
-	Targets  int    `json:"targets"`
-	Read     int    `json:"read"`
-	Critical int    `json:"critical"`
-	Warning  int    `json:"warning"`
-	Info     int    `json:"info"`
-	Verdict  string `json:"verdict"`
 }
 
 // Pod is section 1: a controller pod's state.

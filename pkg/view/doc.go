@@ -3,6 +3,6 @@
 // model (pkg/health): `queues` and every frame of `top` list the rows, the report's sections 2
 // (backlog) and 4 (event processing) are projections of them, and `diff` reads two reports'
 // sections back into rows to compare. The schemas (QueueList, TargetList, the report's
-// Backlog and Events) keep their JSON field names; the view knows nothing of the engine, of
-// cobra or of how anything is printed.
+// Summary, Backlog and Events, the diff's result) keep their JSON field names; the view
+// knows nothing of the engine, of cobra or of how anything is printed.
 package view
