@@ -11,73 +11,22 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
-// Kind is the kind of the diff's structured output.
-const Kind = "ReportDiff"
-
-// Diff is what changed from Before to After.
-type Diff struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Before     Side   `json:"before"`
-	After      Side   `json:"after"`
-	// Queues are the queues whose figures changed, or that appeared or went, by controller.
-	Queues []QueueChange `json:"queues"`
-	// Objects are the kinds whose failed or behind-spec counts changed.
-	Objects []ObjectChange `json:"objects"`
-	// Appeared are the findings of After that Before did not have; Resolved the reverse.
-	Appeared []findings.Finding `json:"appeared"`
-	Resolved []findings.Finding `json:"resolved"`
-}
-
-// Side is one of the two reports, in brief.
-type Side struct {
-	Source      string         `json:"source"`
-	GeneratedAt time.Time      `json:"generatedAt"`
-	Scope       string         `json:"scope"`
-	Window      string         `json:"window"`
-	Summary     report.Summary `json:"summary"`
-}
-
-// QueueChange is one queue of one controller. Change is "changed", "appeared" or "gone".
-type QueueChange struct {
-	Controller string   `json:"controller"`
-	Queue      string   `json:"queue"`
-	Change     string   `json:"change"`
-	Figures    []Figure `json:"figures"`
-}
-
-// Figure is one figure before and after; null where a side has none.
-type Figure struct {
-	Name   string   `json:"name"`
-	Before *float64 `json:"before"`
-	After  *float64 `json:"after"`
-}
-
-// ObjectChange is one kind's failed and behind-spec counts before and after.
-type ObjectChange struct {
-	Kind             string `json:"kind"`
-	FailedBefore     int    `json:"failedBefore"`
-	FailedAfter      int    `json:"failedAfter"`
-	BehindSpecBefore int    `json:"behindSpecBefore"`
-	BehindSpecAfter  int    `json:"behindSpecAfter"`
-}
-
 // Compare compares two reports; names say where each came from.
-func Compare(before, after report.Report, beforeName, afterName string) Diff {
-	d := Diff{APIVersion: report.APIVersion, Kind: Kind, Before: side(before, beforeName), After: side(after, afterName),
-		Queues: []QueueChange{}, Objects: []ObjectChange{}, Appeared: []findings.Finding{}, Resolved: []findings.Finding{}}
+func Compare(before, after report.Report, beforeName, afterName string) view.Diff {
+	d := view.Diff{APIVersion: view.APIVersion, Kind: view.DiffKind, Before: side(before, beforeName), After: side(after, afterName),
+		Queues: []view.QueueChange{}, Objects: []view.ObjectChange{}, Appeared: []findings.Finding{}, Resolved: []findings.Finding{}}
 	ib, ia := identities(before, after)
 	b, a := queues(before, ib), queues(after, ia)
 	for _, k := range unionKeys(b, a) {
 		qb, okB := b[k]
 		qa, okA := a[k]
-		c := QueueChange{Controller: k.controller, Queue: k.queue, Change: "changed"}
+		c := view.QueueChange{Controller: k.controller, Queue: k.queue, Change: "changed"}
 		switch {
 		case !okB:
 			c.Change = "appeared"
@@ -85,7 +34,7 @@ func Compare(before, after report.Report, beforeName, afterName string) Diff {
 			c.Change = "gone"
 		}
 		for i, name := range figureNames {
-			f := Figure{Name: name}
+			f := view.Figure{Name: name}
 			if okB {
 				f.Before = qb[i]
 			}
@@ -117,11 +66,8 @@ func Compare(before, after report.Report, beforeName, afterName string) Diff {
 	return d
 }
 
-// Worst is the highest severity among the appeared findings, "" when none appeared.
-func (d Diff) Worst() findings.Severity { return findings.Worst(d.Appeared) }
-
-func side(r report.Report, name string) Side {
-	return Side{Source: name, GeneratedAt: r.GeneratedAt, Scope: r.Scope, Window: r.Window, Summary: r.Summary}
+func side(r report.Report, name string) view.Side {
+	return view.Side{Source: name, GeneratedAt: r.GeneratedAt, Scope: r.Scope, Window: r.Window, Summary: r.Summary}
 }
 
 // figureNames are the figures compared per queue, in the order shown.
@@ -131,38 +77,29 @@ var figureNames = []string{"depth", "drain seconds", "adds/s", "completions/s", 
 type queueKey struct{ controller, queue string }
 
 // queues gives each queue's figures by controller (ids: each target's, see identities) and
-// queue. Replicas of one workload share a controller: the busiest (most adds) stands for it,
-// the leader.
+// queue, read from the report's rows (view.FromSections). Replicas of one workload share a
+// controller: the busiest (most adds) stands for it, the leader.
 func queues(r report.Report, ids map[string]string) map[queueKey][]*float64 {
 	out := map[queueKey][]*float64{}
-	backlog := map[[2]string]report.Backlog{}
-	for _, b := range r.Backlog {
-		backlog[[2]string{b.Target, b.Queue}] = b
-	}
-	seen := map[[2]string]bool{}
-	add := func(target, queue string, figs []*float64) {
-		k := queueKey{identity(ids, target), queue}
+	for _, q := range view.FromSections(r.Backlog, r.Events) {
+		figs := figures(q)
+		k := queueKey{identity(ids, q.Target), q.Queue}
 		if old, ok := out[k]; ok && value(old[2]) >= value(figs[2]) {
-			return
+			continue
 		}
 		out[k] = figs
 	}
-	for _, e := range r.Events {
-		bl := backlog[[2]string{e.Target, e.Queue}]
-		seen[[2]string{e.Target, e.Queue}] = true
-		var errs *float64
-		if v, ok := e.Reconciles["error"]; ok {
-			errs = &v
-		}
-		add(e.Target, e.Queue, []*float64{bl.Depth, bl.DrainSeconds, e.AddsPerSecond, e.CompletionsPerSecond, e.RetriesPerSecond, errs,
-			e.QueueP50Seconds, e.QueueP90Seconds, e.QueueP99Seconds, e.WorkP50Seconds, e.WorkP90Seconds, e.WorkP99Seconds})
-	}
-	for k, bl := range backlog {
-		if !seen[k] {
-			add(k[0], k[1], []*float64{bl.Depth, bl.DrainSeconds, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil})
-		}
-	}
 	return out
+}
+
+// figures are a row's figures, in the order of figureNames.
+func figures(q view.Queue) []*float64 {
+	var errs *float64
+	if v, ok := q.Reconciles["error"]; ok {
+		errs = &v
+	}
+	return []*float64{q.Depth, q.DrainSeconds, q.AddsPerSecond, q.CompletionsPerSecond, q.RetriesPerSecond, errs,
+		q.QueueP50Seconds, q.QueueP90Seconds, q.QueueP99Seconds, q.WorkP50Seconds, q.WorkP90Seconds, q.WorkP99Seconds}
 }
 
 func value(v *float64) float64 {
@@ -241,7 +178,7 @@ func findingKeys(r report.Report, ids map[string]string) map[string]bool {
 }
 
 // objectChanges compares the objects view kind by kind.
-func objectChanges(before, after report.Report) []ObjectChange {
+func objectChanges(before, after report.Report) []view.ObjectChange {
 	type counts struct{ failed, behind int }
 	get := func(r report.Report) map[string]counts {
 		out := map[string]counts{}
@@ -271,10 +208,10 @@ func objectChanges(before, after report.Report) []ObjectChange {
 		}
 	}
 	sort.Strings(kinds)
-	out := []ObjectChange{}
+	out := []view.ObjectChange{}
 	for _, k := range kinds {
 		if b[k] != a[k] {
-			out = append(out, ObjectChange{Kind: k, FailedBefore: b[k].failed, FailedAfter: a[k].failed,
+			out = append(out, view.ObjectChange{Kind: k, FailedBefore: b[k].failed, FailedAfter: a[k].failed,
 				BehindSpecBefore: b[k].behind, BehindSpecAfter: a[k].behind})
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 func num(v float64) *float64 { return &v }
@@ -14,8 +15,8 @@ func reportOf(pod string, depth, adds float64, codes ...string) report.Report {
 	target := "ops/" + pod + ":8080"
 	r := report.Report{Kind: report.Kind,
 		Pods:    []report.Pod{{Namespace: "ops", Name: pod, Workload: "deployment/widget"}},
-		Backlog: []report.Backlog{{Target: target, Queue: "widget", Depth: num(depth)}},
-		Events:  []report.Events{{Target: target, Queue: "widget", AddsPerSecond: num(adds), QueueP99Seconds: num(0.5)}}}
+		Backlog: []view.Backlog{{Target: target, Queue: "widget", Depth: num(depth)}},
+		Events:  []view.Events{{Target: target, Queue: "widget", AddsPerSecond: num(adds), QueueP99Seconds: num(0.5)}}}
 	for _, c := range codes {
 		r.Findings = append(r.Findings, findings.Finding{Code: c, Severity: findings.Warning, Target: target, Queue: "widget"})
 	}

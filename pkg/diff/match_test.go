@@ -5,6 +5,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // pageReport is a report of saved pages: each target (named as the file was) runs queues,
@@ -13,8 +14,8 @@ func pageReport(targets map[string][]string, depth float64, codes ...string) rep
 	r := report.Report{Kind: report.Kind}
 	for t, qs := range targets {
 		for _, q := range qs {
-			r.Backlog = append(r.Backlog, report.Backlog{Target: t, Queue: q, Depth: num(depth)})
-			r.Events = append(r.Events, report.Events{Target: t, Queue: q, AddsPerSecond: num(1)})
+			r.Backlog = append(r.Backlog, view.Backlog{Target: t, Queue: q, Depth: num(depth)})
+			r.Events = append(r.Events, view.Events{Target: t, Queue: q, AddsPerSecond: num(1)})
 		}
 		for _, c := range codes {
 			r.Findings = append(r.Findings, findings.Finding{Code: c, Severity: findings.Warning, Target: t, Queue: qs[0]})

@@ -13,6 +13,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // twoLeases is a Deployment's two pods, read without a cluster (no Leases): op-a runs two
@@ -95,7 +96,7 @@ func TestTopAndReportAgreeOnAProcessWithTwoLeases(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	for name, l := range map[string]QueueList{"queues": q.List, "top": top.List} {
+	for name, l := range map[string]view.QueueList{"queues": q.List, "top": top.List} {
 		if len(l.Replicas) != 1 || l.Replicas[0].Leader != "ops/op-a:8080" || strings.Join(l.Replicas[0].Folded(), ",") != "ops/op-b:8080" {
 			t.Errorf("%s: replicas %+v, want op-a leading and op-b folded", name, l.Replicas)
 		}

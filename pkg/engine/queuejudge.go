@@ -4,13 +4,15 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // judgedQueues is the model of the targets read through the stages after it, as `queues` and
 // every frame of `top` go through them: the findings set each queue's STATUS, the standby
 // replicas fold into their leader's rows, and the queue table is the view.
 type judgedQueues struct {
-	list QueueList
+	list view.QueueList
 	// targets are what the findings rules judge; reps the pods read as replicas of their
 	// workload, holders the Lease holders asked for those whose metrics do not say who leads.
 	targets []findings.Target
@@ -28,8 +30,8 @@ func judgeQueues(read []model.Target, th findings.Thresholds, leases func(namesp
 		holders = leases(ns)
 	}
 	stats, groups := replicas.Fold(stats, reps, holders)
-	list := NewQueueList(stats, errs)
+	list := view.NewQueueList(stats, errs)
 	list.Replicas = groups
-	list.setClusters(read)
+	list.SetClusters(report.Clusters(read))
 	return judgedQueues{list: list, targets: targets, reps: reps, holders: holders}
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // QueuesConfig is what `queues` needs besides its source.
@@ -28,7 +28,7 @@ type QueuesConfig struct {
 
 // QueuesResult is the queue table and what to say beside it.
 type QueuesResult struct {
-	List QueueList
+	List view.QueueList
 	// Warnings are things the user should know (stderr).
 	Warnings []string
 }
@@ -77,15 +77,15 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 // analyse turns the targets read into queue figures, sorted worst first, the errors of the
 // targets that failed (also those read once before an error), the last snapshot of each
 // target read (what its leadership is read from), and the targets the findings rules judge.
-func analyse(read []model.Target, th findings.Thresholds) ([]health.QueueStats, []report.TargetError, map[string]*health.Snapshot, []findings.Target) {
+func analyse(read []model.Target, th findings.Thresholds) ([]health.QueueStats, []view.TargetError, map[string]*health.Snapshot, []findings.Target) {
 	var stats []health.QueueStats
 	var targets []findings.Target
-	var errs []report.TargetError
+	var errs []view.TargetError
 	curs := map[string]*health.Snapshot{}
 	for _, m := range read {
 		id := m.ID()
 		if m.Err != nil {
-			errs = append(errs, report.TargetError{Target: id, Error: m.Err.Error()})
+			errs = append(errs, view.TargetError{Target: id, Error: m.Err.Error()})
 		}
 		t, ok := findings.Read(m, th, nil)
 		if !ok {

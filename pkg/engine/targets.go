@@ -3,14 +3,12 @@ package engine
 import (
 	"context"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // TargetsResult is what discovery found, and what to say beside it.
 type TargetsResult struct {
-	List TargetList
+	List view.TargetList
 	// Warnings are things the user should know (stderr).
 	Warnings []string
 }
@@ -24,26 +22,9 @@ func Targets(ctx context.Context, env Env) (*TargetsResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	var failed []report.TargetError
+	var failed []view.TargetError
 	for _, f := range inv.Unreadable {
-		failed = append(failed, report.TargetError{Target: f.ID(), Error: f.Err.Error()})
+		failed = append(failed, view.TargetError{Target: f.ID(), Error: f.Err.Error()})
 	}
-	return &TargetsResult{List: NewTargetList(inv.Targets, inv.Skipped, failed), Warnings: inv.Warnings}, nil
-}
-
-// TargetList is the versioned schema of `targets -o json|yaml`.
-type TargetList struct {
-	APIVersion string               `json:"apiVersion"`
-	Kind       string               `json:"kind"`
-	Items      []target.Target      `json:"items"`
-	Skipped    []discover.Skipped   `json:"skipped,omitempty"`
-	Failed     []report.TargetError `json:"failed,omitempty"`
-}
-
-// NewTargetList builds the list.
-func NewTargetList(items []target.Target, skipped []discover.Skipped, failed []report.TargetError) TargetList {
-	if items == nil {
-		items = []target.Target{}
-	}
-	return TargetList{APIVersion: report.APIVersion, Kind: "TargetList", Items: items, Skipped: skipped, Failed: failed}
+	return &TargetsResult{List: view.NewTargetList(inv.Targets, inv.Skipped, failed), Warnings: inv.Warnings}, nil
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // Frame is one refresh of `top`: every target read once, its rates over the time since the
@@ -23,7 +23,7 @@ type Frame struct {
 	// Time is when the refresh began.
 	Time time.Time
 	// List is the queue table, worst first; targets that failed this time are its Errors.
-	List QueueList
+	List view.QueueList
 	// Findings are the findings of the targets read, judged with the same thresholds that
 	// give the STATUS column; the details of a queue show its own.
 	Findings []findings.Finding
@@ -170,7 +170,7 @@ func (t *Top) Close() error {
 // Window is the frame's window in the table's words: "lifetime" or a duration.
 func (f *Frame) Window() string {
 	if f.List.Window == "" {
-		return report.Lifetime
+		return view.Lifetime
 	}
 	return f.List.Window
 }

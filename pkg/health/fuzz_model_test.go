@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // FuzzFromFamilies: any two pages that parse give snapshots, queue figures (rates, window
@@ -58,7 +58,7 @@ func FuzzFromFamilies(f *testing.F) {
 				t.Fatalf("queue %q has no status", st.Queue)
 			}
 		}
-		list := engine.NewQueueList(stats, nil)
+		list := view.NewQueueList(stats, nil)
 		for _, format := range []string{"json", "yaml"} {
 			if err := render.Write(io.Discard, format, list); err != nil {
 				t.Fatalf("-o %s: %v", format, err)

@@ -10,7 +10,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // hostile would retitle the terminal, clear it, and start a workflow command line.
@@ -20,7 +20,7 @@ func hostileFrame() *engine.Frame {
 	q := nan(health.QueueStats{Target: "a", Queue: hostile, Depth: 5, AddsPerSecond: 1, Window: 2 * time.Second,
 		Status: health.StatusBacklog, Reason: "wait in " + hostile})
 	f := &engine.Frame{Time: time.Date(2026, 1, 1, 0, 0, 2, 0, time.UTC), Warnings: []string{"the server warns: " + hostile},
-		List: engine.NewQueueList([]health.QueueStats{q}, []report.TargetError{{Target: "b", Error: "500: " + hostile}})}
+		List: view.NewQueueList([]health.QueueStats{q}, []view.TargetError{{Target: "b", Error: "500: " + hostile}})}
 	return f
 }
 

@@ -17,7 +17,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // twoQueues is a frame of a deep queue "backed" (BACKLOG) and a shallow one "calm" (OK) of
@@ -26,11 +26,11 @@ func twoQueues(n int, gone bool) *engine.Frame {
 	backed := nan(health.QueueStats{Target: "a", Queue: "backed", Depth: float64(100 * n), AddsPerSecond: 5, Window: 2 * time.Second,
 		Status: health.StatusBacklog, Reason: "wait in backed (CD201)"})
 	calm := nan(health.QueueStats{Target: "a", Queue: "calm", Depth: 1, AddsPerSecond: float64(50 * n), Window: 2 * time.Second, Status: health.StatusOK})
-	var errs []report.TargetError
+	var errs []view.TargetError
 	if gone {
-		errs = append(errs, report.TargetError{Target: "b", Error: "503 Service Unavailable"})
+		errs = append(errs, view.TargetError{Target: "b", Error: "503 Service Unavailable"})
 	}
-	f := &engine.Frame{Time: time.Date(2026, 1, 1, 0, 0, 2*n, 0, time.UTC), List: engine.NewQueueList([]health.QueueStats{backed, calm}, errs)}
+	f := &engine.Frame{Time: time.Date(2026, 1, 1, 0, 0, 2*n, 0, time.UTC), List: view.NewQueueList([]health.QueueStats{backed, calm}, errs)}
 	f.Findings = []findings.Finding{{Code: "CD201", Check: "backlog-growing", Severity: "warning", Title: "Backlog growing", Target: "a", Queue: "backed",
 		Summary: "300 items wait in backed", Evidence: []findings.Evidence{{Name: "depth", Value: "300", Threshold: ">= 100"}}}}
 	return f
@@ -185,12 +185,12 @@ func TestHistoryFillsTheFirstSparklines(t *testing.T) {
 func TestHistoryOfGoneTargetsIsDropped(t *testing.T) {
 	m := plainModel()
 	m.add(twoQueues(1, false))
-	failing := &engine.Frame{List: engine.NewQueueList(nil, []report.TargetError{{Target: "a", Error: "connection refused"}})}
+	failing := &engine.Frame{List: view.NewQueueList(nil, []view.TargetError{{Target: "a", Error: "connection refused"}})}
 	m.add(failing)
 	if len(m.history) != 2 {
 		t.Fatalf("a failing: history of %d queues, want a's 2 kept", len(m.history))
 	}
-	m.add(&engine.Frame{List: engine.NewQueueList(nil, nil)})
+	m.add(&engine.Frame{List: view.NewQueueList(nil, nil)})
 	if len(m.history) != 0 {
 		t.Errorf("a gone: history of %d queues left", len(m.history))
 	}

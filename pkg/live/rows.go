@@ -5,15 +5,15 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // row is one line of the view: a queue of a target, or a target that could not be read.
 type row struct {
 	key  string
-	item engine.QueueItem
+	item view.Queue
 	// err is why the target could not be read; its row has no figures.
 	err string
 }
@@ -37,7 +37,7 @@ func key(target, queue string) string { return target + "\x00" + queue }
 
 // rowsOf turns a frame's list into rows: the targets that could not be read (and gave no
 // queue), then the queues, in the list's order (worst first), then the folded standbys.
-func rowsOf(l engine.QueueList) []row {
+func rowsOf(l view.QueueList) []row {
 	has := map[string]bool{}
 	for _, it := range l.Items {
 		has[it.Target] = true
@@ -45,7 +45,7 @@ func rowsOf(l engine.QueueList) []row {
 	var out []row
 	for _, e := range l.Errors {
 		if !has[e.Target] {
-			out = append(out, row{key: key(e.Target, ""), item: engine.QueueItem{Target: e.Target}, err: e.Error})
+			out = append(out, row{key: key(e.Target, ""), item: view.Queue{Target: e.Target}, err: e.Error})
 		}
 	}
 	for _, it := range l.Items {
@@ -55,7 +55,7 @@ func rowsOf(l engine.QueueList) []row {
 	// of queues, so that none disappears from the view.
 	for _, g := range l.Replicas {
 		for _, t := range g.Folded() {
-			out = append(out, row{key: key(t, ""), item: engine.QueueItem{Target: t, Status: string(health.StatusStandby), Reason: render.StandbyReason(g)}})
+			out = append(out, row{key: key(t, ""), item: view.Queue{Target: t, Status: string(health.StatusStandby), Reason: render.StandbyReason(g)}})
 		}
 	}
 	return out

@@ -11,7 +11,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // frames yields frames whose one queue's depth is 10, 20, 30...; the second frame has target
@@ -24,11 +24,11 @@ func frames() Next {
 		q := health.QueueStats{Target: "a", Queue: "widget", Depth: float64(10 * n), Window: 2 * time.Second,
 			AddsPerSecond: float64(n), Status: health.StatusOK}
 		f := &engine.Frame{Time: start.Add(time.Duration(n) * 2 * time.Second), Warnings: []string{"a: using port-forward"}}
-		var errs []report.TargetError
+		var errs []view.TargetError
 		if n == 2 {
-			errs = append(errs, report.TargetError{Target: "b", Error: "connection refused"})
+			errs = append(errs, view.TargetError{Target: "b", Error: "connection refused"})
 		}
-		f.List = engine.NewQueueList([]health.QueueStats{nan(q)}, errs)
+		f.List = view.NewQueueList([]health.QueueStats{nan(q)}, errs)
 		return f, nil
 	}
 }

@@ -10,14 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // benchList is the queue list of 200 kube-controller-manager-like targets (two samples each):
 // about the output of `queues -A` on a big cluster.
-func benchList(b *testing.B, targets int) engine.QueueList {
+func benchList(b *testing.B, targets int) view.QueueList {
 	snap := func(name string, t time.Time) *health.Snapshot {
 		raw, err := os.ReadFile("../../testdata/pages/" + name)
 		if err != nil {
@@ -41,7 +41,7 @@ func benchList(b *testing.B, targets int) engine.QueueList {
 		stats = append(stats, health.Queues(fmt.Sprintf("ns-%d/kube-controller-manager-%d", i%20, i), prev, cur, 10*time.Second)...)
 	}
 	health.Sort(stats)
-	return engine.NewQueueList(stats, nil)
+	return view.NewQueueList(stats, nil)
 }
 
 // BenchmarkRender renders the queues of 200 targets as the table (and -o wide). The baseline

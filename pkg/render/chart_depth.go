@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // depthChart is a horizontal bar chart of workqueue depth, drawn as inline SVG by the html
@@ -46,8 +46,8 @@ const (
 
 // newDepthChart charts the deepest non-empty queues (at most depthMaxBars), or returns nil and
 // says why when every queue is empty.
-func newDepthChart(backlog []report.Backlog) (*depthChart, string) {
-	var rows []report.Backlog
+func newDepthChart(backlog []view.Backlog) (*depthChart, string) {
+	var rows []view.Backlog
 	for _, b := range backlog {
 		if b.Depth != nil && *b.Depth > 0 {
 			rows = append(rows, b)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // histChart is a latency distribution drawn as bars, one per histogram bucket, with the
@@ -88,7 +89,7 @@ func newLatencyRows(r report.Report) ([]latencyRow, string) {
 }
 
 // newHistChart lays out one distribution; nil when it has no observation.
-func newHistChart(title string, buckets []report.Bucket, p50, p90, p99 *float64) *histChart {
+func newHistChart(title string, buckets []view.Bucket, p50, p90, p99 *float64) *histChart {
 	bounds := make([]float64, len(buckets))
 	total, max := 0.0, 0.0
 	for i, b := range buckets {

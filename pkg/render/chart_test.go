@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 func TestHistogramMarksInterpolateInsideTheirBucket(t *testing.T) {
@@ -25,19 +26,19 @@ func TestHistogramMarksInterpolateInsideTheirBucket(t *testing.T) {
 
 func TestChartsOfNothingSayWhy(t *testing.T) {
 	zero := 0.0
-	if c, note := newDepthChart([]report.Backlog{{Depth: &zero}, {Depth: nil}}); c != nil || note != "All 2 queues are empty: no depth to chart." {
+	if c, note := newDepthChart([]view.Backlog{{Depth: &zero}, {Depth: nil}}); c != nil || note != "All 2 queues are empty: no depth to chart." {
 		t.Errorf("empty queues: %v %q", c, note)
 	}
-	if c := newHistChart("x", []report.Bucket{{LE: "1", Count: 0}, {LE: "+Inf", Count: 0}}, nil, nil, nil); c != nil {
+	if c := newHistChart("x", []view.Bucket{{LE: "1", Count: 0}, {LE: "+Inf", Count: 0}}, nil, nil, nil); c != nil {
 		t.Errorf("a histogram without observations: %+v", c)
 	}
-	rows, note := newLatencyRows(report.Report{Window: "lifetime", Events: []report.Events{{Queue: "q"}}})
+	rows, note := newLatencyRows(report.Report{Window: "lifetime", Events: []view.Events{{Queue: "q"}}})
 	if rows != nil || !strings.Contains(note, "since each process started") {
 		t.Errorf("no latency: %v %q", rows, note)
 	}
 	// Unknown quantiles (nil) draw no mark; known ones do.
 	p50 := 0.005
-	c := newHistChart("x", []report.Bucket{{LE: "0.001", Count: 1}, {LE: "0.01", Count: 3}, {LE: "+Inf", Count: 0}}, &p50, nil, nil)
+	c := newHistChart("x", []view.Bucket{{LE: "0.001", Count: 1}, {LE: "0.01", Count: 3}, {LE: "+Inf", Count: 0}}, &p50, nil, nil)
 	if c == nil || len(c.Marks) != 1 || c.Marks[0].Name != "p50" || len(c.Bars) != 3 {
 		t.Errorf("chart: %+v", c)
 	}

@@ -4,11 +4,11 @@ import (
 	"fmt"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // targetsRead is how many of the targets were read: "1 of 1 target read", "2 of 3 targets read".
-func targetsRead(s report.Summary) string {
+func targetsRead(s view.Summary) string {
 	return fmt.Sprintf("%d of %s read", s.Read, plural.Count(s.Targets, "target"))
 }
 

@@ -3,12 +3,12 @@ package render
 import (
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // Counts of one thing are said in the singular: "1 of 1 target read", "The 1 queue is empty".
 func TestCountsAreSaidInTheSingularForOne(t *testing.T) {
-	for s, want := range map[report.Summary]string{
+	for s, want := range map[view.Summary]string{
 		{Read: 1, Targets: 1}: "1 of 1 target read",
 		{Read: 0, Targets: 1}: "0 of 1 target read",
 		{Read: 4, Targets: 5}: "4 of 5 targets read",

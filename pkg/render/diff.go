@@ -5,9 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // diffFigure formats one figure of a queue as the queues table does.
@@ -23,7 +23,7 @@ func diffFigure(name string, v *float64) string {
 
 // diffRows are the rows of the comparison: one per queue figure that changed, one per kind
 // of objects, then the findings that appeared and resolved.
-func diffRows(d diff.Diff) (queues, objects, appeared, resolved [][]string) {
+func diffRows(d view.Diff) (queues, objects, appeared, resolved [][]string) {
 	for _, q := range d.Queues {
 		for _, f := range q.Figures {
 			queues = append(queues, []string{q.Controller, q.Queue, strings.ToUpper(q.Change), f.Name,
@@ -51,7 +51,7 @@ var (
 )
 
 // DiffText writes the comparison as kubectl-style tables.
-func DiffText(w io.Writer, d diff.Diff) error {
+func DiffText(w io.Writer, d view.Diff) error {
 	d = printable.Value(d)
 	queues, objects, appeared, resolved := diffRows(d)
 	fmt.Fprintf(w, "BEFORE  %s  %s  window %s  %s\n", d.Before.GeneratedAt.Format("2006-01-02T15:04:05Z07:00"), d.Before.Source, d.Before.Window, d.Before.Summary.Verdict)
@@ -86,14 +86,14 @@ func DiffText(w io.Writer, d diff.Diff) error {
 }
 
 // DiffMarkdown writes the comparison as Markdown tables, for a pull request or a ticket.
-func DiffMarkdown(w io.Writer, d diff.Diff) error {
+func DiffMarkdown(w io.Writer, d view.Diff) error {
 	d = printable.Value(d)
 	queues, objects, appeared, resolved := diffRows(d)
 	fmt.Fprintf(w, "# Controller diagnosis: before and after\n\n")
 	fmt.Fprintf(w, "| | taken | source | window | verdict |\n|---|---|---|---|---|\n")
 	for _, s := range []struct {
 		name string
-		side diff.Side
+		side view.Side
 	}{{"before", d.Before}, {"after", d.After}} {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", s.name, s.side.GeneratedAt.Format("2006-01-02T15:04:05Z07:00"),
 			mdCell(s.side.Source), s.side.Window, mdCell(s.side.Summary.Verdict))

@@ -5,17 +5,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // Over a fleet the queue table starts with CLUSTER and names targets within their cluster,
 // a cluster name with a slash included; one cluster keeps the plain table.
 func TestQueueTableClusterColumn(t *testing.T) {
-	l := engine.QueueList{Clusters: []string{"eu/prod", "us"},
-		Items:  []engine.QueueItem{{Cluster: "eu/prod", Target: "eu/prod/ns/op:8080", Queue: "q", Status: "SLOW"}},
-		Errors: []report.TargetError{{Cluster: "us", Target: "us/kcm/10.0.0.1:10257", Error: "cluster us: down"}}}
+	l := view.QueueList{Clusters: []string{"eu/prod", "us"},
+		Items:  []view.Queue{{Cluster: "eu/prod", Target: "eu/prod/ns/op:8080", Queue: "q", Status: "SLOW"}},
+		Errors: []view.TargetError{{Cluster: "us", Target: "us/kcm/10.0.0.1:10257", Error: "cluster us: down"}}}
 	var b bytes.Buffer
 	if err := QueueTable(&b, l, false); err != nil {
 		t.Fatal(err)
@@ -40,12 +40,12 @@ func TestQueueTableClusterColumn(t *testing.T) {
 // CLUSTER column.
 func TestReportFleetSection(t *testing.T) {
 	depth := 150.0
-	r := report.Report{Summary: report.Summary{Targets: 2, Read: 2},
+	r := report.Report{Summary: view.Summary{Targets: 2, Read: 2},
 		Fleet: []report.ClusterSummary{
 			{Cluster: "b", Targets: 1, Read: 1, Warning: 1, Worst: &report.FindingRef{Code: "CD208", Check: "workers-saturated",
 				Severity: findings.Warning, Target: "b/ns/op:8080", Queue: "q"}},
 			{Cluster: "a", Targets: 1, Read: 1}},
-		Backlog: []report.Backlog{{Target: "b/ns/op:8080", Queue: "q", Depth: &depth, Trend: "rising", Status: "SLOW"}}}
+		Backlog: []view.Backlog{{Target: "b/ns/op:8080", Queue: "q", Depth: &depth, Trend: "rising", Status: "SLOW"}}}
 	var b bytes.Buffer
 	if err := ReportText(&b, r); err != nil {
 		t.Fatal(err)

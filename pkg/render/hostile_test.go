@@ -14,7 +14,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/hostiletext"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
@@ -22,6 +21,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // hostile is a label value that attacks terminals and CI logs.
@@ -111,10 +111,10 @@ func TestHostileTextIsInertInEveryFormat(t *testing.T) {
 		assertInert(t, "diff -o "+format, b.String())
 	}
 
-	ql := engine.QueueList{Items: []engine.QueueItem{{Target: "ns/op-0:8080", Queue: hostile, Status: "OK", Reason: hostile}},
-		Errors: []report.TargetError{{Target: "ns/op-1:8080", Error: hostile}}}
-	tl := engine.TargetList{Items: []target.Target{{Kind: target.KindPod, Namespace: "ns", Name: "op-0", Port: 8080, Path: "/" + hostile, ViaReason: hostile}},
-		Failed: []report.TargetError{{Target: "ns/op-1:8080", Error: hostile}}}
+	ql := view.QueueList{Items: []view.Queue{{Target: "ns/op-0:8080", Queue: hostile, Status: "OK", Reason: hostile}},
+		Errors: []view.TargetError{{Target: "ns/op-1:8080", Error: hostile}}}
+	tl := view.TargetList{Items: []target.Target{{Kind: target.KindPod, Namespace: "ns", Name: "op-0", Port: 8080, Path: "/" + hostile, ViaReason: hostile}},
+		Failed: []view.TargetError{{Target: "ns/op-1:8080", Error: hostile}}}
 	for _, wide := range []bool{false, true} {
 		var q, tg bytes.Buffer
 		if err := QueueTable(&q, ql, wide); err != nil {
@@ -131,7 +131,7 @@ func TestHostileTextIsInertInEveryFormat(t *testing.T) {
 // YAML (and JSON) output escapes the control characters itself: the data stays exact. A
 // string whose only control characters are newlines is no block of lines in YAML either.
 func TestYAMLAndJSONEscapeControlCharacters(t *testing.T) {
-	l := engine.QueueList{Items: []engine.QueueItem{{Target: "ns/op-0:8080", Queue: hostile, Status: "OK"},
+	l := view.QueueList{Items: []view.Queue{{Target: "ns/op-0:8080", Queue: hostile, Status: "OK"},
 		{Target: "ns/op-0:8080", Queue: "ci\n::error file=x::pwned\n::set-output name=x::y", Status: "OK"}}}
 	var asJSON, asYAML bytes.Buffer
 	if err := Write(&asJSON, "json", l); err != nil {

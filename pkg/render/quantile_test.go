@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/testpages"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // 99 of 100 items took longer than the highest finite bucket (100ms), with and without the
@@ -30,7 +30,7 @@ func TestQueueTableShowsAQuantileAboveTheTopBucketAsABound(t *testing.T) {
 			}
 			prev := page(map[string]float64{}, 0, 0)
 			cur := page(map[string]float64{"0.1": 1, "+Inf": 100}, 99*0.2+0.05, 100)
-			l := engine.NewQueueList(health.Queues("t", prev, cur, time.Minute), nil)
+			l := view.NewQueueList(health.Queues("t", prev, cur, time.Minute), nil)
 			var b bytes.Buffer
 			if err := QueueTable(&b, l, true); err != nil {
 				t.Fatal(err)

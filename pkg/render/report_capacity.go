@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // capacitySection is the capacity model's reading of each queue with enough completions in
@@ -25,7 +26,7 @@ func capacitySection(r report.Report) section {
 			neededCell(c), dash(capacityNote(c))})
 	}
 	switch {
-	case r.Window == report.Lifetime:
+	case r.Window == view.Lifetime:
 		s.Note = "Not modelled: the model needs rates over a window (read twice, --interval)."
 	case len(r.Capacity) == 0:
 		s.Note = "No queue had enough completions in the window (minEvents) to be modelled."

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 func TestCapacitySection(t *testing.T) {
@@ -58,7 +59,7 @@ func TestCapacitySection(t *testing.T) {
 	if !strings.Contains(col(0, "NOTE"), "a floor") {
 		t.Errorf("floor not said: %q", col(0, "NOTE"))
 	}
-	if s := capacitySection(report.Report{Window: report.Lifetime}); !strings.Contains(s.Note, "needs rates over a window") {
+	if s := capacitySection(report.Report{Window: view.Lifetime}); !strings.Contains(s.Note, "needs rates over a window") {
 		t.Errorf("one sample: %q", s.Note)
 	}
 	if s := capacitySection(report.Report{Window: "5s"}); !strings.Contains(s.Note, "enough completions") {

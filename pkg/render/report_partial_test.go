@@ -13,6 +13,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // partialError is the error sampling gives a target whose second read failed.
@@ -111,14 +112,14 @@ func TestReportPartialRead(t *testing.T) {
 func TestReportWindowWithoutPartialReads(t *testing.T) {
 	for _, r := range []report.Report{
 		{Window: "5s"},
-		{Window: "5s", Errors: []report.TargetError{{Target: "a", Error: "connection refused"}}},
-		{Window: report.Lifetime, Errors: []report.TargetError{{Target: "a", Error: "x", Window: report.Lifetime}}},
+		{Window: "5s", Errors: []view.TargetError{{Target: "a", Error: "connection refused"}}},
+		{Window: view.Lifetime, Errors: []view.TargetError{{Target: "a", Error: "x", Window: view.Lifetime}}},
 	} {
 		if got := reportWindow(r); got != r.Window {
 			t.Errorf("%+v: window %q", r, got)
 		}
 	}
-	if got := errorsTitle(report.Report{Errors: []report.TargetError{{Target: "a", Error: "x"}}}); got != "Targets that could not be read" {
+	if got := errorsTitle(report.Report{Errors: []view.TargetError{{Target: "a", Error: "x"}}}); got != "Targets that could not be read" {
 		t.Errorf("title %q", got)
 	}
 }

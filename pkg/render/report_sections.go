@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // section is one table of the report, shared by the text, markdown and html renderers.
@@ -154,7 +155,7 @@ func eventSection(r report.Report) section {
 			Seconds(e.WorkMeanSeconds), results(e.Reconciles)})
 	}
 	window := "over the last " + reportWindow(r)
-	if r.Window == report.Lifetime {
+	if r.Window == view.Lifetime {
 		window = "since each process started (one sample: no rates)"
 	}
 	s.Note = fmt.Sprintf("Busiest queues first, %s; %d quiet or beyond the first %d not shown.", window, quiet, maxRows)
@@ -227,11 +228,11 @@ func errorsTitle(r report.Report) string {
 
 // judged says over which window a target with an error was still judged ("judged over its
 // lifetime"), or "" when it gave no figures.
-func judged(e report.TargetError) string {
+func judged(e view.TargetError) string {
 	switch e.Window {
 	case "":
 		return ""
-	case report.Lifetime:
+	case view.Lifetime:
 		return "judged over its lifetime"
 	}
 	return "judged over " + e.Window

@@ -5,21 +5,21 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // QueueTable writes l as kubectl-style plain columns: upper-case headers, no borders, three
 // spaces between columns (the same text/tabwriter settings as kubectl get). WINDOW says what
-// each row's rates and quantiles are over (see engine.QueueList.Window). wide adds
+// each row's rates and quantiles are over (see view.QueueList.Window). wide adds
 // WORKERS, BY PRIORITY, ERRORS/s, the p50s, WORK MEAN, LEADER and REASON. A quantile only
 // known to be at least the highest finite bucket bound reads ">= 100ms". Failed targets are ERROR rows; the standby
 // replicas folded into a leader's rows are one STANDBY row per workload, last. Over a fleet
 // (several clusters read) a CLUSTER column comes first and TARGET is named within its cluster.
-func QueueTable(w io.Writer, l engine.QueueList, wide bool) error {
+func QueueTable(w io.Writer, l view.QueueList, wide bool) error {
 	l = printable.Value(l)
 	tw := &fleetColumns{columns: newColumns(w), fleet: len(l.Clusters) > 1}
 	header := []string{"TARGET", "QUEUE", "DEPTH", "ADDS/s", "RETRIES/s", "QUEUE p99", "WORK p99", "UNFINISHED", "LONGEST", "STATUS", "WINDOW"}
@@ -81,7 +81,7 @@ func row(w io.Writer, cells []string) {
 	_, _ = io.WriteString(w, strings.Join(cells, "\t")+"\n")
 }
 
-func hasItems(l engine.QueueList, target string) bool {
+func hasItems(l view.QueueList, target string) bool {
 	for _, it := range l.Items {
 		if it.Target == target {
 			return true

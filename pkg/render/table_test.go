@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // The folded standbys of a workload are one STANDBY row after the queue rows; -o wide says why.
 func TestQueueTableStandbyRow(t *testing.T) {
 	no, yes := false, true
-	l := engine.QueueList{Items: []engine.QueueItem{{Target: "ns/op-a:8080", Queue: "demo", Status: "OK", Leader: &yes}},
+	l := view.QueueList{Items: []view.Queue{{Target: "ns/op-a:8080", Queue: "demo", Status: "OK", Leader: &yes}},
 		Replicas: []replicas.Group{{Namespace: "ns", Workload: "app=op", Leader: "ns/op-a:8080", LeaderFrom: "leader_election_master_status",
 			Replicas: []replicas.Member{{Target: "ns/op-a:8080", Leader: &yes, Queues: 1}, {Target: "ns/op-b:8080", Leader: &no, Folded: true}}}}}
 	var b bytes.Buffer

@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // TargetTable writes the targets as kubectl-style columns; wide adds the workload, pod IP and
 // why each way was chosen. Skipped pods and unreadable targets follow as their own rows.
-func TargetTable(w io.Writer, l engine.TargetList, wide bool) error {
+func TargetTable(w io.Writer, l view.TargetList, wide bool) error {
 	l = printable.Value(l)
 	tw := newColumns(w)
 	header := []string{"NAMESPACE", "NAME", "PORT", "SCHEME", "PATH", "VIA", "FOUND BY"}

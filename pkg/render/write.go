@@ -7,11 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
-
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // Write renders v in format, the value of a command's -o flag: "json" and "yaml" for any v
@@ -37,15 +35,15 @@ func Write(w io.Writer, format string, v any) error {
 		return writeObject(w, format, v)
 	}
 	switch v := v.(type) {
-	case engine.QueueList:
+	case view.QueueList:
 		if format == "" || format == "wide" {
 			return QueueTable(w, v, format == "wide")
 		}
-	case engine.TargetList:
+	case view.TargetList:
 		if format == "" || format == "wide" {
 			return TargetTable(w, v, format == "wide")
 		}
-	case diff.Diff:
+	case view.Diff:
 		switch format {
 		case "", "text":
 			return DiffText(w, v)

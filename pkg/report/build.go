@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -21,6 +20,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // Input is everything the report is computed from.
@@ -86,31 +86,31 @@ type read struct {
 
 // Build computes the report.
 func Build(in Input) Report {
-	r := Report{APIVersion: APIVersion, Kind: Kind, GeneratedAt: in.Now.UTC(), Scope: in.Scope, Window: Lifetime,
-		Pods: []Pod{}, Backlog: []Backlog{}, Events: []Events{}, Resources: []Resources{}, Capacity: []Capacity{},
+	r := Report{APIVersion: view.APIVersion, Kind: Kind, GeneratedAt: in.Now.UTC(), Scope: in.Scope, Window: view.Lifetime,
+		Pods: []Pod{}, Backlog: []view.Backlog{}, Events: []view.Events{}, Resources: []Resources{}, Capacity: []Capacity{},
 		Findings: []findings.Finding{}}
 	var reads []read
 	var apiPrev, apiCur *health.Snapshot
 	for _, t := range in.Targets {
 		rd, ok := readTarget(t, in.Thresholds, in.Objects)
 		if !ok {
-			r.Errors = append(r.Errors, TargetError{Target: t.ID(), Error: t.ErrText()})
+			r.Errors = append(r.Errors, view.TargetError{Target: t.ID(), Error: t.ErrText()})
 			continue
 		}
 		if t.Err != nil {
 			// Read, but not completely (the second sample failed, the deadline passed before it,
 			// or saved pages out of order left one): the target is judged over what was read,
 			// and the error stays listed with that window, in the words `queues` uses for it.
-			r.Errors = append(r.Errors, TargetError{Target: t.ID(), Error: t.Err.Error(), Window: WindowName(rd.window)})
+			r.Errors = append(r.Errors, view.TargetError{Target: t.ID(), Error: t.Err.Error(), Window: view.WindowName(rd.window)})
 		}
 		if t.Target.Kind == target.KindAPIServer || rd.kind == findings.KubeAPIServer {
 			apiPrev, apiCur = rd.prev, rd.cur
 		}
 		switch {
 		case rd.window > 0 && rd.restart == "":
-			r.Window = WindowName(rd.window)
-		case rd.window > 0 && r.Window == Lifetime:
-			r.Window = WindowName(rd.window) + SinceRestart
+			r.Window = view.WindowName(rd.window)
+		case rd.window > 0 && r.Window == view.Lifetime:
+			r.Window = view.WindowName(rd.window) + view.SinceRestart
 		}
 		reads = append(reads, rd)
 		r.WindowNotes = append(r.WindowNotes, rd.notes...)
@@ -121,20 +121,22 @@ func Build(in Input) Report {
 	var fTargets []findings.Target
 	var lags []findings.CacheLag
 	var reps []replicas.Replica
+	var rows []view.Queue
 	for _, rd := range reads {
 		id := rd.in.ID()
-		r.Backlog = append(r.Backlog, backlogRows(rd)...)
-		r.Events = append(r.Events, eventRows(rd)...)
+		for _, q := range rd.queues {
+			rows = append(rows, view.NewQueue(q, rd.prev, rd.cur))
+		}
 		r.Resources = append(r.Resources, resourceRow(rd, in))
 		for _, i := range cachesync.Informers(id, rd.prev, rd.cur, apiPrev, apiCur) {
 			r.CacheSync.Informers = append(r.CacheSync.Informers, Informer{Target: id, Informer: i.Label(), Method: string(i.Method),
-				QueuedItems: Num(i.QueuedItems), LatencyP99Seconds: Num(i.LatencyP99Seconds), VersionsBehind: Num(i.VersionsBehind),
+				QueuedItems: view.Num(i.QueuedItems), LatencyP99Seconds: view.Num(i.LatencyP99Seconds), VersionsBehind: view.Num(i.VersionsBehind),
 				LatencyP99AtLeast: i.LatencyP99AtLeast, BehindAPIServer: i.BehindAPIServer})
 			lags = append(lags, findings.CacheLag{Target: id, Kind: rd.kind, Informer: i.Label(), QueuedItems: i.QueuedItems,
 				LatencyP99: i.LatencyP99Seconds, LatencyP99AtLeast: i.LatencyP99AtLeast, BehindAPIServer: i.BehindAPIServer, VersionsBehind: i.VersionsBehind})
 		}
 		for _, m := range cachesync.Metrics(id, rd.cur) {
-			r.CacheSync.Metrics = append(r.CacheSync.Metrics, Metric{Target: id, Series: m.Series, Value: Num(m.Value)})
+			r.CacheSync.Metrics = append(r.CacheSync.Metrics, Metric{Target: id, Series: m.Series, Value: view.Num(m.Value)})
 		}
 		ft := findingsTarget(rd, in)
 		fTargets = append(fTargets, ft)
@@ -154,7 +156,7 @@ func Build(in Input) Report {
 	r.ResourcesNote = in.UsageNote
 	r.ClusterRead, r.ClusterAbsent = in.ClusterRead, in.ClusterAbsent
 	r.CacheSync.Methods, r.CacheSync.Note = methods(r.CacheSync, apiCur != nil)
-	sortRows(&r)
+	sortRows(&r, rows)
 
 	fs := findings.Evaluate(fTargets, replicas.Elections(reps, in.Leases), lags, in.Thresholds)
 	if in.Suppress != nil {
@@ -184,28 +186,6 @@ func Build(in Input) Report {
 func readTarget(m model.Target, th findings.Thresholds, objs *objects.View) (read, bool) {
 	ft, ok := findings.Read(m, th, objs)
 	return read{in: m, prev: ft.Prev, cur: ft.Cur, window: ft.Window, queues: ft.Queues, kind: ft.Kind, restart: ft.Restart, notes: ft.Notes}, ok
-}
-
-// WindowName names the window figures are over: a duration rounded to 100 ms, or "lifetime"
-// (one sample: since the process started).
-func WindowName(d time.Duration) string {
-	if d <= 0 {
-		return Lifetime
-	}
-	return health.WindowText(d)
-}
-
-// SinceRestart is added to the window's name of a target that restarted between its
-// samples: its figures are over the time since the new process started, or its lifetime.
-const SinceRestart = " since restart"
-
-// QueueWindow names the window of one queue's figures: WindowName, marked when the target
-// restarted between its samples.
-func QueueWindow(s health.QueueStats) string {
-	if s.SinceRestart {
-		return WindowName(s.Window) + SinceRestart
-	}
-	return WindowName(s.Window)
 }
 
 // Replicas are the targets read that are replicas of a workload, with each one's
@@ -331,91 +311,12 @@ func quantity(l corev1.ResourceList, name corev1.ResourceName) float64 {
 	return 0
 }
 
-func backlogRows(rd read) []Backlog {
-	var out []Backlog
-	for _, q := range rd.queues {
-		b := Backlog{Target: q.Target, Queue: q.Queue, Depth: Num(q.Depth), DepthBefore: Num(q.DepthBefore), Trend: "unknown",
-			Status: string(q.Status)}
-		switch {
-		case math.IsNaN(q.DepthBefore) || math.IsNaN(q.Depth):
-		case q.Depth > q.DepthBefore:
-			b.Trend = "rising"
-		case q.Depth < q.DepthBefore:
-			b.Trend = "falling"
-		default:
-			b.Trend = "steady"
-		}
-		if q.CompletionsPerSecond > 0 {
-			b.DrainSeconds = Num(q.Depth / q.CompletionsPerSecond)
-		}
-		out = append(out, b)
-	}
-	return out
-}
-
-func eventRows(rd read) []Events {
-	var out []Events
-	for _, q := range rd.queues {
-		e := Events{Target: q.Target, Queue: q.Queue, AddsPerSecond: Num(q.AddsPerSecond), CompletionsPerSecond: Num(q.CompletionsPerSecond),
-			RetriesPerSecond: Num(q.RetriesPerSecond), QueueP50Seconds: Num(q.QueueP50), QueueP99Seconds: Num(q.QueueP99),
-			WorkP50Seconds: Num(q.WorkP50), WorkP99Seconds: Num(q.WorkP99), QueueMeanSeconds: Num(q.QueueMean), WorkMeanSeconds: Num(q.WorkMean),
-			QueueP50AtLeast: q.QueueP50AtLeast, QueueP99AtLeast: q.QueueP99AtLeast, WorkP50AtLeast: q.WorkP50AtLeast, WorkP99AtLeast: q.WorkP99AtLeast}
-		if cq := rd.cur.Queues[q.Queue]; cq != nil {
-			var pq *health.Queue
-			if rd.prev != nil {
-				pq = rd.prev.Queues[q.Queue]
-			}
-			qd, wd := cq.QueueDuration, cq.WorkDuration
-			if pq != nil {
-				qd, wd = qd.Since(pq.QueueDuration), wd.Since(pq.WorkDuration)
-			}
-			q90, w90 := qd.Estimate(0.9), wd.Estimate(0.9)
-			e.QueueP90Seconds, e.WorkP90Seconds = Num(q90.Value), Num(w90.Value)
-			e.QueueP90AtLeast, e.WorkP90AtLeast = q90.AtLeast, w90.AtLeast
-			e.QueueBuckets, e.WorkBuckets = buckets(qd), buckets(wd)
-			if wd != nil {
-				e.active = wd.Count
-			}
-		}
-		if c := rd.cur.Controllers[q.Controller]; c != nil {
-			e.Reconciles = map[string]float64{}
-			for res, v := range c.ReconcileTotal {
-				before := math.NaN()
-				if rd.prev != nil && rd.prev.Controllers[q.Controller] != nil {
-					before = rd.prev.Controllers[q.Controller].ReconcileTotal[res]
-				}
-				e.Reconciles[res] = health.Increase(before, v)
-			}
-		}
-		out = append(out, e)
-	}
-	return out
-}
-
-// buckets turns a cumulative histogram into per-bucket counts.
-func buckets(h *health.Histogram) []Bucket {
-	if h == nil || h.Count == 0 {
-		return nil
-	}
-	var out []Bucket
-	var prev float64
-	for _, b := range h.Buckets {
-		le := "+Inf"
-		if !math.IsInf(b.UpperBound, 1) {
-			le = strconv.FormatFloat(b.UpperBound, 'g', -1, 64)
-		}
-		out = append(out, Bucket{LE: le, Count: math.Max(0, b.Count-prev)})
-		prev = b.Count
-	}
-	return out
-}
-
 func resourceRow(rd read, in Input) Resources {
 	id := rd.in.Target.ID()
 	p := rd.cur.Process
-	row := Resources{Target: id, ResidentMemoryBytes: Num(p.ResidentMemoryBytes), HeapBytes: Num(p.HeapBytes)}
+	row := Resources{Target: id, ResidentMemoryBytes: view.Num(p.ResidentMemoryBytes), HeapBytes: view.Num(p.HeapBytes)}
 	if rd.prev != nil && rd.window > 0 {
-		row.CPUCores = Num(health.Increase(rd.prev.Process.CPUSeconds, p.CPUSeconds) / rd.window.Seconds())
+		row.CPUCores = view.Num(health.Increase(rd.prev.Process.CPUSeconds, p.CPUSeconds) / rd.window.Seconds())
 	}
 	limit := in.MemoryLimitBytes
 	if pod := rd.in.Pod; pod != nil {
@@ -435,16 +336,16 @@ func resourceRow(rd read, in Input) Resources {
 		}
 		_, row.LastTermination = containerHistory(pod)
 		if u, ok := in.Usage[pod.Namespace+"/"+pod.Name]; ok {
-			row.UsageMemoryBytes, row.UsageCPUCores = Num(u.MemoryBytes), Num(u.CPUCores)
+			row.UsageMemoryBytes, row.UsageCPUCores = view.Num(u.MemoryBytes), view.Num(u.CPUCores)
 		}
 	} else if rd.in.Target.Kind == target.KindAPIServer {
 		limit = 0
 	}
 	if limit > 0 {
 		if row.MemoryLimitBytes == nil {
-			row.MemoryLimitBytes = Num(limit)
+			row.MemoryLimitBytes = view.Num(limit)
 		}
-		row.MemoryOfLimit = Num(p.ResidentMemoryBytes / limit)
+		row.MemoryOfLimit = view.Num(p.ResidentMemoryBytes / limit)
 	}
 	return row
 }
@@ -511,7 +412,9 @@ func methods(c CacheSync, haveAPIServer bool) ([]string, string) {
 	return m, note
 }
 
-func sortRows(r *Report) {
+// sortRows orders the pods by name, and the rows of the queues in sections 2 (deepest
+// first) and 4 (busiest first) and of capacity (most used first).
+func sortRows(r *Report, rows []view.Queue) {
 	sort.SliceStable(r.Pods, func(i, j int) bool {
 		return r.Pods[i].Namespace+"/"+r.Pods[i].Name < r.Pods[j].Namespace+"/"+r.Pods[j].Name
 	})
@@ -521,12 +424,24 @@ func sortRows(r *Report) {
 		}
 		return *p
 	}
-	sort.SliceStable(r.Backlog, func(i, j int) bool { return depth(r.Backlog[i].Depth) > depth(r.Backlog[j].Depth) })
-	sort.SliceStable(r.Events, func(i, j int) bool { return r.Events[i].active > r.Events[j].active })
+	order := func(before func(a, b *view.Queue) bool) []int {
+		idx := make([]int, len(rows))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(i, j int) bool { return before(&rows[idx[i]], &rows[idx[j]]) })
+		return idx
+	}
+	for _, i := range order(func(a, b *view.Queue) bool { return depth(a.Depth) > depth(b.Depth) }) {
+		r.Backlog = append(r.Backlog, rows[i].Backlog())
+	}
+	for _, i := range order(func(a, b *view.Queue) bool { return a.Finished > b.Finished }) {
+		r.Events = append(r.Events, rows[i].Events())
+	}
 	sort.SliceStable(r.Capacity, func(i, j int) bool { return depth(r.Capacity[i].Utilisation) > depth(r.Capacity[j].Utilisation) })
 }
 
-func verdict(s Summary) string {
+func verdict(s view.Summary) string {
 	switch {
 	case s.Read == 0:
 		return "nothing could be read"

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // Capacity is one queue as the capacity model reads it (docs/capacity.md): the offered load,
@@ -56,12 +57,12 @@ func capacityRows(ft findings.Target, th findings.Thresholds) []Capacity {
 	var out []Capacity
 	for _, qc := range findings.Capacity(ft, th) {
 		in, e := qc.In, qc.Estimate
-		row := Capacity{Target: qc.Target, Queue: qc.Queue, Loop: string(e.Loop), AddsPerSecond: Num(in.Adds),
-			OfferedPerSecond: Num(e.Offered), OfferedIsFloor: e.LowerBound, ServiceMeanSeconds: Num(in.ServiceMean),
-			ServiceP99Seconds: Num(in.ServiceP99), ServiceSpread: Num(in.ServiceSpread), Workers: Num(in.Workers),
-			WorkersFrom: in.WorkersFrom, Utilisation: Num(e.Utilisation), PredictedWaitMeanSeconds: Num(e.Predicted.Mean),
-			PredictedWaitP99Seconds: Num(e.Predicted.P99), MeasuredWaitMeanSeconds: Num(in.WaitMean),
-			MeasuredWaitP99Seconds: Num(in.WaitP99), TargetWaitP99Seconds: th.TargetQueueWait.Seconds(),
+		row := Capacity{Target: qc.Target, Queue: qc.Queue, Loop: string(e.Loop), AddsPerSecond: view.Num(in.Adds),
+			OfferedPerSecond: view.Num(e.Offered), OfferedIsFloor: e.LowerBound, ServiceMeanSeconds: view.Num(in.ServiceMean),
+			ServiceP99Seconds: view.Num(in.ServiceP99), ServiceSpread: view.Num(in.ServiceSpread), Workers: view.Num(in.Workers),
+			WorkersFrom: in.WorkersFrom, Utilisation: view.Num(e.Utilisation), PredictedWaitMeanSeconds: view.Num(e.Predicted.Mean),
+			PredictedWaitP99Seconds: view.Num(e.Predicted.P99), MeasuredWaitMeanSeconds: view.Num(in.WaitMean),
+			MeasuredWaitP99Seconds: view.Num(in.WaitP99), TargetWaitP99Seconds: th.TargetQueueWait.Seconds(),
 			WorkersHelp: e.Helps, Limits: in.Limits, Notes: e.Notes}
 		if math.IsNaN(in.Workers) {
 			row.WorkersFrom = ""

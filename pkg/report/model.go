@@ -5,23 +5,17 @@
 package report
 
 import (
-	"math"
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
-// APIVersion is the schema version of every structured output (Report, QueueList,
-// TargetList); Kind is the report's kind.
-const (
-	APIVersion = "ctrldiag.dev/v1alpha1"
-	Kind       = "Report"
-)
-
-// Lifetime is the window of figures computed from one sample: since each process started.
-const Lifetime = "lifetime"
+// Kind is the report's kind; its apiVersion is view.APIVersion, that of every structured
+// output.
+const Kind = "Report"
 
 // Report is the whole diagnosis. Numbers that cannot be known are null.
 type Report struct {
@@ -32,19 +26,19 @@ type Report struct {
 	// ("lifetime" when no target was read twice: figures since each process started). A
 	// target judged over another window (only its first sample was read) has an entry in
 	// Errors that names its window.
-	Scope   string  `json:"scope"`
-	Window  string  `json:"window"`
-	Summary Summary `json:"summary"`
+	Scope   string       `json:"scope"`
+	Window  string       `json:"window"`
+	Summary view.Summary `json:"summary"`
 	// Fleet summarises each cluster, worst first, when the targets span several clusters (read
 	// from a Prometheus server); the rows and findings below name their cluster in the target.
 	Fleet []ClusterSummary `json:"fleet,omitempty"`
 	// clusterOf maps target IDs to their clusters, for Recount, in a fleet.
 	clusterOf map[string]string
-	Pods      []Pod       `json:"pods"`
-	Backlog   []Backlog   `json:"backlog"`
-	CacheSync CacheSync   `json:"cacheSync"`
-	Events    []Events    `json:"events"`
-	Resources []Resources `json:"resources"`
+	Pods      []Pod          `json:"pods"`
+	Backlog   []view.Backlog `json:"backlog"`
+	CacheSync CacheSync      `json:"cacheSync"`
+	Events    []view.Events  `json:"events"`
+	Resources []Resources    `json:"resources"`
 	// WindowNotes say where a target's figures are not over the window between its samples:
 	// it restarted between them, or the work it did cannot fit in the window.
 	WindowNotes []string `json:"windowNotes,omitempty"`
@@ -72,18 +66,8 @@ type Report struct {
 	// from each one's goroutine dump (or why it was not read); empty when none was asked for.
 	Goroutines []Goroutines `json:"goroutines,omitempty"`
 	// Suppressions are the findings left out by an ignore file or annotation; nil when none.
-	Suppressions *Suppressions `json:"suppressions,omitempty"`
-	Errors       []TargetError `json:"errors,omitempty"`
-}
-
-// Summary counts what was read and found.
-type Summary struct {
-	Targets  int    `json:"targets"`
-	Read     int    `json:"read"`
-	Critical int    `json:"critical"`
-	Warning  int    `json:"warning"`
-	Info     int    `json:"info"`
-	Verdict  string `json:"verdict"`
+	Suppressions *Suppressions      `json:"suppressions,omitempty"`
+	Errors       []view.TargetError `json:"errors,omitempty"`
 }
 
 // Pod is section 1: a controller pod's state.
@@ -101,19 +85,6 @@ type Pod struct {
 	LastTermination string `json:"lastTermination,omitempty"`
 	Scraped         bool   `json:"scraped"`
 	Note            string `json:"note,omitempty"`
-}
-
-// Backlog is section 2: one queue's depth and trend.
-type Backlog struct {
-	Target      string   `json:"target"`
-	Queue       string   `json:"queue"`
-	Depth       *float64 `json:"depth"`
-	DepthBefore *float64 `json:"depthBefore"`
-	// Trend is rising, falling, steady, or unknown (one sample).
-	Trend string `json:"trend"`
-	// DrainSeconds is depth / completions per second: the time to clear the backlog.
-	DrainSeconds *float64 `json:"drainSeconds"`
-	Status       string   `json:"status"`
 }
 
 // CacheSync is section 3.
@@ -157,47 +128,6 @@ type Metric struct {
 	Value  *float64 `json:"value"`
 }
 
-// Events is section 4: one queue's flow and latency.
-type Events struct {
-	Target               string   `json:"target"`
-	Queue                string   `json:"queue"`
-	AddsPerSecond        *float64 `json:"addsPerSecond"`
-	CompletionsPerSecond *float64 `json:"completionsPerSecond"`
-	RetriesPerSecond     *float64 `json:"retriesPerSecond"`
-	QueueP50Seconds      *float64 `json:"queueP50Seconds"`
-	QueueP90Seconds      *float64 `json:"queueP90Seconds"`
-	QueueP99Seconds      *float64 `json:"queueP99Seconds"`
-	WorkP50Seconds       *float64 `json:"workP50Seconds"`
-	WorkP90Seconds       *float64 `json:"workP90Seconds"`
-	WorkP99Seconds       *float64 `json:"workP99Seconds"`
-	// The AtLeast flags mark a quantile only known to be its value or more (its rank lies
-	// above the highest finite bucket); absent when false.
-	QueueP50AtLeast bool `json:"queueP50AtLeast,omitempty"`
-	QueueP90AtLeast bool `json:"queueP90AtLeast,omitempty"`
-	QueueP99AtLeast bool `json:"queueP99AtLeast,omitempty"`
-	WorkP50AtLeast  bool `json:"workP50AtLeast,omitempty"`
-	WorkP90AtLeast  bool `json:"workP90AtLeast,omitempty"`
-	WorkP99AtLeast  bool `json:"workP99AtLeast,omitempty"`
-	// QueueMeanSeconds and WorkMeanSeconds are the mean of the same observations (sum/count).
-	QueueMeanSeconds *float64 `json:"queueMeanSeconds"`
-	WorkMeanSeconds  *float64 `json:"workMeanSeconds"`
-	// Reconciles counts reconcile results (success, error, requeue, requeue_after) over the
-	// window, or since start (controller-runtime only).
-	Reconciles map[string]float64 `json:"reconciles,omitempty"`
-	// QueueBuckets and WorkBuckets are the latency distributions over the window: how many
-	// items fell in each bucket (not cumulative), for charts.
-	QueueBuckets []Bucket `json:"queueBuckets,omitempty"`
-	WorkBuckets  []Bucket `json:"workBuckets,omitempty"`
-	active       float64
-}
-
-// Bucket is a non-cumulative histogram bucket: Count observations at or below LE seconds and
-// above the previous bucket's bound.
-type Bucket struct {
-	LE    string  `json:"le"`
-	Count float64 `json:"count"`
-}
-
 // Resources is section 5: one target's memory and CPU.
 type Resources struct {
 	Target              string   `json:"target"`
@@ -214,26 +144,4 @@ type Resources struct {
 	UsageMemoryBytes *float64 `json:"usageMemoryBytes"`
 	UsageCPUCores    *float64 `json:"usageCPUCores"`
 	LastTermination  string   `json:"lastTermination,omitempty"`
-}
-
-// TargetError is a target that could not be read, or not completely: its second sample
-// failed, the overall deadline passed before it, or two saved pages came in the wrong order
-// and only one was used. Such a target is still judged, over the window its samples allow,
-// and Window names that window ("lifetime" with one sample). Window is empty for a target
-// that gave no figures at all.
-type TargetError struct {
-	// Cluster is the target's cluster, in a fleet (Report.Fleet, QueueList.Clusters).
-	Cluster string `json:"cluster,omitempty"`
-	Target  string `json:"target"`
-	Error   string `json:"error"`
-	Window  string `json:"window,omitempty"`
-}
-
-// Num is v, or nil when v is NaN or infinite (JSON has neither): every structured output
-// writes an unknown figure as null.
-func Num(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
 }

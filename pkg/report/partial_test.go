@@ -20,6 +20,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // onceLive is a live source that serves a captured controller-runtime page on its first
@@ -86,7 +87,7 @@ func TestBuildKeepsTheErrorOfAPartialRead(t *testing.T) {
 				t.Errorf("window %q, %d of %d read: the kcm pair sets the window and both targets are read",
 					r.Window, r.Summary.Read, r.Summary.Targets)
 			}
-			want := TargetError{Target: op.ID(), Error: res.Err.Error(), Window: Lifetime}
+			want := view.TargetError{Target: op.ID(), Error: res.Err.Error(), Window: view.Lifetime}
 			if len(r.Errors) != 1 || r.Errors[0] != want {
 				t.Errorf("errors = %+v, want [%+v]", r.Errors, want)
 			}

@@ -6,18 +6,19 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // A stored report agrees with the one made when it says the same, however it is laid out;
 // one finding more or less, or a file that is no report, disagrees.
 func TestAgrees(t *testing.T) {
 	made := report.Report{Kind: report.Kind, Scope: "metrics read directly (--url, --from-file)",
-		Summary:  report.Summary{Targets: 1, Read: 1, Warning: 1, Verdict: "1 warning"},
+		Summary:  view.Summary{Targets: 1, Read: 1, Warning: 1, Verdict: "1 warning"},
 		Findings: []findings.Finding{{Code: "CD102", Severity: findings.Warning, Target: "t", Queue: "widget"}}}
 	compact, _ := json.Marshal(made)
 	indented, _ := json.MarshalIndent(made, "", "  ")
 	healthy := made
-	healthy.Findings, healthy.Summary = nil, report.Summary{Targets: 1, Read: 1, Verdict: "healthy"}
+	healthy.Findings, healthy.Summary = nil, view.Summary{Targets: 1, Read: 1, Verdict: "healthy"}
 	edited, _ := json.Marshal(healthy)
 	for _, tc := range []struct {
 		name   string

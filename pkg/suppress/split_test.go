@@ -7,6 +7,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // A deep queue that does not grow was reported as backlog-growing before backlog-high had a
@@ -14,7 +15,7 @@ import (
 // still accept it. An ignore of backlog-high does not accept a growing backlog.
 func TestIgnoreOfTheOldCheckCoversTheSplitOne(t *testing.T) {
 	deep := func() report.Report {
-		r := report.Report{Summary: report.Summary{Targets: 1, Read: 1}, Findings: []findings.Finding{
+		r := report.Report{Summary: view.Summary{Targets: 1, Read: 1}, Findings: []findings.Finding{
 			finding("backlog-high", "warning", "team-b/op-2:8080", "widget"),
 			finding("backlog-growing", "warning", "team-b/op-2:8080", "gadget"),
 		}}

@@ -15,6 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 const file = `# accepted findings
@@ -96,7 +97,7 @@ func finding(check, sev, tgt, queue string) findings.Finding {
 }
 
 func sample() report.Report {
-	r := report.Report{Summary: report.Summary{Targets: 2, Read: 2}, Findings: []findings.Finding{
+	r := report.Report{Summary: view.Summary{Targets: 2, Read: 2}, Findings: []findings.Finding{
 		finding("workers-saturated", "warning", "team-a/op-1:8080", "widget"),
 		finding("workers-saturated", "warning", "team-a/op-1:8080", "gadget"),
 		finding("workers-saturated", "warning", "team-b/op-2:8080", "widget"),

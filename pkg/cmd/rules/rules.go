@@ -164,5 +164,5 @@ func (o *Options) Run() error {
 	if err != nil {
 		return exitcode.UsageError("%v", err)
 	}
-	return alerts.Write(o.Out, o.Output, s, o.meta)
+	return render.Rules(o.Out, o.Output, s, o.meta)
 }

@@ -1,23 +1,17 @@
 package alerts
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"reflect"
 	"sort"
 	"strings"
-	"text/tabwriter"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 )
 
-// Formats are the outputs of Write: a plain Prometheus rule file (YAML, the default), a
-// PrometheusRule of the Prometheus Operator, the rule file as JSON, and a table that lists
-// every alert and the checks not exported.
+// Formats are the outputs of `rules` (render.Rules writes them): a plain Prometheus rule file
+// (YAML, the default), a PrometheusRule of the Prometheus Operator, the rule file as JSON, and
+// a table that lists every alert and the checks not exported.
 var Formats = []string{"rules", "prometheusrule", "json", "table"}
 
 // Meta is the metadata of a PrometheusRule.
@@ -35,41 +29,9 @@ type PrometheusRule struct {
 	Spec       File   `json:"spec" yaml:"spec"`
 }
 
-// Write writes s in one of Formats; meta names the PrometheusRule.
-func Write(w io.Writer, format string, s Set, meta Meta) error {
-	switch format {
-	case "", "rules":
-		return writeYAML(w, s, s.File)
-	case "prometheusrule":
-		return writeYAML(w, s, PrometheusRule{APIVersion: "monitoring.coreos.com/v1", Kind: "PrometheusRule", Metadata: meta, Spec: s.File})
-	case "json":
-		b, err := json.MarshalIndent(s.File, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(append(b, '\n'))
-		return err
-	case "table":
-		return writeTable(w, s)
-	}
-	return fmt.Errorf("unknown output format %q: use one of %s", format, strings.Join(Formats, ", "))
-}
-
-func writeYAML(w io.Writer, s Set, v any) error {
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	if err := enc.Close(); err != nil {
-		return err
-	}
-	if _, err := io.WriteString(w, Header(s)); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
+// NewPrometheusRule is s as a PrometheusRule named by meta (-o prometheusrule).
+func NewPrometheusRule(s Set, meta Meta) PrometheusRule {
+	return PrometheusRule{APIVersion: "monitoring.coreos.com/v1", Kind: "PrometheusRule", Metadata: meta, Spec: s.File}
 }
 
 // Header is the comment block a rule file starts with: the options, the alerts that read
@@ -132,14 +94,15 @@ func changedThresholds(th findings.Thresholds) []string {
 	return out
 }
 
-func writeTable(w io.Writer, s Set) error {
-	tw := tabwriter.NewWriter(w, 0, 8, 3, ' ', 0)
-	fmt.Fprintln(tw, "ALERT\tCODE\tCHECK\tSEVERITY\tFOR\tOVER")
+// Table is the list of -o table: a header, then one row per alert and one per check not
+// exported.
+func Table(s Set) [][]string {
+	out := [][]string{{"ALERT", "CODE", "CHECK", "SEVERITY", "FOR", "OVER"}}
 	for _, a := range s.Alerts {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Name, a.Code, a.Check, a.Severity, promDuration(a.For), a.Over)
+		out = append(out, []string{a.Name, a.Code, a.Check, string(a.Severity), promDuration(a.For), a.Over})
 	}
 	for _, n := range s.NotExported {
-		fmt.Fprintf(tw, "-\t%s\t%s\t-\t-\tnot exported: %s\n", n.Code, n.Check, n.Why)
+		out = append(out, []string{"-", n.Code, n.Check, "-", "-", "not exported: " + n.Why})
 	}
-	return tw.Flush()
+	return out
 }

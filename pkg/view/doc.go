@@ -1,0 +1,8 @@
+// Package view holds what the commands print in -o json|yaml, and the one queue row they are
+// drawn from. A Queue is every figure of one queue over the window, computed once from the
+// model (pkg/health): `queues` and every frame of `top` list the rows, the report's sections 2
+// (backlog) and 4 (event processing) are projections of them, and `diff` reads two reports'
+// sections back into rows to compare. The schemas (QueueList, TargetList, the report's
+// Summary, Backlog and Events, the diff's result) keep their JSON field names; the view
+// knows nothing of the engine, of cobra or of how anything is printed.
+package view
