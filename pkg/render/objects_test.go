@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
-func objectList() engine.QueueList {
+func objectList() view.QueueList {
 	depth, adds := 3.0, 1.5
-	return engine.QueueList{APIVersion: report.APIVersion, Kind: "QueueList", Items: []engine.QueueItem{
+	return view.QueueList{APIVersion: view.APIVersion, Kind: "QueueList", Items: []view.Queue{
 		{Target: "ns/pod-a", Controller: "c", Queue: "widget", Depth: &depth, AddsPerSecond: &adds, Status: "OK"},
 		{Cluster: "east", Target: "ns/pod-b", Controller: "c", Queue: "evil\x1b[31m\nqueue", Status: "SATURATED"},
 	}}
@@ -92,7 +92,7 @@ func TestPrepareRefuses(t *testing.T) {
 // -o name is for lists; a report is one document.
 func TestNamesOfAReport(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Write(&buf, "name", report.Report{APIVersion: report.APIVersion, Kind: "Report"}); err == nil {
+	if err := Write(&buf, "name", report.Report{APIVersion: view.APIVersion, Kind: "Report"}); err == nil {
 		t.Error("-o name of a report printed, want an error")
 	}
 }

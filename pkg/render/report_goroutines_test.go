@@ -7,10 +7,11 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 func TestGoroutineSectionShowsTheGroupsEscapedOrItsNote(t *testing.T) {
-	r := report.Report{Summary: report.Summary{Verdict: "critical"}, Goroutines: []report.Goroutines{
+	r := report.Report{Summary: view.Summary{Verdict: "critical"}, Goroutines: []report.Goroutines{
 		{Target: "ns/op:8080", Goroutines: 40, Workers: 2, Groups: []report.GoroutineGroup{{Count: 2, State: "select", LongestSeconds: 180,
 			Wait:  goroutines.Frame{Func: "net/http.(*Client).Do"},
 			Own:   &goroutines.Frame{Func: "main.(*x).call\x1b[2JBackend", File: "/src/backend.go", Line: 42},

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
-func queuesOf(depths ...*float64) engine.QueueList {
-	l := engine.QueueList{APIVersion: report.APIVersion, Kind: "QueueList"}
+func queuesOf(depths ...*float64) view.QueueList {
+	l := view.QueueList{APIVersion: view.APIVersion, Kind: "QueueList"}
 	for i, d := range depths {
-		l.Items = append(l.Items, engine.QueueItem{Target: "t", Queue: string(rune('a' + i)), Depth: d, Status: "OK"})
+		l.Items = append(l.Items, view.Queue{Target: "t", Queue: string(rune('a' + i)), Depth: d, Status: "OK"})
 	}
 	return l
 }
@@ -33,7 +33,7 @@ func TestSortBy(t *testing.T) {
 			t.Fatalf("SortBy(%s): %v", c.path, err)
 		}
 		var got []string
-		for _, it := range out.(engine.QueueList).Items {
+		for _, it := range out.(view.QueueList).Items {
 			got = append(got, it.Queue)
 		}
 		if strings.Join(got, " ") != c.want {
