@@ -10,10 +10,14 @@ import (
 // fleetColumns are table columns that, over a fleet, start with the row's cluster.
 type fleetColumns struct {
 	*columns
-	fleet bool
+	fleet     bool
+	noHeaders bool // --no-headers: the header line is left out
 }
 
 func (c *fleetColumns) header(cells []string) {
+	if c.noHeaders {
+		return
+	}
 	if c.fleet {
 		cells = append([]string{"CLUSTER"}, cells...)
 	}

@@ -55,14 +55,16 @@ func parseColumns(spec string) ([]column, error) {
 }
 
 // writeColumns prints the columns of each item, aligned as kubectl aligns them, "<none>"
-// where an item has no value.
-func writeColumns(w io.Writer, cols []column, items []map[string]any) error {
+// where an item has no value; the header line first unless noHeaders.
+func writeColumns(w io.Writer, cols []column, items []map[string]any, noHeaders bool) error {
 	tw := printers.GetNewTabWriter(w)
 	headers := make([]string, len(cols))
 	for i, c := range cols {
 		headers[i] = c.header
 	}
-	fmt.Fprintln(tw, strings.Join(headers, "\t"))
+	if !noHeaders {
+		fmt.Fprintln(tw, strings.Join(headers, "\t"))
+	}
 	for _, it := range items {
 		cells := make([]string, len(cols))
 		for i, c := range cols {

@@ -102,7 +102,7 @@ func templatePrinter(format string) (interface {
 // writeObject prints v, a command's output, in one of kubectl's forms, as Prepare returned it.
 // The printers see the data of -o json, with every string from outside escaped as in every
 // other output.
-func writeObject(w io.Writer, format string, v any) error {
+func writeObject(w io.Writer, format string, v any, noHeaders bool) error {
 	doc, err := asMaps(v)
 	if err != nil {
 		return err
@@ -116,7 +116,7 @@ func writeObject(w io.Writer, format string, v any) error {
 		if err != nil {
 			return err
 		}
-		return writeColumns(w, cols, items(doc))
+		return writeColumns(w, cols, items(doc), noHeaders)
 	}
 	p, err := templatePrinter(format)
 	if err != nil {

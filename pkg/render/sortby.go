@@ -62,7 +62,7 @@ func sortPath(path string) (*jsonpath.JSONPath, error) {
 	}
 	jp := jsonpath.New("sort-by").AllowMissingKeys(true)
 	if err := jp.Parse(path); err != nil {
-		return nil, fmt.Errorf("--sort-by %s: %v", path, err)
+		return nil, fmt.Errorf("--sort-by %q is not a JSONPath: %v", path, err)
 	}
 	return jp, nil
 }

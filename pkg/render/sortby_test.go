@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -52,6 +53,36 @@ func TestSortByRefuses(t *testing.T) {
 	for _, p := range []string{"", "{.items[", "  "} {
 		if err := CheckSortBy(p); err == nil || !strings.Contains(err.Error(), "--sort-by") {
 			t.Errorf("CheckSortBy(%q) = %v, want an error naming --sort-by", p, err)
+		}
+	}
+}
+
+// --no-headers leaves the header line out of the table and of custom columns; --sort-by
+// orders the rows of both.
+func TestWriteList(t *testing.T) {
+	l := queuesOf(num(10), nil, num(9))
+	for _, c := range []struct {
+		format string
+		o      ListOptions
+		first  string
+	}{
+		{"", ListOptions{}, "TARGET"},
+		{"", ListOptions{NoHeaders: true}, "t"},
+		{"wide", ListOptions{NoHeaders: true, SortBy: ".depth"}, "t"},
+		{"custom-columns=Q:.queue", ListOptions{}, "Q"},
+		{"custom-columns=Q:.queue", ListOptions{NoHeaders: true, SortBy: ".depth"}, "c"},
+		{"custom-columns=Q:.queue", ListOptions{NoHeaders: true, SortBy: "{.queue}"}, "a"},
+	} {
+		var buf bytes.Buffer
+		if err := WriteList(&buf, c.format, l, c.o); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+		if f := strings.Fields(lines[0]); len(f) == 0 || f[0] != c.first || len(lines) != 3+boolRank(!c.o.NoHeaders) {
+			t.Errorf("-o %q %+v:\n%s\nwant %d lines, the first starting %q", c.format, c.o, buf.String(), 3+boolRank(!c.o.NoHeaders), c.first)
+		}
+		if c.o.SortBy == ".depth" && c.format == "wide" && !strings.Contains(lines[0], "   c   ") {
+			t.Errorf("--sort-by .depth: first row %q, want queue c (depth 9)", lines[0])
 		}
 	}
 }

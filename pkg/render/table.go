@@ -20,8 +20,13 @@ import (
 // replicas folded into a leader's rows are one STANDBY row per workload, last. Over a fleet
 // (several clusters read) a CLUSTER column comes first and TARGET is named within its cluster.
 func QueueTable(w io.Writer, l view.QueueList, wide bool) error {
+	return queueTable(w, l, wide, false)
+}
+
+// queueTable is QueueTable, without its header line when noHeaders.
+func queueTable(w io.Writer, l view.QueueList, wide, noHeaders bool) error {
 	l = printable.Value(l)
-	tw := &fleetColumns{columns: newColumns(w), fleet: len(l.Clusters) > 1}
+	tw := &fleetColumns{columns: newColumns(w), fleet: len(l.Clusters) > 1, noHeaders: noHeaders}
 	header := []string{"TARGET", "QUEUE", "DEPTH", "ADDS/s", "RETRIES/s", "QUEUE p99", "WORK p99", "UNFINISHED", "LONGEST", "STATUS", "WINDOW"}
 	if wide {
 		header = append(header, "WORKERS", "BY PRIORITY", "ERRORS/s", "QUEUE p50", "WORK p50", "WORK MEAN", "LEADER", "REASON")

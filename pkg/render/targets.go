@@ -12,13 +12,20 @@ import (
 // TargetTable writes the targets as kubectl-style columns; wide adds the workload, pod IP and
 // why each way was chosen. Skipped pods and unreadable targets follow as their own rows.
 func TargetTable(w io.Writer, l view.TargetList, wide bool) error {
+	return targetTable(w, l, wide, false)
+}
+
+// targetTable is TargetTable, without its header line when noHeaders.
+func targetTable(w io.Writer, l view.TargetList, wide, noHeaders bool) error {
 	l = printable.Value(l)
 	tw := newColumns(w)
 	header := []string{"NAMESPACE", "NAME", "PORT", "SCHEME", "PATH", "VIA", "FOUND BY"}
 	if wide {
 		header = append(header, "WORKLOAD", "POD IP", "WHY THIS WAY")
 	}
-	row(tw, header)
+	if !noHeaders {
+		row(tw, header)
+	}
 	for _, t := range l.Items {
 		r := []string{dash(t.Namespace), t.Name, port(t), t.Scheme, t.Path, string(t.Via), t.Reason}
 		if wide {

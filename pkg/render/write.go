@@ -18,6 +18,30 @@ import (
 // the report; "junit" and "github" (workflow commands) for the report, in CI; kubectl's forms
 // (jsonpath=..., go-template=..., custom-columns=..., name) as Prepare returned them.
 func Write(w io.Writer, format string, v any) error {
+	return write(w, format, v, false)
+}
+
+// ListOptions are kubectl's options of a list's output: --no-headers and --sort-by.
+type ListOptions struct {
+	// NoHeaders leaves the header line out of a table (and of -o custom-columns).
+	NoHeaders bool
+	// SortBy orders the items by a JSONPath into each (see SortBy); "" keeps their order.
+	SortBy string
+}
+
+// WriteList is Write of a list (queues, targets) with kubectl's list options.
+func WriteList(w io.Writer, format string, v any, o ListOptions) error {
+	if o.SortBy != "" {
+		sorted, err := SortBy(v, o.SortBy)
+		if err != nil {
+			return err
+		}
+		v = sorted
+	}
+	return write(w, format, v, o.NoHeaders)
+}
+
+func write(w io.Writer, format string, v any, noHeaders bool) error {
 	switch format {
 	case "json":
 		var buf bytes.Buffer
@@ -32,16 +56,16 @@ func Write(w io.Writer, format string, v any) error {
 		return writeYAML(w, v)
 	}
 	if objectForm(format) {
-		return writeObject(w, format, v)
+		return writeObject(w, format, v, noHeaders)
 	}
 	switch v := v.(type) {
 	case view.QueueList:
 		if format == "" || format == "wide" {
-			return QueueTable(w, v, format == "wide")
+			return queueTable(w, v, format == "wide", noHeaders)
 		}
 	case view.TargetList:
 		if format == "" || format == "wide" {
-			return TargetTable(w, v, format == "wide")
+			return targetTable(w, v, format == "wide", noHeaders)
 		}
 	case view.Diff:
 		switch format {

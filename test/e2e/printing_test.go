@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"os"
+	"slices"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,6 +47,17 @@ func TestKubectlPrintingForms(t *testing.T) {
 	r = ctrldiag(t, append(base, "-o", "custom-columns-file="+columns)...)
 	if r.Code != 0 || !strings.Contains(r.Stdout, kcmTarget+"   replicaset\n") {
 		t.Errorf("queues -o custom-columns-file: want %s   replicaset:\n%s", kcmTarget, r)
+	}
+
+	// --sort-by orders the rows, --no-headers drops the header line, as in kubectl get.
+	r = ctrldiag(t, append(base, "--sort-by", ".queue", "--no-headers", "-o", "custom-columns=QUEUE:.queue")...)
+	names := strings.Fields(r.Stdout)
+	if r.Code != 0 || len(names) < 40 || names[0] == "QUEUE" || !slices.IsSorted(names) {
+		t.Errorf("queues --sort-by .queue --no-headers: want the queue names alone, sorted:\n%s", r)
+	}
+	r = ctrldiag(t, "targets", "-n", "kube-system", "--no-headers")
+	if r.Code != 0 || strings.HasPrefix(r.Stdout, "NAMESPACE") || !strings.Contains(r.Stdout, "kube-controller-manager-ctrldiag-node") {
+		t.Errorf("targets --no-headers: want rows without the header:\n%s", r)
 	}
 
 	r = ctrldiag(t, append(base, "-o", `jsonpath={range .items[?(@.queue=="replicaset")]}{.target}{"\n"}{end}`)...)

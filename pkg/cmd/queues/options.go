@@ -25,6 +25,8 @@ type Options struct {
 	Sources    sourceflags.Flags
 	Thresholds thresholdflags.Flags
 	Output     string
+	NoHeaders  bool
+	SortBy     string
 	Args       []string
 
 	// run is the plan opened and format the output format ready to print; set by Validate.
@@ -53,6 +55,11 @@ func (o *Options) Validate() error {
 		return exitcode.UsageError("%v", err)
 	}
 	o.format = format
+	if o.SortBy != "" {
+		if err := render.CheckSortBy(o.SortBy); err != nil {
+			return exitcode.UsageError("%v", err)
+		}
+	}
 	th, err := o.Thresholds.Thresholds()
 	if err != nil {
 		return err
@@ -79,5 +86,5 @@ func (o *Options) Run(ctx context.Context) error {
 	for _, e := range res.List.Errors {
 		stderrline.Say(o.ErrOut, "error", e.Target+": "+e.Error)
 	}
-	return render.Write(o.Out, o.format, res.List)
+	return render.WriteList(o.Out, o.format, res.List, render.ListOptions{NoHeaders: o.NoHeaders, SortBy: o.SortBy})
 }

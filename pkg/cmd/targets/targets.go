@@ -53,9 +53,12 @@ type Options struct {
 	Args    []string
 
 	// run is the plan opened; set by Validate.
-	run     *pipeline.Targets
-	format  string // -o ready to print; set by Validate
-	globals *globals.Flags
+	run    *pipeline.Targets
+	format string // -o ready to print; set by Validate
+	// NoHeaders and SortBy are kubectl's --no-headers and --sort-by.
+	NoHeaders bool
+	SortBy    string
+	globals   *globals.Flags
 	genericiooptions.IOStreams
 }
 
@@ -85,6 +88,8 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	}
 	o.Sources.AddFlags(cmd.Flags(), false)
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: wide, json, yaml, name, jsonpath=TEMPLATE, go-template=TEMPLATE, custom-columns=SPEC (and their -file= forms, as kubectl) (default: table)")
+	cmd.Flags().BoolVar(&o.NoHeaders, "no-headers", false, "Print the table (and -o custom-columns) without its header line")
+	cmd.Flags().StringVar(&o.SortBy, "sort-by", "", "Order the rows by a JSONPath into each item of -o json, as kubectl (e.g. '.name')")
 	o.Sources.RegisterCompletions(cmd)
 	completion.Register(cmd, "output", completion.Formats(formats...))
 	return cmd
@@ -97,6 +102,11 @@ func (o *Options) Validate() error {
 		return exitcode.UsageError("%v", err)
 	}
 	o.format = format
+	if o.SortBy != "" {
+		if err := render.CheckSortBy(o.SortBy); err != nil {
+			return exitcode.UsageError("%v", err)
+		}
+	}
 	if len(o.Sources.URLs) > 0 || len(o.Sources.Files) > 0 {
 		return exitcode.UsageError("targets shows what is found in the cluster: --url and --from-file need no discovery")
 	}
@@ -129,5 +139,5 @@ func (o *Options) Run(ctx context.Context) error {
 		_, err := o.ErrOut.Write([]byte("No metrics endpoints found.\n"))
 		return err
 	}
-	return render.Write(o.Out, o.format, list)
+	return render.WriteList(o.Out, o.format, list, render.ListOptions{NoHeaders: o.NoHeaders, SortBy: o.SortBy})
 }
