@@ -4,8 +4,8 @@ package e2e
 
 import (
 	"os"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
