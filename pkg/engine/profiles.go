@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
@@ -11,6 +12,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/profiling"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
 // ProfileConfig says whether and how report reads the goroutine dumps of targets whose
@@ -34,8 +36,8 @@ var profiledChecks = map[string]bool{"stuck-worker": true, "slow-reconcile": tru
 // suppressions first, to know which.
 func profileWorkers(ctx context.Context, env Env, cfg ProfileConfig, timeout time.Duration, in report.Input) {
 	prof, ok := env.Source.(source.Profiler)
-	if !ok || cfg.Off {
-		return
+	if !ok || cfg.Off || !slices.ContainsFunc(in.Targets, profilable) {
+		return // judging the targets to pick some costs a second build of the report
 	}
 	in.Suppress = nil
 	want := map[string]bool{}
@@ -68,6 +70,12 @@ func profileWorkers(ctx context.Context, env Env, cfg ProfileConfig, timeout tim
 		t.Goroutines = prof.Goroutines(ctx, *t, wantOf(t, cfg), b)
 		line.Step()
 	}
+}
+
+// profilable says whether t may have a goroutine dump: a pod or the API server that was read
+// (saved pages and URLs have no pod to find an endpoint on).
+func profilable(t model.Target) bool {
+	return t.Read() && (t.Target.Kind == target.KindPod || t.Target.Kind == target.KindAPIServer)
 }
 
 // wantOf is how to find t's pprof endpoint: the user's port, or the secure port of the
