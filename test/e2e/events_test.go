@@ -64,18 +64,7 @@ func (d warningEventsDoc) failedCreate(object string) (string, error) {
 // -o json and in the text report's section 6; a snapshot keeps them and its report names them
 // offline.
 func TestReportWarningEventsOfAQuotaBlockedReplicaSet(t *testing.T) {
-	ns := newNamespace(t)
-	apply(t, fmt.Sprintf(`apiVersion: v1
-kind: ResourceQuota
-metadata: {name: no-pods, namespace: %s}
-spec: {hard: {pods: "0"}}
-`, ns))
-	eventually(t, 30*time.Second, "the quota's status", func() error {
-		if out := mustKubectl(t, "-n", ns, "get", "resourcequota", "no-pods", "-o", "jsonpath={.status.hard.pods}"); out != "0" {
-			return fmt.Errorf("status.hard.pods %q", out)
-		}
-		return nil
-	})
+	ns := newQuotaBlockedNamespace(t)
 	apply(t, fmt.Sprintf(`apiVersion: apps/v1
 kind: ReplicaSet
 metadata: {name: quota-blocked, namespace: %s}

@@ -71,18 +71,7 @@ func (o objectsDoc) failedAs(resource, object string) string {
 // kube-controller-manager reconciles ReplicaSets in every namespace, so report -n kube-system
 // reads them there and names the ReplicaSet as NAMESPACE/NAME with its reason.
 func TestReportObjectsQuotaBlockedReplicaSet(t *testing.T) {
-	ns := newNamespace(t)
-	apply(t, fmt.Sprintf(`apiVersion: v1
-kind: ResourceQuota
-metadata: {name: no-pods, namespace: %s}
-spec: {hard: {pods: "0"}}
-`, ns))
-	eventually(t, 30*time.Second, "the quota's status", func() error {
-		if out := mustKubectl(t, "-n", ns, "get", "resourcequota", "no-pods", "-o", "jsonpath={.status.hard.pods}"); out != "0" {
-			return fmt.Errorf("status.hard.pods %q", out)
-		}
-		return nil
-	})
+	ns := newQuotaBlockedNamespace(t)
 	apply(t, fmt.Sprintf(`apiVersion: apps/v1
 kind: ReplicaSet
 metadata: {name: blocked, namespace: %s}
@@ -309,4 +298,22 @@ spec:
 			t.Errorf("no capacity row for the replicaset queue: %+v\n%s", capacity.Capacity, run.Stderr)
 		}
 	}
+}
+
+// newQuotaBlockedNamespace is a new namespace whose ResourceQuota, in force, allows no pods.
+func newQuotaBlockedNamespace(t *testing.T) string {
+	t.Helper()
+	ns := newNamespace(t)
+	apply(t, fmt.Sprintf(`apiVersion: v1
+kind: ResourceQuota
+metadata: {name: no-pods, namespace: %s}
+spec: {hard: {pods: "0"}}
+`, ns))
+	eventually(t, 30*time.Second, "the quota's status", func() error {
+		if out := mustKubectl(t, "-n", ns, "get", "resourcequota", "no-pods", "-o", "jsonpath={.status.hard.pods}"); out != "0" {
+			return fmt.Errorf("status.hard.pods %q", out)
+		}
+		return nil
+	})
+	return ns
 }
