@@ -123,7 +123,7 @@ func admissionKeys(s *health.Snapshot) []health.AdmissionKey {
 	return keys
 }
 
-// admissionWindow is what API server a measured of webhook operation k over the window (since
+// admissionWindow is what the API server measured of webhook operation k over the window (since
 // the process started with one sample; a webhook first called in the window counts from
 // zero): the calls' latency and the calls rejected or failed, by error type (those with any).
 func admissionWindow(a Target, k health.AdmissionKey) (*health.Histogram, map[string]float64) {
