@@ -60,7 +60,7 @@ func TestRulesReadNativeHistograms(t *testing.T) {
 	o := DefaultOptions()
 	o.Window = 10 * time.Second
 	var rules strings.Builder
-	if err := Write(&rules, "rules", mustBuild(t, o), Meta{}); err != nil {
+	if err := Write(&rules, "yaml", mustBuild(t, o), Meta{}); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()

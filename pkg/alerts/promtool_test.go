@@ -55,7 +55,7 @@ func TestPromtoolChecksEveryFormat(t *testing.T) {
 	}
 	for name, o := range map[string]Options{"defaults": DefaultOptions(), "custom": custom} {
 		s := mustBuild(t, o)
-		for _, format := range []string{"rules", "prometheusrule", "json"} {
+		for _, format := range []string{"yaml", "prometheusrule", "json"} {
 			var buf bytes.Buffer
 			if err := Write(&buf, format, s, Meta{Name: "ctrldiag", Namespace: "monitoring", Labels: map[string]string{"release": "prom"}}); err != nil {
 				t.Fatal(err)

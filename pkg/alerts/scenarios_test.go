@@ -212,7 +212,7 @@ func testFile(scs []scenario) string {
 func TestScenariosFireExactlyTheirAlerts(t *testing.T) {
 	dir := t.TempDir()
 	var rules bytes.Buffer
-	if err := Write(&rules, "rules", mustBuild(t, DefaultOptions()), Meta{}); err != nil {
+	if err := Write(&rules, "yaml", mustBuild(t, DefaultOptions()), Meta{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "rules.yaml"), rules.Bytes(), 0o644); err != nil {

@@ -48,7 +48,7 @@ func TestCompleteOutputFormats(t *testing.T) {
 		{[]string{"report", "-o", ""}, "text json yaml markdown html junit github jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
 		{[]string{"snapshot", "-o", ""}, "text json yaml markdown html junit github jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
 		{[]string{"diff", "-o", ""}, "text json yaml markdown jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
-		{[]string{"rules", "-o", ""}, "rules prometheusrule json table"},
+		{[]string{"rules", "-o", ""}, "yaml prometheusrule json table jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
 		{[]string{"version", "-o", ""}, "json yaml"},
 		{[]string{"report", "-o", "j"}, "json junit jsonpath= jsonpath-file= jsonpath-as-json="},
 		{[]string{"report", "-o", "ju"}, "junit"},

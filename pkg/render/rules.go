@@ -15,11 +15,15 @@ import (
 
 // Rules writes the rules of s in one of alerts.Formats (`kubectl ctrldiag rules`): a plain
 // Prometheus rule file (YAML, the default) or a PrometheusRule named by meta, each after the
-// rules' header comment; the rule file as JSON; or the table of alerts and of the checks not
-// exported.
+// rules' header comment; the rule file as JSON; the table of alerts and of the checks not
+// exported; or the rule file through a template of kubectl's (jsonpath=..., go-template=...,
+// as Prepare returned it), over the data of -o json.
 func Rules(w io.Writer, format string, s alerts.Set, meta alerts.Meta) error {
+	if objectForm(format) {
+		return writeObject(w, format, s.File, false)
+	}
 	switch format {
-	case "", "rules":
+	case "", "yaml", "rules":
 		return rulesYAML(w, s, s.File)
 	case "prometheusrule":
 		return rulesYAML(w, s, alerts.NewPrometheusRule(s, meta))
@@ -31,13 +35,23 @@ func Rules(w io.Writer, format string, s alerts.Set, meta alerts.Meta) error {
 		_, err = w.Write(append(b, '\n'))
 		return err
 	case "table":
-		tw := tabwriter.NewWriter(w, 0, 8, 3, ' ', 0)
-		for _, r := range alerts.Table(s) {
-			fmt.Fprintln(tw, strings.Join(r, "\t"))
-		}
-		return tw.Flush()
+		return RulesTable(w, s, false)
 	}
 	return fmt.Errorf("unknown output format %q: use one of %s", format, strings.Join(alerts.Formats, ", "))
+}
+
+// RulesTable writes -o table of the rules of s: every alert, then the checks not exported;
+// without its header line when noHeaders (--no-headers).
+func RulesTable(w io.Writer, s alerts.Set, noHeaders bool) error {
+	rows := alerts.Table(s)
+	if noHeaders {
+		rows = rows[1:]
+	}
+	tw := tabwriter.NewWriter(w, 0, 8, 3, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	return tw.Flush()
 }
 
 // rulesYAML writes v, keyed by its yaml tags in the order of its fields as Prometheus' own

@@ -5,6 +5,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,10 +36,10 @@ Checks that need the cluster rather than metrics are exported over kube-state-me
 its series say the same (memory-pressure, restarts), or listed as not exported, with the
 reason, in the comment block the rule file starts with and in -o table.
 
-Outputs: -o rules (a Prometheus rule file, the default), -o prometheusrule (a
-monitoring.coreos.com/v1 PrometheusRule for the Prometheus Operator: --name, -n and --label
-for the labels its ruleSelector matches), -o json (the rule file as JSON), -o table (every
-alert, its check and for:, and the checks not exported).
+Outputs: -o yaml (a Prometheus rule file, the default), -o json (the same as JSON), kubectl's
+jsonpath= and go-template= over it (its groups), -o prometheusrule (a monitoring.coreos.com/v1
+PrometheusRule: --name, -n, and --label for the labels its ruleSelector matches), -o table
+(every alert, its check and for:, and the checks not exported).
 
 No cluster is read. Exit codes: 0 printed; 2 invalid flags.`
 
@@ -51,14 +52,22 @@ const example = `  # A rule file for a plain Prometheus (rule_files: in promethe
   # One namespace only, stuck after 1m, saturation alerts after 30m
   kubectl ctrldiag rules --matchers '{namespace="my-operator-system"}' --threshold stuckAfter=1m --for workers-saturated=30m
 
-  # What is exported and what is not
-  kubectl ctrldiag rules -o table`
+  # The names of the alerts, one a line
+  kubectl ctrldiag rules -o jsonpath='{range .groups[*].rules[*]}{.alert}{"\n"}{end}' | grep .`
+
+// formats are the values of -o: the outputs of pkg/alerts, and kubectl's templates over the
+// rule file.
+var formats = slices.Concat(alerts.Formats, render.TemplateFormats)
+
+// oldRules is the old name of -o yaml, kept for one release.
+const oldRules = "rules"
 
 // Options holds the flag values of the rules command.
 type Options struct {
 	g          *globals.Flags
 	Thresholds thresholdflags.Flags
 	Output     string
+	NoHeaders  bool
 	Window     time.Duration
 	For        []string
 	Matchers   string
@@ -68,8 +77,9 @@ type Options struct {
 	Labels      []string
 	Name        string
 
-	opts alerts.Options
-	meta alerts.Meta
+	opts   alerts.Options
+	meta   alerts.Meta
+	format string
 	genericiooptions.IOStreams
 }
 
@@ -91,7 +101,8 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "rules", "Output format: rules (a Prometheus rule file), prometheusrule, json or table")
+	f.StringVarP(&o.Output, "output", "o", "yaml", "Output format: yaml (a Prometheus rule file), json, prometheusrule, table, jsonpath=TEMPLATE, go-template=TEMPLATE (and their -file= forms, as kubectl)")
+	f.BoolVar(&o.NoHeaders, "no-headers", false, "Print -o table without its header line (as kubectl, the other outputs have none to leave out)")
 	o.Thresholds.AddFlags(f)
 	f.DurationVar(&o.Window, "window", alerts.DefaultWindow, "The window judged: every rate and increase runs over it (as report's --window with --prometheus)")
 	f.StringArrayVar(&o.For, "for", nil, "Set the for: of a check's alerts, CHECK=DURATION (e.g. workers-saturated=30m; repeatable)")
@@ -105,16 +116,22 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	f.StringArrayVar(&o.Labels, "label", nil, "A label of the PrometheusRule, key=value (repeatable; what the Prometheus' ruleSelector matches)")
 	f.StringVar(&o.Name, "name", "ctrldiag", "Name of the PrometheusRule")
 	o.Thresholds.RegisterCompletions(cmd)
-	completion.Register(cmd, "output", completion.Formats(alerts.Formats...))
+	completion.Register(cmd, "output", completion.Formats(formats...))
 	completion.Register(cmd, "for", completion.Keys(alerts.Checks()...))
 	return cmd
 }
 
 // Complete turns the flags into the options of pkg/alerts, or a usage error.
 func (o *Options) Complete() error {
-	if err := render.ValidateFormat(o.Output, alerts.Formats...); err != nil {
+	if o.Output == oldRules {
+		fmt.Fprintln(o.ErrOut, "rules: -o rules is deprecated and goes in the next release: use -o yaml (the same rule file), the default")
+		o.Output = "yaml"
+	}
+	format, err := render.Prepare(o.Output, formats...)
+	if err != nil {
 		return exitcode.UsageError("%v", err)
 	}
+	o.format = format
 	th, err := o.Thresholds.Thresholds()
 	if err != nil {
 		return err
@@ -164,5 +181,8 @@ func (o *Options) Run() error {
 	if err != nil {
 		return exitcode.UsageError("%v", err)
 	}
-	return render.Rules(o.Out, o.Output, s, o.meta)
+	if o.format == "table" {
+		return render.RulesTable(o.Out, s, o.NoHeaders)
+	}
+	return render.Rules(o.Out, o.format, s, o.meta)
 }
