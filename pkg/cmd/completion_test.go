@@ -43,11 +43,12 @@ func TestCompleteOutputFormats(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"queues", "-o", ""}, "wide json yaml name custom-columns= custom-columns-file= jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
-		{[]string{"targets", "--output", ""}, "wide json yaml name custom-columns= custom-columns-file= jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
+		{[]string{"queues", "-o", ""}, "table wide json yaml name custom-columns= custom-columns-file= jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
+		{[]string{"targets", "--output", ""}, "table wide json yaml name custom-columns= custom-columns-file= jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
 		{[]string{"report", "-o", ""}, "text json yaml markdown html junit github jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
 		{[]string{"snapshot", "-o", ""}, "text json yaml markdown html junit github jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
 		{[]string{"diff", "-o", ""}, "text json yaml markdown jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
+		{[]string{"top", "-o", ""}, "table wide json yaml name custom-columns= custom-columns-file= jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
 		{[]string{"rules", "-o", ""}, "yaml prometheusrule json table jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
 		{[]string{"version", "-o", ""}, "json yaml"},
 		{[]string{"report", "-o", "j"}, "json junit jsonpath= jsonpath-file= jsonpath-as-json="},
@@ -72,7 +73,7 @@ func TestCompleteTemplateFormatWithoutSpace(t *testing.T) {
 // Every value -o completes is one the command accepts, and nothing else: run each verb with
 // each offered value and see that only an unknown one is refused as a format.
 func TestCompletedFormatsAreAccepted(t *testing.T) {
-	for _, verb := range []string{"queues", "targets", "report", "diff", "rules", "version"} {
+	for _, verb := range []string{"queues", "targets", "top", "report", "diff", "rules", "version"} {
 		values, _ := complete(t, verb, "-o", "")
 		for _, v := range append(values, "no-such-format") {
 			streams, _, _, _ := genericiooptions.NewTestIOStreams()
@@ -84,6 +85,8 @@ func TestCompletedFormatsAreAccepted(t *testing.T) {
 				args = []string{verb, "-o", v, "--deadline", "0", "a", "b"}
 			case "rules":
 				args = []string{verb, "-o", v, "--window", "0s"}
+			case "top":
+				args = []string{verb, "-o", v, "--url", "http://x", "--threshold", "nope=1"}
 			case "version":
 				args = []string{verb, "-o", v}
 			}

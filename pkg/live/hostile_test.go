@@ -38,13 +38,23 @@ func assertInert(t *testing.T, where, out string) {
 func TestTopPrintsTextFromOutsideEscaped(t *testing.T) {
 	var out, errOut bytes.Buffer
 	next := func(context.Context) (*engine.Frame, error) { return hostileFrame(), nil }
-	if err := Stream(context.Background(), &out, &errOut, next, Loop{Every: time.Millisecond, Count: 1}); err != nil {
+	if err := Stream(context.Background(), &out, &errOut, next, Loop{Every: time.Millisecond, Count: 1}, Print{}); err != nil {
 		t.Fatal(err)
 	}
 	assertInert(t, "the stream", out.String())
 	assertInert(t, "the stream's stderr", errOut.String())
 	if !strings.Contains(out.String(), `q\x1b]0;pwned\x07\n::error`) || !strings.Contains(errOut.String(), `500: q\x1b]0;pwned`) {
 		t.Errorf("not shown escaped:\n%s\n%s", out.String(), errOut.String())
+	}
+	for _, format := range []string{"wide", "json", "yaml", "name", "custom-columns=Q:.queue,R:.reason", `jsonpath={.items[0].queue}`} {
+		out.Reset()
+		if err := Stream(context.Background(), &out, &errOut, next, Loop{Every: time.Millisecond, Count: 1}, Print{Format: format}); err != nil {
+			t.Fatal(err)
+		}
+		assertInert(t, "the stream -o "+format, out.String())
+		if !strings.Contains(out.String(), "pwned") {
+			t.Errorf("-o %s does not show the queue:\n%s", format, out.String())
+		}
 	}
 
 	m := plainModel()
@@ -70,11 +80,20 @@ func TestTopMasksCredentialsInWarningsAndErrors(t *testing.T) {
 	}
 	var out, errOut bytes.Buffer
 	next := func(context.Context) (*engine.Frame, error) { return frame(), nil }
-	if err := Stream(context.Background(), &out, &errOut, next, Loop{Every: time.Millisecond, Count: 1}); err != nil {
+	if err := Stream(context.Background(), &out, &errOut, next, Loop{Every: time.Millisecond, Count: 1}, Print{}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(out.String()+errOut.String(), secret) || !strings.Contains(errOut.String(), "you sent "+redact.Mask) {
 		t.Errorf("the stream shows the credential:\n%s\n%s", out.String(), errOut.String())
+	}
+	for _, format := range []string{"wide", "json", "yaml"} {
+		out.Reset()
+		if err := Stream(context.Background(), &out, &errOut, next, Loop{Every: time.Millisecond, Count: 1}, Print{Format: format}); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out.String(), secret) || !strings.Contains(out.String(), "you sent "+redact.Mask) {
+			t.Errorf("the stream -o %s shows the credential, or not the error:\n%s", format, out.String())
+		}
 	}
 	f := frame()
 	m := plainModel()

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
 // Next yields the next frame; it fails only when the targets cannot be found at all.
@@ -21,10 +20,11 @@ type Loop struct {
 	Count int
 }
 
-// Stream writes one table per frame to out, each under a line with the frame's time and
-// window, a blank line between them; warnings and failed targets go to errOut. It returns nil
-// when ctx ends or Count frames were written, and the error of a frame that could not be made.
-func Stream(ctx context.Context, out, errOut io.Writer, next Next, loop Loop) error {
+// Stream writes each frame to out as p says (by default one table per frame, each under a
+// line with the frame's time and window, a blank line between them); warnings and failed
+// targets go to errOut. It returns nil when ctx ends or Count frames were written, and the
+// error of a frame that could not be made.
+func Stream(ctx context.Context, out, errOut io.Writer, next Next, loop Loop, p Print) error {
 	tick := time.NewTicker(loop.Every)
 	defer tick.Stop()
 	warned := map[string]bool{}
@@ -43,34 +43,26 @@ func Stream(ctx context.Context, out, errOut io.Writer, next Next, loop Loop) er
 		if err != nil {
 			return err
 		}
-		if err := writeFrame(out, errOut, f, n > 0, warned); err != nil {
+		if err := writeFrame(out, errOut, f, n, warned, p); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// writeFrame writes one frame: the header line, the table, and on errOut what went wrong:
-// each warning once (warned holds those already given), the failed targets at every frame.
-// What came from outside is written escaped (printable).
-func writeFrame(out, errOut io.Writer, f *engine.Frame, blank bool, warned map[string]bool) error {
-	f = shown(f)
-	for _, w := range f.Warnings {
+// writeFrame writes the n-th frame (from 0): its queue list as p says, and on errOut what went
+// wrong: each warning once (warned holds those already given), the failed targets at every
+// frame. What came from outside is written escaped (printable).
+func writeFrame(out, errOut io.Writer, f *engine.Frame, n int, warned map[string]bool, p Print) error {
+	s := shown(f)
+	for _, w := range s.Warnings {
 		if !warned[w] {
 			warned[w] = true
 			fmt.Fprintf(errOut, "warning: %s\n", w)
 		}
 	}
-	for _, e := range f.List.Errors {
+	for _, e := range s.List.Errors {
 		fmt.Fprintf(errOut, "error: %s: %s\n", e.Target, e.Error)
 	}
-	if blank {
-		if _, err := io.WriteString(out, "\n"); err != nil {
-			return err
-		}
-	}
-	if _, err := fmt.Fprintf(out, "# %s  window: %s\n", f.Time.UTC().Format(time.RFC3339), f.Window()); err != nil {
-		return err
-	}
-	return render.QueueTable(out, f.List, false)
+	return printFrame(out, f, n, p)
 }

@@ -45,7 +45,7 @@ func nan(q health.QueueStats) health.QueueStats {
 
 func TestStreamWritesOneTimestampedTablePerFrame(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if err := Stream(context.Background(), &out, &errOut, frames(), Loop{Every: time.Millisecond, Count: 3}); err != nil {
+	if err := Stream(context.Background(), &out, &errOut, frames(), Loop{Every: time.Millisecond, Count: 3}, Print{}); err != nil {
 		t.Fatal(err)
 	}
 	want := `# 2026-01-01T00:00:02Z  window: 2s
@@ -83,13 +83,13 @@ func TestStreamEnds(t *testing.T) {
 		return next(ctx)
 	}
 	var out bytes.Buffer
-	if err := Stream(ctx, &out, &out, counting, Loop{Every: time.Millisecond}); err != nil || strings.Count(out.String(), "# 2026") != 3 {
+	if err := Stream(ctx, &out, &out, counting, Loop{Every: time.Millisecond}, Print{}); err != nil || strings.Count(out.String(), "# 2026") != 3 {
 		t.Errorf("cancelled: %v, %d frames:\n%s", err, strings.Count(out.String(), "# 2026"), out.String())
 	}
 	failing := func(context.Context) (*engine.Frame, error) {
 		return nil, errors.New("no controller metrics endpoint found")
 	}
-	if err := Stream(context.Background(), &out, &out, failing, Loop{Every: time.Millisecond}); err == nil {
+	if err := Stream(context.Background(), &out, &out, failing, Loop{Every: time.Millisecond}, Print{}); err == nil {
 		t.Error("a frame that could not be made: no error")
 	}
 }

@@ -13,9 +13,9 @@ import (
 )
 
 // Write renders v in format, the value of a command's -o flag: "json" and "yaml" for any v
-// (keyed by its json tags, so both give the same data); "" (the default), "wide", "text",
-// "markdown" and "html" for the views that have them: the queue table, the target table and
-// the report; "junit" and "github" (workflow commands) for the report, in CI; kubectl's forms
+// (keyed by its json tags, so both give the same data); "" (the default; "table" too for the
+// lists), "wide", "text", "markdown" and "html" for the views that have them: the queue
+// table, the target table and the report; "junit" and "github" (workflow commands) for the report, in CI; kubectl's forms
 // (jsonpath=..., go-template=..., custom-columns=..., name) as Prepare returned them.
 func Write(w io.Writer, format string, v any) error {
 	return write(w, format, v, false)
@@ -60,11 +60,11 @@ func write(w io.Writer, format string, v any, noHeaders bool) error {
 	}
 	switch v := v.(type) {
 	case view.QueueList:
-		if format == "" || format == "wide" {
+		if format == "" || format == "table" || format == "wide" {
 			return queueTable(w, v, format == "wide", noHeaders)
 		}
 	case view.TargetList:
-		if format == "" || format == "wide" {
+		if format == "" || format == "table" || format == "wide" {
 			return targetTable(w, v, format == "wide", noHeaders)
 		}
 	case view.Diff:

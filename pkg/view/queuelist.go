@@ -2,6 +2,7 @@ package view
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -12,6 +13,8 @@ import (
 type QueueList struct {
 	APIVersion string `json:"apiVersion"`
 	Kind       string `json:"kind"`
+	// Time is when the refresh of top that read the list began; absent in queues.
+	Time time.Time `json:"time,omitzero"`
 	// Window is "lifetime" (one sample: quantiles since process start, no rates), a duration
 	// such as "5s" (two samples that far apart), either followed by " since restart" (the
 	// target restarted between its samples: since the new process started), or "mixed".

@@ -18,7 +18,7 @@ import (
 
 // formats are the values of -o: "" is the table; kubectl's forms print the items or the
 // whole list.
-var formats = slices.Concat([]string{"", "wide", "json", "yaml"}, render.ItemFormats, render.TemplateFormats)
+var formats = slices.Concat([]string{"", "table", "wide", "json", "yaml"}, render.ItemFormats, render.TemplateFormats)
 
 // Options holds the flag values of the queues command.
 type Options struct {

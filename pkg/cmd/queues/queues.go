@@ -69,7 +69,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	}
 	o.Sources.AddFlags(cmd.Flags(), true)
 	o.Thresholds.AddFlags(cmd.Flags())
-	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: wide, json, yaml, name, jsonpath=TEMPLATE, go-template=TEMPLATE, custom-columns=SPEC (and their -file= forms, as kubectl) (default: table)")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE, go-template=TEMPLATE, custom-columns=SPEC (and their -file= forms, as kubectl) (default: table)")
 	cmd.Flags().BoolVar(&o.NoHeaders, "no-headers", false, "Print the table (and -o custom-columns) without its header line")
 	cmd.Flags().StringVar(&o.SortBy, "sort-by", "", "Order the rows by a JSONPath into each item of -o json, as kubectl (e.g. '.depth'; numbers by value, rows without it last)")
 	o.Sources.RegisterCompletions(cmd)

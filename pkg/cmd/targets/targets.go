@@ -64,7 +64,7 @@ type Options struct {
 
 // formats are the values of -o: "" is the table; kubectl's forms print the items or the
 // whole list.
-var formats = slices.Concat([]string{"", "wide", "json", "yaml"}, render.ItemFormats, render.TemplateFormats)
+var formats = slices.Concat([]string{"", "table", "wide", "json", "yaml"}, render.ItemFormats, render.TemplateFormats)
 
 // NewCmd returns the targets command.
 func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
@@ -87,7 +87,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 		},
 	}
 	o.Sources.AddFlags(cmd.Flags(), false)
-	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: wide, json, yaml, name, jsonpath=TEMPLATE, go-template=TEMPLATE, custom-columns=SPEC (and their -file= forms, as kubectl) (default: table)")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE, go-template=TEMPLATE, custom-columns=SPEC (and their -file= forms, as kubectl) (default: table)")
 	cmd.Flags().BoolVar(&o.NoHeaders, "no-headers", false, "Print the table (and -o custom-columns) without its header line")
 	cmd.Flags().StringVar(&o.SortBy, "sort-by", "", "Order the rows by a JSONPath into each item of -o json, as kubectl (e.g. '.name')")
 	o.Sources.RegisterCompletions(cmd)

@@ -3,6 +3,7 @@ package top
 import (
 	"context"
 	"os"
+	"slices"
 	"time"
 
 	"golang.org/x/term"
@@ -14,7 +15,11 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/live"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/pipeline"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
+
+// formats are the values of -o, those of queues: each refresh prints its queue list so.
+var formats = slices.Concat([]string{"", "table", "wide", "json", "yaml"}, render.ItemFormats, render.TemplateFormats)
 
 // Options holds the flag values of the top command.
 type Options struct {
@@ -23,10 +28,17 @@ type Options struct {
 	Refresh    time.Duration
 	Rediscover time.Duration
 	Count      int
+	Output     string
+	NoHeaders  bool
+	SortBy     string
 	Args       []string
 
-	// run is the plan opened; set by Validate.
-	run *pipeline.Top
+	// run is the plan opened and print how each refresh is printed; set by Validate.
+	run   *pipeline.Top
+	print live.Print
+	// printing is whether a printing flag (-o, --no-headers, --sort-by) was given: the
+	// refreshes are then printed, on a terminal too.
+	printing bool
 
 	globals *globals.Flags
 	genericiooptions.IOStreams
@@ -56,6 +68,17 @@ func (o *Options) Validate() error {
 	case len(o.Sources.Files) > 0:
 		return exitcode.UsageError("top reads live targets again and again; saved pages (--from-file) do not change: use kubectl ctrldiag queues --from-file")
 	}
+	format, err := render.Prepare(o.Output, formats...)
+	if err != nil {
+		return exitcode.UsageError("%v", err)
+	}
+	if o.SortBy != "" {
+		if err := render.CheckSortBy(o.SortBy); err != nil {
+			return exitcode.UsageError("%v", err)
+		}
+	}
+	o.print = live.Print{Format: format, List: render.ListOptions{NoHeaders: o.NoHeaders, SortBy: o.SortBy}}
+	o.printing = o.Output != "" || o.NoHeaders || o.SortBy != ""
 	th, err := o.Thresholds.Thresholds()
 	if err != nil {
 		return err
@@ -69,18 +92,18 @@ func (o *Options) Validate() error {
 	return err
 }
 
-// Run refreshes until interrupted (or --count frames): full screen on a terminal, else one
-// table per refresh.
+// Run refreshes until interrupted (or --count frames): full screen on a terminal unless a
+// printing flag was given, else each refresh printed (one table by default).
 func (o *Options) Run(ctx context.Context) error {
 	loop := live.Loop{Every: o.Refresh, Count: o.Count}
-	if terminal(o.Out) && terminal(o.In) {
+	if !o.printing && terminal(o.Out) && terminal(o.In) {
 		top := o.run.Start(true)
 		defer top.Close()
 		return live.Screen(ctx, o.In, o.Out, top.Next, loop)
 	}
 	top := o.run.Start(false)
 	defer top.Close()
-	return live.Stream(ctx, o.Out, o.ErrOut, top.Next, loop)
+	return live.Stream(ctx, o.Out, o.ErrOut, top.Next, loop, o.print)
 }
 
 // DefaultRediscover is the default time between two discoveries of the targets during a

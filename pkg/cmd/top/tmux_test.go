@@ -198,3 +198,21 @@ func TestTopInTmux(t *testing.T) {
 		t.Errorf("after q: alternate screen and cursor flags %q, want \"0 1\" (main screen, cursor shown)", got)
 	}
 }
+
+// On a terminal, -o prints the refreshes as in a pipe rather than the full-screen view: a name
+// per refresh is on the screen and the alternate screen was never entered.
+func TestTopOutputOnATerminalPrints(t *testing.T) {
+	bin := buildBinary(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "# TYPE workqueue_depth gauge\nworkqueue_depth{name=\"deep\"} 500\n")
+	}))
+	defer srv.Close()
+	x := tmuxterm.New(t, fmt.Sprintf("%s top --url %s/metrics --refresh 200ms --count 2 -o name; echo \"exit status $?\"; sleep 600", bin, srv.URL))
+	s := x.WaitFor(30*time.Second, "the exit", contains("exit status "))
+	if !strings.Contains(s, "exit status 0") || strings.Count(s, "queue.ctrldiag.dev/"+srv.URL+"/metrics/deep\n") != 2 || strings.Contains(s, "q quit") {
+		t.Errorf("top -o name on a terminal: want the queue's name printed at each of two refreshes, no view:\n%s", s)
+	}
+	if got := strings.TrimSpace(x.Run("display-message", "-p", "-t", "top", "#{alternate_on}")); got != "0" {
+		t.Errorf("alternate screen after top -o name: %q, want 0", got)
+	}
+}

@@ -21,8 +21,10 @@ appear and the old ones leave. STATUS is that of queues: kubectl ctrldiag explai
 On a terminal the view is full screen, with sparklines of each queue's depth and adds/s.
 Keys: q quit; s change the sort; / filter rows; up and down select; Enter details of a
 queue, Esc back; ? help. Colour is used only on a terminal, never when NO_COLOR is set.
-Elsewhere (a pipe, a file) each refresh prints one table under a line with its time, as
-kubectl get -w does; --count N stops after N refreshes.
+Elsewhere (a pipe, a file), and with -o, --no-headers or --sort-by, each refresh prints as
+queues does, as kubectl get -w: one table under a line with its time (table, wide,
+custom-columns), one QueueList document (json; yaml, "---" between; the time in .time), or
+a template's output per refresh. --count N stops after N refreshes.
 
 With --prometheus the sparklines start with the minutes before the session, read from that
 Prometheus server; the targets are still read live. Details: README, "kubectl ctrldiag top".
@@ -36,7 +38,10 @@ const example = `  # Watch the queues of the operators in namespace ops
   kubectl ctrldiag top -n ops --prometheus svc/monitoring/prometheus-k8s:9090
 
   # One endpoint, refreshed every second, 10 tables into a file
-  kubectl ctrldiag top --url http://localhost:8080/metrics --refresh 1s --count 10 > top.log`
+  kubectl ctrldiag top --url http://localhost:8080/metrics --refresh 1s --count 10 > top.log
+
+  # Each refresh as one JSON line: its time and every queue's depth, shallowest first
+  kubectl ctrldiag top -n ops --sort-by '{.depth}' -o json | jq -c '[.time, (.items[] | [.queue, .depth])]'`
 
 // NewCmd returns the top command.
 func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
@@ -65,6 +70,10 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	cmd.Flags().DurationVar(&o.Refresh, "refresh", o.Refresh, "Time between refreshes")
 	cmd.Flags().DurationVar(&o.Rediscover, "rediscover", o.Rediscover, "Find the targets of -n/-A again this often during the session (and at the refresh after a target starts failing), so that a rollout's new pods appear and deleted ones leave; 0: never")
 	cmd.Flags().IntVar(&o.Count, "count", 0, "Stop after this many refreshes (0: until interrupted)")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Print each refresh, also on a terminal: table, wide, json, yaml, name, jsonpath=TEMPLATE, go-template=TEMPLATE, custom-columns=SPEC (and their -file= forms, as kubectl) (default: table)")
+	cmd.Flags().BoolVar(&o.NoHeaders, "no-headers", false, "Print each table (and -o custom-columns) without its time line and header line")
+	cmd.Flags().StringVar(&o.SortBy, "sort-by", "", "Order each refresh's rows by a JSONPath into each item of -o json, as kubectl (e.g. '.depth'; numbers by value, rows without it last)")
+	completion.Register(cmd, "output", completion.Formats(formats...))
 	// The targets are read live whatever the flags: a Prometheus server only gives history.
 	for name, usage := range map[string]string{
 		"prometheus": "Start the sparklines with the queues' history from a server that speaks the Prometheus HTTP API: its base URL, e.g. http://prometheus:9090, or svc/NAMESPACE/NAME:PORT through the API server's service proxy (the targets are still read live)",

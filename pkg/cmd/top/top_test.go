@@ -1,7 +1,9 @@
 package top
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // run executes `top args...` with test streams (not a terminal) and returns stdout, stderr
@@ -118,6 +121,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--url", "http://x", "--prometheus", "p:9090"}, "--prometheus"},
 		{[]string{"--url", "http://x", "--clusters", "a"}, "--clusters applies only with --prometheus"},
 		{[]string{"--url", "localhost:8080"}, `--url "localhost:8080": not a URL with a scheme; did you mean http://localhost:8080?`},
+		{[]string{"--url", "http://x", "-o", "markdown"}, `unknown output format "markdown": use one of table, wide, json, yaml, name, custom-columns=`},
+		{[]string{"--url", "http://x", "-o", "jsonpath={.items["}, "-o jsonpath:"},
+		{[]string{"--url", "http://x", "--sort-by", "{.items["}, "--sort-by"},
 	} {
 		_, _, err := run(t, tt.args...)
 		if code, msg := exitcode.CodeFor(err); code != exitcode.Usage || !strings.Contains(msg, tt.want) {
@@ -142,5 +148,62 @@ func TestStreamDoesNotAskPrometheus(t *testing.T) {
 	}
 	if asked.Load() != 0 || strings.Contains(errOut, "history") || strings.Count(out, "reconcile") != 2 {
 		t.Errorf("asked %d times; stdout:\n%s\nstderr:\n%s", asked.Load(), out, errOut)
+	}
+}
+
+// -o prints each refresh as queues prints its list: -o json one QueueList document per
+// refresh, naming its time; --sort-by orders each refresh's rows; --no-headers leaves out the
+// time line and the header of every table.
+func TestPrintsEachRefreshAsAsked(t *testing.T) {
+	// targets are the flags of a session on a new server, whose queue starts at depth 40.
+	targets := func(args ...string) []string {
+		srv := growing(t)
+		return append([]string{"--url", srv.URL + "/metrics", "--url", srv.URL + "/flaky", "--refresh", "200ms", "--count", "2"}, args...)
+	}
+	out, errOut, err := run(t, targets("-o", "json", "--sort-by", ".queue")...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	var lists []view.QueueList
+	for {
+		var l view.QueueList
+		if err := dec.Decode(&l); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("-o json: not a stream of JSON documents: %v\n%s", err, out)
+		}
+		lists = append(lists, l)
+	}
+	if len(lists) != 2 {
+		t.Fatalf("-o json --count 2: %d documents, want one per refresh:\n%s", len(lists), out)
+	}
+	first := lists[0]
+	if first.Kind != "QueueList" || first.Time.IsZero() || !lists[1].Time.After(first.Time) {
+		t.Errorf("-o json: kind %q, times %v %v: want QueueLists naming each refresh's time", first.Kind, first.Time, lists[1].Time)
+	}
+	if len(first.Items) != 2 || first.Items[0].Queue != "other" || first.Items[1].Queue != "reconcile" {
+		t.Errorf("--sort-by .queue: want other before reconcile in the first refresh, got %+v", first.Items)
+	}
+	if got := lists[1].Items; len(got) != 1 || got[0].Queue != "reconcile" || *got[0].Depth != 80 || len(lists[1].Errors) != 1 {
+		t.Errorf("second refresh: want reconcile at depth 80 and the flaky target an error, got %+v %+v", got, lists[1].Errors)
+	}
+
+	out, errOut, err = run(t, targets("--no-headers", "-o", "wide")...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	if strings.Contains(out, "# ") || strings.Contains(out, "TARGET") || strings.Count(out, "/metrics   reconcile") != 2 || strings.Count(out, "\n") != 5 || strings.Count(out, "\n\n") != 1 {
+		t.Errorf("--no-headers -o wide: want the rows of two refreshes, a blank line between, no time or header line:\n%s", out)
+	}
+
+	out, _, err = run(t, targets("-o", "yaml")...)
+	if err != nil || strings.Count(out, "kind: QueueList\n") != 2 || strings.Count(out, "\n---\n") != 1 || strings.HasPrefix(out, "---") {
+		t.Errorf("-o yaml: want two documents, \"---\" between: %v\n%s", err, out)
+	}
+
+	out, _, err = run(t, targets("-o", `jsonpath={range .items[*]}{.queue}={.depth}{"\n"}{end}`)...)
+	if err != nil || out != "reconcile=40\nother=0\nreconcile=80\n" {
+		t.Errorf("-o jsonpath: %v %q, want each refresh's queues and depths", err, out)
 	}
 }
