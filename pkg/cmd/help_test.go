@@ -60,7 +60,7 @@ func TestHelpGolden(t *testing.T) {
 	}
 }
 
-// Every verb's help is at most maxHelpLines before "Usage:", and has examples.
+// Every verb's help is at most maxHelpLines before "Usage:", and has two to four examples.
 func TestHelpIsShort(t *testing.T) {
 	for name, args := range helpVerbs {
 		got := help(t, args)
@@ -75,8 +75,16 @@ func TestHelpIsShort(t *testing.T) {
 		if strings.Contains(got, "SECURITY.md") {
 			t.Errorf("%s -h points to SECURITY.md, which a krew install does not have", name)
 		}
-		if name != "version" && !strings.Contains(got, "\nExamples:\n") {
-			t.Errorf("%s -h has no examples", name)
+		_, examples, _ := strings.Cut(got, "\nExamples:\n")
+		if i := strings.Index(examples, "\n\n"+"Flags:"); i >= 0 {
+			examples = examples[:i]
+		}
+		if i := strings.Index(examples, "\n\nAvailable Commands:"); i >= 0 {
+			examples = examples[:i]
+		}
+		// An example is a block of comment and command lines; blocks are apart by a blank line.
+		if n := len(strings.Split(strings.TrimSpace(examples), "\n\n")); examples == "" || n < 2 || n > 4 {
+			t.Errorf("%s -h has %d examples, want two to four", name, n)
 		}
 	}
 }
