@@ -116,11 +116,15 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	if inv.Cluster != nil {
 		admissionNotes = clusterFacts(ctx, cfg, inv, targets, genBefore, resources, &in)
 	}
-	profileWorkers(ctx, env, cfg.Profile, cfg.Read.Timeout, in)
-	var suppressWarnings []string
-	in.Suppress, suppressWarnings = suppressions(ctx, cfg, inv, targets)
-	// The findings are judged and the view made in one go, the suppressed findings set apart.
-	rep := report.Build(in)
+	// The report is built once and judged once; again only with goroutine dumps read for
+	// what the first judging found.
+	draft := report.Prepare(in)
+	fs := draft.Judge()
+	if profileWorkers(ctx, env, cfg.Profile, cfg.Read.Timeout, draft, fs) {
+		fs = draft.Judge()
+	}
+	suppress, suppressWarnings := suppressions(ctx, cfg, inv, targets)
+	rep := draft.Finish(fs, suppress)
 
 	warnings := append(append([]string(nil), inv.Warnings...), notes(targets)...)
 	warnings = append(warnings, implausibleWorkers(targets)...)

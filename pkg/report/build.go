@@ -13,6 +13,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
@@ -84,14 +85,39 @@ type read struct {
 	notes []string
 }
 
-// Build computes the report.
+// Build computes the report: Prepare, judged once, finished.
 func Build(in Input) Report {
+	d := Prepare(in)
+	return d.Finish(d.Judge(), in.Suppress)
+}
+
+// Draft is a report built from its input but not judged: every section but the findings,
+// and the targets the rules judge. Judge runs the rules; Finish sets the findings in the
+// report. The engine judges a draft to pick the targets whose goroutine dumps it reads, and
+// judges it again only when it read some (SetGoroutines).
+type Draft struct {
+	r  Report
+	in Input
+	// judged are what the rules judge (findings.Target) of the targets read, then of those
+	// not read; judgedOf maps an index of in.Targets to its own.
+	judged   []findings.Target
+	judgedOf map[int]int
+	lags     []findings.CacheLag
+	reps     []replicas.Replica
+	readIDs  map[string]bool
+}
+
+// Prepare builds every section of the report but the findings, and what the rules judge.
+func Prepare(in Input) *Draft {
+	// The draft's own targets: a goroutine dump set later changes no caller's.
+	in.Targets = slices.Clone(in.Targets)
 	r := Report{APIVersion: view.APIVersion, Kind: Kind, GeneratedAt: in.Now.UTC(), Scope: in.Scope, Window: view.Lifetime,
 		Pods: []Pod{}, Backlog: []view.Backlog{}, Events: []view.Events{}, Resources: []Resources{}, Capacity: []Capacity{},
 		Findings: []findings.Finding{}}
 	var reads []read
+	var readIdx []int
 	var apiPrev, apiCur *health.Snapshot
-	for _, t := range in.Targets {
+	for ti, t := range in.Targets {
 		rd, ok := readTarget(t, in.Thresholds, in.Objects)
 		if !ok {
 			r.Errors = append(r.Errors, view.TargetError{Target: t.ID(), Error: t.ErrText()})
@@ -113,41 +139,44 @@ func Build(in Input) Report {
 			r.Window = view.WindowName(rd.window) + view.SinceRestart
 		}
 		reads = append(reads, rd)
+		readIdx = append(readIdx, ti)
 		r.WindowNotes = append(r.WindowNotes, rd.notes...)
 	}
 	r.Summary.Targets, r.Summary.Read = len(in.Targets), len(reads)
 
 	r.Pods = podRows(in.Pods, in.Now)
-	var fTargets []findings.Target
-	var lags []findings.CacheLag
-	var reps []replicas.Replica
+	d := &Draft{in: in, judgedOf: make(map[int]int, len(in.Targets)), readIDs: make(map[string]bool, len(reads))}
 	var rows []view.Queue
-	for _, rd := range reads {
+	for k, rd := range reads {
 		id := rd.in.ID()
+		d.readIDs[id] = true
 		for _, q := range rd.queues {
 			rows = append(rows, view.NewQueue(q, rd.prev, rd.cur))
 		}
 		r.Resources = append(r.Resources, resourceRow(rd, in))
 		for _, i := range cachesync.Informers(id, rd.prev, rd.cur, apiPrev, apiCur) {
-			r.CacheSync.Informers = append(r.CacheSync.Informers, Informer{Target: id, Informer: i.Label(), Method: string(i.Method),
+			label := i.Label()
+			r.CacheSync.Informers = append(r.CacheSync.Informers, Informer{Target: id, Informer: label, Method: string(i.Method),
 				QueuedItems: view.Num(i.QueuedItems), LatencyP99Seconds: view.Num(i.LatencyP99Seconds), VersionsBehind: view.Num(i.VersionsBehind),
 				LatencyP99AtLeast: i.LatencyP99AtLeast, BehindAPIServer: i.BehindAPIServer})
-			lags = append(lags, findings.CacheLag{Target: id, Kind: rd.kind, Informer: i.Label(), QueuedItems: i.QueuedItems,
+			d.lags = append(d.lags, findings.CacheLag{Target: id, Kind: rd.kind, Informer: label, QueuedItems: i.QueuedItems,
 				LatencyP99: i.LatencyP99Seconds, LatencyP99AtLeast: i.LatencyP99AtLeast, BehindAPIServer: i.BehindAPIServer, VersionsBehind: i.VersionsBehind})
 		}
 		for _, m := range cachesync.Metrics(id, rd.cur) {
 			r.CacheSync.Metrics = append(r.CacheSync.Metrics, Metric{Target: id, Series: m.Series, Value: view.Num(m.Value)})
 		}
-		ft := findingsTarget(rd, in)
-		fTargets = append(fTargets, ft)
+		// The capacity model once: section 6 shows it, and the rules judge it.
+		ft := findings.WithCapacity(findingsTarget(rd, in), in.Thresholds)
+		d.judgedOf[readIdx[k]] = len(d.judged)
+		d.judged = append(d.judged, ft)
 		r.Capacity = append(r.Capacity, capacityRows(ft, in.Thresholds)...)
 		if rep, ok := replicaOf(rd.in, rd.cur); ok {
-			reps = append(reps, rep)
+			d.reps = append(d.reps, rep)
 		}
 	}
 	for _, t := range in.Targets {
 		if !t.Read() {
-			fTargets = append(fTargets, findings.Target{ID: t.ID(), Kind: findings.ClientGo, ScrapeError: t.ErrText()})
+			d.judged = append(d.judged, findings.Target{ID: t.ID(), Kind: findings.ClientGo, ScrapeError: t.ErrText()})
 		}
 	}
 	r.CacheSync.Generations = generationRows(in.Generations)
@@ -157,22 +186,43 @@ func Build(in Input) Report {
 	r.ClusterRead, r.ClusterAbsent = in.ClusterRead, in.ClusterAbsent
 	r.CacheSync.Methods, r.CacheSync.Note = methods(r.CacheSync, apiCur != nil)
 	sortRows(&r, rows)
+	d.r = r
+	return d
+}
 
-	fs := findings.Evaluate(fTargets, replicas.Elections(reps, in.Leases), lags, in.Thresholds)
-	if in.Suppress != nil {
-		fs, r.Suppressions = in.Suppress(fs)
+// Targets are the draft's targets (its copy of the input's), in the input's order.
+func (d *Draft) Targets() []model.Target { return d.in.Targets }
+
+// SetGoroutines makes p the goroutine dump of the i-th of the draft's targets: the findings
+// judged after read it, and the report shows it.
+func (d *Draft) SetGoroutines(i int, p *goroutines.Profile) {
+	d.in.Targets[i].Goroutines = p
+	if j, ok := d.judgedOf[i]; ok {
+		d.judged[j].Goroutines = p
+	}
+}
+
+// Judge runs every rule over the draft's targets and returns the findings, worst first,
+// none set apart.
+func (d *Draft) Judge() []findings.Finding {
+	return findings.Evaluate(d.judged, replicas.Elections(d.reps, d.in.Leases), d.lags, d.in.Thresholds)
+}
+
+// Finish is the report with fs, the findings Judge returned: those suppress accepts set
+// apart (nil sets none apart), the goroutine dumps read, and the counts and verdict.
+func (d *Draft) Finish(fs []findings.Finding, suppress func([]findings.Finding) ([]findings.Finding, *Suppressions)) Report {
+	r := d.r
+	if suppress != nil {
+		fs, r.Suppressions = suppress(fs)
 	}
 	if len(fs) > 0 {
 		r.Findings = fs
 	}
-	readIDs := make(map[string]bool, len(reads))
-	for _, rd := range reads {
-		readIDs[rd.in.ID()] = true
-	}
-	r.Goroutines = goroutineRows(in.Targets)
-	r.Fleet = fleet(in.Targets, readIDs)
+	r.Goroutines = goroutineRows(d.in.Targets)
+	r.Fleet = fleet(d.in.Targets, d.readIDs)
 	if r.Fleet != nil {
-		r.clusterOf, _ = Clusters(in.Targets)
+		r.clusterOf, _ = Clusters(d.in.Targets)
+		r.Errors = slices.Clone(r.Errors)
 		for i := range r.Errors {
 			r.Errors[i].Cluster = r.clusterOf[r.Errors[i].Target]
 		}
