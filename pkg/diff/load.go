@@ -11,9 +11,9 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapreport"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // maxReportBytes bounds a `report -o json` file read.
@@ -21,7 +21,7 @@ const maxReportBytes = 64 << 20
 
 // Loaded is one side of a diff as read.
 type Loaded struct {
-	Report report.Report
+	Report view.Report
 	// Warning, when set, says that the snapshot's stored report disagrees with its pages and
 	// was not used.
 	Warning string
@@ -57,12 +57,12 @@ func Load(ctx context.Context, path string, cfg engine.ReportConfig) (Loaded, er
 	if len(doc) > maxReportBytes {
 		return Loaded{}, fmt.Errorf("%s: larger than %d bytes, not a report", path, maxReportBytes)
 	}
-	var r report.Report
+	var r view.Report
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	if err := dec.Decode(&r); err != nil {
 		return Loaded{}, fmt.Errorf("%s: neither a snapshot nor a `report -o json` file: %v", path, err)
 	}
-	if r.Kind != report.Kind {
+	if r.Kind != view.ReportKind {
 		return Loaded{}, errors.New(path + ": neither a snapshot nor a `report -o json` file (kind " + fmt.Sprintf("%q", r.Kind) + ")")
 	}
 	return Loaded{Report: r}, nil

@@ -16,9 +16,9 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // cfg is what `report --from-snapshot` judges with when given no flags.
@@ -73,7 +73,7 @@ func save(t *testing.T, dir, name string, s *snapshot.Snapshot) (string, *snapsh
 
 // reportFromSnapshot is the report `report --from-snapshot` prints: the snapshot's pages replayed,
 // dated when it was taken.
-func reportFromSnapshot(t *testing.T, s *snapshot.Snapshot) report.Report {
+func reportFromSnapshot(t *testing.T, s *snapshot.Snapshot) view.Report {
 	t.Helper()
 	res, err := engine.Report(context.Background(), cfg, engine.Env{Source: snapshot.NewReplay(s), Now: func() time.Time { return s.Manifest.Taken }})
 	if err != nil {
@@ -82,7 +82,7 @@ func reportFromSnapshot(t *testing.T, s *snapshot.Snapshot) report.Report {
 	return res.Report
 }
 
-func jsonOf(t *testing.T, r report.Report) string {
+func jsonOf(t *testing.T, r view.Report) string {
 	t.Helper()
 	b, err := json.Marshal(r)
 	if err != nil {
@@ -107,7 +107,7 @@ func TestLoadJudgesASnapshotFromItsPages(t *testing.T) {
 	}
 
 	// Untouched: the stored report is the one the pages give.
-	for path, want := range map[string]report.Report{stillPath: stillReport, busyPath: busyReport} {
+	for path, want := range map[string]view.Report{stillPath: stillReport, busyPath: busyReport} {
 		l, err := Load(context.Background(), path, cfg)
 		if err != nil || l.Warning != "" || jsonOf(t, l.Report) != jsonOf(t, want) {
 			t.Errorf("%s untouched: err %v, warning %q, same report %v", path, err, l.Warning, jsonOf(t, l.Report) == jsonOf(t, want))
@@ -122,7 +122,7 @@ func TestLoadJudgesASnapshotFromItsPages(t *testing.T) {
 	lyingStill, _ := save(t, dir, "lying-still.tar.gz", still)
 	for _, tc := range []struct {
 		path string
-		want report.Report
+		want view.Report
 	}{{lyingBusy, busyReport}, {lyingStill, stillReport}} {
 		l, err := Load(context.Background(), tc.path, cfg)
 		if err != nil {
