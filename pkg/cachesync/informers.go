@@ -60,10 +60,11 @@ func (i Informer) Label() string {
 // Informers measures every named informer of a target against the API server's snapshots
 // (apiPrev, apiCur; nil when the API server was not read).
 func Informers(target string, prev, cur, apiPrev, apiCur *health.Snapshot) []Informer {
-	if cur == nil {
+	if cur == nil || len(cur.Informers) == 0 {
 		return nil
 	}
-	var out []Informer
+	out := make([]Informer, 0, len(cur.Informers))
+	labels := make([]string, 0, len(cur.Informers)) // out's, to sort by
 	for key, inf := range cur.Informers {
 		i := Informer{Target: target, Name: key.Name, Group: key.Group, Version: key.Version, Resource: key.Resource,
 			Method: MethodInformerMetrics, QueuedItems: inf.QueuedItems, StoreResourceVersion: inf.ResourceVersion,
@@ -88,9 +89,23 @@ func Informers(target string, prev, cur, apiPrev, apiCur *health.Snapshot) []Inf
 			}
 		}
 		out = append(out, i)
+		labels = append(labels, i.Label())
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].Label() < out[b].Label() })
+	sort.Sort(byLabel{out, labels})
 	return out
+}
+
+// byLabel sorts informers by their labels, each made once.
+type byLabel struct {
+	informers []Informer
+	labels    []string
+}
+
+func (s byLabel) Len() int           { return len(s.labels) }
+func (s byLabel) Less(i, j int) bool { return s.labels[i] < s.labels[j] }
+func (s byLabel) Swap(i, j int) {
+	s.informers[i], s.informers[j] = s.informers[j], s.informers[i]
+	s.labels[i], s.labels[j] = s.labels[j], s.labels[i]
 }
 
 // Metric is one series of a family whose name contains cache_sync_lag.

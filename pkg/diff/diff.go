@@ -13,12 +13,11 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // Compare compares two reports; names say where each came from.
-func Compare(before, after report.Report, beforeName, afterName string) view.Diff {
+func Compare(before, after view.Report, beforeName, afterName string) view.Diff {
 	d := view.Diff{APIVersion: view.APIVersion, Kind: view.DiffKind, Before: side(before, beforeName), After: side(after, afterName),
 		Queues: []view.QueueChange{}, Objects: []view.ObjectChange{}, Appeared: []findings.Finding{}, Resolved: []findings.Finding{}}
 	ib, ia := identities(before, after)
@@ -66,7 +65,7 @@ func Compare(before, after report.Report, beforeName, afterName string) view.Dif
 	return d
 }
 
-func side(r report.Report, name string) view.Side {
+func side(r view.Report, name string) view.Side {
 	return view.Side{Source: name, GeneratedAt: r.GeneratedAt, Scope: r.Scope, Window: r.Window, Summary: r.Summary}
 }
 
@@ -79,7 +78,7 @@ type queueKey struct{ controller, queue string }
 // queues gives each queue's figures by controller (ids: each target's, see identities) and
 // queue, read from the report's rows (view.FromSections). Replicas of one workload share a
 // controller: the busiest (most adds) stands for it, the leader.
-func queues(r report.Report, ids map[string]string) map[queueKey][]*float64 {
+func queues(r view.Report, ids map[string]string) map[queueKey][]*float64 {
 	out := map[queueKey][]*float64{}
 	for _, q := range view.FromSections(r.Backlog, r.Events) {
 		figs := figures(q)
@@ -111,7 +110,7 @@ func value(v *float64) float64 {
 
 // controller names a target by its workload when its pod has one ("ns/deployment/name:8080"),
 // else by the target.
-func controller(r report.Report, target string) string {
+func controller(r view.Report, target string) string {
 	rest, port, hasPort := strings.Cut(target, ":")
 	ns, pod, ok := strings.Cut(rest, "/")
 	if !ok || strings.Contains(pod, "/") {
@@ -169,7 +168,7 @@ func findingKey(ids map[string]string, f findings.Finding) string {
 	return f.Code + "|" + identity(ids, f.Target) + "|" + f.Queue
 }
 
-func findingKeys(r report.Report, ids map[string]string) map[string]bool {
+func findingKeys(r view.Report, ids map[string]string) map[string]bool {
 	out := map[string]bool{}
 	for _, f := range r.Findings {
 		out[findingKey(ids, f)] = true
@@ -178,9 +177,9 @@ func findingKeys(r report.Report, ids map[string]string) map[string]bool {
 }
 
 // objectChanges compares the objects view kind by kind.
-func objectChanges(before, after report.Report) []view.ObjectChange {
+func objectChanges(before, after view.Report) []view.ObjectChange {
 	type counts struct{ failed, behind int }
-	get := func(r report.Report) map[string]counts {
+	get := func(r view.Report) map[string]counts {
 		out := map[string]counts{}
 		if r.Objects == nil {
 			return out

@@ -4,17 +4,16 @@ import (
 	"testing"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 func num(v float64) *float64 { return &v }
 
 // reportOf is a report of one pod of deployment/widget running queue "widget".
-func reportOf(pod string, depth, adds float64, codes ...string) report.Report {
+func reportOf(pod string, depth, adds float64, codes ...string) view.Report {
 	target := "ops/" + pod + ":8080"
-	r := report.Report{Kind: report.Kind,
-		Pods:    []report.Pod{{Namespace: "ops", Name: pod, Workload: "deployment/widget"}},
+	r := view.Report{Kind: view.ReportKind,
+		Pods:    []view.Pod{{Namespace: "ops", Name: pod, Workload: "deployment/widget"}},
 		Backlog: []view.Backlog{{Target: target, Queue: "widget", Depth: num(depth)}},
 		Events:  []view.Events{{Target: target, Queue: "widget", AddsPerSecond: num(adds), QueueP99Seconds: num(0.5)}}}
 	for _, c := range codes {
@@ -55,7 +54,7 @@ func TestCompareSameAndMissing(t *testing.T) {
 	if d := Compare(r, r, "a", "a"); len(d.Queues)+len(d.Appeared)+len(d.Resolved)+len(d.Objects) != 0 {
 		t.Errorf("a report differs from itself: %+v", d)
 	}
-	empty := report.Report{Kind: report.Kind}
+	empty := view.Report{Kind: view.ReportKind}
 	d := Compare(empty, r, "a", "b")
 	if len(d.Queues) != 1 || d.Queues[0].Change != "appeared" || len(d.Queues[0].Figures) != 3 {
 		t.Errorf("appeared queue %+v, want its three known figures", d.Queues)

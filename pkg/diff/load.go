@@ -9,11 +9,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapreport"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // maxReportBytes bounds a `report -o json` file read.
@@ -21,18 +20,21 @@ const maxReportBytes = 64 << 20
 
 // Loaded is one side of a diff as read.
 type Loaded struct {
-	Report report.Report
+	Report view.Report
 	// Warning, when set, says that the snapshot's stored report disagrees with its pages and
 	// was not used.
 	Warning string
 }
 
+// ReportOf makes the report of a snapshot from its pages, as `report --from-snapshot` makes
+// it (pkg/pipeline gives it).
+type ReportOf func(context.Context, *snapshot.Snapshot) (view.Report, error)
+
 // Load reads the report of a `report -o json` file, or makes the report of a snapshot from
-// its pages with cfg, as `report --from-snapshot` makes it (snapreport), so that the two
-// commands say the same of one file; a stored report.json that disagrees is not used, and
-// Warning says so. A FIFO or a pipe is opened and read within ctx (localfile.Open), and read
-// once.
-func Load(ctx context.Context, path string, cfg engine.ReportConfig) (Loaded, error) {
+// its pages with reportOf, so that `diff` and `report --from-snapshot` say the same of one
+// file; a stored report.json that disagrees is not used, and Warning says so. A FIFO or a
+// pipe is opened and read within ctx (localfile.Open), and read once.
+func Load(ctx context.Context, path string, reportOf ReportOf) (Loaded, error) {
 	f, err := localfile.Open(ctx, path)
 	if err != nil {
 		return Loaded{}, fmt.Errorf("cannot read %s: %w", path, err)
@@ -48,7 +50,7 @@ func Load(ctx context.Context, path string, cfg engine.ReportConfig) (Loaded, er
 		if err != nil {
 			return Loaded{}, fmt.Errorf("%s: %w", path, err)
 		}
-		return fromSnapshot(ctx, path, s, cfg)
+		return fromSnapshot(ctx, path, s, reportOf)
 	}
 	doc, err := io.ReadAll(io.LimitReader(br, maxReportBytes+1))
 	if err != nil {
@@ -57,25 +59,25 @@ func Load(ctx context.Context, path string, cfg engine.ReportConfig) (Loaded, er
 	if len(doc) > maxReportBytes {
 		return Loaded{}, fmt.Errorf("%s: larger than %d bytes, not a report", path, maxReportBytes)
 	}
-	var r report.Report
+	var r view.Report
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	if err := dec.Decode(&r); err != nil {
 		return Loaded{}, fmt.Errorf("%s: neither a snapshot nor a `report -o json` file: %v", path, err)
 	}
-	if r.Kind != report.Kind {
+	if r.Kind != view.ReportKind {
 		return Loaded{}, errors.New(path + ": neither a snapshot nor a `report -o json` file (kind " + fmt.Sprintf("%q", r.Kind) + ")")
 	}
 	return Loaded{Report: r}, nil
 }
 
 // fromSnapshot makes the report of s from its pages and checks the stored one against it.
-func fromSnapshot(ctx context.Context, path string, s *snapshot.Snapshot, cfg engine.ReportConfig) (Loaded, error) {
-	res, err := snapreport.Report(ctx, s, cfg)
+func fromSnapshot(ctx context.Context, path string, s *snapshot.Snapshot, reportOf ReportOf) (Loaded, error) {
+	rep, err := reportOf(ctx, s)
 	if err != nil {
 		return Loaded{}, fmt.Errorf("%s: %w", path, err)
 	}
-	out := Loaded{Report: res.Report}
-	if s.Report != nil && !snapreport.Agrees(s.Report, res.Report) {
+	out := Loaded{Report: rep}
+	if s.Report != nil && !snapreport.Agrees(s.Report, rep) {
 		out.Warning = path + ": the report the snapshot stores (" + snapshot.ReportName + ") disagrees with its pages and was not used: " +
 			"compared the report its pages give, as `report --from-snapshot` makes it (the stored one was edited, or made with other flags or by another version)"
 	}

@@ -16,9 +16,9 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // cfg is what `report --from-snapshot` judges with when given no flags.
@@ -73,16 +73,25 @@ func save(t *testing.T, dir, name string, s *snapshot.Snapshot) (string, *snapsh
 
 // reportFromSnapshot is the report `report --from-snapshot` prints: the snapshot's pages replayed,
 // dated when it was taken.
-func reportFromSnapshot(t *testing.T, s *snapshot.Snapshot) report.Report {
+func reportFromSnapshot(t *testing.T, s *snapshot.Snapshot) view.Report {
 	t.Helper()
-	res, err := engine.Report(context.Background(), cfg, engine.Env{Source: snapshot.NewReplay(s), Now: func() time.Time { return s.Manifest.Taken }})
+	r, err := fromPages(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Report
+	return r
 }
 
-func jsonOf(t *testing.T, r report.Report) string {
+// fromPages makes the report of a snapshot from its pages, as pkg/pipeline does for diff.
+func fromPages(ctx context.Context, s *snapshot.Snapshot) (view.Report, error) {
+	res, err := engine.Report(ctx, cfg, engine.Env{Source: snapshot.NewReplay(s), Now: func() time.Time { return s.Manifest.Taken }})
+	if err != nil {
+		return view.Report{}, err
+	}
+	return res.Report, nil
+}
+
+func jsonOf(t *testing.T, r view.Report) string {
 	t.Helper()
 	b, err := json.Marshal(r)
 	if err != nil {
@@ -107,8 +116,8 @@ func TestLoadJudgesASnapshotFromItsPages(t *testing.T) {
 	}
 
 	// Untouched: the stored report is the one the pages give.
-	for path, want := range map[string]report.Report{stillPath: stillReport, busyPath: busyReport} {
-		l, err := Load(context.Background(), path, cfg)
+	for path, want := range map[string]view.Report{stillPath: stillReport, busyPath: busyReport} {
+		l, err := Load(context.Background(), path, fromPages)
 		if err != nil || l.Warning != "" || jsonOf(t, l.Report) != jsonOf(t, want) {
 			t.Errorf("%s untouched: err %v, warning %q, same report %v", path, err, l.Warning, jsonOf(t, l.Report) == jsonOf(t, want))
 		}
@@ -122,9 +131,9 @@ func TestLoadJudgesASnapshotFromItsPages(t *testing.T) {
 	lyingStill, _ := save(t, dir, "lying-still.tar.gz", still)
 	for _, tc := range []struct {
 		path string
-		want report.Report
+		want view.Report
 	}{{lyingBusy, busyReport}, {lyingStill, stillReport}} {
-		l, err := Load(context.Background(), tc.path, cfg)
+		l, err := Load(context.Background(), tc.path, fromPages)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.path, err)
 		}
@@ -139,8 +148,8 @@ func TestLoadJudgesASnapshotFromItsPages(t *testing.T) {
 	// diff still -> lying-busy finds what report --from-snapshot finds: warnings appeared
 	// (--fail-on new-warning exits 3, as report --fail-on warning does); the stored report
 	// would have said healthy, nothing appeared.
-	before, _ := Load(context.Background(), stillPath, cfg)
-	after, _ := Load(context.Background(), lyingBusy, cfg)
+	before, _ := Load(context.Background(), stillPath, fromPages)
+	after, _ := Load(context.Background(), lyingBusy, fromPages)
 	d := Compare(before.Report, after.Report, stillPath, lyingBusy)
 	if d.After.Summary != busyReport.Summary || d.Worst() != findings.Warning || len(d.Appeared) != busyReport.Summary.Warning {
 		t.Errorf("diff still lying-busy: after %+v worst %q appeared %d, want %+v and its warnings appeared", d.After.Summary, d.Worst(), len(d.Appeared), busyReport.Summary)

@@ -3,7 +3,7 @@ package diff
 import (
 	"sort"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // minShared is the share of their queue and controller names (of all the names either has)
@@ -19,7 +19,7 @@ const minShared = 0.5
 // controllers it runs: two snapshots taken from saved pages of one controller are compared
 // whatever the pages were called. Such a pair is named by the after side's name; what is
 // left is matched by name, or stands alone.
-func identities(before, after report.Report) (map[string]string, map[string]string) {
+func identities(before, after view.Report) (map[string]string, map[string]string) {
 	ib, ia := map[string]string{}, map[string]string{}
 	var loneB, loneA []string
 	for _, t := range targetsOf(before) {
@@ -99,7 +99,7 @@ func identities(before, after report.Report) (map[string]string, map[string]stri
 }
 
 // targetsOf are the targets a report names in its rows and findings, sorted.
-func targetsOf(r report.Report) []string {
+func targetsOf(r view.Report) []string {
 	set := map[string]bool{}
 	for _, b := range r.Backlog {
 		set[b.Target] = true
@@ -121,7 +121,7 @@ func targetsOf(r report.Report) []string {
 }
 
 // queueNames are each target's queue and controller names.
-func queueNames(r report.Report) map[string]map[string]bool {
+func queueNames(r view.Report) map[string]map[string]bool {
 	out := map[string]map[string]bool{}
 	add := func(target, queue string) {
 		if out[target] == nil {

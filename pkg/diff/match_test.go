@@ -4,14 +4,13 @@ import (
 	"testing"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // pageReport is a report of saved pages: each target (named as the file was) runs queues,
 // each with the given depth, and has the finding codes of its first queue.
-func pageReport(targets map[string][]string, depth float64, codes ...string) report.Report {
-	r := report.Report{Kind: report.Kind}
+func pageReport(targets map[string][]string, depth float64, codes ...string) view.Report {
+	r := view.Report{Kind: view.ReportKind}
 	for t, qs := range targets {
 		for _, q := range qs {
 			r.Backlog = append(r.Backlog, view.Backlog{Target: t, Queue: q, Depth: num(depth)})

@@ -31,29 +31,30 @@ type ProfileConfig struct {
 var profiledChecks = map[string]bool{"stuck-worker": true, "slow-reconcile": true, "workers-saturated": true}
 
 // profileWorkers reads, once per target, the goroutine dump of the targets read whose queues
-// show stuck, slow or saturated workers, and makes it a fact of the target. The targets are
-// those the run read (the ones the user selected), never others. It judges in without the
-// suppressions first, to know which.
-func profileWorkers(ctx context.Context, env Env, cfg ProfileConfig, timeout time.Duration, in report.Input) {
+// show stuck, slow or saturated workers (in fs, d's findings judged without the
+// suppressions), and makes it a fact of the target in d. The targets are those the run read
+// (the ones the user selected), never others. It reports whether it read any: d's findings
+// are then to be judged again, with the dumps.
+func profileWorkers(ctx context.Context, env Env, cfg ProfileConfig, timeout time.Duration, d *report.Draft, fs []findings.Finding) bool {
 	prof, ok := env.Source.(source.Profiler)
-	if !ok || cfg.Off || !slices.ContainsFunc(in.Targets, profilable) {
-		return // judging the targets to pick some costs a second build of the report
+	targets := d.Targets()
+	if !ok || cfg.Off || !slices.ContainsFunc(targets, profilable) {
+		return false
 	}
-	in.Suppress = nil
 	want := map[string]bool{}
-	for _, f := range report.Build(in).Findings {
+	for _, f := range fs {
 		if profiledChecks[f.Check] {
 			want[f.Target] = true
 		}
 	}
 	var picked []int
-	for i, t := range in.Targets {
+	for i, t := range targets {
 		if want[t.ID()] && t.Read() {
 			picked = append(picked, i)
 		}
 	}
 	if len(picked) == 0 {
-		return
+		return false
 	}
 	// Bounded like a page: the time of one read (--timeout), and a size cap of its own.
 	b := cfg.Bounds
@@ -66,10 +67,11 @@ func profileWorkers(ctx context.Context, env Env, cfg ProfileConfig, timeout tim
 	line := env.progress(fmt.Sprintf("Reading the goroutine dump of %s", plural.Count(len(picked), "target")), len(picked))
 	defer line.Stop()
 	for _, i := range picked {
-		t := &in.Targets[i]
-		t.Goroutines = prof.Goroutines(ctx, *t, wantOf(t, cfg), b)
+		t := targets[i]
+		d.SetGoroutines(i, prof.Goroutines(ctx, t, wantOf(&t, cfg), b))
 		line.Step()
 	}
+	return true
 }
 
 // profilable says whether t may have a goroutine dump: a pod or the API server that was read

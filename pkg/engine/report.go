@@ -20,6 +20,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // ReportConfig is what `report` needs besides its source.
@@ -50,7 +51,7 @@ type ReportConfig struct {
 
 // ReportResult is the report and what to say beside it.
 type ReportResult struct {
-	Report report.Report
+	Report view.Report
 	// Warnings are things the user should know (stderr).
 	Warnings []string
 
@@ -116,11 +117,15 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	if inv.Cluster != nil {
 		admissionNotes = clusterFacts(ctx, cfg, inv, targets, genBefore, resources, &in)
 	}
-	profileWorkers(ctx, env, cfg.Profile, cfg.Read.Timeout, in)
-	var suppressWarnings []string
-	in.Suppress, suppressWarnings = suppressions(ctx, cfg, inv, targets)
-	// The findings are judged and the view made in one go, the suppressed findings set apart.
-	rep := report.Build(in)
+	// The report is built once and judged once; again only with goroutine dumps read for
+	// what the first judging found.
+	draft := report.Prepare(in)
+	fs := draft.Judge()
+	if profileWorkers(ctx, env, cfg.Profile, cfg.Read.Timeout, draft, fs) {
+		fs = draft.Judge()
+	}
+	suppress, suppressWarnings := suppressions(ctx, cfg, inv, targets)
+	rep := draft.Finish(fs, suppress)
 
 	warnings := append(append([]string(nil), inv.Warnings...), notes(targets)...)
 	warnings = append(warnings, implausibleWorkers(targets)...)
@@ -162,7 +167,7 @@ func clusterFacts(ctx context.Context, cfg ReportConfig, inv *source.Inventory, 
 // suppressions are the accepted findings: the ignore file's entries and the
 // ctrldiag.io/ignore annotations of the pods and, in a cluster, of their workloads; with what
 // to warn about them.
-func suppressions(ctx context.Context, cfg ReportConfig, inv *source.Inventory, targets []model.Target) (func([]findings.Finding) ([]findings.Finding, *report.Suppressions), []string) {
+func suppressions(ctx context.Context, cfg ReportConfig, inv *source.Inventory, targets []model.Target) (func([]findings.Finding) ([]findings.Finding, *view.Suppressions), []string) {
 	var workloads map[string]string
 	var warnings []string
 	if inv.Cluster != nil {

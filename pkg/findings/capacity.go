@@ -26,8 +26,27 @@ type QueueCapacity struct {
 }
 
 // Capacity models every queue of t with enough completions in the window (minEvents); none
-// with one sample, since rates need a window.
+// with one sample, since rates need a window. A target made by WithCapacity gives the model
+// it holds.
 func Capacity(t Target, th Thresholds) []QueueCapacity {
+	if t.capacity != nil {
+		return *t.capacity
+	}
+	return capacityOf(t, th)
+}
+
+// WithCapacity is t holding its capacity model under th, the thresholds it is judged with:
+// for a caller that shows the model and has t judged, so that the rules read the model
+// rather than compute it again. What the model reads of t must not change after (its
+// goroutine dump may: the model does not read it).
+func WithCapacity(t Target, th Thresholds) Target {
+	c := capacityOf(t, th)
+	t.capacity = &c
+	return t
+}
+
+// capacityOf is Capacity, computed.
+func capacityOf(t Target, th Thresholds) []QueueCapacity {
 	if t.Cur == nil || t.Prev == nil || !(t.Window > 0) {
 		return nil
 	}

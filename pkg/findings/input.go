@@ -48,6 +48,9 @@ type Target struct {
 	// Goroutines are where the workers wait, from the process's goroutine dump, when one was
 	// read; nil otherwise.
 	Goroutines *goroutines.Profile
+
+	// capacity is the capacity model computed once (WithCapacity); nil: computed when read.
+	capacity *[]QueueCapacity
 }
 
 // Pod is what the pod behind a target says.

@@ -116,18 +116,18 @@ func FromFamilies(page map[string]*dto.MetricFamily, t time.Time) *Snapshot {
 
 // addSeries files one series of family name into the snapshot.
 func (s *Snapshot) addSeries(name string, m *dto.Metric) {
-	l := labels(m)
+	l := seriesLabels(m.GetLabel())
 	v := value(m)
 	switch name {
 	case wqDepth, wqAdds, wqRetries, wqUnfinished, wqLongest, wqQueueDur, wqWorkDur:
-		if l["name"] == "" {
+		if l.get("name") == "" {
 			return // an unnamed queue exports nothing useful
 		}
-		q := s.queue(l["name"], l["controller"])
+		q := s.queue(l.get("name"), l.get("controller"))
 		switch name {
 		case wqDepth:
 			q.Depth = sum(q.Depth, v)
-			if p := l["priority"]; p != "" {
+			if p := l.get("priority"); p != "" {
 				if q.DepthByPriority == nil {
 					q.DepthByPriority = map[string]float64{}
 				}
@@ -147,13 +147,13 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 			q.WorkDuration = addHistogram(q.WorkDuration, m)
 		}
 	case crReconcileTotal, crReconcileErrors, crTerminalErrors, crPanics, crTimeouts, crActiveWorkers, crMaxConcurrent:
-		if l["controller"] == "" {
+		if l.get("controller") == "" {
 			return
 		}
-		c := s.controller(l["controller"])
+		c := s.controller(l.get("controller"))
 		switch name {
 		case crReconcileTotal:
-			c.ReconcileTotal[l["result"]] += v
+			c.ReconcileTotal[l.get("result")] += v
 		case crReconcileErrors:
 			c.ReconcileErrors = sum(c.ReconcileErrors, v)
 		case crTerminalErrors:
@@ -168,11 +168,11 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 			c.MaxConcurrent = sum(c.MaxConcurrent, v)
 		}
 	case restRequests:
-		s.Client.RequestsByCode[l["code"]] += v
+		s.Client.RequestsByCode[l.get("code")] += v
 	case restRateLimiter:
 		s.Client.RateLimiterDuration = addHistogram(s.Client.RateLimiterDuration, m)
 	case informerQueued, informerLatency, informerRV:
-		i := s.informer(InformerKey{Name: l["name"], Group: l["group"], Version: l["version"], Resource: l["resource"]})
+		i := s.informer(InformerKey{Name: l.get("name"), Group: l.get("group"), Version: l.get("version"), Resource: l.get("resource")})
 		switch name {
 		case informerQueued:
 			i.QueuedItems = sum(i.QueuedItems, v)
@@ -182,7 +182,7 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 			i.ProcessingLatency = addHistogram(i.ProcessingLatency, m)
 		}
 	case watchCacheRV:
-		s.WatchCache[GroupResource{Group: l["group"], Resource: l["resource"]}] = v
+		s.WatchCache[GroupResource{Group: l.get("group"), Resource: l.get("resource")}] = v
 	case processRSS:
 		s.Process.ResidentMemoryBytes = v
 	case processCPU:
@@ -192,10 +192,11 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 	case heapInuse:
 		s.Process.HeapBytes = v
 	default:
-		s.addFlowControl(name, l, v, m)
-		s.addWebhook(name, l, v, m)
-		s.addAdmission(name, l, v, m)
-		s.addLeaderSeries(name, l, v)
+		all := labels(m)
+		s.addFlowControl(name, all, v, m)
+		s.addWebhook(name, all, v, m)
+		s.addAdmission(name, all, v, m)
+		s.addLeaderSeries(name, all, v)
 	}
 }
 
@@ -230,6 +231,22 @@ func (s *Snapshot) informer(k InformerKey) *Informer {
 		s.Informers[k] = i
 	}
 	return i
+}
+
+// seriesLabels are a series' labels, read without the map labels builds: most families read
+// two or three of a few labels.
+type seriesLabels []*dto.LabelPair
+
+// get is the value of the label name, "" without it: what labels' map gives (the last of
+// a repeated name, which parsing refuses anyway).
+func (l seriesLabels) get(name string) string {
+	var v string
+	for _, p := range l {
+		if p.GetName() == name {
+			v = p.GetValue()
+		}
+	}
+	return v
 }
 
 func labels(m *dto.Metric) map[string]string {

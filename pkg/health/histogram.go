@@ -28,6 +28,9 @@ func (h *Histogram) add(m *dto.Histogram) {
 		h.Count += m.GetSampleCountFloat()
 	}
 	h.Sum += m.GetSampleSum()
+	if h.Buckets == nil {
+		h.Buckets = make([]Bucket, 0, len(m.GetBucket())+1) // and the +Inf bucket a series may leave out
+	}
 	hasInf := false
 	for _, b := range m.GetBucket() {
 		hasInf = hasInf || math.IsInf(b.GetUpperBound(), +1)
@@ -44,6 +47,10 @@ func (h *Histogram) add(m *dto.Histogram) {
 }
 
 func (h *Histogram) addBucket(ub, count float64) {
+	if n := len(h.Buckets); n == 0 || h.Buckets[n-1].UpperBound < ub {
+		h.Buckets = append(h.Buckets, Bucket{UpperBound: ub, Count: count}) // a page lists them in order
+		return
+	}
 	i := sort.Search(len(h.Buckets), func(i int) bool { return h.Buckets[i].UpperBound >= ub })
 	if i < len(h.Buckets) && h.Buckets[i].UpperBound == ub {
 		h.Buckets[i].Count += count
@@ -160,15 +167,19 @@ func (h *Histogram) Quantile(q float64) float64 {
 
 // cumulative is h's buckets sorted by upper bound with decreasing counts raised, or nil when
 // no quantile can be read from them: no +Inf bucket, fewer than two buckets, no observations.
+// It is h's own slice when that needs neither (as add leaves them, mostly): read it only.
 func (h *Histogram) cumulative() []Bucket {
-	buckets := append([]Bucket(nil), h.Buckets...)
-	if !strictlyIncreasing(buckets) { // as add leaves them
-		sort.Slice(buckets, func(i, j int) bool { return buckets[i].UpperBound < buckets[j].UpperBound })
+	buckets := h.Buckets
+	if sorted := strictlyIncreasing(buckets); !sorted || !monotonic(buckets) {
+		buckets = append([]Bucket(nil), buckets...)
+		if !sorted {
+			sort.Slice(buckets, func(i, j int) bool { return buckets[i].UpperBound < buckets[j].UpperBound })
+		}
+		ensureMonotonic(buckets)
 	}
 	if len(buckets) < 2 || !math.IsInf(buckets[len(buckets)-1].UpperBound, +1) {
 		return nil
 	}
-	ensureMonotonic(buckets)
 	if observations := buckets[len(buckets)-1].Count; observations == 0 || math.IsNaN(observations) {
 		return nil
 	}
@@ -179,6 +190,17 @@ func (h *Histogram) cumulative() []Bucket {
 // count reaches it, the +Inf bucket (the last) when no finite one does.
 func rankBucket(buckets []Bucket, rank float64) int {
 	return sort.Search(len(buckets)-1, func(i int) bool { return buckets[i].Count >= rank })
+}
+
+// monotonic reports whether no bucket count is lower than the one before it (nor NaN), so
+// that ensureMonotonic would change nothing.
+func monotonic(buckets []Bucket) bool {
+	for i := 1; i < len(buckets); i++ {
+		if !(buckets[i].Count >= buckets[i-1].Count) {
+			return false
+		}
+	}
+	return len(buckets) == 0 || !math.IsNaN(buckets[0].Count)
 }
 
 // ensureMonotonic raises any bucket count lower than the one before it, as PromQL does for

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapreport"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 )
 
@@ -32,7 +33,14 @@ func openSnapshot(s Spec) (Opened, error) {
 	if err != nil {
 		return Opened{}, failure{err}
 	}
-	// diff reads a snapshot through the same snapreport.Env, so the two agree on a file.
-	env, scope := snapreport.Env(snap)
-	return Opened{Source: env.Source, Scope: scope, Read: readOptions(s), Now: env.Now}, nil
+	return Snapshot(snap, s), nil
+}
+
+// Snapshot is the source of a snapshot already read: its pages and cluster answers replayed,
+// in the scope it was taken in, its time the time of the run, read as s bounds it. `report
+// --from-snapshot` and `diff` read a snapshot through it, so the two agree on a file.
+func Snapshot(snap *snapshot.Snapshot, s Spec) Opened {
+	taken, sc := snap.Manifest.Taken, snap.Manifest.Scope
+	return Opened{Source: snapshot.NewReplay(snap), Scope: engine.Scope{Cluster: sc.Cluster, Namespace: sc.Namespace, Selector: sc.Selector},
+		Read: readOptions(s), Now: func() time.Time { return taken }}
 }

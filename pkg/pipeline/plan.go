@@ -27,5 +27,10 @@ func (p Plan) open() (opened, error) {
 	if err != nil {
 		return opened{}, err
 	}
-	return opened{Opened: r, env: engine.Env{Source: r.Source, Progress: p.Progress, Now: r.Now}}, nil
+	return openedOf(r, p.Progress), nil
+}
+
+// openedOf is a source opened with the progress line that draws its reading (nil: none).
+func openedOf(r open.Opened, progress func(what string, total int) engine.Progress) opened {
+	return opened{Opened: r, env: engine.Env{Source: r.Source, Progress: progress, Now: r.Now}}
 }

@@ -20,8 +20,15 @@ func NewReport(p Plan, cfg engine.ReportConfig) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	rep := newReport(r, cfg)
+	rep.plan = p
+	return rep, nil
+}
+
+// newReport is the report made with cfg of a source opened.
+func newReport(r opened, cfg engine.ReportConfig) *Report {
 	cfg.Read, cfg.Scope = r.Read, r.Scope
-	return &Report{plan: p, cfg: cfg, env: r.env}, nil
+	return &Report{cfg: cfg, env: r.env}
 }
 
 // Run reads the targets and the cluster and returns the report (engine.Report); the result

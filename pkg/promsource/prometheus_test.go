@@ -29,6 +29,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // restartFormat is a small controller's page, which restarts inside the window.
@@ -295,7 +296,7 @@ func compareFindings(t *testing.T, id string, direct, got source.Result, th find
 	}
 }
 
-func findingLines(r report.Report) []string {
+func findingLines(r view.Report) []string {
 	var out []string
 	for _, f := range r.Findings {
 		out = append(out, fmt.Sprintf("%s %s %s %s: %s %v", f.Severity, f.Code, f.Target, f.Queue, f.Summary, f.Evidence))

@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -60,7 +59,7 @@ const maxLatencyRows = 4
 
 // newLatencyRows charts the busiest queues (Events come busiest first) that saw items over
 // the window, or says why there is nothing to draw.
-func newLatencyRows(r report.Report) ([]latencyRow, string) {
+func newLatencyRows(r view.Report) ([]latencyRow, string) {
 	var out []latencyRow
 	with := 0
 	for _, e := range r.Events {

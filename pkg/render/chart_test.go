@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -32,7 +31,7 @@ func TestChartsOfNothingSayWhy(t *testing.T) {
 	if c := newHistChart("x", []view.Bucket{{LE: "1", Count: 0}, {LE: "+Inf", Count: 0}}, nil, nil, nil); c != nil {
 		t.Errorf("a histogram without observations: %+v", c)
 	}
-	rows, note := newLatencyRows(report.Report{Window: "lifetime", Events: []view.Events{{Queue: "q"}}})
+	rows, note := newLatencyRows(view.Report{Window: "lifetime", Events: []view.Events{{Queue: "q"}}})
 	if rows != nil || !strings.Contains(note, "since each process started") {
 		t.Errorf("no latency: %v %q", rows, note)
 	}

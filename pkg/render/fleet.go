@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // fleetColumns are table columns that, over a fleet, start with the row's cluster.
@@ -43,7 +43,7 @@ func splitCluster(cluster, id string) (string, string) {
 }
 
 // clusterOf finds the cluster a target ID starts with among the fleet's: the longest.
-func clusterOf(id string, fleet []report.ClusterSummary) string {
+func clusterOf(id string, fleet []view.ClusterSummary) string {
 	best := ""
 	for _, c := range fleet {
 		if c.Cluster != "" && strings.HasPrefix(id, c.Cluster+"/") && len(c.Cluster) > len(best) {
@@ -55,7 +55,7 @@ func clusterOf(id string, fleet []report.ClusterSummary) string {
 
 // fleetSection is the report's first table over a fleet: one row per cluster, worst first,
 // with its worst finding and the controller that raised it.
-func fleetSection(r report.Report) section {
+func fleetSection(r view.Report) section {
 	s := section{Title: "Fleet: clusters, worst first",
 		Header: []string{"CLUSTER", "READ", "CRITICAL", "WARNING", "INFO", "WORST FINDING", "TARGET", "QUEUE"}}
 	for _, c := range r.Fleet {
@@ -75,7 +75,7 @@ func fleetSection(r report.Report) section {
 
 // withClusterColumn splits the TARGET column of a section, and of its sub-tables, into CLUSTER
 // and TARGET over a fleet.
-func withClusterColumn(s section, fleet []report.ClusterSummary) section {
+func withClusterColumn(s section, fleet []view.ClusterSummary) section {
 	if len(s.Header) > 0 && s.Header[0] == "TARGET" {
 		s.Header = append([]string{"CLUSTER"}, s.Header...)
 		rows := make([][]string, len(s.Rows))

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -40,9 +39,9 @@ func TestQueueTableClusterColumn(t *testing.T) {
 // CLUSTER column.
 func TestReportFleetSection(t *testing.T) {
 	depth := 150.0
-	r := report.Report{Summary: view.Summary{Targets: 2, Read: 2},
-		Fleet: []report.ClusterSummary{
-			{Cluster: "b", Targets: 1, Read: 1, Warning: 1, Worst: &report.FindingRef{Code: "CD208", Check: "workers-saturated",
+	r := view.Report{Summary: view.Summary{Targets: 2, Read: 2},
+		Fleet: []view.ClusterSummary{
+			{Cluster: "b", Targets: 1, Read: 1, Warning: 1, Worst: &view.FindingRef{Code: "CD208", Check: "workers-saturated",
 				Severity: findings.Warning, Target: "b/ns/op:8080", Queue: "q"}},
 			{Cluster: "a", Targets: 1, Read: 1}},
 		Backlog: []view.Backlog{{Target: "b/ns/op:8080", Queue: "q", Depth: &depth, Trend: "rising", Status: "SLOW"}}}

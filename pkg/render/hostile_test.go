@@ -29,7 +29,7 @@ const hostile = hostiletext.Name
 
 // hostileReport is a report built from a page whose queue and controller are named hostile,
 // a target whose error says hostile, and objects whose condition message is hostile.
-func hostileReport(t *testing.T) report.Report {
+func hostileReport(t *testing.T) view.Report {
 	t.Helper()
 	page := func(depth, longest, unfinished, done float64) *parse.Page {
 		text := strings.ReplaceAll(stuckText(depth, longest, unfinished, done), `"reconciler"`, `"`+strings.ReplaceAll(hostile, "\n", `\n`)+`"`)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -92,7 +91,7 @@ func TestPrepareRefuses(t *testing.T) {
 // -o name is for lists; a report is one document.
 func TestNamesOfAReport(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Write(&buf, "name", report.Report{APIVersion: view.APIVersion, Kind: "Report"}); err == nil {
+	if err := Write(&buf, "name", view.Report{APIVersion: view.APIVersion, Kind: "Report"}); err == nil {
 		t.Error("-o name of a report printed, want an error")
 	}
 }

@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // capacitySection is the capacity model's reading of each queue with enough completions in
 // the window: the offered load, the service time, the workers, the predicted queue wait beside
 // the measured one, and the workers needed for the target p99 wait.
-func capacitySection(r report.Report) section {
+func capacitySection(r view.Report) section {
 	s := section{Title: "Capacity: workers for the queue wait",
 		Header: []string{"TARGET", "QUEUE", "LOOP", "OFFERED/s", "SERVICE MEAN", "SERVICE p99", "WORKERS", "UTILISATION",
 			"WAIT p99 MODEL", "WAIT p99 MEASURED", "WORKERS NEEDED", "NOTE"}}
@@ -39,7 +38,7 @@ func capacitySection(r report.Report) section {
 	return s
 }
 
-func workersCell(c report.Capacity) string {
+func workersCell(c view.Capacity) string {
 	if c.Workers == nil {
 		return "unknown (--workers)"
 	}
@@ -55,14 +54,14 @@ func workersCell(c report.Capacity) string {
 }
 
 // modelWait is the predicted p99, or "no bound" when the workers cannot keep up.
-func modelWait(c report.Capacity) string {
+func modelWait(c view.Capacity) string {
 	if c.PredictedWaitP99Seconds == nil && c.Utilisation != nil && *c.Utilisation >= 1 {
 		return "no bound"
 	}
 	return Seconds(c.PredictedWaitP99Seconds)
 }
 
-func neededCell(c report.Capacity) string {
+func neededCell(c view.Capacity) string {
 	if c.WorkersNeeded == nil {
 		return "-"
 	}
@@ -75,7 +74,7 @@ func neededCell(c report.Capacity) string {
 
 // capacityNote says why more workers cannot help where more are needed, or that the advice is
 // a floor.
-func capacityNote(c report.Capacity) string {
+func capacityNote(c view.Capacity) string {
 	var parts []string
 	short := c.WorkersNeeded != nil && (c.Workers == nil || float64(*c.WorkersNeeded) > *c.Workers)
 	if !c.WorkersHelp && short {

@@ -4,14 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 func TestCapacitySection(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	n := func(v int) *int { return &v }
-	r := report.Report{Window: "30s", Capacity: []report.Capacity{
+	r := view.Report{Window: "30s", Capacity: []view.Capacity{
 		// Saturated at one worker, objects not counted: no bound, the advice a floor.
 		{Target: "ns/op:8080", Queue: "workload", Loop: "saturated", OfferedPerSecond: f(2), OfferedIsFloor: true,
 			ServiceMeanSeconds: f(1), Workers: f(1), WorkersFrom: "controller_runtime_max_concurrent_reconciles",
@@ -59,10 +58,10 @@ func TestCapacitySection(t *testing.T) {
 	if !strings.Contains(col(0, "NOTE"), "a floor") {
 		t.Errorf("floor not said: %q", col(0, "NOTE"))
 	}
-	if s := capacitySection(report.Report{Window: view.Lifetime}); !strings.Contains(s.Note, "needs rates over a window") {
+	if s := capacitySection(view.Report{Window: view.Lifetime}); !strings.Contains(s.Note, "needs rates over a window") {
 		t.Errorf("one sample: %q", s.Note)
 	}
-	if s := capacitySection(report.Report{Window: "5s"}); !strings.Contains(s.Note, "enough completions") {
+	if s := capacitySection(view.Report{Window: "5s"}); !strings.Contains(s.Note, "enough completions") {
 		t.Errorf("nothing modelled: %q", s.Note)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // junitDoc reads back what ReportJUnit writes.
@@ -41,7 +41,7 @@ type junitDoc struct {
 	} `xml:"testsuite"`
 }
 
-func readJUnit(t *testing.T, r report.Report) (junitDoc, string) {
+func readJUnit(t *testing.T, r view.Report) (junitDoc, string) {
 	t.Helper()
 	var b bytes.Buffer
 	if err := Write(&b, "junit", r); err != nil {
@@ -121,7 +121,7 @@ func TestReportJUnit(t *testing.T) {
 }
 
 // withInfo adds an info finding (the fixture has none) to a target read.
-func withInfo(r report.Report) report.Report {
+func withInfo(r view.Report) view.Report {
 	d, _ := findings.Lookup("warm-standby")
 	r.Findings = append(r.Findings, findings.Finding{Code: d.Code, Check: d.Check, Severity: findings.Info, Title: d.Title,
 		Target: "widgets-system/widgets-controller-7d9f8-abcde:8080", Queue: "widget", Summary: "a warm replica"})
@@ -161,10 +161,10 @@ func TestJudgedChecks(t *testing.T) {
 func TestReportJUnitSuppressed(t *testing.T) {
 	r := fixtureReport(t)
 	var keep []findings.Finding
-	var s report.Suppressions
+	var s view.Suppressions
 	for _, f := range r.Findings {
 		if f.Severity == findings.Warning && f.Check != "scrape-failed" && len(s.Findings) == 0 {
-			s.Findings = append(s.Findings, report.Suppressed{Finding: f, Reason: "known", Source: "i.yaml:3"})
+			s.Findings = append(s.Findings, view.Suppressed{Finding: f, Reason: "known", Source: "i.yaml:3"})
 			continue
 		}
 		keep = append(keep, f)

@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // A report from a Prometheus server says, in each section that needs the cluster itself, why
 // it is absent, or, when the cluster was read, that the pods are as they are now.
 func TestReportSaysWhyTheClusterIsAbsent(t *testing.T) {
 	why := "the report is about 2026-03-02T02:00:00Z, 1h0m0s ago, and the cluster can only be read as it is now"
-	r := report.Report{ClusterAbsent: why, ResourcesNote: "the metrics API was not read: " + why}
+	r := view.Report{ClusterAbsent: why, ResourcesNote: "the metrics API was not read: " + why}
 	var b bytes.Buffer
 	if err := ReportText(&b, r); err != nil {
 		t.Fatal(err)
@@ -29,8 +29,8 @@ func TestReportSaysWhyTheClusterIsAbsent(t *testing.T) {
 	}
 
 	b.Reset()
-	r = report.Report{ClusterRead: "the kubeconfig's cluster (https://10.0.0.1:6443) as it was at 2026-03-02T03:00:00Z",
-		Pods: []report.Pod{{Namespace: "ops", Name: "op-7d9f", Phase: "Running", Ready: true, Restarts: 2}}}
+	r = view.Report{ClusterRead: "the kubeconfig's cluster (https://10.0.0.1:6443) as it was at 2026-03-02T03:00:00Z",
+		Pods: []view.Pod{{Namespace: "ops", Name: "op-7d9f", Phase: "Running", Ready: true, Restarts: 2}}}
 	if err := ReportText(&b, r); err != nil {
 		t.Fatal(err)
 	}

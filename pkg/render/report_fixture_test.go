@@ -19,6 +19,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // fixtureNow is the fixed time of the golden report, just after the pages were captured.
@@ -28,7 +29,7 @@ var fixtureNow = time.Date(2026, 11, 22, 3, 7, 30, 0, time.UTC)
 // reference operator, kube-controller-manager and kube-apiserver, sampled 10 s apart) and a
 // synthetic operator whose worker is stuck, whose backlog grows and that was OOMKilled, so
 // that every kind of row and finding card renders.
-func fixtureReport(t *testing.T) report.Report {
+func fixtureReport(t *testing.T) view.Report {
 	t.Helper()
 	// pair is the result of reading target t, behind pod p, twice 10 s apart.
 	pair := func(t0 target.Target, p *corev1.Pod, first, second string) source.Result {

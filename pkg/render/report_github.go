@@ -6,13 +6,13 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // ReportGitHub writes the report as GitHub Actions workflow commands: an ::error per critical
 // finding and a ::warning per warning (info is left out), titled "CODE slug", then the verdict
 // and the suppressions as plain lines, and each expired ignore entry as a ::notice.
-func ReportGitHub(w io.Writer, r report.Report) error {
+func ReportGitHub(w io.Writer, r view.Report) error {
 	ew := &errWriter{w: w}
 	for _, f := range r.Findings {
 		var cmd string

@@ -13,19 +13,19 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // reportFormats are every output format of `kubectl ctrldiag report`, rendered as the
 // command renders them.
-var reportFormats = map[string]func(io.Writer, report.Report) error{
+var reportFormats = map[string]func(io.Writer, view.Report) error{
 	"txt":  ReportText,
 	"md":   ReportMarkdown,
 	"html": ReportHTML,
-	"json": func(w io.Writer, r report.Report) error { return Write(w, "json", r) },
-	"yaml": func(w io.Writer, r report.Report) error { return Write(w, "yaml", r) },
+	"json": func(w io.Writer, r view.Report) error { return Write(w, "json", r) },
+	"yaml": func(w io.Writer, r view.Report) error { return Write(w, "yaml", r) },
 }
 
 func TestReportGolden(t *testing.T) {

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // goroutineSection shows where the workers of stuck, slow or saturated queues wait, from each
 // target's goroutine dump: one row per group of workers with one stack, or the note that says
 // why a dump was not read. It is shown only when a dump was asked for.
-func goroutineSection(r report.Report) (section, bool) {
+func goroutineSection(r view.Report) (section, bool) {
 	if len(r.Goroutines) == 0 {
 		return section{}, false
 	}

@@ -6,13 +6,12 @@ import (
 	"testing"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 func TestGoroutineSectionShowsTheGroupsEscapedOrItsNote(t *testing.T) {
-	r := report.Report{Summary: view.Summary{Verdict: "critical"}, Goroutines: []report.Goroutines{
-		{Target: "ns/op:8080", Goroutines: 40, Workers: 2, Groups: []report.GoroutineGroup{{Count: 2, State: "select", LongestSeconds: 180,
+	r := view.Report{Summary: view.Summary{Verdict: "critical"}, Goroutines: []view.Goroutines{
+		{Target: "ns/op:8080", Goroutines: 40, Workers: 2, Groups: []view.GoroutineGroup{{Count: 2, State: "select", LongestSeconds: 180,
 			Wait:  goroutines.Frame{Func: "net/http.(*Client).Do"},
 			Own:   &goroutines.Frame{Func: "main.(*x).call\x1b[2JBackend", File: "/src/backend.go", Line: 42},
 			Cause: goroutines.CauseHTTP}}},
@@ -37,7 +36,7 @@ func TestGoroutineSectionShowsTheGroupsEscapedOrItsNote(t *testing.T) {
 		}
 	}
 	var none bytes.Buffer
-	if err := Write(&none, "text", report.Report{}); err != nil || strings.Contains(none.String(), "Goroutines") {
+	if err := Write(&none, "text", view.Report{}); err != nil || strings.Contains(none.String(), "Goroutines") {
 		t.Errorf("a report without dumps shows the section: %v", err)
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 //go:embed report_html.tmpl
@@ -28,14 +28,14 @@ var reportHTML = sync.OnceValue(func() *template.Template {
 		"upper":          strings.ToUpper,
 		"pathParts":      pathParts,
 		"judged":         judged,
-		"suppressedLine": func(s *report.Suppressions) string { return suppressedLine(*s) },
+		"suppressedLine": func(s *view.Suppressions) string { return suppressedLine(*s) },
 	}).Parse(reportHTMLTemplate))
 })
 
 // htmlPage is what the html template renders: the report, its sections as tables, and the
 // charts laid out in Go.
 type htmlPage struct {
-	R         report.Report
+	R         view.Report
 	Generated string
 	Verdict   string // the verdict banner's class: critical, warning or ok
 	Window    string // the report's window, and the other windows some targets were judged over
@@ -66,7 +66,7 @@ var sectionIDs = []string{"pods", "backlog", "cache", "events", "resources", "ob
 
 // ReportHTML writes the report as one self-contained HTML page: inline CSS and inline SVG
 // charts (depth per queue, queue and work latency distributions), no script, nothing fetched.
-func ReportHTML(w io.Writer, r report.Report) error {
+func ReportHTML(w io.Writer, r view.Report) error {
 	r = printable.Value(r)
 	p := htmlPage{R: r, Generated: r.GeneratedAt.Format("2006-01-02 15:04:05 UTC"), Verdict: "ok", Style: template.CSS(reportHTMLStyle),
 		Window: reportWindow(r), ErrorsTitle: errorsTitle(r), ErrorsNav: "Unread targets"}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // ReportJUnit writes the report as JUnit XML for CI test reporters: a <testsuite> per target,
@@ -20,7 +20,7 @@ import (
 // on a target (one per queue) gives a case per finding, so that failures plus errors count the
 // warning and critical findings. time is the window the target was judged over, in seconds.
 // The attributes are those of the JUnit schema Jenkins publishes (skipped only on suites).
-func ReportJUnit(w io.Writer, r report.Report) error {
+func ReportJUnit(w io.Writer, r view.Report) error {
 	r = printable.Value(r)
 	suites := junitSuites{Name: "kubectl ctrldiag report"}
 	for _, id := range junitTargets(r) {
@@ -86,7 +86,7 @@ type junitMessage struct {
 
 // junitTargets are the suites' names, sorted: every target read or not, and any other
 // subject a finding names (a workload, for leader-election).
-func junitTargets(r report.Report) []string {
+func junitTargets(r view.Report) []string {
 	seen := map[string]bool{}
 	for _, x := range r.Resources {
 		seen[x.Target] = true
@@ -110,7 +110,7 @@ func junitTargets(r report.Report) []string {
 	return ids
 }
 
-func suiteFor(r report.Report, id string) junitSuite {
+func suiteFor(r view.Report, id string) junitSuite {
 	s := junitSuite{Name: id, Time: seconds(targetWindow(r, id)), Timestamp: r.GeneratedAt.UTC().Format("2006-01-02T15:04:05")}
 	byCheck := map[string][]findings.Finding{}
 	for _, f := range r.Findings {
@@ -118,7 +118,7 @@ func suiteFor(r report.Report, id string) junitSuite {
 			byCheck[f.Check] = append(byCheck[f.Check], f)
 		}
 	}
-	suppressed := map[string][]report.Suppressed{}
+	suppressed := map[string][]view.Suppressed{}
 	if r.Suppressions != nil {
 		for _, x := range r.Suppressions.Findings {
 			if x.Target == id {
@@ -201,7 +201,7 @@ var judgedGroups = map[string][]string{
 
 // judgedChecks are the checks whose rule ran for target id (judgedGroups). A target that gave
 // no figures was judged by scrape-failed only.
-func judgedChecks(r report.Report, id string) map[string]bool {
+func judgedChecks(r view.Report, id string) map[string]bool {
 	has := map[string]bool{}
 	for _, x := range r.Resources {
 		if x.Target == id {
@@ -230,7 +230,7 @@ func judgedChecks(r report.Report, id string) map[string]bool {
 }
 
 // targetWindow is the window target id was judged over: its own when an error entry names one.
-func targetWindow(r report.Report, id string) time.Duration {
+func targetWindow(r view.Report, id string) time.Duration {
 	for _, e := range r.Errors {
 		if e.Target == id {
 			return windowOf(e.Window)

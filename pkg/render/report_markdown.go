@@ -5,11 +5,11 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // ReportMarkdown writes the report as GitHub-flavoured Markdown, for tickets and pull requests.
-func ReportMarkdown(w io.Writer, r report.Report) error {
+func ReportMarkdown(w io.Writer, r view.Report) error {
 	r = printable.Value(r)
 	ew := &errWriter{w: w}
 	ew.printf("# kubectl ctrldiag report\n\n")

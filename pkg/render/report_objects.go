@@ -5,13 +5,13 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // objectsSection is section 6: per kind the controllers reconcile, how many objects failed,
 // trail their spec or wait on finalizers, the failed ones by reason, and the Warning events
 // that speak of the controllers.
-func objectsSection(r report.Report) section {
+func objectsSection(r view.Report) section {
 	s := section{Title: "6. Objects the controllers reconcile",
 		Header: []string{"KIND", "NAMESPACE", "CONTROLLERS", "OBJECTS", "FAILED", "BEHIND SPEC", "DELETING", "NOTE"}}
 	v := r.Objects

@@ -22,7 +22,7 @@ const partialError = "second sample (rates and window quantiles unavailable, lif
 // partialReport is a report over three targets: the reference operator, read twice 10 s
 // apart; kube-controller-manager, whose second sample failed, so it is judged over its
 // lifetime; and an operator that could not be read at all.
-func partialReport(t *testing.T) report.Report {
+func partialReport(t *testing.T) view.Report {
 	t.Helper()
 	a, b := loadPage(t, "controller-runtime-1.prom"), loadPage(t, "controller-runtime-2.prom")
 	kcm := loadPage(t, "kube-controller-manager-1.prom.gz")
@@ -110,7 +110,7 @@ func TestReportPartialRead(t *testing.T) {
 // The window and the errors' heading read as before when no target was read only once: the
 // golden report (every target read twice, one not at all) shows it in full.
 func TestReportWindowWithoutPartialReads(t *testing.T) {
-	for _, r := range []report.Report{
+	for _, r := range []view.Report{
 		{Window: "5s"},
 		{Window: "5s", Errors: []view.TargetError{{Target: "a", Error: "connection refused"}}},
 		{Window: view.Lifetime, Errors: []view.TargetError{{Target: "a", Error: "x", Window: view.Lifetime}}},
@@ -119,7 +119,7 @@ func TestReportWindowWithoutPartialReads(t *testing.T) {
 			t.Errorf("%+v: window %q", r, got)
 		}
 	}
-	if got := errorsTitle(report.Report{Errors: []view.TargetError{{Target: "a", Error: "x"}}}); got != "Targets that could not be read" {
+	if got := errorsTitle(view.Report{Errors: []view.TargetError{{Target: "a", Error: "x"}}}); got != "Targets that could not be read" {
 		t.Errorf("title %q", got)
 	}
 }

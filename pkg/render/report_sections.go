@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -26,7 +25,7 @@ const maxRows = 15
 
 // reportSections are the report's tables; over a fleet, a summary of the clusters first and a
 // CLUSTER column in every table of targets.
-func reportSections(r report.Report) []section {
+func reportSections(r view.Report) []section {
 	ss := []section{podSection(r), backlogSection(r), cacheSection(r), eventSection(r), resourceSection(r), objectsSection(r), capacitySection(r)}
 	if g, ok := goroutineSection(r); ok {
 		ss = append(ss, g)
@@ -40,7 +39,7 @@ func reportSections(r report.Report) []section {
 	return append([]section{fleetSection(r)}, ss...)
 }
 
-func podSection(r report.Report) section {
+func podSection(r view.Report) section {
 	s := section{Title: "1. Controller pods",
 		Header: []string{"NAMESPACE", "POD", "PHASE", "READY", "RESTARTS", "AGE", "LAST TERMINATION", "NODE", "NOTE"}}
 	for _, p := range r.Pods {
@@ -58,7 +57,7 @@ func podSection(r report.Report) section {
 	return s
 }
 
-func backlogSection(r report.Report) section {
+func backlogSection(r view.Report) section {
 	s := section{Title: "2. Workqueue depth and backlog trend",
 		Header: []string{"TARGET", "QUEUE", "DEPTH", "BEFORE", "TREND", "DRAIN TIME", "STATUS"}}
 	idle := 0
@@ -80,11 +79,11 @@ func backlogSection(r report.Report) section {
 	return s
 }
 
-func cacheSection(r report.Report) section {
+func cacheSection(r view.Report) section {
 	c := r.CacheSync
 	s := section{Title: "3. Cache sync lag",
 		Header: []string{"TARGET", "INFORMER", "METHOD", "QUEUED EVENTS", "HANDLER p99", "VERSIONS BEHIND", "BEHIND FOR THE WINDOW"}}
-	informers := append([]report.Informer(nil), c.Informers...)
+	informers := append([]view.Informer(nil), c.Informers...)
 	val := func(p *float64) float64 {
 		if p == nil {
 			return -1
@@ -140,7 +139,7 @@ func cacheSection(r report.Report) section {
 	return s
 }
 
-func eventSection(r report.Report) section {
+func eventSection(r view.Report) section {
 	s := section{Title: "4. Event processing",
 		Header: []string{"TARGET", "QUEUE", "ADDS/s", "DONE/s", "RETRIES/s", "QUEUE p50/p90/p99", "WORK p50/p90/p99", "WORK MEAN", "RECONCILES"}}
 	quiet := 0
@@ -162,7 +161,7 @@ func eventSection(r report.Report) section {
 	return s
 }
 
-func resourceSection(r report.Report) section {
+func resourceSection(r view.Report) section {
 	s := section{Title: "5. Memory and CPU",
 		Header: []string{"TARGET", "RESIDENT", "GO HEAP", "CPU", "MEMORY REQUEST/LIMIT", "OF LIMIT", "CPU REQUEST/LIMIT", "METRICS API", "LAST TERMINATION"}}
 	for _, x := range r.Resources {
@@ -183,7 +182,7 @@ func resourceSection(r report.Report) section {
 // reportWindow is the report's window followed, when some targets were judged over another
 // (read once while the others were read twice), by those windows and how many targets each:
 // "10s (lifetime for 1 target: see below)". The list of errors names the targets.
-func reportWindow(r report.Report) string {
+func reportWindow(r view.Report) string {
 	var others []string
 	n := map[string]int{}
 	for _, e := range r.Errors {
@@ -209,7 +208,7 @@ func reportWindow(r report.Report) string {
 }
 
 // partlyRead reports whether some target with an error was still judged (it gave one sample).
-func partlyRead(r report.Report) bool {
+func partlyRead(r view.Report) bool {
 	for _, e := range r.Errors {
 		if e.Window != "" {
 			return true
@@ -219,7 +218,7 @@ func partlyRead(r report.Report) bool {
 }
 
 // errorsTitle heads the list of target errors.
-func errorsTitle(r report.Report) string {
+func errorsTitle(r view.Report) string {
 	if partlyRead(r) {
 		return "Targets that could not be read, or only once"
 	}

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // suppressedLine is the one-line count of suppressed findings by source and reason:
 // "Suppressed: 3, by .ctrldiag-ignore.yaml:4: capacity raised ...".
-func suppressedLine(s report.Suppressions) string {
+func suppressedLine(s view.Suppressions) string {
 	var parts []string
 	seen := map[string]int{}
 	var order []string
@@ -28,7 +28,7 @@ func suppressedLine(s report.Suppressions) string {
 
 // writeSuppressed writes the suppressed findings and expired entries after the findings of
 // the text and markdown reports; bullet is the list marker of the format.
-func writeSuppressed(ew *errWriter, r report.Report, title, bullet string) {
+func writeSuppressed(ew *errWriter, r view.Report, title, bullet string) {
 	s := r.Suppressions
 	if s == nil {
 		return

@@ -7,12 +7,12 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // ReportText writes the report for a terminal: a header, the six data sections as
 // kubectl-style tables, then the findings, worst first, each with evidence and the fix.
-func ReportText(w io.Writer, r report.Report) error {
+func ReportText(w io.Writer, r view.Report) error {
 	r = printable.Value(r)
 	ew := &errWriter{w: w}
 	ew.printf("kubectl ctrldiag report: %s, window %s, %s\n", r.Scope, reportWindow(r), r.GeneratedAt.Format("2006-01-02T15:04:05Z"))

@@ -8,13 +8,13 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // The Warning events are listed under section 6, newest first, with their object, reason,
 // count, age and message, escaped in every format; what kept some from being read is said.
 func TestWarningEventsUnderTheObjects(t *testing.T) {
-	r := report.Report{GeneratedAt: fixtureNow, Objects: &objects.View{}, WarningEvents: &events.View{
+	r := view.Report{GeneratedAt: fixtureNow, Objects: &objects.View{}, WarningEvents: &events.View{
 		Since: fixtureNow.Add(-5 * time.Minute), Namespaces: []string{""}, Read: 7,
 		Groups: []events.Group{
 			{Reason: "FailedCreate", Kind: "ReplicaSet", Object: "shop/web", Count: 12, LastSeen: fixtureNow.Add(-20 * time.Second),

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -47,7 +46,7 @@ func TestSortBy(t *testing.T) {
 }
 
 func TestSortByRefuses(t *testing.T) {
-	if _, err := SortBy(report.Report{}, ".x"); err == nil || !strings.Contains(err.Error(), "items of a list") {
+	if _, err := SortBy(view.Report{}, ".x"); err == nil || !strings.Contains(err.Error(), "items of a list") {
 		t.Errorf("SortBy of a report = %v, want an error about lists", err)
 	}
 	for _, p := range []string{"", "{.items[", "  "} {

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -74,7 +73,7 @@ func write(w io.Writer, format string, v any, noHeaders bool) error {
 		case "markdown":
 			return DiffMarkdown(w, v)
 		}
-	case report.Report:
+	case view.Report:
 		switch format {
 		case "", "text":
 			return ReportText(w, v)

@@ -13,10 +13,10 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
@@ -60,7 +60,7 @@ type Input struct {
 	Workers map[string]float64
 	// Suppress parts the findings into those the report lists and those accepted (an
 	// ignore file, annotations); nil lists them all.
-	Suppress func([]findings.Finding) ([]findings.Finding, *Suppressions)
+	Suppress func([]findings.Finding) ([]findings.Finding, *view.Suppressions)
 	Now      time.Time
 }
 
@@ -84,14 +84,39 @@ type read struct {
 	notes []string
 }
 
-// Build computes the report.
-func Build(in Input) Report {
-	r := Report{APIVersion: view.APIVersion, Kind: Kind, GeneratedAt: in.Now.UTC(), Scope: in.Scope, Window: view.Lifetime,
-		Pods: []Pod{}, Backlog: []view.Backlog{}, Events: []view.Events{}, Resources: []Resources{}, Capacity: []Capacity{},
+// Build computes the report: Prepare, judged once, finished.
+func Build(in Input) view.Report {
+	d := Prepare(in)
+	return d.Finish(d.Judge(), in.Suppress)
+}
+
+// Draft is a report built from its input but not judged: every section but the findings,
+// and the targets the rules judge. Judge runs the rules; Finish sets the findings in the
+// report. The engine judges a draft to pick the targets whose goroutine dumps it reads, and
+// judges it again only when it read some (SetGoroutines).
+type Draft struct {
+	r  view.Report
+	in Input
+	// judged are what the rules judge (findings.Target) of the targets read, then of those
+	// not read; judgedOf maps an index of in.Targets to its own.
+	judged   []findings.Target
+	judgedOf map[int]int
+	lags     []findings.CacheLag
+	reps     []replicas.Replica
+	readIDs  map[string]bool
+}
+
+// Prepare builds every section of the report but the findings, and what the rules judge.
+func Prepare(in Input) *Draft {
+	// The draft's own targets: a goroutine dump set later changes no caller's.
+	in.Targets = slices.Clone(in.Targets)
+	r := view.Report{APIVersion: view.APIVersion, Kind: view.ReportKind, GeneratedAt: in.Now.UTC(), Scope: in.Scope, Window: view.Lifetime,
+		Pods: []view.Pod{}, Backlog: []view.Backlog{}, Events: []view.Events{}, Resources: []view.Resources{}, Capacity: []view.Capacity{},
 		Findings: []findings.Finding{}}
 	var reads []read
+	var readIdx []int
 	var apiPrev, apiCur *health.Snapshot
-	for _, t := range in.Targets {
+	for ti, t := range in.Targets {
 		rd, ok := readTarget(t, in.Thresholds, in.Objects)
 		if !ok {
 			r.Errors = append(r.Errors, view.TargetError{Target: t.ID(), Error: t.ErrText()})
@@ -113,41 +138,44 @@ func Build(in Input) Report {
 			r.Window = view.WindowName(rd.window) + view.SinceRestart
 		}
 		reads = append(reads, rd)
+		readIdx = append(readIdx, ti)
 		r.WindowNotes = append(r.WindowNotes, rd.notes...)
 	}
 	r.Summary.Targets, r.Summary.Read = len(in.Targets), len(reads)
 
 	r.Pods = podRows(in.Pods, in.Now)
-	var fTargets []findings.Target
-	var lags []findings.CacheLag
-	var reps []replicas.Replica
+	d := &Draft{in: in, judgedOf: make(map[int]int, len(in.Targets)), readIDs: make(map[string]bool, len(reads))}
 	var rows []view.Queue
-	for _, rd := range reads {
+	for k, rd := range reads {
 		id := rd.in.ID()
+		d.readIDs[id] = true
 		for _, q := range rd.queues {
 			rows = append(rows, view.NewQueue(q, rd.prev, rd.cur))
 		}
 		r.Resources = append(r.Resources, resourceRow(rd, in))
 		for _, i := range cachesync.Informers(id, rd.prev, rd.cur, apiPrev, apiCur) {
-			r.CacheSync.Informers = append(r.CacheSync.Informers, Informer{Target: id, Informer: i.Label(), Method: string(i.Method),
+			label := i.Label()
+			r.CacheSync.Informers = append(r.CacheSync.Informers, view.Informer{Target: id, Informer: label, Method: string(i.Method),
 				QueuedItems: view.Num(i.QueuedItems), LatencyP99Seconds: view.Num(i.LatencyP99Seconds), VersionsBehind: view.Num(i.VersionsBehind),
 				LatencyP99AtLeast: i.LatencyP99AtLeast, BehindAPIServer: i.BehindAPIServer})
-			lags = append(lags, findings.CacheLag{Target: id, Kind: rd.kind, Informer: i.Label(), QueuedItems: i.QueuedItems,
+			d.lags = append(d.lags, findings.CacheLag{Target: id, Kind: rd.kind, Informer: label, QueuedItems: i.QueuedItems,
 				LatencyP99: i.LatencyP99Seconds, LatencyP99AtLeast: i.LatencyP99AtLeast, BehindAPIServer: i.BehindAPIServer, VersionsBehind: i.VersionsBehind})
 		}
 		for _, m := range cachesync.Metrics(id, rd.cur) {
-			r.CacheSync.Metrics = append(r.CacheSync.Metrics, Metric{Target: id, Series: m.Series, Value: view.Num(m.Value)})
+			r.CacheSync.Metrics = append(r.CacheSync.Metrics, view.Metric{Target: id, Series: m.Series, Value: view.Num(m.Value)})
 		}
-		ft := findingsTarget(rd, in)
-		fTargets = append(fTargets, ft)
+		// The capacity model once: section 6 shows it, and the rules judge it.
+		ft := findings.WithCapacity(findingsTarget(rd, in), in.Thresholds)
+		d.judgedOf[readIdx[k]] = len(d.judged)
+		d.judged = append(d.judged, ft)
 		r.Capacity = append(r.Capacity, capacityRows(ft, in.Thresholds)...)
 		if rep, ok := replicaOf(rd.in, rd.cur); ok {
-			reps = append(reps, rep)
+			d.reps = append(d.reps, rep)
 		}
 	}
 	for _, t := range in.Targets {
 		if !t.Read() {
-			fTargets = append(fTargets, findings.Target{ID: t.ID(), Kind: findings.ClientGo, ScrapeError: t.ErrText()})
+			d.judged = append(d.judged, findings.Target{ID: t.ID(), Kind: findings.ClientGo, ScrapeError: t.ErrText()})
 		}
 	}
 	r.CacheSync.Generations = generationRows(in.Generations)
@@ -157,25 +185,42 @@ func Build(in Input) Report {
 	r.ClusterRead, r.ClusterAbsent = in.ClusterRead, in.ClusterAbsent
 	r.CacheSync.Methods, r.CacheSync.Note = methods(r.CacheSync, apiCur != nil)
 	sortRows(&r, rows)
+	d.r = r
+	return d
+}
 
-	fs := findings.Evaluate(fTargets, replicas.Elections(reps, in.Leases), lags, in.Thresholds)
-	if in.Suppress != nil {
-		fs, r.Suppressions = in.Suppress(fs)
+// Targets are the draft's targets (its copy of the input's), in the input's order.
+func (d *Draft) Targets() []model.Target { return d.in.Targets }
+
+// SetGoroutines makes p the goroutine dump of the i-th of the draft's targets: the findings
+// judged after read it, and the report shows it.
+func (d *Draft) SetGoroutines(i int, p *goroutines.Profile) {
+	d.in.Targets[i].Goroutines = p
+	if j, ok := d.judgedOf[i]; ok {
+		d.judged[j].Goroutines = p
+	}
+}
+
+// Judge runs every rule over the draft's targets and returns the findings, worst first,
+// none set apart.
+func (d *Draft) Judge() []findings.Finding {
+	return findings.Evaluate(d.judged, replicas.Elections(d.reps, d.in.Leases), d.lags, d.in.Thresholds)
+}
+
+// Finish is the report with fs, the findings Judge returned: those suppress accepts set
+// apart (nil sets none apart), the goroutine dumps read, and the counts and verdict.
+func (d *Draft) Finish(fs []findings.Finding, suppress func([]findings.Finding) ([]findings.Finding, *view.Suppressions)) view.Report {
+	r := d.r
+	if suppress != nil {
+		fs, r.Suppressions = suppress(fs)
 	}
 	if len(fs) > 0 {
 		r.Findings = fs
 	}
-	readIDs := make(map[string]bool, len(reads))
-	for _, rd := range reads {
-		readIDs[rd.in.ID()] = true
-	}
-	r.Goroutines = goroutineRows(in.Targets)
-	r.Fleet = fleet(in.Targets, readIDs)
-	if r.Fleet != nil {
-		r.clusterOf, _ = Clusters(in.Targets)
-		for i := range r.Errors {
-			r.Errors[i].Cluster = r.clusterOf[r.Errors[i].Target]
-		}
+	r.Goroutines = goroutineRows(d.in.Targets)
+	if f := fleet(d.in.Targets, d.readIDs); f != nil {
+		of, _ := Clusters(d.in.Targets)
+		r.SetFleet(f, of)
 	}
 	r.Recount()
 	return r
@@ -231,12 +276,12 @@ func findingsTarget(rd read, in Input) findings.Target {
 	return ft
 }
 
-func podRows(pods []PodInput, now time.Time) []Pod {
-	out := []Pod{}
+func podRows(pods []PodInput, now time.Time) []view.Pod {
+	out := []view.Pod{}
 	for _, pi := range pods {
 		p := pi.Pod
 		restarts, last := containerHistory(p)
-		row := Pod{Namespace: p.Namespace, Name: p.Name, Node: p.Spec.NodeName, Phase: string(p.Status.Phase),
+		row := view.Pod{Namespace: p.Namespace, Name: p.Name, Node: p.Spec.NodeName, Phase: string(p.Status.Phase),
 			Restarts: restarts, LastTermination: last, Scraped: pi.Scraped, Note: pi.Note}
 		for _, c := range p.Status.Conditions {
 			if c.Type == corev1.PodReady {
@@ -311,10 +356,10 @@ func quantity(l corev1.ResourceList, name corev1.ResourceName) float64 {
 	return 0
 }
 
-func resourceRow(rd read, in Input) Resources {
+func resourceRow(rd read, in Input) view.Resources {
 	id := rd.in.Target.ID()
 	p := rd.cur.Process
-	row := Resources{Target: id, ResidentMemoryBytes: view.Num(p.ResidentMemoryBytes), HeapBytes: view.Num(p.HeapBytes)}
+	row := view.Resources{Target: id, ResidentMemoryBytes: view.Num(p.ResidentMemoryBytes), HeapBytes: view.Num(p.HeapBytes)}
 	if rd.prev != nil && rd.window > 0 {
 		row.CPUCores = view.Num(health.Increase(rd.prev.Process.CPUSeconds, p.CPUSeconds) / rd.window.Seconds())
 	}
@@ -350,10 +395,10 @@ func resourceRow(rd read, in Input) Resources {
 	return row
 }
 
-func generationRows(gs []cachesync.GenerationReport) []GenerationLag {
-	out := []GenerationLag{}
+func generationRows(gs []cachesync.GenerationReport) []view.GenerationLag {
+	out := []view.GenerationLag{}
 	for _, g := range gs {
-		row := GenerationLag{Resource: g.Resource, Checked: g.Checked, Lagging: len(g.Lagging), StillLagging: g.StillLagging, Error: g.Error}
+		row := view.GenerationLag{Resource: g.Resource, Checked: g.Checked, Lagging: len(g.Lagging), StillLagging: g.StillLagging, Error: g.Error}
 		for i, l := range g.Lagging {
 			if i == 5 {
 				break
@@ -365,29 +410,8 @@ func generationRows(gs []cachesync.GenerationReport) []GenerationLag {
 	return out
 }
 
-// Recount sets the summary's counts and verdict, and in a fleet each cluster's counts and
-// worst finding, from Findings: when the report is built, and again after some were
-// suppressed.
-func (r *Report) Recount() {
-	if r.Fleet != nil {
-		tally(r.Fleet, r.Findings, r.clusterOf)
-	}
-	r.Summary.Critical, r.Summary.Warning, r.Summary.Info = 0, 0, 0
-	for _, f := range r.Findings {
-		switch f.Severity {
-		case findings.Critical:
-			r.Summary.Critical++
-		case findings.Warning:
-			r.Summary.Warning++
-		default:
-			r.Summary.Info++
-		}
-	}
-	r.Summary.Verdict = verdict(r.Summary)
-}
-
 // methods says which cache-sync-lag methods applied, and why one did not.
-func methods(c CacheSync, haveAPIServer bool) ([]string, string) {
+func methods(c view.CacheSync, haveAPIServer bool) ([]string, string) {
 	var m []string
 	seen := map[string]bool{}
 	for _, i := range c.Informers {
@@ -414,7 +438,7 @@ func methods(c CacheSync, haveAPIServer bool) ([]string, string) {
 
 // sortRows orders the pods by name, and the rows of the queues in sections 2 (deepest
 // first) and 4 (busiest first) and of capacity (most used first).
-func sortRows(r *Report, rows []view.Queue) {
+func sortRows(r *view.Report, rows []view.Queue) {
 	sort.SliceStable(r.Pods, func(i, j int) bool {
 		return r.Pods[i].Namespace+"/"+r.Pods[i].Name < r.Pods[j].Namespace+"/"+r.Pods[j].Name
 	})
@@ -439,16 +463,4 @@ func sortRows(r *Report, rows []view.Queue) {
 		r.Events = append(r.Events, rows[i].Events())
 	}
 	sort.SliceStable(r.Capacity, func(i, j int) bool { return depth(r.Capacity[i].Utilisation) > depth(r.Capacity[j].Utilisation) })
-}
-
-func verdict(s view.Summary) string {
-	switch {
-	case s.Read == 0:
-		return "nothing could be read"
-	case s.Critical > 0:
-		return fmt.Sprintf("%s, %s: see the findings", plural.Count(s.Critical, "critical finding"), plural.Count(s.Warning, "warning"))
-	case s.Warning > 0:
-		return plural.Count(s.Warning, "warning") + ": see the findings"
-	}
-	return "healthy: the controllers keep up"
 }

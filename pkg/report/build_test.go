@@ -32,7 +32,7 @@ func TestBuildFromCapturedPages(t *testing.T) {
 			model.Of(model.Facts{Target: target.Target{Kind: target.KindURL, Name: "http://gone:8080/metrics"}, Err: errors.New("connection refused")}, nil),
 		}}
 	r := Build(in)
-	if r.APIVersion != view.APIVersion || r.Kind != Kind || r.Window != "10s" || r.Summary.Targets != 2 || r.Summary.Read != 1 {
+	if r.APIVersion != view.APIVersion || r.Kind != view.ReportKind || r.Window != "10s" || r.Summary.Targets != 2 || r.Summary.Read != 1 {
 		t.Fatalf("header: %+v", r.Summary)
 	}
 	if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Error, "connection refused") {
@@ -65,9 +65,9 @@ func TestBuildSuppresses(t *testing.T) {
 	gone := model.Of(model.Facts{Target: target.Target{Kind: target.KindURL, Name: "http://gone:8080/metrics"}, Err: errors.New("connection refused")}, nil)
 	var offered []findings.Finding
 	in := Input{Scope: "test", Now: now, Thresholds: findings.DefaultThresholds(), Targets: []model.Target{gone},
-		Suppress: func(fs []findings.Finding) ([]findings.Finding, *Suppressions) {
+		Suppress: func(fs []findings.Finding) ([]findings.Finding, *view.Suppressions) {
 			offered = fs
-			return nil, &Suppressions{Findings: []Suppressed{{Finding: fs[0], Reason: "known", Source: "test"}}}
+			return nil, &view.Suppressions{Findings: []view.Suppressed{{Finding: fs[0], Reason: "known", Source: "test"}}}
 		}}
 	r := Build(in)
 	if len(offered) != 1 || offered[0].Check != "scrape-failed" {

@@ -1,50 +1,21 @@
 package report
 
 import (
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
-// Goroutines is one target's goroutine dump as the report shows it: the groups of workers by
-// where they wait, or why there is no dump.
-type Goroutines struct {
-	Target string `json:"target"`
-	// Endpoint is where the dump was read, and Reason why there.
-	Endpoint string `json:"endpoint,omitempty"`
-	Reason   string `json:"reason,omitempty"`
-	// Goroutines counts the dump's goroutines; Workers those running an item.
-	Goroutines int              `json:"goroutines"`
-	Workers    int              `json:"workers"`
-	Groups     []GoroutineGroup `json:"groups,omitempty"`
-	// Note says why there is no dump, or what cut it short.
-	Note string `json:"note,omitempty"`
-}
-
-// GoroutineGroup is workers with one stack: how many, how long blocked, on what, called from
-// which frame of the controller's own code, and what to do about it.
-type GoroutineGroup struct {
-	Summary        string             `json:"summary"`
-	Count          int                `json:"count"`
-	State          string             `json:"state"`
-	LongestSeconds float64            `json:"longestSeconds"`
-	Wait           goroutines.Frame   `json:"wait"`
-	Own            *goroutines.Frame  `json:"own,omitempty"`
-	Cause          goroutines.Cause   `json:"cause,omitempty"`
-	Advice         string             `json:"advice,omitempty"`
-	Frames         []goroutines.Frame `json:"frames,omitempty"`
-}
-
 // goroutineRows are the dumps read, in the targets' order.
-func goroutineRows(targets []model.Target) []Goroutines {
-	var out []Goroutines
+func goroutineRows(targets []model.Target) []view.Goroutines {
+	var out []view.Goroutines
 	for _, t := range targets {
 		p := t.Goroutines
 		if p == nil {
 			continue
 		}
-		row := Goroutines{Target: t.ID(), Endpoint: p.Endpoint, Reason: p.Reason, Goroutines: p.Goroutines, Workers: p.Workers, Note: p.Note}
+		row := view.Goroutines{Target: t.ID(), Endpoint: p.Endpoint, Reason: p.Reason, Goroutines: p.Goroutines, Workers: p.Workers, Note: p.Note}
 		for _, g := range p.Groups {
-			gr := GoroutineGroup{Summary: g.Describe(), Count: g.Count, State: g.State, LongestSeconds: g.Longest.Seconds(),
+			gr := view.GoroutineGroup{Summary: g.Describe(), Count: g.Count, State: g.State, LongestSeconds: g.Longest.Seconds(),
 				Wait: g.Wait, Cause: g.CauseOf(), Advice: g.CauseOf().Advice(), Frames: g.Frames}
 			if g.Own.Func != "" {
 				own := g.Own

@@ -15,6 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // replicaInput is one replica of workload in ns, read once: an idle controller-runtime queue
@@ -41,7 +42,7 @@ func replicaInput(t *testing.T, ns, pod, workload string, queues bool, leader st
 		[]model.Page{{Families: p.Families, Time: time.Unix(0, 0)}})
 }
 
-func leaderChecks(r Report) string {
+func leaderChecks(r view.Report) string {
 	var s []string
 	for _, f := range r.Findings {
 		s = append(s, string(f.Severity)+":"+f.Check+"@"+f.Target)
@@ -55,7 +56,7 @@ func leaderChecks(r Report) string {
 // replicas of one workload in one namespace that both lead, or neither, still raise it.
 func TestLeaderCheckKeepsNamespacesApart(t *testing.T) {
 	const w = "deployment/controller-manager"
-	build := func(targets ...model.Target) Report {
+	build := func(targets ...model.Target) view.Report {
 		return Build(Input{Scope: "all namespaces", Targets: targets, Thresholds: findings.DefaultThresholds(),
 			Now: time.Unix(0, 0)})
 	}
@@ -96,7 +97,7 @@ func TestLeaseHolderTellsTheStandby(t *testing.T) {
 	if ns := replicas.Unsure(Replicas(targets)); len(ns) != 1 || ns[0] != "team-a" {
 		t.Fatalf("namespaces whose Leases are needed: %v, want [team-a]", ns)
 	}
-	build := func(leases ...replicas.Holder) Report {
+	build := func(leases ...replicas.Holder) view.Report {
 		return Build(Input{Scope: "all namespaces", Targets: targets, Leases: leases, Thresholds: findings.DefaultThresholds(),
 			Now: time.Unix(0, 0)})
 	}

@@ -155,7 +155,7 @@ func partialInput(t *testing.T, ti model.Target) Input {
 		}}
 }
 
-func hasResources(r Report, id string) bool {
+func hasResources(r view.Report, id string) bool {
 	for _, x := range r.Resources {
 		if x.Target == id {
 			return true

@@ -5,14 +5,13 @@ import (
 	"testing"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // A stored report agrees with the one made when it says the same, however it is laid out;
 // one finding more or less, or a file that is no report, disagrees.
 func TestAgrees(t *testing.T) {
-	made := report.Report{Kind: report.Kind, Scope: "metrics read directly (--url, --from-file)",
+	made := view.Report{Kind: view.ReportKind, Scope: "metrics read directly (--url, --from-file)",
 		Summary:  view.Summary{Targets: 1, Read: 1, Warning: 1, Verdict: "1 warning"},
 		Findings: []findings.Finding{{Code: "CD102", Severity: findings.Warning, Target: "t", Queue: "widget"}}}
 	compact, _ := json.Marshal(made)

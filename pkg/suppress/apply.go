@@ -8,7 +8,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // AnnotationKey is the annotation on a controller's pod (or its pod template, which the pod
@@ -103,8 +103,8 @@ func (t *Target) add(source, v string, warnings *[]string, warned map[string]boo
 // By is the suppression of the entries of rules not expired at now (rules may be nil) and of
 // the targets' annotations, as report.Input.Suppress takes it: the report is built with the
 // findings they leave, and never rewritten after.
-func By(rules *Rules, targets map[string]Target, now time.Time) func([]findings.Finding) ([]findings.Finding, *report.Suppressions) {
-	return func(fs []findings.Finding) ([]findings.Finding, *report.Suppressions) {
+func By(rules *Rules, targets map[string]Target, now time.Time) func([]findings.Finding) ([]findings.Finding, *view.Suppressions) {
+	return func(fs []findings.Finding) ([]findings.Finding, *view.Suppressions) {
 		return Split(fs, rules, targets, now)
 	}
 }
@@ -112,8 +112,8 @@ func By(rules *Rules, targets map[string]Target, now time.Time) func([]findings.
 // Split parts fs into the findings kept and those that an entry of rules (not expired at now)
 // or their target's annotation accepts, with the expired entries noted; the suppressions are
 // nil when nothing was accepted and nothing expired. rules may be nil; fs is not changed.
-func Split(fs []findings.Finding, rules *Rules, targets map[string]Target, now time.Time) ([]findings.Finding, *report.Suppressions) {
-	var s report.Suppressions
+func Split(fs []findings.Finding, rules *Rules, targets map[string]Target, now time.Time) ([]findings.Finding, *view.Suppressions) {
+	var s view.Suppressions
 	var live []Entry
 	if rules != nil {
 		for _, e := range rules.Entries {
@@ -138,7 +138,7 @@ func Split(fs []findings.Finding, rules *Rules, targets map[string]Target, now t
 	}
 	sort.Strings(s.Expired)
 	if s.Findings == nil {
-		s.Findings = []report.Suppressed{}
+		s.Findings = []view.Suppressed{}
 	}
 	return kept, &s
 }
@@ -146,19 +146,19 @@ func Split(fs []findings.Finding, rules *Rules, targets map[string]Target, now t
 // suppressed says whether an entry or the target's annotation accepts f, by its own check or
 // the check it was split from (an ignore of backlog-growing, written when it also named deep
 // queues, covers backlog-high), entries first.
-func suppressed(f findings.Finding, live []Entry, t Target) (report.Suppressed, bool) {
+func suppressed(f findings.Finding, live []Entry, t Target) (view.Suppressed, bool) {
 	checks := findings.SelectedBy(f.Check)
 	for _, c := range checks {
 		if e, ok := match(live, c, f.Queue, t.Namespace); ok {
-			return report.Suppressed{Finding: f, Reason: e.Reason, Source: e.Source}, true
+			return view.Suppressed{Finding: f, Reason: e.Reason, Source: e.Source}, true
 		}
 	}
 	for _, c := range checks {
 		if src, ok := t.Ignore[c]; ok {
-			return report.Suppressed{Finding: f, Reason: "accepted for this workload by its annotation", Source: src}, true
+			return view.Suppressed{Finding: f, Reason: "accepted for this workload by its annotation", Source: src}, true
 		}
 	}
-	return report.Suppressed{}, false
+	return view.Suppressed{}, false
 }
 
 // match returns the first entry for check that the finding's controller (queue) and

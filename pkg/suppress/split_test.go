@@ -6,7 +6,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -14,8 +13,8 @@ import (
 // check of its own: ignores of backlog-growing (by slug or code, in a file or an annotation)
 // still accept it. An ignore of backlog-high does not accept a growing backlog.
 func TestIgnoreOfTheOldCheckCoversTheSplitOne(t *testing.T) {
-	deep := func() report.Report {
-		r := report.Report{Summary: view.Summary{Targets: 1, Read: 1}, Findings: []findings.Finding{
+	deep := func() view.Report {
+		r := view.Report{Summary: view.Summary{Targets: 1, Read: 1}, Findings: []findings.Finding{
 			finding("backlog-high", "warning", "team-b/op-2:8080", "widget"),
 			finding("backlog-growing", "warning", "team-b/op-2:8080", "gadget"),
 		}}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
@@ -96,8 +95,8 @@ func finding(check, sev, tgt, queue string) findings.Finding {
 	return findings.Finding{Code: d.Code, Check: check, Severity: findings.Severity(sev), Title: d.Title, Target: tgt, Queue: queue}
 }
 
-func sample() report.Report {
-	r := report.Report{Summary: view.Summary{Targets: 2, Read: 2}, Findings: []findings.Finding{
+func sample() view.Report {
+	r := view.Report{Summary: view.Summary{Targets: 2, Read: 2}, Findings: []findings.Finding{
 		finding("workers-saturated", "warning", "team-a/op-1:8080", "widget"),
 		finding("workers-saturated", "warning", "team-a/op-1:8080", "gadget"),
 		finding("workers-saturated", "warning", "team-b/op-2:8080", "widget"),
@@ -110,7 +109,7 @@ func sample() report.Report {
 
 // apply suppresses in r what rules and targets accept, through By, as report.Build does with
 // Input.Suppress, and recounts the summary as Build does after it.
-func apply(r *report.Report, rules *Rules, targets map[string]Target, now time.Time) {
+func apply(r *view.Report, rules *Rules, targets map[string]Target, now time.Time) {
 	r.Findings, r.Suppressions = By(rules, targets, now)(r.Findings)
 	r.Recount()
 }

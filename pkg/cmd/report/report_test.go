@@ -15,7 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 const pair = "../../../testdata/pages/controller-runtime-1.prom,../../../testdata/pages/controller-runtime-2.prom"
@@ -100,13 +100,13 @@ func TestThresholds(t *testing.T) {
 // --workers and --target-queue-wait reach the capacity section: the queue without a workers
 // metric is modelled with the given number, against the given target.
 func TestCapacityFlags(t *testing.T) {
-	capacity := func(args ...string) map[string]report.Capacity {
+	capacity := func(args ...string) map[string]view.Capacity {
 		out, errOut, code := run(t, append([]string{"--from-file", pair, "-o", "json"}, args...)...)
-		var doc struct{ Capacity []report.Capacity }
+		var doc struct{ Capacity []view.Capacity }
 		if code != exitcode.OK || json.Unmarshal([]byte(out), &doc) != nil {
 			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
 		}
-		m := map[string]report.Capacity{}
+		m := map[string]view.Capacity{}
 		for _, c := range doc.Capacity {
 			m[c.Queue] = c
 		}

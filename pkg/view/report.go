@@ -1,21 +1,18 @@
-// Package report assembles the diagnosis of `kubectl ctrldiag report` from what was scraped: the
-// six sections of the usual hand-written diagnosis (controller pods, workqueue backlog, cache sync
-// lag, event processing, memory and CPU, findings), computed rather than grepped, as one
-// versioned data model that every output format renders.
-package report
+package view
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 )
 
-// Kind is the report's kind; its apiVersion is view.APIVersion, that of every structured
+// ReportKind is the report's kind; its apiVersion is APIVersion, that of every structured
 // output.
-const Kind = "Report"
+const ReportKind = "Report"
 
 // Report is the whole diagnosis. Numbers that cannot be known are null.
 type Report struct {
@@ -26,19 +23,19 @@ type Report struct {
 	// ("lifetime" when no target was read twice: figures since each process started). A
 	// target judged over another window (only its first sample was read) has an entry in
 	// Errors that names its window.
-	Scope   string       `json:"scope"`
-	Window  string       `json:"window"`
-	Summary view.Summary `json:"summary"`
+	Scope   string  `json:"scope"`
+	Window  string  `json:"window"`
+	Summary Summary `json:"summary"`
 	// Fleet summarises each cluster, worst first, when the targets span several clusters (read
 	// from a Prometheus server); the rows and findings below name their cluster in the target.
 	Fleet []ClusterSummary `json:"fleet,omitempty"`
-	// clusterOf maps target IDs to their clusters, for Recount, in a fleet.
+	// clusterOf maps target IDs to their clusters, for Recount, in a fleet (SetFleet).
 	clusterOf map[string]string
-	Pods      []Pod          `json:"pods"`
-	Backlog   []view.Backlog `json:"backlog"`
-	CacheSync CacheSync      `json:"cacheSync"`
-	Events    []view.Events  `json:"events"`
-	Resources []Resources    `json:"resources"`
+	Pods      []Pod       `json:"pods"`
+	Backlog   []Backlog   `json:"backlog"`
+	CacheSync CacheSync   `json:"cacheSync"`
+	Events    []Events    `json:"events"`
+	Resources []Resources `json:"resources"`
 	// WindowNotes say where a target's figures are not over the window between its samples:
 	// it restarted between them, or the work it did cannot fit in the window.
 	WindowNotes []string `json:"windowNotes,omitempty"`
@@ -66,8 +63,8 @@ type Report struct {
 	// from each one's goroutine dump (or why it was not read); empty when none was asked for.
 	Goroutines []Goroutines `json:"goroutines,omitempty"`
 	// Suppressions are the findings left out by an ignore file or annotation; nil when none.
-	Suppressions *Suppressions      `json:"suppressions,omitempty"`
-	Errors       []view.TargetError `json:"errors,omitempty"`
+	Suppressions *Suppressions `json:"suppressions,omitempty"`
+	Errors       []TargetError `json:"errors,omitempty"`
 }
 
 // Pod is section 1: a controller pod's state.
@@ -89,7 +86,7 @@ type Pod struct {
 
 // CacheSync is section 3.
 type CacheSync struct {
-	// Methods lists the methods that applied, in SPEC's order.
+	// Methods lists the methods that applied, in the order they are tried.
 	Methods     []string        `json:"methods"`
 	Informers   []Informer      `json:"informers"`
 	Generations []GenerationLag `json:"generations"`
@@ -144,4 +141,38 @@ type Resources struct {
 	UsageMemoryBytes *float64 `json:"usageMemoryBytes"`
 	UsageCPUCores    *float64 `json:"usageCPUCores"`
 	LastTermination  string   `json:"lastTermination,omitempty"`
+}
+
+// Recount sets the summary's counts and verdict, and in a fleet each cluster's counts and
+// worst finding, from Findings: when the report is built, and again after some were
+// suppressed.
+func (r *Report) Recount() {
+	if r.Fleet != nil {
+		tally(r.Fleet, r.Findings, r.clusterOf)
+	}
+	r.Summary.Critical, r.Summary.Warning, r.Summary.Info = 0, 0, 0
+	for _, f := range r.Findings {
+		switch f.Severity {
+		case findings.Critical:
+			r.Summary.Critical++
+		case findings.Warning:
+			r.Summary.Warning++
+		default:
+			r.Summary.Info++
+		}
+	}
+	r.Summary.Verdict = verdict(r.Summary)
+}
+
+// verdict is the summary's verdict, in words.
+func verdict(s Summary) string {
+	switch {
+	case s.Read == 0:
+		return "nothing could be read"
+	case s.Critical > 0:
+		return fmt.Sprintf("%s, %s: see the findings", plural.Count(s.Critical, "critical finding"), plural.Count(s.Warning, "warning"))
+	case s.Warning > 0:
+		return plural.Count(s.Warning, "warning") + ": see the findings"
+	}
+	return "healthy: the controllers keep up"
 }

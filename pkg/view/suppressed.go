@@ -1,4 +1,4 @@
-package report
+package view
 
 import "github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 
