@@ -46,6 +46,8 @@ const (
 	recAPFRejected    = "apiserver_flowcontrol_rejected_requests:increaseWIN"
 	recAPFWaitP99     = "apiserver_flowcontrol_request_wait_duration_seconds:p99_WIN"
 	recAPFWaits       = "apiserver_flowcontrol_waited_requests:increaseWIN"
+	recFSWaitP99      = "apiserver_flowcontrol_flow_schema_wait_duration_seconds:p99_WIN"
+	recFSWaits        = "apiserver_flowcontrol_flow_schema_waited_requests:increaseWIN"
 	recInformerP99    = "informer_processing_latency_seconds:p99_WIN"
 	recWebhookP90     = "controller_runtime_webhook_latency_seconds:p90_WIN"
 	recWebhookMean    = "controller_runtime_webhook_latency_seconds:mean_WIN"
@@ -130,6 +132,10 @@ func (b *builder) records() []Rule {
 		{Record: recAPFRejected, Expr: "sum without (flow_schema, reason) (" + inc("apiserver_flowcontrol_rejected_requests_total") + ")"},
 		{Record: recAPFWaitP99, Expr: quantile("0.99", "apiserver_flowcontrol_request_wait_duration_seconds", "flow_schema, execute")},
 		{Record: recAPFWaits, Expr: "sum without (flow_schema, execute) " + count(inc, "apiserver_flowcontrol_request_wait_duration_seconds")},
+		// The same per FlowSchema: which FlowSchema classifies a controller is in the
+		// FlowSchemas' rules, an API object, but each FlowSchema's waits are a series.
+		{Record: recFSWaitP99, Expr: quantile("0.99", "apiserver_flowcontrol_request_wait_duration_seconds", "execute")},
+		{Record: recFSWaits, Expr: "sum without (execute) " + count(inc, "apiserver_flowcontrol_request_wait_duration_seconds")},
 		{Record: recInformerP99, Expr: quantile("0.99", "informer_processing_latency_seconds", "")},
 		{Record: recWebhookP90, Expr: quantile("0.9", "controller_runtime_webhook_latency_seconds", "")},
 		{Record: recWebhookMean, Expr: mean("controller_runtime_webhook_latency_seconds", "")},
