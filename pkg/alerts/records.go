@@ -48,6 +48,8 @@ const (
 	recAPFWaits       = "apiserver_flowcontrol_waited_requests:increaseWIN"
 	recFSWaitP99      = "apiserver_flowcontrol_flow_schema_wait_duration_seconds:p99_WIN"
 	recFSWaits        = "apiserver_flowcontrol_flow_schema_waited_requests:increaseWIN"
+	recAPIReqP99      = "apiserver_request_duration_seconds:p99_WIN"
+	recAPIReqs        = "apiserver_requests_timed:increaseWIN"
 	recInformerP99    = "informer_processing_latency_seconds:p99_WIN"
 	recWebhookP90     = "controller_runtime_webhook_latency_seconds:p90_WIN"
 	recWebhookMean    = "controller_runtime_webhook_latency_seconds:mean_WIN"
@@ -136,6 +138,13 @@ func (b *builder) records() []Rule {
 		// FlowSchemas' rules, an API object, but each FlowSchema's waits are a series.
 		{Record: recFSWaitP99, Expr: quantile("0.99", "apiserver_flowcontrol_request_wait_duration_seconds", "execute")},
 		{Record: recFSWaits, Expr: "sum without (execute) " + count(inc, "apiserver_flowcontrol_request_wait_duration_seconds")},
+		// The API server's latency by verb and resource; WATCH, WATCHLIST and CONNECT last as
+		// long as their stream and are left out.
+		{Record: recAPIReqP99, Expr: "histogram_quantile(0.99, sum by (job, instance, verb, group, resource, subresource, le) (" +
+			rate("apiserver_request_duration_seconds_bucket", `verb!~"WATCH|WATCHLIST|CONNECT"`) + "))\n  or\nhistogram_quantile(0.99, sum by (job, instance, verb, group, resource, subresource) (" +
+			rate("apiserver_request_duration_seconds", `verb!~"WATCH|WATCHLIST|CONNECT"`) + "))"},
+		{Record: recAPIReqs, Expr: "sum by (job, instance, verb, group, resource, subresource) (" + inc("apiserver_request_duration_seconds_count", `verb!~"WATCH|WATCHLIST|CONNECT"`) +
+			")\n  or\nsum by (job, instance, verb, group, resource, subresource) (histogram_count(" + inc("apiserver_request_duration_seconds", `verb!~"WATCH|WATCHLIST|CONNECT"`) + "))"},
 		{Record: recInformerP99, Expr: quantile("0.99", "informer_processing_latency_seconds", "")},
 		{Record: recWebhookP90, Expr: quantile("0.9", "controller_runtime_webhook_latency_seconds", "")},
 		{Record: recWebhookMean, Expr: mean("controller_runtime_webhook_latency_seconds", "")},

@@ -54,6 +54,7 @@ var wanted = map[string]bool{
 	apfRejected: true, apfInQueue: true, apfWait: true, // flowcontrol.go
 	crWebhookLatency: true, crWebhookRequests: true, crWebhookInFlight: true, // webhooks.go
 	admissionLatency: true, admissionRejection: true, // admission.go
+	apiRequestDuration: true, restDuration: true, // requests.go
 }
 
 // Wanted reports whether the model reads the metric family of this name. Use it to filter
@@ -195,6 +196,7 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 		s.addFlowControl(name, l, v, m)
 		s.addWebhook(name, l, v, m)
 		s.addAdmission(name, l, v, m)
+		s.addRequests(name, l, m)
 		s.addLeaderSeries(name, l, v)
 	}
 }
