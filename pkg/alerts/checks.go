@@ -172,6 +172,24 @@ func (b *builder) alerts() []alertDef {
 				"\n    and on (job, instance, priority_level)\n  " + b.r(recAPFWaits) + " >= " + num(th.MinEvents) + "\n)",
 			summary: "Priority level {{ $labels.priority_level }} of " + who + " throttles requests",
 			desc:    "Priority level {{ $labels.priority_level }} of the API server " + who + " rejected requests or kept them waiting: {{ $value | humanize }} (rejections in " + w + ", or wait p99 in seconds)."},
+		{name: "FlowSchemaWaits", check: "flowschema-waits", forDur: 10 * time.Minute,
+			logic: fmt.Sprintf("on the API server, the requests of a FlowSchema waited in its priority level's queues with a p99 of at least apfQueueWait (%s) over at least minEvents (%s) requests in the window", th.APFQueueWait, num(th.MinEvents)),
+			differs: "the report finds the FlowSchema that classifies each controller's ServiceAccount among the cluster's FlowSchemas (an API object) and names the controller; " +
+				"the rule judges every FlowSchema's waits on the API server, whoever sends its requests",
+			expr: b.r(recFSWaitP99) + " >= " + secs(time.Duration(th.APFQueueWait)) + "\n  and on (job, instance, priority_level, flow_schema)\n" +
+				b.r(recFSWaits) + " >= " + num(th.MinEvents),
+			summary: "Requests of FlowSchema {{ $labels.flow_schema }} wait on " + who,
+			desc: "Requests that FlowSchema {{ $labels.flow_schema }} sends to priority level {{ $labels.priority_level }} of the API server " + who +
+				" waited {{ $value | humanizeDuration }} (p99 over " + w + ", apfQueueWait " + th.APFQueueWait.String() + ") in its queues: the clients it classifies are delayed. kubectl ctrldiag report with the API server in scope names the controllers."},
+		{name: "APIServerSlowRequests", check: "request-latency", forDur: 10 * time.Minute,
+			logic: fmt.Sprintf("on the API server, a verb on a resource (WATCH, WATCHLIST and CONNECT left out) has a p99 over the window of at least apiServerLatency (%s) over at least minEvents (%s) requests", th.APIServerLatency, num(th.MinEvents)),
+			differs: "the report judges only the resources a controller reads and writes and names the controller, and tells a slow client (rest_client_request_duration_seconds) from a slow server; " +
+				"the rule judges every verb and resource on the API server",
+			expr: b.r(recAPIReqP99) + " >= " + secs(time.Duration(th.APIServerLatency)) + "\n  and on (job, instance, verb, group, resource, subresource)\n" +
+				b.r(recAPIReqs) + " >= " + num(th.MinEvents),
+			summary: "The API server " + who + " is slow for {{ $labels.verb }} {{ $labels.resource }}",
+			desc: "The API server " + who + " served {{ $labels.verb }} {{ $labels.resource }}{{ with $labels.group }}.{{ . }}{{ end }}{{ with $labels.subresource }}/{{ . }}{{ end }} in {{ $value | humanizeDuration }} (p99 over " + w +
+				", apiServerLatency " + th.APIServerLatency.String() + "): every client of it waits. kubectl ctrldiag report with the API server in scope names the controllers that use it."},
 		{name: "WebhookLatency", check: "webhook-latency", forDur: 10 * time.Minute,
 			differs: "the report also judges, on the API server, each webhook it calls by operation (apiserver_admission_webhook_admission_duration_seconds); " +
 				"this alert covers the webhooks a controller serves",

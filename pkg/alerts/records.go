@@ -46,6 +46,10 @@ const (
 	recAPFRejected    = "apiserver_flowcontrol_rejected_requests:increaseWIN"
 	recAPFWaitP99     = "apiserver_flowcontrol_request_wait_duration_seconds:p99_WIN"
 	recAPFWaits       = "apiserver_flowcontrol_waited_requests:increaseWIN"
+	recFSWaitP99      = "apiserver_flowcontrol_flow_schema_wait_duration_seconds:p99_WIN"
+	recFSWaits        = "apiserver_flowcontrol_flow_schema_waited_requests:increaseWIN"
+	recAPIReqP99      = "apiserver_request_duration_seconds:p99_WIN"
+	recAPIReqs        = "apiserver_requests_timed:increaseWIN"
 	recInformerP99    = "informer_processing_latency_seconds:p99_WIN"
 	recWebhookP90     = "controller_runtime_webhook_latency_seconds:p90_WIN"
 	recWebhookMean    = "controller_runtime_webhook_latency_seconds:mean_WIN"
@@ -130,6 +134,17 @@ func (b *builder) records() []Rule {
 		{Record: recAPFRejected, Expr: "sum without (flow_schema, reason) (" + inc("apiserver_flowcontrol_rejected_requests_total") + ")"},
 		{Record: recAPFWaitP99, Expr: quantile("0.99", "apiserver_flowcontrol_request_wait_duration_seconds", "flow_schema, execute")},
 		{Record: recAPFWaits, Expr: "sum without (flow_schema, execute) " + count(inc, "apiserver_flowcontrol_request_wait_duration_seconds")},
+		// The same per FlowSchema: which FlowSchema classifies a controller is in the
+		// FlowSchemas' rules, an API object, but each FlowSchema's waits are a series.
+		{Record: recFSWaitP99, Expr: quantile("0.99", "apiserver_flowcontrol_request_wait_duration_seconds", "execute")},
+		{Record: recFSWaits, Expr: "sum without (execute) " + count(inc, "apiserver_flowcontrol_request_wait_duration_seconds")},
+		// The API server's latency by verb and resource; WATCH, WATCHLIST and CONNECT last as
+		// long as their stream and are left out.
+		{Record: recAPIReqP99, Expr: "histogram_quantile(0.99, sum by (job, instance, verb, group, resource, subresource, le) (" +
+			rate("apiserver_request_duration_seconds_bucket", `verb!~"WATCH|WATCHLIST|CONNECT"`) + "))\n  or\nhistogram_quantile(0.99, sum by (job, instance, verb, group, resource, subresource) (" +
+			rate("apiserver_request_duration_seconds", `verb!~"WATCH|WATCHLIST|CONNECT"`) + "))"},
+		{Record: recAPIReqs, Expr: "sum by (job, instance, verb, group, resource, subresource) (" + inc("apiserver_request_duration_seconds_count", `verb!~"WATCH|WATCHLIST|CONNECT"`) +
+			")\n  or\nsum by (job, instance, verb, group, resource, subresource) (histogram_count(" + inc("apiserver_request_duration_seconds", `verb!~"WATCH|WATCHLIST|CONNECT"`) + "))"},
 		{Record: recInformerP99, Expr: quantile("0.99", "informer_processing_latency_seconds", "")},
 		{Record: recWebhookP90, Expr: quantile("0.9", "controller_runtime_webhook_latency_seconds", "")},
 		{Record: recWebhookMean, Expr: mean("controller_runtime_webhook_latency_seconds", "")},

@@ -136,6 +136,15 @@ func scenarios() []scenario {
 				series("rest_client_requests_total", op, `code="429",method="PUT",host="10.96.0.1"`):                                                           counter(12),
 				series("apiserver_flowcontrol_rejected_requests_total", apisrv, `priority_level="ctrldiag",flow_schema="ctrldiag",reason="concurrency-limit"`): counter(12),
 			})},
+		{name: "apf-queued", about: "the requests of one FlowSchema wait 2s in its priority level's queues, 60 a minute; another FlowSchema's wait 1ms", fire: []string{"PriorityLevelThrottling", "FlowSchemaWaits"},
+			in: rest.with(
+				histogram("apiserver_flowcontrol_request_wait_duration_seconds", apisrv+`,priority_level="ctrldiag",flow_schema="ctrldiag",execute="true"`, obs{2, 60}),
+				histogram("apiserver_flowcontrol_request_wait_duration_seconds", apisrv+`,priority_level="workload-low",flow_schema="service-accounts",execute="true"`, obs{0.001, 600}))},
+		{name: "apiserver-slow-list", about: "the API server serves 60 LISTs of pods a minute in 2s; its GETs of secrets take 5ms, its WATCHes of pods last 60s", fire: []string{"APIServerSlowRequests"},
+			in: rest.with(
+				histogram("apiserver_request_duration_seconds", apisrv+`,verb="LIST",group="",resource="pods",subresource="",scope="cluster",component="apiserver"`, obs{2, 60}),
+				histogram("apiserver_request_duration_seconds", apisrv+`,verb="GET",group="",resource="secrets",subresource="",scope="resource",component="apiserver"`, obs{0.005, 600}),
+				histogram("apiserver_request_duration_seconds", apisrv+`,verb="WATCH",group="",resource="pods",subresource="",scope="cluster",component="apiserver"`, obs{60, 10}))},
 		{name: "api-errors", about: "6 of 66 requests a minute fail with 500", fire: []string{"APIErrors"},
 			in: rest.with(inputs{series("rest_client_requests_total", op, `code="500",method="GET",host="10.96.0.1"`): counter(6)})},
 		{name: "webhook-slow", about: "30 of 60 admission requests a minute take 2s", fire: []string{"WebhookLatency"},

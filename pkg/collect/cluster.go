@@ -17,6 +17,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/access"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -212,6 +213,11 @@ func (c *cluster) WorkloadAnnotation(ctx context.Context, key string, workloads 
 		}
 	}
 	return values, warnings
+}
+
+// FlowSchemas reads the API Priority and Fairness FlowSchemas, where they may be listed.
+func (c *cluster) FlowSchemas(ctx context.Context) flowschemas.View {
+	return flowschemas.Read(ctx, c.kube.Client)
 }
 
 // Admission reads the admission webhook configurations, where they may be listed.

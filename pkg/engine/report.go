@@ -140,9 +140,9 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 
 // clusterFacts reads what the metrics do not hold from the cluster, after the targets:
 // generation lag still there after the window, the objects the controllers reconcile and
-// the Warning events that speak of them, the admission webhook configurations when an API server's page was read, the pods' usage and,
+// the Warning events that speak of them, the admission webhook configurations and the FlowSchemas when an API server's page was read, the pods' usage and,
 // for replicas whose metrics do not say who leads, the Leases. It returns what kept slow
-// webhooks from being tied to controllers, when the API server called any.
+// webhooks (when the API server called any) or FlowSchemas from being tied to controllers.
 func clusterFacts(ctx context.Context, cfg ReportConfig, inv *source.Inventory, targets []model.Target,
 	genBefore []cachesync.GenerationReport, resources []schema.GroupVersionResource, in *report.Input) (admissionNotes []string) {
 	in.Generations = cachesync.Still(genBefore, inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources))
@@ -153,8 +153,11 @@ func clusterFacts(ctx context.Context, cfg ReportConfig, inv *source.Inventory, 
 	if read, calls := apiServerPage(targets); read {
 		adm := inv.Cluster.Admission(ctx)
 		in.Admission = &adm
+		fss := inv.Cluster.FlowSchemas(ctx)
+		in.FlowSchemas = &fss
+		admissionNotes = append(admissionNotes, fss.Notes...)
 		if calls {
-			admissionNotes = adm.Notes
+			admissionNotes = append(admissionNotes, adm.Notes...)
 		}
 	}
 	in.Usage, in.UsageNote = inv.Cluster.Usage(ctx, namespaces(inv))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
@@ -41,6 +42,10 @@ type Target struct {
 	// Admission is the cluster's admission webhook configurations, when they were read (a
 	// cluster with an API server target); the API server's page says how slow each webhook is.
 	Admission *admission.View
+	// FlowSchemas are the cluster's API Priority and Fairness FlowSchemas, when they were read
+	// (a cluster with an API server target); the API server's page says how long each one's
+	// requests wait.
+	FlowSchemas *flowschemas.View
 	// Workers are the workers of queues whose metrics do not say it (report --workers
 	// QUEUE=N, as for kube-controller-manager), by queue name; they override
 	// controller_runtime_max_concurrent_reconciles too.
@@ -56,6 +61,9 @@ type Target struct {
 // Pod is what the pod behind a target says.
 type Pod struct {
 	Namespace, Name string
+	// ServiceAccount is the pod's ServiceAccount ("" when unknown): whom the API server sees
+	// the controller's requests from, unless it uses credentials of its own.
+	ServiceAccount string
 	// Container is the container that serves the metrics; "" when unknown (then every
 	// container counts as it).
 	Container string

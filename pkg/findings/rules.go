@@ -22,6 +22,8 @@ func Evaluate(targets []Target, workloads []replicas.Election, lags []CacheLag, 
 	}
 	out = append(out, leaderFindings(targets, workloads)...)
 	out = withPriorityLevels(out, targets)
+	out = append(out, flowSchemaWaits(targets, th)...)
+	out = append(out, requestLatency(targets, th)...)
 	out = withWebhookCauses(out, targets, th)
 	for _, l := range lags {
 		out = append(out, cacheLagFinding(l, th)...)

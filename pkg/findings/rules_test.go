@@ -283,7 +283,7 @@ func TestCatalogIsComplete(t *testing.T) {
 	want := []string{"scrape-failed", "no-workqueue-metrics", "backlog-growing", "backlog-high", "workers-saturated", "slow-reconcile",
 		"stuck-worker", "retry-storm", "hot-loop", "client-throttling", "api-errors", "cache-sync-lag",
 		"memory-pressure", "restarts", "leader-election", "reconcile-panics", "metric-type", "warm-standby", "reconcile-timeouts", "persistent-failures", "lifetime-failures",
-		"server-throttling", "webhook-latency", "webhook-slows-writes",
+		"server-throttling", "webhook-latency", "webhook-slows-writes", "flowschema-waits", "request-latency",
 		"priority-starvation", "under-provisioned"}
 	codes := map[string]bool{}
 	for _, c := range want {

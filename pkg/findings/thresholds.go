@@ -72,6 +72,11 @@ type Thresholds struct {
 	// MinEvents requests that waited in the window, is server-side throttling too (at rest
 	// requests wait microseconds, well under the first 5ms bucket).
 	APFQueueWait Duration `json:"apfQueueWait"`
+	// APIServerLatency: a p99 over the window at or above this, over at least MinEvents
+	// requests, of a verb on a resource a controller uses is a slow API server for it
+	// (kubernetes-mixin's API server latency SLO: 1s for a mutating or single-object request);
+	// a controller's client p99 there while the server's is below it is the client waiting.
+	APIServerLatency Duration `json:"apiServerLatency"`
 	// WebhookLatency: an admission webhook whose p90 latency over the window is at or above
 	// this, over at least MinEvents requests, is slow (operator rule sets: p90 > 200 ms).
 	WebhookLatency Duration `json:"webhookLatency"`
@@ -114,6 +119,7 @@ func DefaultThresholds() Thresholds {
 		APIErrorRatio:              0.01,
 		ServerThrottleRejections:   3,
 		APFQueueWait:               Duration(time.Second),
+		APIServerLatency:           Duration(time.Second),
 		WebhookLatency:             Duration(200 * time.Millisecond),
 		InformerQueuedItems:        100,
 		InformerLatency:            Duration(time.Second),
@@ -191,6 +197,7 @@ var thresholdDocs = map[string]struct{ unit, meaning string }{
 	"apiErrorRatio":              {"ratio", "5xx and transport errors / API requests above this means API errors (429 answers are not counted)"},
 	"serverThrottleRejections":   {"count", "this many 429 answers (or requests a priority level rejected) in the window is server-side throttling"},
 	"apfQueueWait":               {"duration", "a p99 wait in an API Priority and Fairness level's queues at or above this is server-side throttling"},
+	"apiServerLatency":           {"duration", "a p99 at or above this of a verb on a resource a controller uses is a slow API server; the controller's client p99 at it while the server's is below is the client waiting"},
 	"webhookLatency":             {"duration", "an admission webhook whose p90 latency is at or above this is slow"},
 	"informerQueuedItems":        {"items", "this many events waiting before an informer's handlers is cache sync lag"},
 	"informerLatency":            {"duration", "an informer's handler p99 latency at or above this is cache sync lag"},

@@ -54,6 +54,7 @@ var wanted = map[string]bool{
 	apfRejected: true, apfInQueue: true, apfWait: true, // flowcontrol.go
 	crWebhookLatency: true, crWebhookRequests: true, crWebhookInFlight: true, // webhooks.go
 	admissionLatency: true, admissionRejection: true, // admission.go
+	apiRequestDuration: true, restDuration: true, // requests.go
 }
 
 // Wanted reports whether the model reads the metric family of this name. Use it to filter
@@ -196,6 +197,7 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 		s.addFlowControl(name, all, v, m)
 		s.addWebhook(name, all, v, m)
 		s.addAdmission(name, all, v, m)
+		s.addRequests(name, all, m)
 		s.addLeaderSeries(name, all, v)
 	}
 }

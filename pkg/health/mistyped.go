@@ -21,7 +21,7 @@ type Mistyped struct {
 // histogramFamilies are the families the model reads as histograms (buckets for quantiles).
 var histogramFamilies = map[string]bool{
 	wqQueueDur: true, wqWorkDur: true, restRateLimiter: true, informerLatency: true,
-	apfWait: true, crWebhookLatency: true, admissionLatency: true,
+	apfWait: true, crWebhookLatency: true, admissionLatency: true, apiRequestDuration: true, restDuration: true,
 }
 
 // MistypedFamilies lists the families of a page that the model reads but cannot read with the

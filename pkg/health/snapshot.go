@@ -28,6 +28,9 @@ type Snapshot struct {
 	Webhooks map[string]*Webhook
 	// Admission are the API server's calls to admission webhooks (API server only).
 	Admission map[AdmissionKey]*AdmissionWebhook
+	// APIRequests is the API server's request latency by verb and resource, long-running
+	// verbs (WATCH, CONNECT) left out (API server only).
+	APIRequests map[APIRequestKey]*Histogram
 	// CacheSyncLag holds every family whose name contains "cache_sync_lag", as parsed.
 	CacheSyncLag []*dto.MetricFamily
 	// Mistyped are the families read whose TYPE kept their values out (see MistypedFamilies).
@@ -84,8 +87,11 @@ func (c *Controller) Reconciles() float64 {
 
 // Client is the client-go REST client of the process.
 type Client struct {
-	RequestsByCode      map[string]float64 // rest_client_requests_total summed by code
-	RateLimiterDuration *Histogram         // client-side throttling
+	RequestsByCode map[string]float64 // rest_client_requests_total summed by code
+	// LatencyByVerb is rest_client_request_duration_seconds by verb (GET, LIST, POST, PUT,
+	// PATCH, DELETE), summed over hosts; nil when the client does not export it.
+	LatencyByVerb       map[string]*Histogram
+	RateLimiterDuration *Histogram // client-side throttling
 }
 
 // InformerKey names a client-go informer (Kubernetes >= 1.36 named informers).

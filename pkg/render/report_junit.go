@@ -187,8 +187,8 @@ func findingText(f findings.Finding) string {
 // judgedGroups say when a check's rule runs for a target, from what the report holds of it:
 // every target read runs the target rules; the pod rules need the pod (or, for memory, a
 // --memory-limit); the queue rules need a queue; cache-sync-lag an informer; leader-election
-// judges a workload's replicas together and webhook-slows-writes joins a queue to the API
-// server's page, so they only show where they found something.
+// judges a workload's replicas together, and webhook-slows-writes, flowschema-waits and request-latency join a
+// controller to the API server's page, so they only show where they found something.
 var judgedGroups = map[string][]string{
 	"read":     {"scrape-failed", "metric-type", "no-workqueue-metrics", "client-throttling", "server-throttling", "api-errors", "webhook-latency", "reconcile-panics", "reconcile-timeouts"},
 	"pod":      {"restarts"},
@@ -196,7 +196,7 @@ var judgedGroups = map[string][]string{
 	"queue":    {"stuck-worker", "retry-storm", "hot-loop", "workers-saturated", "slow-reconcile", "backlog-growing", "backlog-high", "persistent-failures", "lifetime-failures", "priority-starvation", "warm-standby", "under-provisioned"},
 	"informer": {"cache-sync-lag"},
 	"workload": {"leader-election"},
-	"joined":   {"webhook-slows-writes"},
+	"joined":   {"webhook-slows-writes", "flowschema-waits", "request-latency"},
 }
 
 // judgedChecks are the checks whose rule ran for target id (judgedGroups). A target that gave

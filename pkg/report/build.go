@@ -13,6 +13,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
@@ -40,6 +41,9 @@ type Input struct {
 	// Admission is the cluster's admission webhook configurations; nil when not read (no
 	// cluster, or no API server page to judge the webhooks by).
 	Admission *admission.View
+	// FlowSchemas are the cluster's API Priority and Fairness FlowSchemas; nil when not read
+	// (no cluster, or no API server page to judge their waits by).
+	FlowSchemas *flowschemas.View
 	// Leases are the holders of the Leases of the namespaces where no replica's metrics say
 	// which of a workload's replicas leads (replicas.Unsure of Replicas); nil when not read.
 	Leases []replicas.Holder
@@ -260,10 +264,10 @@ func replicaOf(t model.Target, cur *health.Snapshot) (replicas.Replica, bool) {
 
 func findingsTarget(rd read, in Input) findings.Target {
 	ft := findings.Target{ID: rd.in.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Restart: rd.restart, Queues: rd.queues,
-		Objects: in.Objects, Events: in.WarningEvents, Admission: in.Admission, Workers: in.Workers, Goroutines: rd.in.Goroutines}
+		Objects: in.Objects, Events: in.WarningEvents, Admission: in.Admission, FlowSchemas: in.FlowSchemas, Workers: in.Workers, Goroutines: rd.in.Goroutines}
 	if p := rd.in.Pod; p != nil {
 		served := container(p, rd.in.Target.Container)
-		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Container: served.Name,
+		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Container: served.Name, ServiceAccount: p.Spec.ServiceAccountName,
 			Terminations: terminations(p, in.Now), MemoryLimitBytes: quantity(served.Resources.Limits, corev1.ResourceMemory),
 			CPULimitCores: quantity(served.Resources.Limits, corev1.ResourceCPU),
 			Image:         served.Image, Args: slices.Concat(served.Command, served.Args), Env: envOf(served)}

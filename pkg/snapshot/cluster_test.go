@@ -18,6 +18,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sample"
@@ -104,6 +105,10 @@ func (f *fakeCluster) Usage(context.Context, []string) (map[string]usage.Pod, st
 }
 
 func (f *fakeCluster) Admission(context.Context) admission.View { return admission.View{} }
+
+func (f *fakeCluster) FlowSchemas(context.Context) flowschemas.View {
+	return flowschemas.View{FlowSchemas: []flowschemas.FlowSchema{{Name: "service-accounts", PriorityLevel: "workload-low", MatchingPrecedence: 9000}}}
+}
 
 func (f *fakeCluster) Events(_ context.Context, _ string, _ []objects.Controller, _ map[string]schema.GroupKind, since time.Time) events.View {
 	return events.View{Since: since, Namespaces: []string{"ops"}, Read: 3, Groups: []events.Group{{Reason: "QuotaExceeded", Kind: "Widget",

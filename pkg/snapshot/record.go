@@ -13,6 +13,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -146,18 +147,19 @@ func podNamespaces(inv *source.Inventory) []string {
 // recordingCluster asks the live cluster and keeps a copy of every answer, taken when it is
 // given (the engine may change what it got afterwards).
 type recordingCluster struct {
-	live       source.Cluster
-	mu         sync.Mutex
-	gens       [][]cachesync.GenerationReport
-	view       *objects.View
-	usage      map[string]usage.Pod
-	usageNote  string
-	usageAsked bool
-	leases     map[replicas.Holder]bool
-	workloads  map[string]map[string]string
-	wwarnings  []string
-	admission  *admission.View
-	events     *events.View
+	live        source.Cluster
+	mu          sync.Mutex
+	gens        [][]cachesync.GenerationReport
+	view        *objects.View
+	usage       map[string]usage.Pod
+	usageNote   string
+	usageAsked  bool
+	leases      map[replicas.Holder]bool
+	workloads   map[string]map[string]string
+	wwarnings   []string
+	admission   *admission.View
+	flowSchemas *flowschemas.View
+	events      *events.View
 }
 
 func (c *recordingCluster) Generations(ctx context.Context, ns string, resources []schema.GroupVersionResource) []cachesync.GenerationReport {
@@ -200,6 +202,16 @@ func (c *recordingCluster) Usage(ctx context.Context, namespaces []string) (map[
 		c.usageNote = note
 	}
 	return u, note
+}
+
+func (c *recordingCluster) FlowSchemas(ctx context.Context) flowschemas.View {
+	v := c.live.FlowSchemas(ctx)
+	var cp flowschemas.View
+	deepCopy(v, &cp)
+	c.mu.Lock()
+	c.flowSchemas = &cp
+	c.mu.Unlock()
+	return v
 }
 
 func (c *recordingCluster) Admission(ctx context.Context) admission.View {
@@ -256,7 +268,7 @@ func (c *recordingCluster) answers() *ClusterAnswers {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	a := &ClusterAnswers{Generations: c.gens, Objects: c.view, Usage: c.usage, UsageNote: c.usageNote,
-		WorkloadAnnotations: c.workloads, WorkloadWarnings: c.wwarnings, Admission: c.admission, WarningEvents: c.events}
+		WorkloadAnnotations: c.workloads, WorkloadWarnings: c.wwarnings, Admission: c.admission, FlowSchemas: c.flowSchemas, WarningEvents: c.events}
 	for h := range c.leases {
 		a.Leases = append(a.Leases, h)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -147,6 +148,16 @@ func (c *replayCluster) Usage(_ context.Context, namespaces []string) (map[strin
 		}
 	}
 	return out, c.a.UsageNote
+}
+
+// FlowSchemas gives the stored FlowSchemas, or says they were not read.
+func (c *replayCluster) FlowSchemas(context.Context) flowschemas.View {
+	if c.a.FlowSchemas == nil {
+		return flowschemas.View{Notes: []string{"the snapshot holds no FlowSchemas"}}
+	}
+	var cp flowschemas.View
+	deepCopy(*c.a.FlowSchemas, &cp)
+	return cp
 }
 
 // Admission gives the stored webhook configurations, or says they were not read.

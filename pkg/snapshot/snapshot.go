@@ -15,6 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
@@ -101,6 +102,8 @@ type ClusterAnswers struct {
 	WorkloadWarnings    []string                     `json:"workloadWarnings,omitempty"`
 	// Admission is the admission webhook configurations, read when an API server's page was.
 	Admission *admission.View `json:"admission,omitempty"`
+	// FlowSchemas are the API Priority and Fairness FlowSchemas, read when an API server's page was.
+	FlowSchemas *flowschemas.View `json:"flowSchemas,omitempty"`
 	// WarningEvents are the Warning events that speak of the controllers, grouped by reason
 	// and object (older snapshots hold none).
 	WarningEvents *events.View `json:"warningEvents,omitempty"`

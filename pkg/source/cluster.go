@@ -9,6 +9,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
@@ -16,7 +17,8 @@ import (
 
 // Cluster is what a source that reads a live cluster offers beyond the metrics pages: the
 // objects whose status trails their spec, the objects the controllers reconcile, the metrics
-// API's usage, who holds the Leases, the admission webhooks and the Warning events.
+// API's usage, who holds the Leases, the admission webhooks, the FlowSchemas and the Warning
+// events.
 type Cluster interface {
 	// Generations checks the objects of resources in namespace ns ("" for all) whose
 	// status.observedGeneration trails metadata.generation.
@@ -39,6 +41,8 @@ type Cluster interface {
 	LeaseHolders(ctx context.Context, namespaces []string) []replicas.Holder
 	// Admission reads the admission webhook configurations, where they may be listed.
 	Admission(ctx context.Context) admission.View
+	// FlowSchemas reads the API Priority and Fairness FlowSchemas, where they may be listed.
+	FlowSchemas(ctx context.Context) flowschemas.View
 	// Events reads the Warning events that speak of the controllers (reported by them, or on
 	// objects of the kinds they reconcile, overrides by controller name first) and last
 	// happened since since, in namespace ns ("" for all; all too for a cluster-wide
