@@ -46,6 +46,8 @@ type ReportConfig struct {
 	// Profile says whether and how the goroutine dumps of stuck, slow or saturated workers
 	// are read (--no-profile, --pprof-port).
 	Profile ProfileConfig
+	// Logs says whether the controllers' logs are read (--no-logs).
+	Logs LogConfig
 }
 
 // ReportResult is the report and what to say beside it.
@@ -117,6 +119,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 		admissionNotes = clusterFacts(ctx, cfg, inv, targets, genBefore, resources, &in)
 	}
 	profileWorkers(ctx, env, cfg.Profile, cfg.Read.Timeout, in)
+	readLogs(ctx, env, cfg.Logs, cfg.Read.Timeout, in)
 	var suppressWarnings []string
 	in.Suppress, suppressWarnings = suppressions(ctx, cfg, inv, targets)
 	// The findings are judged and the view made in one go, the suppressed findings set apart.
