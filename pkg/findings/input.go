@@ -7,6 +7,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 )
 
@@ -48,6 +49,9 @@ type Target struct {
 	// Goroutines are where the workers wait, from the process's goroutine dump, when one was
 	// read; nil otherwise.
 	Goroutines *goroutines.Profile
+	// Log is what the controller's recent log says (failing objects, throttling waits,
+	// panics), when it was read; nil otherwise.
+	Log *logs.Log
 }
 
 // Pod is what the pod behind a target says.

@@ -170,6 +170,7 @@ func Build(in Input) Report {
 		readIDs[rd.in.ID()] = true
 	}
 	r.Goroutines = goroutineRows(in.Targets)
+	r.Logs = logRows(in.Targets)
 	r.Fleet = fleet(in.Targets, readIDs)
 	if r.Fleet != nil {
 		r.clusterOf, _ = Clusters(in.Targets)
@@ -215,7 +216,7 @@ func replicaOf(t model.Target, cur *health.Snapshot) (replicas.Replica, bool) {
 
 func findingsTarget(rd read, in Input) findings.Target {
 	ft := findings.Target{ID: rd.in.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Restart: rd.restart, Queues: rd.queues,
-		Objects: in.Objects, Events: in.WarningEvents, Admission: in.Admission, Workers: in.Workers, Goroutines: rd.in.Goroutines}
+		Objects: in.Objects, Events: in.WarningEvents, Admission: in.Admission, Workers: in.Workers, Goroutines: rd.in.Goroutines, Log: rd.in.Log}
 	if p := rd.in.Pod; p != nil {
 		served := container(p, rd.in.Target.Container)
 		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Container: served.Name,
