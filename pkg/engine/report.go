@@ -47,6 +47,8 @@ type ReportConfig struct {
 	// Profile says whether and how the goroutine dumps of stuck, slow or saturated workers
 	// are read (--no-profile, --pprof-port).
 	Profile ProfileConfig
+	// Logs says whether the controllers' logs are read (--no-logs).
+	Logs LogConfig
 }
 
 // ReportResult is the report and what to say beside it.
@@ -117,8 +119,9 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	if inv.Cluster != nil {
 		admissionNotes = clusterFacts(ctx, cfg, inv, targets, genBefore, resources, &in)
 	}
-	// The report is built once and judged once; again only with goroutine dumps read for
-	// what the first judging found.
+	// The log is a fact of its target, read before judging. The report is built once and
+	// judged once; again only with goroutine dumps read for what the first judging found.
+	readLogs(ctx, env, cfg.Logs, cfg.Read.Timeout, in)
 	draft := report.Prepare(in)
 	fs := draft.Judge()
 	if profileWorkers(ctx, env, cfg.Profile, cfg.Read.Timeout, draft, fs) {

@@ -39,6 +39,8 @@ type ReportOptions struct {
 	// NoProfile is --no-profile; PprofPort --pprof-port (0: found from the pod).
 	NoProfile bool
 	PprofPort int32
+	// NoLogs is --no-logs: the controllers' logs are not read.
+	NoLogs bool
 }
 
 // NewReport checks o and makes report's configuration (without the reading, which the opened
@@ -72,7 +74,8 @@ func newReport(o ReportOptions) (ReportConfig, error) {
 	if o.TargetQueueWait > 0 {
 		th.TargetQueueWait = findings.Duration(o.TargetQueueWait)
 	}
-	cfg := ReportConfig{Thresholds: th, FailOn: o.FailOn, Profile: ProfileConfig{Off: o.NoProfile, Port: o.PprofPort}}
+	cfg := ReportConfig{Thresholds: th, FailOn: o.FailOn, Profile: ProfileConfig{Off: o.NoProfile, Port: o.PprofPort},
+		Logs: LogConfig{Off: o.NoLogs}}
 	if o.PprofPort < 0 || o.PprofPort > 65535 {
 		return ReportConfig{}, fmt.Errorf("--pprof-port must be a port from 1 to 65535, got %d", o.PprofPort)
 	}

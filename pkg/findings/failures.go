@@ -46,6 +46,7 @@ func failureFindings(t Target, q health.QueueStats, c *health.Controller, th Thr
 			evs = append(evs, objectEvidence(objs)...)
 		} else {
 			evs = append(evs, eventEvidence(t, eventsOf(t, c.Name))...)
+			evs = append(evs, logEvidence(t, logFailuresOf(t, c.Name))...)
 		}
 		return []Finding{lifetimeOnly(t, newFinding("retry-storm", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%.0f%% of %s's %.0f reconciles failed %s", 100*ratio, q.Queue, judged, over(t)), evs...).as(health.StatusFailing))}
@@ -83,14 +84,19 @@ func failureFindings(t Target, q health.QueueStats, c *health.Controller, th Thr
 		return []Finding{f}
 	case t.Window > 0 && winErrs >= th.PersistentFailures && (winErrs == winRecs || winErrs/winRecs > th.ErrorRatio):
 		// The status names no failed object: the Warning events of the controller may.
+		// The status names no failed object: the Warning events of the controller may, and its
+		// log's "Reconciler error" lines do.
 		why := unnamed(objs)
-		evs := eventsOf(t, c.Name)
+		evs, logged := eventsOf(t, c.Name), logFailuresOf(t, c.Name)
+		if len(logged) > 0 {
+			why = logNamed(logged) + "; " + why
+		}
 		if len(evs) > 0 {
 			why = eventsNamed(evs) + "; " + why
 		}
 		return []Finding{newFinding("persistent-failures", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%s: some objects keep failing and back off (%s)", counts, why),
-			append(append(rateEvidence(), readEvidence(objs)...), eventEvidence(t, evs)...)...).as(health.StatusFailing)}
+			append(append(append(rateEvidence(), readEvidence(objs)...), eventEvidence(t, evs)...), logEvidence(t, logged)...)...).as(health.StatusFailing)}
 	case lifetime && ratio > th.ErrorRatio:
 		// Too few reconciles in the window to judge, but some failed: say so, and how to see more.
 		return []Finding{newFinding("persistent-failures", t.Kind, t.ID, q.Queue,

@@ -8,6 +8,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 )
 
@@ -53,6 +54,9 @@ type Target struct {
 	// Goroutines are where the workers wait, from the process's goroutine dump, when one was
 	// read; nil otherwise.
 	Goroutines *goroutines.Profile
+	// Log is what the controller's recent log says (failing objects, throttling waits,
+	// panics), when it was read; nil otherwise.
+	Log *logs.Log
 
 	// capacity is the capacity model computed once (WithCapacity); nil: computed when read.
 	capacity *[]QueueCapacity

@@ -55,7 +55,7 @@ func targetFindings(t Target, th Thresholds, leaders map[string]*replicas.Electi
 		if n := delta(t, c.Name, func(c *health.Controller) float64 { return c.Panics }); n > 0 {
 			out = append(out, lifetimeOnly(t, newFinding("reconcile-panics", t.Kind, t.ID, c.Name,
 				fmt.Sprintf("%s panicked %.0f times %s", c.Name, n, over(t)),
-				Evidence{Name: "reconcile panics", Value: fmt.Sprintf("%.0f", n), Threshold: "> 0"})))
+				append([]Evidence{{Name: "reconcile panics", Value: fmt.Sprintf("%.0f", n), Threshold: "> 0"}}, panicEvidence(t, c.Name)...)...)))
 		}
 		if n := delta(t, c.Name, func(c *health.Controller) float64 { return c.Timeouts }); n > 0 {
 			out = append(out, lifetimeOnly(t, newFinding("reconcile-timeouts", t.Kind, t.ID, c.Name,
@@ -199,6 +199,9 @@ func clientFindings(t Target, th Thresholds) []Finding {
 				Evidence{Name: "rate-limiter p99", Value: estimated(rl.Estimate(0.99))},
 				Evidence{Name: "requests", Value: format(rl.Count, "")})))
 		}
+	}
+	if f, ok := logThrottling(t, th); ok {
+		out = append(out, f)
 	}
 	var total, failed float64
 	var failedCodes []string

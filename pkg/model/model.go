@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -35,6 +36,9 @@ type Facts struct {
 	// Goroutines are where the process's workers wait, from its goroutine dump, when one was
 	// asked for (stuck, slow or saturated workers); nil otherwise.
 	Goroutines *goroutines.Profile
+	// Log is what the recent log of the controller's container says (failing objects,
+	// throttling waits, panics), when it was read: the leader's pod only; nil otherwise.
+	Log *logs.Log
 }
 
 // Page is one parsed page of a target and the time it was read.

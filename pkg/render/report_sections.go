@@ -30,6 +30,9 @@ func reportSections(r view.Report) []section {
 	if g, ok := goroutineSection(r); ok {
 		ss = append(ss, g)
 	}
+	if l, ok := logSection(r); ok {
+		ss = append(ss, l)
+	}
 	if len(r.Fleet) < 2 {
 		return ss
 	}

@@ -222,6 +222,7 @@ func (d *Draft) Finish(fs []findings.Finding, suppress func([]findings.Finding) 
 		r.Findings = fs
 	}
 	r.Goroutines = goroutineRows(d.in.Targets)
+	r.Logs = logRows(d.in.Targets)
 	if f := fleet(d.in.Targets, d.readIDs); f != nil {
 		of, _ := Clusters(d.in.Targets)
 		r.SetFleet(f, of)
@@ -264,7 +265,7 @@ func replicaOf(t model.Target, cur *health.Snapshot) (replicas.Replica, bool) {
 
 func findingsTarget(rd read, in Input) findings.Target {
 	ft := findings.Target{ID: rd.in.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Restart: rd.restart, Queues: rd.queues,
-		Objects: in.Objects, Events: in.WarningEvents, Admission: in.Admission, FlowSchemas: in.FlowSchemas, Workers: in.Workers, Goroutines: rd.in.Goroutines}
+		Objects: in.Objects, Events: in.WarningEvents, Admission: in.Admission, FlowSchemas: in.FlowSchemas, Workers: in.Workers, Goroutines: rd.in.Goroutines, Log: rd.in.Log}
 	if p := rd.in.Pod; p != nil {
 		served := container(p, rd.in.Target.Container)
 		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Container: served.Name, ServiceAccount: p.Spec.ServiceAccountName,

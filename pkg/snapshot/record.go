@@ -15,6 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -33,6 +34,8 @@ type Recorder struct {
 	// profiles are the goroutine dumps read, by target ID.
 	mu       sync.Mutex
 	profiles map[string]*goroutines.Profile
+	// logs are what was extracted of the targets' logs, by target ID.
+	logs map[string]*logs.Log
 }
 
 var _ source.Source = (*Recorder)(nil)
@@ -85,6 +88,7 @@ func (r *Recorder) Snapshot(ctx context.Context, m Manifest) *Snapshot {
 		sr := storedResult(res)
 		r.mu.Lock()
 		sr.Goroutines = r.profiles[res.ID()]
+		sr.Log = r.logs[res.ID()]
 		r.mu.Unlock()
 		for j, smp := range res.Samples {
 			name := pageName(i, j)

@@ -18,6 +18,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -77,6 +78,9 @@ type Result struct {
 	// Goroutines are the groups of the target's goroutine dump, when one was read (absent
 	// from snapshots made before dumps were read, which load as without one).
 	Goroutines *goroutines.Profile `json:"goroutines,omitempty"`
+	// Log is what was extracted of the target's log, when it was read (absent from snapshots
+	// made before logs were read, which load as without one). Never a line of it.
+	Log *logs.Log `json:"log,omitempty"`
 }
 
 // Sample is one page of a target: when it was read and the member that holds it.

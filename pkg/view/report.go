@@ -62,6 +62,9 @@ type Report struct {
 	// Goroutines are where the workers of targets with stuck, slow or saturated queues wait,
 	// from each one's goroutine dump (or why it was not read); empty when none was asked for.
 	Goroutines []Goroutines `json:"goroutines,omitempty"`
+	// Logs are what the controllers' recent logs say, one per target whose log was read
+	// (the leader's pod); empty when none was read.
+	Logs []Log `json:"logs,omitempty"`
 	// Suppressions are the findings left out by an ignore file or annotation; nil when none.
 	Suppressions *Suppressions `json:"suppressions,omitempty"`
 	Errors       []TargetError `json:"errors,omitempty"`

@@ -33,6 +33,7 @@ type Options struct {
 	TargetQueueWait     time.Duration
 	Workers             []string
 	NoProfile           bool
+	NoLogs              bool
 	PprofPort           int32
 	Args                []string
 
@@ -76,7 +77,7 @@ func (o *Options) Validate() error {
 	}
 	cfg, err := engine.NewReport(engine.ReportOptions{Thresholds: th, Since: o.Since, TargetQueueWait: o.TargetQueueWait,
 		Workers: o.Workers, Generations: o.GenerationResources, ControllerKinds: o.ControllerKinds,
-		MemoryLimit: o.MemoryLimit, IgnoreFile: o.IgnoreFile, FailOn: o.FailOn.Level(), NoProfile: o.NoProfile, PprofPort: o.PprofPort})
+		MemoryLimit: o.MemoryLimit, IgnoreFile: o.IgnoreFile, FailOn: o.FailOn.Level(), NoProfile: o.NoProfile, PprofPort: o.PprofPort, NoLogs: o.NoLogs})
 	if err != nil {
 		return err
 	}

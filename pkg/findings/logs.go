@@ -1,0 +1,82 @@
+package findings
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
+)
+
+// maxLogEvidence bounds the failing objects of the log a finding cites.
+const maxLogEvidence = 3
+
+// logFailuresOf are the objects the controller's log says fail in name's reconciles, newest
+// first: evidence of which objects fail and why when their status says nothing.
+func logFailuresOf(t Target, name string) []logs.Failure {
+	return t.Log.FailuresOf(name)
+}
+
+// logNamed says which objects the log names: "the log names shop/app-config (x3), shop/flags (x1)".
+func logNamed(fs []logs.Failure) string {
+	var parts []string
+	for i, f := range fs {
+		if i == maxLogEvidence {
+			parts = append(parts, fmt.Sprintf("%d more", len(fs)-i))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s (x%d)", f.Object, f.Count))
+	}
+	return "the log names " + strings.Join(parts, ", ")
+}
+
+// logEvidence cites the newest failing objects of the log, one line each: object, count, when
+// last logged and the error.
+func logEvidence(t Target, fs []logs.Failure) []Evidence {
+	var evs []Evidence
+	for i, f := range fs {
+		if i == maxLogEvidence {
+			evs = append(evs, Evidence{Name: "more failing objects in the log", Value: fmt.Sprintf("%d (the Log section lists them)", len(fs)-i)})
+			break
+		}
+		v := fmt.Sprintf("%s x%d", f.Object, f.Count)
+		if t.Cur != nil && !t.Cur.Time.IsZero() && !f.Last.IsZero() {
+			v += ", last " + format(max(0, t.Cur.Time.Sub(f.Last).Seconds()), "s") + " before the last sample"
+		}
+		if f.Error != "" {
+			v += fmt.Sprintf(`: "%s"`, f.Error)
+		}
+		evs = append(evs, Evidence{Name: "log: Reconciler error", Value: v})
+	}
+	return evs
+}
+
+// logThrottling is client-throttling judged from the log when the process exports no
+// rate-limiter metric: client-go's "Waited for ... due to client-side throttling" lines of
+// the window, at least ThrottleMinRequests of them, the longest at least ThrottleWait.
+func logThrottling(t Target, th Thresholds) (Finding, bool) {
+	if t.Log == nil || t.Log.Throttling == nil || t.Cur.Client.RateLimiterDuration != nil {
+		return Finding{}, false
+	}
+	w := t.Log.Throttling
+	if float64(w.Count) < th.ThrottleMinRequests || w.LongestSeconds < th.ThrottleWait.Seconds() {
+		return Finding{}, false
+	}
+	return newFinding("client-throttling", t.Kind, t.ID, "",
+		fmt.Sprintf("the log shows %d waits in the client's own rate limiter %s, the longest %s (the process exports no rate-limiter metric)",
+			w.Count, over(t), format(w.LongestSeconds, "s")),
+		Evidence{Name: "throttling waits logged", Value: fmt.Sprint(w.Count), Threshold: fmt.Sprintf(">= %g", th.ThrottleMinRequests)},
+		Evidence{Name: "longest wait logged", Value: format(w.LongestSeconds, "s"), Threshold: ">= " + th.ThrottleWait.String()}), true
+}
+
+// panicEvidence cites the controller's panics in the log: message and first frames.
+func panicEvidence(t Target, name string) []Evidence {
+	var evs []Evidence
+	for _, p := range t.Log.PanicsOf(name) {
+		v := fmt.Sprintf(`"%s" x%d`, p.Message, p.Count)
+		if len(p.Frames) > 0 {
+			v += " at " + strings.Join(p.Frames[:min(3, len(p.Frames))], " < ")
+		}
+		evs = append(evs, Evidence{Name: "log: panic", Value: v})
+	}
+	return evs
+}

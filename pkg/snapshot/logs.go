@@ -1,0 +1,49 @@
+package snapshot
+
+import (
+	"context"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/podlog"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+)
+
+var (
+	_ source.LogReader = (*Recorder)(nil)
+	_ source.LogReader = (*Replay)(nil)
+)
+
+// Log reads the log through the live source, when it can read one, and keeps what was
+// extracted (never a line of it) with the target's result.
+func (r *Recorder) Log(ctx context.Context, t model.Target, req podlog.Request) *logs.Log {
+	live, ok := r.src.(source.LogReader)
+	if !ok {
+		return nil
+	}
+	l := live.Log(ctx, t, req)
+	if l != nil {
+		var cp logs.Log
+		deepCopy(l, &cp)
+		r.mu.Lock()
+		if r.logs == nil {
+			r.logs = map[string]*logs.Log{}
+		}
+		r.logs[t.ID()] = &cp
+		r.mu.Unlock()
+	}
+	return l
+}
+
+// Log gives what the snapshot kept of the target's log; nil when it kept none (it was not
+// read, or the snapshot is older than logs).
+func (p *Replay) Log(_ context.Context, t model.Target, _ podlog.Request) *logs.Log {
+	for _, r := range p.s.Results {
+		if r.Target.ID() == t.ID() && r.Log != nil {
+			var cp logs.Log
+			deepCopy(r.Log, &cp)
+			return &cp
+		}
+	}
+	return nil
+}
