@@ -1,6 +1,7 @@
 // Package promserver runs real servers of the Prometheus HTTP API for tests and benchmarks:
-// Prometheus and a single-node VictoriaMetrics (Debian's packages of those names), on
-// loopback, with a scrape configuration the caller gives. The test helpers run each server
+// Prometheus and a single-node VictoriaMetrics (Debian's packages of those names), and
+// Thanos (sidecars beside Prometheus, Query over them; hack/thanos builds it), on loopback,
+// with a scrape configuration the caller gives. The test helpers run each server
 // until the test ends, stop it by its pid, and show its logs when the test failed; Start,
 // Backfill and FreeAddr are the same without a test (hack/benchratio).
 package promserver
@@ -111,7 +112,7 @@ func FreeAddr() (string, error) {
 
 // start runs bin with args as Start does (at most 30 s to be ready), and stops it by its pid
 // at the end of the test, showing its logs when the test failed.
-func start(t *testing.T, name, ready, bin string, args ...string) {
+func start(t *testing.T, name, ready, bin string, args ...string) *Process {
 	t.Helper()
 	p, err := Start(name, ready, 30*time.Second, bin, args...)
 	if err != nil {
@@ -123,6 +124,7 @@ func start(t *testing.T, name, ready, bin string, args ...string) {
 			t.Logf("%s logs:\n%s", name, p.Logs())
 		}
 	})
+	return p
 }
 
 // Process is a server started by Start.

@@ -69,6 +69,10 @@ type Prometheus struct {
 	// ClusterLabel tells clusters apart; Clusters, when set, narrows to those values.
 	ClusterLabel string
 	Clusters     []string
+	// ReplicaLabels tell the replicas of an HA pair apart: one replica's series are read of
+	// each target. AskDedup also asks the server to deduplicate over them (Thanos Query).
+	ReplicaLabels []string
+	AskDedup      bool
 	// WithCluster adds the kubeconfig's cluster to the series when it is the one read and
 	// the window ends about now (pods, objects and Leases).
 	WithCluster bool

@@ -1,7 +1,7 @@
 // Package promapi asks a server that speaks the Prometheus HTTP API (Prometheus, Thanos Query,
 // Mimir behind its path prefix, VictoriaMetrics) instant queries, with the bounds a diagnosis
 // needs: a timeout per query, a cap on the bytes of an answer and on the number of series in
-// it. Errors say what the server said (its errorType and error), never a credential; the
+// it; told the replica labels of HA pairs, it asks Thanos to deduplicate them. Errors say what the server said (its errorType and error), never a credential; the
 // server's warnings are passed on. Stats count what every query cost. Samples are floats or
 // native histograms (the `histogram` and `histograms` fields of a result), both bounded alike.
 package promapi
@@ -58,6 +58,12 @@ type Config struct {
 	// GET sends the queries in the URL rather than as a POSTed form: through the API server's
 	// service proxy a POST needs the verb create on services/proxy, a GET only get.
 	GET bool
+	// ReplicaLabels are the labels that tell the replicas of an HA pair apart (their readers
+	// keep one replica's series, see ReplicaLabels). With AskDedup every query also asks the
+	// server to deduplicate over them: dedup=true and replicaLabels[], which Thanos Query
+	// reads and Prometheus and VictoriaMetrics ignore.
+	ReplicaLabels []string
+	AskDedup      bool
 }
 
 // Stats are what the queries cost.
@@ -156,6 +162,10 @@ func (c *Client) Stats() Stats {
 	return c.stats
 }
 
+// ReplicaLabels are the labels that tell the replicas of an HA pair apart: a reader keeps one
+// replica's series of each target, where the server did not deduplicate them.
+func (c *Client) ReplicaLabels() []string { return c.cfg.ReplicaLabels }
+
 // MaxSeries is the series limit of one answer.
 func (c *Client) MaxSeries() int { return c.cfg.MaxSeries }
 
@@ -189,6 +199,10 @@ func (c *Client) do(ctx context.Context, path, want string, form url.Values) (*R
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	form.Set("timeout", c.cfg.Timeout.String())
+	if c.cfg.AskDedup && len(c.cfg.ReplicaLabels) > 0 {
+		form.Set("dedup", "true")
+		form["replicaLabels[]"] = c.cfg.ReplicaLabels
+	}
 	u := *c.base
 	u.Path += path
 	var req *http.Request

@@ -257,6 +257,12 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 	}
 	notes = append(notes, warnings(atStart)...)
 	atEnd.Series, atStart.Series = instants(atEnd.Series), instants(atStart.Series)
+	reps := s.chooseReplicas(atEnd.Series, atStart.Series)
+	atEnd.Series, atStart.Series = reps.keep(s, atEnd.Series), reps.keep(s, atStart.Series)
+	if reps.deduplicated > 0 && s.cfg.Log != nil {
+		s.cfg.Log(fmt.Sprintf("Prometheus at %s: %d targets scraped by several replicas (labels %s): each read from one", s.cfg.Client.Name(),
+			reps.deduplicated, strings.Join(reps.labels, ", ")))
+	}
 	rng := promDuration((s.cfg.Window + lookback).Milliseconds())
 	restarts, err := s.cfg.Client.Query(ctx, restartsQuery(sc.sel, sc.jobs, rng), end)
 	if err != nil {
@@ -309,7 +315,7 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 			return nil, nil, err
 		}
 		notes = append(notes, warnings(raw)...)
-		for _, sr := range raw.Series {
+		for _, sr := range reps.keep(s, raw.Series) {
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
 			}

@@ -23,6 +23,11 @@ func (f *Flags) promServer(g *globals.Flags) (open.Prometheus, error) {
 	case f.Timeout <= 0:
 		return open.Prometheus{}, exitcode.UsageError("--timeout must be positive, got %s", f.Timeout)
 	}
+	asked := f.flags != nil && f.flags.Lookup("replica-label") != nil && f.flags.Lookup("replica-label").Changed
+	replicas, err := p.replicaLabels()
+	if err != nil {
+		return open.Prometheus{}, err
+	}
 	svc, isSvc := strings.CutPrefix(p.URL, "svc/")
 	if !isSvc {
 		if err := open.CheckPrometheusURL(p.URL); err != nil {
@@ -61,7 +66,8 @@ func (f *Flags) promServer(g *globals.Flags) (open.Prometheus, error) {
 		timeout = open.DefaultQueryTimeout
 	}
 	server := open.Prometheus{URL: p.URL, Token: token, User: user, Password: password, Headers: headers, CAFile: p.CAFile,
-		Insecure: p.Insecure, Timeout: timeout, MaxSeries: p.MaxSeries, ClusterLabel: p.ClusterLabel, Clusters: p.Clusters}
+		Insecure: p.Insecure, Timeout: timeout, MaxSeries: p.MaxSeries, ClusterLabel: p.ClusterLabel, Clusters: p.Clusters,
+		ReplicaLabels: replicas, AskDedup: asked && len(replicas) > 0}
 	if isSvc {
 		if err := checkService(g, svc, server); err != nil {
 			return open.Prometheus{}, err

@@ -31,6 +31,9 @@ type PromFlags struct {
 	At           string
 	Clusters     []string
 	ClusterLabel string
+	// ReplicaLabels tell the replicas of an HA pair apart; given on the command line, they
+	// are also sent to the server, asking it to deduplicate over them.
+	ReplicaLabels []string
 }
 
 // addPromFlags registers them; sampling adds --window.
@@ -47,10 +50,15 @@ func (p *PromFlags) addPromFlags(fs *pflag.FlagSet, sampling bool) {
 	fs.StringVar(&p.At, "at", "", "With --prometheus: the end of the window, RFC 3339 (2026-03-02T03:00:00Z) or relative to now (-2h) (default now)")
 	fs.StringSliceVar(&p.Clusters, "clusters", nil, "With --prometheus: read only these clusters (values of --cluster-label; default every cluster in the store)")
 	fs.StringVar(&p.ClusterLabel, "cluster-label", "cluster", "With --prometheus: the label that tells clusters apart")
+	fs.StringSliceVar(&p.ReplicaLabels, "replica-label", DefaultReplicaLabels, "With --prometheus: the labels that tell the replicas of an HA pair apart; each target is read from one replica. Given, the server is also asked to deduplicate over them (Thanos Query's dedup); --replica-label= reads every replica")
 	if sampling {
 		fs.DurationVar(&p.Window, "window", open.DefaultWindow, "With --prometheus: the window judged; rates and increases run over it, between the two samples rebuilt from its ends")
 	}
 }
+
+// DefaultReplicaLabels are the usual replica labels of HA pairs: Thanos' replica external label
+// and the Prometheus Operator's prometheus_replica.
+var DefaultReplicaLabels = []string{"replica", "prometheus_replica"}
 
 // PasswordEnv is the environment variable holding the basic auth password of --prometheus-user.
 const PasswordEnv = "CTRLDIAG_PROMETHEUS_PASSWORD"
@@ -64,7 +72,7 @@ func (f *Flags) promOnlyFlagsSet() []string {
 		return nil
 	}
 	for _, n := range []string{"prometheus-basic-auth-file", "prometheus-user", "prometheus-token-file", "prometheus-bearer-token", "prometheus-header", "prometheus-ca-file",
-		"prometheus-insecure-skip-tls-verify", "prometheus-max-series", "window", "at", "clusters", "cluster-label"} {
+		"prometheus-insecure-skip-tls-verify", "prometheus-max-series", "window", "at", "clusters", "cluster-label", "replica-label"} {
 		if fl := f.flags.Lookup(n); fl != nil && fl.Changed {
 			set = append(set, "--"+n)
 		}

@@ -1,0 +1,104 @@
+package promsource
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
+)
+
+// replicas deduplicates HA pairs where the server did not: two or more Prometheus replicas
+// scrape the same targets, and their series differ only in the replica labels (Thanos'
+// external label replica, the Prometheus Operator's prometheus_replica). Read as they come,
+// every queue would be counted once per replica. Of every target, the series of one replica
+// are kept, the same replica at both ends of the window (counters of different replicas are
+// scraped at different moments), and the replica labels are dropped from every series.
+type replicas struct {
+	labels []string
+	// chosen is, per target key, the replica whose series are kept.
+	chosen map[string]string
+	// deduplicated counts the targets read from several replicas.
+	deduplicated int
+}
+
+// chooseReplicas chooses, for every target of the series at the window's end and start, the
+// replica read: the first (by its labels' values) present at both ends, else the first
+// present at the end, else the first at the start.
+func (s *Source) chooseReplicas(atEnd, atStart []promapi.Series) *replicas {
+	r := &replicas{labels: s.cfg.Client.ReplicaLabels(), chosen: map[string]string{}}
+	if len(r.labels) == 0 {
+		return r
+	}
+	seen := func(ss []promapi.Series) map[string]map[string]bool {
+		m := map[string]map[string]bool{}
+		for _, sr := range ss {
+			k := s.key(sr.Labels)
+			if m[k] == nil {
+				m[k] = map[string]bool{}
+			}
+			m[k][r.replica(sr.Labels)] = true
+		}
+		return m
+	}
+	ends, starts := seen(atEnd), seen(atStart)
+	for k, at := range ends {
+		both := map[string]bool{}
+		for id := range at {
+			if starts[k][id] {
+				both[id] = true
+			}
+		}
+		if len(both) > 0 {
+			r.chosen[k] = first(both)
+		} else {
+			r.chosen[k] = first(at)
+		}
+		if len(at) > 1 || len(starts[k]) > 1 {
+			r.deduplicated++
+		}
+	}
+	for k, at := range starts {
+		if _, ok := r.chosen[k]; !ok {
+			r.chosen[k] = first(at)
+		}
+	}
+	return r
+}
+
+// replica is the identity of the replica a series came from: the values of the replica labels.
+func (r *replicas) replica(l map[string]string) string {
+	var b strings.Builder
+	for _, n := range r.labels {
+		b.WriteString(l[n] + "\xff")
+	}
+	return b.String()
+}
+
+// keep returns the series of the chosen replicas (every series of a target not chosen for:
+// it has one replica), without their replica labels.
+func (r *replicas) keep(s *Source, ss []promapi.Series) []promapi.Series {
+	if len(r.labels) == 0 {
+		return ss
+	}
+	out := ss[:0]
+	for _, sr := range ss {
+		if id, ok := r.chosen[s.key(sr.Labels)]; ok && r.replica(sr.Labels) != id {
+			continue
+		}
+		for _, n := range r.labels {
+			delete(sr.Labels, n)
+		}
+		out = append(out, sr)
+	}
+	return out
+}
+
+// first is the smallest of a set of replica identities.
+func first(set map[string]bool) string {
+	ids := make([]string, 0, len(set))
+	for id := range set {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids[0]
+}
