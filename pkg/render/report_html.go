@@ -62,8 +62,6 @@ type htmlFinding struct {
 	Class string
 }
 
-var sectionIDs = []string{"pods", "backlog", "cache", "events", "resources", "objects", "capacity"}
-
 // ReportHTML writes the report as one self-contained HTML page: inline CSS and inline SVG
 // charts (depth per queue, queue and work latency distributions), no script, nothing fetched.
 func ReportHTML(w io.Writer, r view.Report) error {
@@ -79,12 +77,8 @@ func ReportHTML(w io.Writer, r view.Report) error {
 	case r.Summary.Warning > 0:
 		p.Verdict = "warning"
 	}
-	ids := sectionIDs
-	if len(r.Fleet) > 1 {
-		ids = append([]string{"fleet"}, ids...)
-	}
-	for i, s := range reportSections(r) {
-		hs := htmlSection{Table: s, ID: ids[i]}
+	for _, s := range reportSections(r) {
+		hs := htmlSection{Table: s, ID: s.ID}
 		switch hs.ID {
 		case "backlog":
 			hs.Depth, hs.ChartNote = newDepthChart(r.Backlog)

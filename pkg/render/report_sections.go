@@ -12,6 +12,8 @@ import (
 
 // section is one table of the report, shared by the text, markdown and html renderers.
 type section struct {
+	// ID names the section in an HTML page's anchors ("backlog"); set by reportSections.
+	ID     string
 	Title  string
 	Note   string
 	Header []string
@@ -27,10 +29,15 @@ const maxRows = 15
 // CLUSTER column in every table of targets.
 func reportSections(r view.Report) []section {
 	ss := []section{podSection(r), backlogSection(r), cacheSection(r), eventSection(r), resourceSection(r), objectsSection(r), capacitySection(r)}
+	for i, id := range []string{"pods", "backlog", "cache", "events", "resources", "objects", "capacity"} {
+		ss[i].ID = id
+	}
 	if g, ok := goroutineSection(r); ok {
+		g.ID = "goroutines"
 		ss = append(ss, g)
 	}
 	if l, ok := logSection(r); ok {
+		l.ID = "logs"
 		ss = append(ss, l)
 	}
 	if len(r.Fleet) < 2 {
@@ -39,7 +46,9 @@ func reportSections(r view.Report) []section {
 	for i := range ss {
 		ss[i] = withClusterColumn(ss[i], r.Fleet)
 	}
-	return append([]section{fleetSection(r)}, ss...)
+	f := fleetSection(r)
+	f.ID = "fleet"
+	return append([]section{f}, ss...)
 }
 
 func podSection(r view.Report) section {
