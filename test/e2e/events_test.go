@@ -125,39 +125,8 @@ spec:
 // A user who may read everything report needs but events gets the report, with a note that
 // names the permission, and no failure.
 func TestReportWarningEventsForbidden(t *testing.T) {
-	user := fmt.Sprintf("ctrldiag-noevents-%d", time.Now().UnixNano()%1e6)
-	apply(t, fmt.Sprintf(`apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: %[1]s}
-rules:
-- apiGroups: [""]
-  resources: [pods, pods/proxy, services, endpoints, namespaces, nodes, replicationcontrollers, serviceaccounts, persistentvolumeclaims, persistentvolumes]
-  verbs: [get, list, watch]
-- apiGroups: [apps, batch, coordination.k8s.io, discovery.k8s.io, metrics.k8s.io, admissionregistration.k8s.io]
-  resources: ["*"]
-  verbs: [get, list, watch]
-- nonResourceURLs: [/metrics]
-  verbs: [get]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: %[1]s}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[1]s}
-subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: %[1]s}]
-`, user))
-	t.Cleanup(func() {
-		kubectl(t, "delete", "clusterrolebinding", user)
-		kubectl(t, "delete", "clusterrole", user)
-	})
-	kubeconfig := certKubeconfig(t, user)
-	var r Result
-	eventually(t, 20*time.Second, "the ClusterRoleBinding to take effect", func() error {
-		r = runAs(t, kubeconfig, "kubectl", "ctrldiag", "report", "-n", "kube-system", "--interval", "1s", "-o", "json")
-		if r.Code != 0 {
-			return fmt.Errorf("%s", r)
-		}
-		return nil
-	})
+	kubeconfig := restrictedReader(t, "ctrldiag-noevents", "events")
+	r := reportAs(t, kubeconfig)
 	d := warningEventsOf(t, r)
 	if len(d.WarningEvents.Groups) != 0 || len(d.WarningEvents.Namespaces) != 0 {
 		t.Errorf("events read without the permission: %+v", d.WarningEvents)

@@ -4,10 +4,8 @@ package e2e
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 // logsDoc is the report's logs, as -o json has them.
@@ -38,39 +36,8 @@ func logsOf(t *testing.T, r Result) logsDoc {
 // A user who may read everything report needs but pods/log gets the report, exit 0, and the
 // Log section's note names the permission; nothing of the log is read. --no-logs reads none.
 func TestReportLogForbidden(t *testing.T) {
-	user := fmt.Sprintf("ctrldiag-nologs-%d", time.Now().UnixNano()%1e6)
-	apply(t, fmt.Sprintf(`apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: %[1]s}
-rules:
-- apiGroups: [""]
-  resources: [pods, pods/proxy, services, endpoints, namespaces, nodes, events, replicationcontrollers, serviceaccounts, persistentvolumeclaims, persistentvolumes]
-  verbs: [get, list, watch]
-- apiGroups: [apps, batch, coordination.k8s.io, discovery.k8s.io, metrics.k8s.io, admissionregistration.k8s.io]
-  resources: ["*"]
-  verbs: [get, list, watch]
-- nonResourceURLs: [/metrics]
-  verbs: [get]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: %[1]s}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[1]s}
-subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: %[1]s}]
-`, user))
-	t.Cleanup(func() {
-		kubectl(t, "delete", "clusterrolebinding", user)
-		kubectl(t, "delete", "clusterrole", user)
-	})
-	kubeconfig := certKubeconfig(t, user)
-	var r Result
-	eventually(t, 20*time.Second, "the ClusterRoleBinding to take effect", func() error {
-		r = runAs(t, kubeconfig, "kubectl", "ctrldiag", "report", "-n", "kube-system", "--interval", "1s", "-o", "json")
-		if r.Code != 0 {
-			return fmt.Errorf("%s", r)
-		}
-		return nil
-	})
+	kubeconfig := restrictedReader(t, "ctrldiag-nologs", "pods/log")
+	r := reportAs(t, kubeconfig)
 	d := logsOf(t, r)
 	if len(d.Logs) != 1 {
 		t.Fatalf("want the log of kube-controller-manager's pod, got %+v\n%s", d.Logs, r.Stdout)
