@@ -23,13 +23,12 @@ func (r *Recorder) Goroutines(ctx context.Context, t model.Target, w profiling.W
 	}
 	p := live.Goroutines(ctx, t, w, b)
 	if p != nil {
-		var cp goroutines.Profile
-		deepCopy(p, &cp)
+		cp := copyOf(p)
 		r.mu.Lock()
 		if r.profiles == nil {
 			r.profiles = map[string]*goroutines.Profile{}
 		}
-		r.profiles[t.ID()] = &cp
+		r.profiles[t.ID()] = cp
 		r.mu.Unlock()
 	}
 	return p
@@ -40,9 +39,7 @@ func (r *Recorder) Goroutines(ctx context.Context, t model.Target, w profiling.W
 func (p *Replay) Goroutines(_ context.Context, t model.Target, _ profiling.Want, _ profiling.Bounds) *goroutines.Profile {
 	for _, r := range p.s.Results {
 		if r.Target.ID() == t.ID() && r.Goroutines != nil {
-			var cp goroutines.Profile
-			deepCopy(r.Goroutines, &cp)
-			return &cp
+			return copyOf(r.Goroutines)
 		}
 	}
 	return nil

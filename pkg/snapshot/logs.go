@@ -23,13 +23,12 @@ func (r *Recorder) Log(ctx context.Context, t model.Target, req podlog.Request) 
 	}
 	l := live.Log(ctx, t, req)
 	if l != nil {
-		var cp logs.Log
-		deepCopy(l, &cp)
+		cp := copyOf(l)
 		r.mu.Lock()
 		if r.logs == nil {
 			r.logs = map[string]*logs.Log{}
 		}
-		r.logs[t.ID()] = &cp
+		r.logs[t.ID()] = cp
 		r.mu.Unlock()
 	}
 	return l
@@ -40,9 +39,7 @@ func (r *Recorder) Log(ctx context.Context, t model.Target, req podlog.Request) 
 func (p *Replay) Log(_ context.Context, t model.Target, _ podlog.Request) *logs.Log {
 	for _, r := range p.s.Results {
 		if r.Target.ID() == t.ID() && r.Log != nil {
-			var cp logs.Log
-			deepCopy(r.Log, &cp)
-			return &cp
+			return copyOf(r.Log)
 		}
 	}
 	return nil

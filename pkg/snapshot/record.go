@@ -168,8 +168,7 @@ type recordingCluster struct {
 
 func (c *recordingCluster) Generations(ctx context.Context, ns string, resources []schema.GroupVersionResource) []cachesync.GenerationReport {
 	g := c.live.Generations(ctx, ns, resources)
-	var cp []cachesync.GenerationReport
-	deepCopy(g, &cp)
+	cp := copyOf(g)
 	c.mu.Lock()
 	c.gens = append(c.gens, cp)
 	c.mu.Unlock()
@@ -178,8 +177,7 @@ func (c *recordingCluster) Generations(ctx context.Context, ns string, resources
 
 func (c *recordingCluster) Objects(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind) objects.View {
 	v := c.live.Objects(ctx, ns, controllers, overrides)
-	var cp objects.View
-	deepCopy(v, &cp)
+	cp := copyOf(v)
 	c.mu.Lock()
 	c.view = &cp
 	c.mu.Unlock()
@@ -210,8 +208,7 @@ func (c *recordingCluster) Usage(ctx context.Context, namespaces []string) (map[
 
 func (c *recordingCluster) FlowSchemas(ctx context.Context) flowschemas.View {
 	v := c.live.FlowSchemas(ctx)
-	var cp flowschemas.View
-	deepCopy(v, &cp)
+	cp := copyOf(v)
 	c.mu.Lock()
 	c.flowSchemas = &cp
 	c.mu.Unlock()
@@ -220,8 +217,7 @@ func (c *recordingCluster) FlowSchemas(ctx context.Context) flowschemas.View {
 
 func (c *recordingCluster) Admission(ctx context.Context) admission.View {
 	v := c.live.Admission(ctx)
-	var cp admission.View
-	deepCopy(v, &cp)
+	cp := copyOf(v)
 	c.mu.Lock()
 	c.admission = &cp
 	c.mu.Unlock()
@@ -230,8 +226,7 @@ func (c *recordingCluster) Admission(ctx context.Context) admission.View {
 
 func (c *recordingCluster) Events(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind, since time.Time) events.View {
 	v := c.live.Events(ctx, ns, controllers, overrides, since)
-	var cp events.View
-	deepCopy(v, &cp)
+	cp := copyOf(v)
 	c.mu.Lock()
 	c.events = &cp
 	c.mu.Unlock()
@@ -286,9 +281,11 @@ func (c *recordingCluster) answers() *ClusterAnswers {
 	return a
 }
 
-// deepCopy copies v into out through JSON, the form the snapshot stores it in.
-func deepCopy(v, out any) {
+// copyOf is a deep copy of v made through JSON, the form the snapshot stores it in.
+func copyOf[T any](v T) T {
+	var cp T
 	if b, err := json.Marshal(v); err == nil {
-		_ = json.Unmarshal(b, out)
+		_ = json.Unmarshal(b, &cp)
 	}
+	return cp
 }

@@ -104,9 +104,7 @@ func (c *replayCluster) Generations(context.Context, string, []schema.GroupVersi
 	}
 	i := min(c.gens, len(c.a.Generations)-1)
 	c.gens++
-	var cp []cachesync.GenerationReport
-	deepCopy(c.a.Generations[i], &cp)
-	return cp
+	return copyOf(c.a.Generations[i])
 }
 
 // Objects gives the stored view, or says it was not taken.
@@ -114,9 +112,7 @@ func (c *replayCluster) Objects(context.Context, string, []objects.Controller, m
 	if c.a.Objects == nil {
 		return objects.View{Notes: []string{"the snapshot holds no objects view"}}
 	}
-	var cp objects.View
-	deepCopy(*c.a.Objects, &cp)
-	return cp
+	return copyOf(*c.a.Objects)
 }
 
 // Usage gives the stored usage of the pods of the namespaces.
@@ -155,9 +151,7 @@ func (c *replayCluster) FlowSchemas(context.Context) flowschemas.View {
 	if c.a.FlowSchemas == nil {
 		return flowschemas.View{Notes: []string{"the snapshot holds no FlowSchemas"}}
 	}
-	var cp flowschemas.View
-	deepCopy(*c.a.FlowSchemas, &cp)
-	return cp
+	return copyOf(*c.a.FlowSchemas)
 }
 
 // Admission gives the stored webhook configurations, or says they were not read.
@@ -165,9 +159,7 @@ func (c *replayCluster) Admission(context.Context) admission.View {
 	if c.a.Admission == nil {
 		return admission.View{Notes: []string{"the snapshot holds no admission webhook configurations"}}
 	}
-	var cp admission.View
-	deepCopy(*c.a.Admission, &cp)
-	return cp
+	return copyOf(*c.a.Admission)
 }
 
 // Events gives the stored Warning events, or says the snapshot holds none (one taken before
@@ -176,9 +168,7 @@ func (c *replayCluster) Events(context.Context, string, []objects.Controller, ma
 	if c.a.WarningEvents == nil {
 		return events.View{Groups: []events.Group{}, Notes: []string{"the snapshot holds no Warning events (taken by an older version, or without a cluster's objects)"}}
 	}
-	var cp events.View
-	deepCopy(*c.a.WarningEvents, &cp)
-	return cp
+	return copyOf(*c.a.WarningEvents)
 }
 
 // LeaseHolders gives the stored holders of the namespaces' Leases.
