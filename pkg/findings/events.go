@@ -2,13 +2,9 @@ package findings
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 )
-
-// maxEventEvidence bounds the Warning events a finding cites.
-const maxEventEvidence = 3
 
 // eventsOf are the Warning events that speak of the controller (or queue) name of t, newest
 // first: evidence of which objects fail when their status says nothing, never a finding alone.
@@ -19,34 +15,22 @@ func eventsOf(t Target, name string) []events.Group {
 // eventsNamed says which objects the Warning events name: "Warning events name ReplicaSet
 // shop/web (FailedCreate x12)".
 func eventsNamed(gs []events.Group) string {
-	var parts []string
-	for i, g := range gs {
-		if i == maxEventEvidence {
-			parts = append(parts, fmt.Sprintf("%d more", len(gs)-i))
-			break
-		}
-		parts = append(parts, fmt.Sprintf("%s %s (%s x%d)", g.Kind, g.Object, g.Reason, g.Count))
-	}
-	return "Warning events name " + strings.Join(parts, ", ")
+	return namedIn("Warning events name ", eventsCited(gs))
 }
 
 // eventEvidence cites the newest Warning events, one line each: reason, object, count, when
 // last seen and the message.
 func eventEvidence(t Target, gs []events.Group) []Evidence {
-	var evs []Evidence
+	return citedEvidence(t, eventsCited(gs), "more Warning events",
+		func(n int) string { return fmt.Sprintf("%d groups (section 6 lists them)", n) })
+}
+
+func eventsCited(gs []events.Group) []cited {
+	cs := make([]cited, len(gs))
 	for i, g := range gs {
-		if i == maxEventEvidence {
-			evs = append(evs, Evidence{Name: "more Warning events", Value: fmt.Sprintf("%d groups (section 6 lists them)", len(gs)-i)})
-			break
-		}
-		v := fmt.Sprintf("%s %s x%d", g.Kind, g.Object, g.Count)
-		if t.Cur != nil && !t.Cur.Time.IsZero() && !g.LastSeen.IsZero() {
-			v += ", last " + format(max(0, t.Cur.Time.Sub(g.LastSeen).Seconds()), "s") + " before the last sample"
-		}
-		if g.Message != "" {
-			v += fmt.Sprintf(`: "%s"`, g.Message)
-		}
-		evs = append(evs, Evidence{Name: "Warning event " + g.Reason, Value: v})
+		cs[i] = cited{Short: fmt.Sprintf("%s %s (%s x%d)", g.Kind, g.Object, g.Reason, g.Count),
+			Value: fmt.Sprintf("%s %s x%d", g.Kind, g.Object, g.Count), Label: "Warning event " + g.Reason,
+			Detail: g.Message, Last: g.LastSeen}
 	}
-	return evs
+	return cs
 }

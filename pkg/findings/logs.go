@@ -7,9 +7,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 )
 
-// maxLogEvidence bounds the failing objects of the log a finding cites.
-const maxLogEvidence = 3
-
 // logFailuresOf are the objects the controller's log says fail in name's reconciles, newest
 // first: evidence of which objects fail and why when their status says nothing.
 func logFailuresOf(t Target, name string) []logs.Failure {
@@ -18,36 +15,23 @@ func logFailuresOf(t Target, name string) []logs.Failure {
 
 // logNamed says which objects the log names: "the log names shop/app-config (x3), shop/flags (x1)".
 func logNamed(fs []logs.Failure) string {
-	var parts []string
-	for i, f := range fs {
-		if i == maxLogEvidence {
-			parts = append(parts, fmt.Sprintf("%d more", len(fs)-i))
-			break
-		}
-		parts = append(parts, fmt.Sprintf("%s (x%d)", f.Object, f.Count))
-	}
-	return "the log names " + strings.Join(parts, ", ")
+	return namedIn("the log names ", logCited(fs))
 }
 
 // logEvidence cites the newest failing objects of the log, one line each: object, count, when
 // last logged and the error.
 func logEvidence(t Target, fs []logs.Failure) []Evidence {
-	var evs []Evidence
+	return citedEvidence(t, logCited(fs), "more failing objects in the log",
+		func(n int) string { return fmt.Sprintf("%d (the Log section lists them)", n) })
+}
+
+func logCited(fs []logs.Failure) []cited {
+	cs := make([]cited, len(fs))
 	for i, f := range fs {
-		if i == maxLogEvidence {
-			evs = append(evs, Evidence{Name: "more failing objects in the log", Value: fmt.Sprintf("%d (the Log section lists them)", len(fs)-i)})
-			break
-		}
-		v := fmt.Sprintf("%s x%d", f.Object, f.Count)
-		if t.Cur != nil && !t.Cur.Time.IsZero() && !f.Last.IsZero() {
-			v += ", last " + format(max(0, t.Cur.Time.Sub(f.Last).Seconds()), "s") + " before the last sample"
-		}
-		if f.Error != "" {
-			v += fmt.Sprintf(`: "%s"`, f.Error)
-		}
-		evs = append(evs, Evidence{Name: "log: Reconciler error", Value: v})
+		cs[i] = cited{Short: fmt.Sprintf("%s (x%d)", f.Object, f.Count), Value: fmt.Sprintf("%s x%d", f.Object, f.Count),
+			Label: "log: Reconciler error", Detail: f.Error, Last: f.Last}
 	}
-	return evs
+	return cs
 }
 
 // logThrottling is client-throttling judged from the log when the process exports no
