@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -189,5 +192,43 @@ func TestPartialAnswers(t *testing.T) {
 				t.Errorf("the run's warnings do not say the answer is partial:\n%s", all)
 			}
 		})
+	}
+}
+
+// The report over a partial answer holds it (json's partial, with the missing cluster) and,
+// with --fail-on set, fails whatever its findings: what is missing may hold any of them. A
+// whole answer neither holds it nor fails for it.
+func TestReportOverPartialAnswer(t *testing.T) {
+	end := time.Unix(1700000600, 0)
+	for _, down := range []bool{false, true} {
+		f := &fakeThanos{start: end.Add(-10 * time.Minute), end: end, down: func(int) bool { return down }, warning: thanosStoreDown}
+		srv := httptest.NewServer(f)
+		client, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, level := range []string{"none", "critical"} {
+			fail, err := failon.Findings.Parse(level)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := engine.Report(context.Background(), engine.ReportConfig{Thresholds: findings.DefaultThresholds(), FailOn: fail},
+				engine.Env{Source: promsource.New(promsource.Config{Client: client, At: end, Window: 10 * time.Minute})})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := res.Report.Partial
+			switch {
+			case !down && (p != nil || res.Failed()):
+				t.Errorf("whole answer, --fail-on %s: partial %+v, failed %v", level, p, res.Failed())
+			case down && (p == nil || strings.Join(p.MissingClusters, ",") != "b" || len(p.Warnings) != 1):
+				t.Errorf("b's store down: partial %+v", p)
+			case down && res.Failed() != (level != "none"):
+				t.Errorf("b's store down, --fail-on %s: failed %v", level, res.Failed())
+			case res.Report.Summary.Critical > 0:
+				t.Errorf("the healthy controller has critical findings: %+v", res.Report.Findings)
+			}
+		}
+		srv.Close()
 	}
 }
