@@ -232,3 +232,26 @@ func TestReportOverPartialAnswer(t *testing.T) {
 		srv.Close()
 	}
 }
+
+// A warning the targets' query gave is said once, not again for every query of the reading.
+func TestPartialWarningSaidOnce(t *testing.T) {
+	end := time.Unix(1700000600, 0)
+	srv := httptest.NewServer(&fakeThanos{start: end.Add(-10 * time.Minute), end: end, down: func(int) bool { return true }, warning: thanosStoreDown})
+	defer srv.Close()
+	client, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := promsource.New(promsource.Config{Client: client, At: end, Window: 10 * time.Minute})
+	inv, err := src.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	said := append([]string(nil), inv.Warnings...)
+	for _, r := range src.Read(context.Background(), source.Options{}) {
+		said = append(said, r.Notes...)
+	}
+	if n := strings.Count(strings.Join(said, "\n"), "Prometheus answered partially: "+thanosStoreDown); n != 1 {
+		t.Errorf("the warning is said %d times, want once:\n%s", n, strings.Join(said, "\n"))
+	}
+}

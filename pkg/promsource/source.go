@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -215,6 +216,7 @@ func (s *Source) Read(ctx context.Context, o source.Options) []source.Result {
 	if n := s.missingNote(); n != "" && n != s.openNote {
 		notes = append(notes, n)
 	}
+	notes = unsaid(notes, s.inv.Warnings)
 	s.inv.Partial = s.report()
 	if len(results) > 0 {
 		results[0].Notes = append(results[0].Notes, notes...)
@@ -523,6 +525,18 @@ func instants(ss []promapi.Series) []promapi.Series {
 	for _, s := range ss {
 		if len(s.Points) == 1 {
 			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// unsaid are the notes not already among said (a warning Open passed on, repeated by the
+// answers of the reading).
+func unsaid(notes, said []string) []string {
+	out := notes[:0]
+	for _, n := range notes {
+		if !slices.Contains(said, n) {
+			out = append(out, n)
 		}
 	}
 	return out
