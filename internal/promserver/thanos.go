@@ -38,21 +38,42 @@ func PrometheusWithSidecar(t *testing.T, bin, thanos, cfg string) *Sidecar {
 // endpoint in its set.
 func ThanosQuery(t *testing.T, thanos string, endpoints []string, flags ...string) string {
 	t.Helper()
-	grpc, addr := freeAddr(t), freeAddr(t)
-	args := []string{"query", "--http-address=" + addr, "--grpc-address=" + grpc, "--log.level=warn"}
+	var args []string
 	for _, e := range endpoints {
 		args = append(args, "--endpoint="+e)
 	}
-	start(t, "thanos query", "http://"+addr+"/-/ready", thanos, append(args, flags...)...)
+	return thanosQuery(t, thanos, len(endpoints), append(args, flags...))
+}
+
+// ThanosQueryStrict is ThanosQuery over strict endpoints (endpoint.sd-config's strict: true):
+// Query keeps asking a strict endpoint whose health check fails, and warns that it did not
+// answer (a partial answer), where it drops a plain endpoint from its set and answers without
+// it silently.
+func ThanosQueryStrict(t *testing.T, thanos string, endpoints []string, flags ...string) string {
+	t.Helper()
+	cfg := "endpoints:\n"
+	for _, e := range endpoints {
+		cfg += fmt.Sprintf("  - {address: %q, strict: true}\n", e)
+	}
+	return thanosQuery(t, thanos, len(endpoints), append([]string{"--endpoint.sd-config=" + cfg}, flags...))
+}
+
+// thanosQuery runs thanos query with args (its endpoints and flags) and returns its URL once it
+// is ready and lists n stores up.
+func thanosQuery(t *testing.T, thanos string, n int, args []string) string {
+	t.Helper()
+	grpc, addr := freeAddr(t), freeAddr(t)
+	args = append([]string{"query", "--http-address=" + addr, "--grpc-address=" + grpc, "--log.level=warn"}, args...)
+	start(t, "thanos query", "http://"+addr+"/-/ready", thanos, args...)
 	url := "http://" + addr
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		n, err := storesUp(url)
-		if err == nil && n == len(endpoints) {
+		up, err := storesUp(url)
+		if err == nil && up == n {
 			return url
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("thanos query at %s: %d of its %d endpoints up after 30s (%v)", url, n, len(endpoints), err)
+			t.Fatalf("thanos query at %s: %d of its %d endpoints up after 30s (%v)", url, up, n, err)
 		}
 		time.Sleep(500 * time.Millisecond)
 	}

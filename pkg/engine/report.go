@@ -61,8 +61,12 @@ type ReportResult struct {
 }
 
 // Failed reports whether a finding of the report reaches --fail-on (suppressed findings are
-// no longer among them): then the command exits 3 once its output is written.
-func (r *ReportResult) Failed() bool { return r.failOn.Fails(r.Report.Findings) }
+// no longer among them), or, with --fail-on set, the server answered partially (what is
+// missing may hold any finding, so the report cannot pass): then the command exits 3 once
+// its output is written.
+func (r *ReportResult) Failed() bool {
+	return r.failOn.Fails(r.Report.Findings) || r.failOn.Severity != "" && r.Report.Partial != nil
+}
 
 // NoneRead reports whether no target could be read: the report says why in its findings,
 // and the command fails.
@@ -112,7 +116,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	var admissionNotes []string // what keeps slow webhooks from being tied to controllers
 	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds,
 		MemoryLimitBytes: cfg.MemoryLimitBytes, Workers: cfg.Workers, Now: env.now(), Targets: targets, Pods: podInputs(inv, targets),
-		ClusterRead: inv.ClusterRead, ClusterAbsent: inv.ClusterAbsent}
+		ClusterRead: inv.ClusterRead, ClusterAbsent: inv.ClusterAbsent, Partial: partialView(inv.Partial)}
 	if inv.ClusterAbsent != "" {
 		in.UsageNote = "the metrics API was not read: " + inv.ClusterAbsent
 	}

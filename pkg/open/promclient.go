@@ -26,7 +26,8 @@ func promClient(s Spec, k Kubeconfig) (*promapi.Client, error) {
 		registerHeader(name, value)
 	}
 	cfg := promapi.Config{URL: p.URL, Token: p.Token, User: p.User, Password: p.Password, Headers: p.Headers, CAFile: p.CAFile,
-		Insecure: p.Insecure, Timeout: p.Timeout, MaxBytes: s.MaxBodyBytes, MaxSeries: p.MaxSeries, ReplicaLabels: p.ReplicaLabels, AskDedup: p.AskDedup}
+		Insecure: p.Insecure, Timeout: p.Timeout, MaxBytes: s.MaxBodyBytes, MaxSeries: p.MaxSeries, ReplicaLabels: p.ReplicaLabels, AskDedup: p.AskDedup,
+		NoPartial: p.NoPartial}
 	if isSvc {
 		if err := throughProxy(k, ref, &cfg); err != nil {
 			return nil, err

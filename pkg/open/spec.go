@@ -73,6 +73,9 @@ type Prometheus struct {
 	// each target. AskDedup also asks the server to deduplicate over them (Thanos Query).
 	ReplicaLabels []string
 	AskDedup      bool
+	// NoPartial asks the server to fail rather than answer without some of its stores
+	// (Thanos Query's partial_response=false).
+	NoPartial bool
 	// WithCluster adds the kubeconfig's cluster to the series when it is the one read and
 	// the window ends about now (pods, objects and Leases).
 	WithCluster bool

@@ -2,7 +2,8 @@
 // Mimir behind its path prefix, VictoriaMetrics) instant queries, with the bounds a diagnosis
 // needs: a timeout per query, a cap on the bytes of an answer and on the number of series in
 // it; told the replica labels of HA pairs, it asks Thanos to deduplicate them. Errors say what the server said (its errorType and error), never a credential; the
-// server's warnings are passed on. Stats count what every query cost. Samples are floats or
+// server's warnings are passed on, bounded and escaped, and an answer some stores did not
+// contribute to (Thanos' and Mimir's partial answers) is marked partial. Stats count what every query cost. Samples are floats or
 // native histograms (the `histogram` and `histograms` fields of a result), both bounded alike.
 package promapi
 
@@ -64,6 +65,10 @@ type Config struct {
 	// reads and Prometheus and VictoriaMetrics ignore.
 	ReplicaLabels []string
 	AskDedup      bool
+	// NoPartial asks the server to fail rather than answer without some of its stores:
+	// partial_response=false, which Thanos Query reads (Prometheus and VictoriaMetrics ignore
+	// it). Off, a partial answer comes with its warnings (Response.Partial).
+	NoPartial bool
 }
 
 // Stats are what the queries cost.
@@ -202,6 +207,9 @@ func (c *Client) do(ctx context.Context, path, want string, form url.Values) (*R
 	if c.cfg.AskDedup && len(c.cfg.ReplicaLabels) > 0 {
 		form.Set("dedup", "true")
 		form["replicaLabels[]"] = c.cfg.ReplicaLabels
+	}
+	if c.cfg.NoPartial {
+		form.Set("partial_response", "false")
 	}
 	u := *c.base
 	u.Path += path

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"sort"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
@@ -73,10 +74,11 @@ func decode(resp *http.Response, want string, maxBytes int64, maxSeries int) (*R
 	if err != nil {
 		return nil, body.n, err
 	}
-	out.Warnings = append(env.Warnings, out.Warnings...)
+	out.Warnings = boundWarnings(env.Warnings)
 	if env.IsPartial {
 		out.Warnings = append(out.Warnings, "the answer is partial (isPartial: some storage nodes did not answer): series may be missing")
 	}
+	out.Partial = env.IsPartial || slices.ContainsFunc(out.Warnings, PartialWarning)
 	return out, body.n, nil
 }
 

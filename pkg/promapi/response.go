@@ -13,10 +13,14 @@ import (
 )
 
 // Response is a query's answer: its series (one point each for an instant vector, the raw
-// samples of the range for a range vector) and the server's warnings.
+// samples of the range for a range vector) and the server's warnings, at most MaxWarnings,
+// each an excerpt (redact.ExcerptString: bounded, credentials masked, control characters
+// escaped), never the raw text. Partial says that the server answered without some of its
+// stores (a warning that is not a PromQL annotation, or VictoriaMetrics' isPartial).
 type Response struct {
 	Series   []Series
 	Warnings []string
+	Partial  bool
 }
 
 // Series is one labelled series of an answer.

@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,6 +63,10 @@ type Source struct {
 	inv     *source.Inventory
 	targets []target.Target
 	jobs    []string
+	// partial is what the answers said of stores that did not answer.
+	partial partial
+	// openNote is what Open said of the clusters partial answers lack.
+	openNote string
 }
 
 var _ source.Source = (*Source)(nil)
@@ -99,7 +104,7 @@ func (s *Source) Open(ctx context.Context) (*source.Inventory, error) {
 		}
 		return nil, err
 	}
-	inv := &source.Inventory{Warnings: warnings(resp)}
+	inv := &source.Inventory{Warnings: s.answered(resp)}
 	seen := map[string]bool{}
 	jobs := map[string]bool{}
 	for _, sr := range resp.Series {
@@ -116,12 +121,21 @@ func (s *Source) Open(ctx context.Context) (*source.Inventory, error) {
 		s.targets = append(s.targets, t)
 	}
 	if len(s.targets) == 0 {
-		return nil, fmt.Errorf("Prometheus at %s holds no controller series at %s (looked for %s%s): check --at, -n, --clusters and --cluster-label",
-			s.cfg.Client.Name(), s.cfg.At.UTC().Format(time.RFC3339), strings.Join(markers, ", "), s.scopeWords())
+		partly := ""
+		if resp.Partial && len(resp.Warnings) > 0 {
+			partly = " in an answer it gave partially (" + resp.Warnings[0] + ")"
+		}
+		return nil, fmt.Errorf("Prometheus at %s holds no controller series at %s%s (looked for %s%s): check --at, -n, --clusters and --cluster-label",
+			s.cfg.Client.Name(), s.cfg.At.UTC().Format(time.RFC3339), partly, strings.Join(markers, ", "), s.scopeWords())
 	}
+	s.lacking(resp, s.clustersIn(resp), s.cfg.Clusters)
 	sort.Slice(s.targets, func(i, j int) bool { return s.targets[i].ID() < s.targets[j].ID() })
 	s.jobs = sortedKeys(jobs)
 	inv.Warnings = append(inv.Warnings, s.clusterWarnings()...)
+	if s.openNote = s.missingNote(); s.openNote != "" {
+		inv.Warnings = append(inv.Warnings, s.openNote)
+	}
+	inv.Partial = s.report()
 	inv.Targets = s.targets
 	s.inv = inv
 	return inv, nil
@@ -199,6 +213,11 @@ func (s *Source) Read(ctx context.Context, o source.Options) []source.Result {
 			results[i] = source.Result{Target: t, Err: err}
 		}
 	}
+	if n := s.missingNote(); n != "" && n != s.openNote {
+		notes = append(notes, n)
+	}
+	notes = unsaid(notes, s.inv.Warnings)
+	s.inv.Partial = s.report()
 	if len(results) > 0 {
 		results[0].Notes = append(results[0].Notes, notes...)
 	}
@@ -250,13 +269,27 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 	if err != nil {
 		return nil, nil, err
 	}
-	notes = append(notes, warnings(atEnd)...)
+	notes = append(notes, s.answered(atEnd)...)
 	atStart, err := s.cfg.Client.Query(ctx, sel, start)
 	if err != nil {
 		return nil, nil, err
 	}
-	notes = append(notes, warnings(atStart)...)
+	notes = append(notes, s.answered(atStart)...)
 	atEnd.Series, atStart.Series = instants(atEnd.Series), instants(atStart.Series)
+	// A partial answer at the window's end lacks the clusters expected there (found by Open,
+	// asked for, or present at the start); one at its start, those present at the end.
+	inEnd, inStart := s.clustersIn(atEnd), s.clustersIn(atStart)
+	gone := partialGaps{
+		end:   s.lacking(atEnd, inEnd, clustersOf(sc.targets), sortedKeys(inStart), sc.sel.clusters),
+		start: map[string]string{},
+	}
+	if atStart.Partial && len(atStart.Warnings) > 0 {
+		for c := range inEnd {
+			if !inStart[c] {
+				gone.start[c] = atStart.Warnings[0]
+			}
+		}
+	}
 	reps := s.chooseReplicas(atEnd.Series, atStart.Series)
 	atEnd.Series, atStart.Series = reps.keep(s, atEnd.Series), reps.keep(s, atStart.Series)
 	if reps.deduplicated > 0 && s.cfg.Log != nil {
@@ -268,7 +301,7 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 	if err != nil {
 		return nil, nil, err
 	}
-	notes = append(notes, warnings(restarts)...)
+	notes = append(notes, s.answered(restarts)...)
 	// Reset targets: those whose process restarted, and those where a counter went down
 	// between the window's ends (a process that does not say when it started).
 	reset := map[string]bool{}
@@ -314,7 +347,7 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 		if err != nil {
 			return nil, nil, err
 		}
-		notes = append(notes, warnings(raw)...)
+		notes = append(notes, s.answered(raw)...)
 		for _, sr := range reps.keep(s, raw.Series) {
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
@@ -333,7 +366,7 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 			}
 		}
 	}
-	results, err := s.samples(ctx, sc.targets, atEnd, atStart, increases, nativeStarts, wanted, start, end)
+	results, err := s.samples(ctx, sc.targets, atEnd, atStart, increases, nativeStarts, wanted, start, end, gone)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -343,7 +376,7 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 // samples groups the series by target and builds each target's two samples.
 // It stops, with ctx's error, when ctx ends.
 func (s *Source) samples(ctx context.Context, targets []target.Target, atEnd, atStart *promapi.Response, increases map[string]float64,
-	nativeStarts map[string]nativeStart, wanted func(string) bool, start, end time.Time) ([]source.Result, error) {
+	nativeStarts map[string]nativeStart, wanted func(string) bool, start, end time.Time, gone partialGaps) ([]source.Result, error) {
 	endValues := map[string]float64{}
 	// Native histograms are read at the boundaries exact at both ends of the window.
 	ends := map[string][2]*promapi.Histogram{}
@@ -412,13 +445,21 @@ func (s *Source) samples(ctx context.Context, targets []target.Target, atEnd, at
 		k := s.targetKey(t)
 		r := source.Result{Target: t}
 		if len(after[k]) == 0 {
-			r.Err = fmt.Errorf("no series at the window's end %s (the target stopped being scraped)", end.UTC().Format(time.RFC3339))
+			if why, ok := gone.end[t.Cluster]; ok {
+				r.Err = fmt.Errorf("cluster %s: Prometheus answered partially, without this cluster's series at the window's end %s (%s)",
+					t.Cluster, end.UTC().Format(time.RFC3339), why)
+			} else {
+				r.Err = fmt.Errorf("no series at the window's end %s (the target stopped being scraped)", end.UTC().Format(time.RFC3339))
+			}
 			out = append(out, r)
 			continue
 		}
 		if len(before[k]) > 0 {
 			r.Samples = append(r.Samples, source.Sample{Families: families(before[k], wanted), Time: start})
 			r.Window, r.ResetsCounted = end.Sub(start), true
+		} else if why, ok := gone.start[t.Cluster]; ok {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: no series at the window's start %s, where Prometheus answered partially without cluster %s (%s): judged over its lifetime",
+				t.ID(), start.UTC().Format(time.RFC3339), t.Cluster, why))
 		} else {
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: no series at the window's start %s (scraped only since): judged over its lifetime",
 				t.ID(), start.UTC().Format(time.RFC3339)))
@@ -489,10 +530,14 @@ func instants(ss []promapi.Series) []promapi.Series {
 	return out
 }
 
-func warnings(r *promapi.Response) []string {
-	out := make([]string, 0, len(r.Warnings))
-	for _, w := range r.Warnings {
-		out = append(out, "Prometheus warns: "+w)
+// unsaid are the notes not already among said (a warning Open passed on, repeated by the
+// answers of the reading).
+func unsaid(notes, said []string) []string {
+	out := notes[:0]
+	for _, n := range notes {
+		if !slices.Contains(said, n) {
+			out = append(out, n)
+		}
 	}
 	return out
 }

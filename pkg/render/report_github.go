@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -42,6 +43,9 @@ func ReportGitHub(w io.Writer, r view.Report) error {
 		if len(s.Findings) > 0 {
 			ew.printf("%s\n", strings.ReplaceAll(suppressedLine(*s), "\n", " "))
 		}
+	}
+	if l := partialLine(r); l != "" {
+		ew.printf("::warning title=%s::%s\n", githubProperty("ctrldiag partial answer"), githubData(printable.String(l)))
 	}
 	ew.printf("kubectl ctrldiag report: %s (%s)\n", r.Summary.Verdict, targetsRead(r.Summary))
 	return ew.err

@@ -45,6 +45,8 @@ type htmlPage struct {
 	// ErrorsTitle heads the list of target errors; ErrorsNav is its link in the navigation.
 	ErrorsTitle string
 	ErrorsNav   string
+	// Partial says the server answered partially, under the verdict ("" when whole).
+	Partial string
 }
 
 // htmlSection is one numbered section; the backlog and event sections carry charts.
@@ -67,7 +69,7 @@ type htmlFinding struct {
 func ReportHTML(w io.Writer, r view.Report) error {
 	r = printable.Value(r)
 	p := htmlPage{R: r, Generated: r.GeneratedAt.Format("2006-01-02 15:04:05 UTC"), Verdict: "ok", Style: template.CSS(reportHTMLStyle),
-		Window: reportWindow(r), ErrorsTitle: errorsTitle(r), ErrorsNav: "Unread targets"}
+		Window: reportWindow(r), ErrorsTitle: errorsTitle(r), ErrorsNav: "Unread targets", Partial: partialLine(r)}
 	if partlyRead(r) {
 		p.ErrorsNav = "Unread or partly read targets"
 	}

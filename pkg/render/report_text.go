@@ -17,6 +17,9 @@ func ReportText(w io.Writer, r view.Report) error {
 	ew := &errWriter{w: w}
 	ew.printf("kubectl ctrldiag report: %s, window %s, %s\n", r.Scope, reportWindow(r), r.GeneratedAt.Format("2006-01-02T15:04:05Z"))
 	ew.printf("Verdict: %s (%s)\n", r.Summary.Verdict, targetsRead(r.Summary))
+	if l := partialLine(r); l != "" {
+		ew.printf("%s", wrap(l, "", 96))
+	}
 	for _, n := range r.WindowNotes {
 		ew.printf("%s", wrap("Window: "+n, "", 96))
 	}

@@ -56,6 +56,9 @@ type Input struct {
 	// were not read where they could have been.
 	ClusterRead   string
 	ClusterAbsent string
+	// Partial, when set, says that the server the series were read from answered without
+	// some of its stores.
+	Partial *view.Partial
 	// MemoryLimitBytes applies to targets without a pod (--url, --from-file); 0 = none.
 	MemoryLimitBytes float64
 	// Thresholds judge the findings and, through them, the status of every queue.
@@ -187,6 +190,7 @@ func Prepare(in Input) *Draft {
 	r.WarningEvents = in.WarningEvents
 	r.ResourcesNote = in.UsageNote
 	r.ClusterRead, r.ClusterAbsent = in.ClusterRead, in.ClusterAbsent
+	r.Partial = in.Partial
 	r.CacheSync.Methods, r.CacheSync.Note = methods(r.CacheSync, apiCur != nil)
 	sortRows(&r, rows)
 	d.r = r

@@ -53,6 +53,9 @@ type Inventory struct {
 	// source could have read them (one line each; "" otherwise).
 	ClusterRead   string
 	ClusterAbsent string
+	// Partial, when set, says that the server read answered without some of its stores: set
+	// by Open, completed by Read (a later answer may be partial too).
+	Partial *Partial
 }
 
 // Options say how to read.

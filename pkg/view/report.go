@@ -29,6 +29,9 @@ type Report struct {
 	// Fleet summarises each cluster, worst first, when the targets span several clusters (read
 	// from a Prometheus server); the rows and findings below name their cluster in the target.
 	Fleet []ClusterSummary `json:"fleet,omitempty"`
+	// Partial, when set, says that the server answered without some of its stores (and which
+	// clusters it lacks, where that can be told): the report is not of the whole fleet.
+	Partial *Partial `json:"partial,omitempty"`
 	// clusterOf maps target IDs to their clusters, for Recount, in a fleet (SetFleet).
 	clusterOf map[string]string
 	Pods      []Pod       `json:"pods"`

@@ -24,6 +24,8 @@ func (f *Flags) promServer(g *globals.Flags) (open.Prometheus, error) {
 		return open.Prometheus{}, exitcode.UsageError("--timeout must be positive, got %s", f.Timeout)
 	}
 	asked := f.flags != nil && f.flags.Lookup("replica-label") != nil && f.flags.Lookup("replica-label").Changed
+	// Only --partial-response=false given asks the server to fail (flags built without it accept).
+	denyPartial := f.flags != nil && f.flags.Lookup("partial-response") != nil && f.flags.Lookup("partial-response").Changed && !p.PartialResponse
 	replicas, err := p.replicaLabels()
 	if err != nil {
 		return open.Prometheus{}, err
@@ -67,7 +69,7 @@ func (f *Flags) promServer(g *globals.Flags) (open.Prometheus, error) {
 	}
 	server := open.Prometheus{URL: p.URL, Token: token, User: user, Password: password, Headers: headers, CAFile: p.CAFile,
 		Insecure: p.Insecure, Timeout: timeout, MaxSeries: p.MaxSeries, ClusterLabel: p.ClusterLabel, Clusters: p.Clusters,
-		ReplicaLabels: replicas, AskDedup: asked && len(replicas) > 0}
+		ReplicaLabels: replicas, AskDedup: asked && len(replicas) > 0, NoPartial: denyPartial}
 	if isSvc {
 		if err := checkService(g, svc, server); err != nil {
 			return open.Prometheus{}, err

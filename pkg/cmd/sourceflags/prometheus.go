@@ -34,6 +34,9 @@ type PromFlags struct {
 	// ReplicaLabels tell the replicas of an HA pair apart; given on the command line, they
 	// are also sent to the server, asking it to deduplicate over them.
 	ReplicaLabels []string
+	// PartialResponse accepts answers some stores did not contribute to (said as partial);
+	// off, the server is asked to fail instead (Thanos Query's partial_response=false).
+	PartialResponse bool
 }
 
 // addPromFlags registers them; sampling adds --window.
@@ -51,6 +54,7 @@ func (p *PromFlags) addPromFlags(fs *pflag.FlagSet, sampling bool) {
 	fs.StringSliceVar(&p.Clusters, "clusters", nil, "With --prometheus: read only these clusters (values of --cluster-label; default every cluster in the store)")
 	fs.StringVar(&p.ClusterLabel, "cluster-label", "cluster", "With --prometheus: the label that tells clusters apart")
 	fs.StringSliceVar(&p.ReplicaLabels, "replica-label", DefaultReplicaLabels, "With --prometheus: the labels that tell the replicas of an HA pair apart; each target is read from one replica. Given, the server is also asked to deduplicate over them (Thanos Query's dedup); --replica-label= reads every replica")
+	fs.BoolVar(&p.PartialResponse, "partial-response", true, "With --prometheus: accept an answer some of the server's stores did not contribute to (Thanos Query, Mimir), reported as partial; --partial-response=false asks Thanos Query to fail instead (partial_response=false)")
 	if sampling {
 		fs.DurationVar(&p.Window, "window", open.DefaultWindow, "With --prometheus: the window judged; rates and increases run over it, between the two samples rebuilt from its ends")
 	}
@@ -72,7 +76,7 @@ func (f *Flags) promOnlyFlagsSet() []string {
 		return nil
 	}
 	for _, n := range []string{"prometheus-basic-auth-file", "prometheus-user", "prometheus-token-file", "prometheus-bearer-token", "prometheus-header", "prometheus-ca-file",
-		"prometheus-insecure-skip-tls-verify", "prometheus-max-series", "window", "at", "clusters", "cluster-label", "replica-label"} {
+		"prometheus-insecure-skip-tls-verify", "prometheus-max-series", "window", "at", "clusters", "cluster-label", "replica-label", "partial-response"} {
 		if fl := f.flags.Lookup(n); fl != nil && fl.Changed {
 			set = append(set, "--"+n)
 		}
