@@ -41,7 +41,7 @@ func Collect(ctx context.Context, sources []scrape.Source, so source.Options) []
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = collectOne(ctx, src, o, sem)
+			out[i] = collectSafely(ctx, src, o, sem)
 			out[i].Target = src.Target()
 			if n, ok := src.(scrape.Noted); ok {
 				out[i].Notes = n.Notes()
@@ -56,6 +56,18 @@ func Collect(ctx context.Context, sources []scrape.Source, so source.Options) []
 	}
 	wg.Wait()
 	return out
+}
+
+// collectSafely is collectOne, with a panic of the code that reads the target (a bug, most
+// likely brought out by a page no test had) turned into this target's error: the other
+// targets are still read and reported, and the user reads one line instead of a stack.
+func collectSafely(ctx context.Context, src scrape.Source, o options, sem chan struct{}) (r source.Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = source.Result{Err: fmt.Errorf("internal error while reading this target: %v; this is a bug: please report it with the command line you ran", p)}
+		}
+	}()
+	return collectOne(ctx, src, o, sem)
 }
 
 // errDeadline is the cause of the overall context's end when Options.Deadline passes.

@@ -82,8 +82,17 @@ func addKlogVerbosity(root *cobra.Command, stderr io.Writer) {
 }
 
 // Main runs root and returns the process exit code, after printing the error, if any, as one
-// line on stderr; a usage error adds a line that points to the command's -h.
-func Main(root *cobra.Command, stderr io.Writer) int {
+// line on stderr; a usage error adds a line that points to the command's -h. A panic of the
+// command is a bug: it is said in one line with the version to report (exit 1), never as a Go
+// stack trace, which would quote whatever the failing code held.
+func Main(root *cobra.Command, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			klog.Flush()
+			fmt.Fprintln(stderr, "error: "+stderrline.Line(Bug(p)))
+			code = exitcode.Error
+		}
+	}()
 	c, err := root.ExecuteC()
 	klog.Flush()
 	code, msg := exitcode.CodeFor(err)

@@ -112,3 +112,37 @@ func TestErrorIsMaskedAndEscaped(t *testing.T) {
 		t.Errorf("stderr %q\nwant   %q", got, want)
 	}
 }
+
+// A panic in a command is a bug: one line on stderr that says so, with the version, the
+// panic's value escaped and masked, no stack trace, and exit 1.
+func TestPanicIsOneLine(t *testing.T) {
+	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
+	root, _ := New(Spec{Use: "x", DisplayName: "kubectl x"}, streams)
+	root.AddCommand(&cobra.Command{Use: "boom", RunE: func(*cobra.Command, []string) error {
+		var m map[string]int
+		m["x"]++ // a nil map: the runtime panics
+		return nil
+	}})
+	root.AddCommand(&cobra.Command{Use: "hostile", RunE: func(*cobra.Command, []string) error {
+		panic("label \x1b]0;pwned\x07 Authorization: Bearer panic-secret-token")
+	}})
+	for _, tt := range []struct{ args, want string }{
+		{"boom", "assignment to entry in nil map"},
+		{"hostile", `label \x1b]0;pwned\x07`},
+	} {
+		root.SetArgs([]string{tt.args})
+		errOut.Reset()
+		code := Main(root, errOut)
+		got := errOut.String()
+		if code != exitcode.Error || strings.Count(got, "\n") != 1 || !strings.HasPrefix(got, "error: internal error in kubectl-ctrldiag ") ||
+			!strings.Contains(got, "this is a bug") || !strings.Contains(got, tt.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 and one line saying it is a bug, with %q", tt.args, code, got, tt.want)
+		}
+		if strings.Contains(got, "goroutine ") || strings.Contains(got, ".go:") || strings.Contains(got, "panic-secret-token") || strings.ContainsAny(got, "\x1b\x07") {
+			t.Errorf("%s: stderr holds a stack, a credential or a control character: %q", tt.args, got)
+		}
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout %q, want nothing", out.String())
+	}
+}
