@@ -11,5 +11,6 @@ func partialView(p *source.Partial) *view.Partial {
 	if p == nil {
 		return nil
 	}
-	return &view.Partial{MissingClusters: append([]string{}, p.MissingClusters...), Warnings: append([]string{}, p.Warnings...)}
+	return &view.Partial{MissingClusters: append([]string{}, p.MissingClusters...), ReplicatedClusters: append([]string(nil), p.ReplicatedClusters...),
+		Whole: p.Whole(), Warnings: append([]string{}, p.Warnings...)}
 }

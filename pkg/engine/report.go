@@ -61,11 +61,12 @@ type ReportResult struct {
 }
 
 // Failed reports whether a finding of the report reaches --fail-on (suppressed findings are
-// no longer among them), or, with --fail-on set, the server answered partially (what is
-// missing may hold any finding, so the report cannot pass): then the command exits 3 once
-// its output is written.
+// no longer among them), or, with --fail-on set, the server answered partially and series
+// are or may be missing (what is missing may hold any finding, so the report cannot pass; a
+// store down whose replica answered misses nothing): then the command exits 3 once its
+// output is written.
 func (r *ReportResult) Failed() bool {
-	return r.failOn.Fails(r.Report.Findings) || r.failOn.Severity != "" && r.Report.Partial != nil
+	return r.failOn.Fails(r.Report.Findings) || r.failOn.Severity != "" && r.Report.Partial != nil && !r.Report.Partial.Whole
 }
 
 // NoneRead reports whether no target could be read: the report says why in its findings,

@@ -20,6 +20,11 @@ type partial struct {
 	// missing maps each cluster the answers lack to the first warning of the answer that
 	// lacked it.
 	missing map[string]string
+	// replicated are the clusters a warning named whose series an answer held all the same.
+	replicated map[string]bool
+	// untold is set when a partial answer's warnings named no cluster: what it lacks is
+	// unknown.
+	untold bool
 }
 
 // answered passes on an answer's warnings as the run's notes (see warnings), and keeps those
@@ -58,41 +63,59 @@ func warnings(r *promapi.Response) []string {
 	return out
 }
 
-// named are the clusters a partial answer's warnings name: Thanos names the store that failed
-// by its external labels (`fetch series for {cluster="b", replica="A"} ...`).
-func (s *Source) named(r *promapi.Response) []string {
-	if !r.Partial {
-		return nil
-	}
+// named are the clusters a warning of a partial answer names: Thanos names the store that
+// failed by its external labels (`fetch series for {cluster="b", replica="A"} ...`).
+func (s *Source) named(w string) []string {
 	re := regexp.MustCompile(`(?:^|[{,\s])` + regexp.QuoteMeta(s.cfg.ClusterLabel) + `="((?:[^"\\]|\\.)*)"`)
 	var out []string
-	for _, w := range r.Warnings {
-		for _, m := range re.FindAllStringSubmatch(w, -1) {
-			v, err := strconv.Unquote(`"` + m[1] + `"`)
-			if err != nil {
-				v = m[1]
-			}
-			out = append(out, v)
+	for _, m := range re.FindAllStringSubmatch(w, -1) {
+		v, err := strconv.Unquote(`"` + m[1] + `"`)
+		if err != nil {
+			v = m[1]
 		}
+		out = append(out, v)
 	}
 	return out
 }
 
 // lacking records as missing the clusters of expected that a partial answer r holds no series
-// of (present: the clusters it holds), and returns them with the reason.
+// of (present: the clusters it holds), and returns them with the reason. A cluster a warning
+// names whose series the answer holds all the same had a replica answer for the store that
+// did not (an HA pair with one replica down): it is recorded as replicated, not missing. A
+// warning that names no cluster leaves what is missing untold.
 func (s *Source) lacking(r *promapi.Response, present map[string]bool, expected ...[]string) map[string]string {
 	if !r.Partial {
 		return nil
 	}
-	why := "the server marked its answer partial"
+	why := ""
+	var named []string
 	for _, w := range r.Warnings {
-		if promapi.PartialWarning(w) {
+		if !promapi.PartialWarning(w) {
+			continue
+		}
+		if why == "" {
 			why = w
-			break
+		}
+		n := s.named(w)
+		if len(n) == 0 {
+			s.partial.untold = true
+		}
+		named = append(named, n...)
+	}
+	if why == "" {
+		why = "the server marked its answer partial"
+		s.partial.untold = true
+	}
+	for _, c := range named {
+		if c != "" && present[c] {
+			if s.partial.replicated == nil {
+				s.partial.replicated = map[string]bool{}
+			}
+			s.partial.replicated[c] = true
 		}
 	}
 	out := map[string]string{}
-	for _, cs := range append(expected, s.named(r)) {
+	for _, cs := range append(expected, named) {
 		for _, c := range cs {
 			if c == "" || present[c] {
 				continue
@@ -129,6 +152,13 @@ func (s *Source) report() *source.Partial {
 		p.MissingClusters = append(p.MissingClusters, c)
 	}
 	sort.Strings(p.MissingClusters)
+	for c := range s.partial.replicated {
+		if _, gone := s.partial.missing[c]; !gone {
+			p.ReplicatedClusters = append(p.ReplicatedClusters, c)
+		}
+	}
+	sort.Strings(p.ReplicatedClusters)
+	p.Untold = s.partial.untold
 	return p
 }
 
@@ -138,6 +168,10 @@ func (s *Source) missingNote() string {
 	p := s.report()
 	if p == nil {
 		return ""
+	}
+	if p.Whole() {
+		return fmt.Sprintf("Prometheus at %s answered partially: the stores of %s %s that did not answer have replicas that did, no series are missing",
+			s.cfg.Client.Name(), map[bool]string{true: "cluster", false: "clusters"}[len(p.ReplicatedClusters) == 1], strings.Join(p.ReplicatedClusters, ", "))
 	}
 	if len(p.MissingClusters) == 0 {
 		return fmt.Sprintf("Prometheus at %s answered partially (some of its stores did not answer): series may be missing, which clusters cannot be told", s.cfg.Client.Name())

@@ -30,6 +30,9 @@ type fakeThanos struct {
 	// down says whether b's store is down for the n-th query (0 first).
 	down    func(n int) bool
 	warning string
+	// replicated keeps b's series in a down answer: the store that did not answer is one
+	// replica of an HA pair whose other replica did.
+	replicated bool
 	// annotation, when set, is a PromQL annotation added to every answer.
 	annotation string
 	n          atomic.Int32
@@ -43,7 +46,10 @@ func (f *fakeThanos) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	clusters := []string{"a", "b"}
 	var warnings []string
 	if f.down(n) {
-		clusters, warnings = []string{"a"}, []string{f.warning}
+		warnings = []string{f.warning}
+		if !f.replicated {
+			clusters = []string{"a"}
+		}
 	}
 	if f.annotation != "" {
 		warnings = append(warnings, f.annotation)
@@ -96,6 +102,7 @@ func (f *fakeThanos) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // broke, by its address only.
 const (
 	thanosStoreDown    = `fetch series for {cluster="b", replica="A"} Addr: 127.0.0.1:10901 MinTime: 0 MaxTime: 9223372036854775807: rpc error: code = Unavailable desc = connection refused`
+	thanosReplicaDown  = `fetch series for {cluster="b", replica="B"} Addr: 127.0.0.1:10902 MinTime: 0 MaxTime: 9223372036854775807: rpc error: code = Unavailable desc = connection refused`
 	thanosStreamFailed = `receive series from Addr: 127.0.0.1:10901 MinTime: 0 MaxTime: 9223372036854775807: rpc error: code = Unavailable desc = error reading from server: EOF`
 )
 
@@ -117,6 +124,8 @@ func TestPartialAnswers(t *testing.T) {
 		down        func(n int) bool
 		warning     string
 		annotation  string
+		replicated  bool
+		whole       bool // every cluster's series read: the down store's replica answered
 		missing     []string
 		read        []string // clusters whose target is read
 		failedB     bool     // b's target listed, failing for the partial answer
@@ -131,12 +140,14 @@ func TestPartialAnswers(t *testing.T) {
 			missing: []string{"b"}, read: []string{"a"}, failedB: true, partialNote: true},
 		{name: "present at the window's start, absent at its end", down: func(n int) bool { return n == targetsQ || n == endQ },
 			warning: thanosStreamFailed, missing: []string{"b"}, read: []string{"a"}, partialNote: true},
+		{name: "one replica of an HA pair down", down: func(int) bool { return true }, warning: thanosReplicaDown, replicated: true,
+			read: []string{"a", "b"}, whole: true, partialNote: true},
 		{name: "absent at the window's start only", down: func(n int) bool { return n == startQ }, warning: thanosStreamFailed,
 			read: []string{"a", "b"}, partialNote: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &fakeThanos{start: start, end: end, down: tc.down, warning: tc.warning, annotation: tc.annotation}
+			f := &fakeThanos{start: start, end: end, down: tc.down, warning: tc.warning, annotation: tc.annotation, replicated: tc.replicated}
 			srv := httptest.NewServer(f)
 			defer srv.Close()
 			client, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second})
@@ -188,7 +199,13 @@ func TestPartialAnswers(t *testing.T) {
 			if len(tc.missing) > 0 && !strings.Contains(all, "no series of cluster b (cluster): what is read is not the whole fleet") {
 				t.Errorf("the run's warnings do not name the missing cluster:\n%s", all)
 			}
-			if len(tc.missing) == 0 && !strings.Contains(all, "which clusters cannot be told") {
+			if inv.Partial.Whole() != tc.whole {
+				t.Errorf("whole %v, want %v: %+v", inv.Partial.Whole(), tc.whole, inv.Partial)
+			}
+			if tc.whole && (!slices.Equal(inv.Partial.ReplicatedClusters, []string{"b"}) || !strings.Contains(all, "the stores of cluster b that did not answer have replicas that did, no series are missing")) {
+				t.Errorf("replicated clusters %v, want b said to be whole:\n%s", inv.Partial.ReplicatedClusters, all)
+			}
+			if len(tc.missing) == 0 && !tc.whole && !strings.Contains(all, "which clusters cannot be told") {
 				t.Errorf("the run's warnings do not say the answer is partial:\n%s", all)
 			}
 		})
@@ -200,8 +217,13 @@ func TestPartialAnswers(t *testing.T) {
 // whole answer neither holds it nor fails for it.
 func TestReportOverPartialAnswer(t *testing.T) {
 	end := time.Unix(1700000600, 0)
-	for _, down := range []bool{false, true} {
-		f := &fakeThanos{start: end.Add(-10 * time.Minute), end: end, down: func(int) bool { return down }, warning: thanosStoreDown}
+	for _, tc := range []struct{ down, replicated bool }{{false, false}, {true, false}, {true, true}} {
+		down := tc.down
+		warning := thanosStoreDown
+		if tc.replicated {
+			warning = thanosReplicaDown
+		}
+		f := &fakeThanos{start: end.Add(-10 * time.Minute), end: end, down: func(int) bool { return down }, warning: warning, replicated: tc.replicated}
 		srv := httptest.NewServer(f)
 		client, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second})
 		if err != nil {
@@ -221,7 +243,11 @@ func TestReportOverPartialAnswer(t *testing.T) {
 			switch {
 			case !down && (p != nil || res.Failed()):
 				t.Errorf("whole answer, --fail-on %s: partial %+v, failed %v", level, p, res.Failed())
-			case down && (p == nil || strings.Join(p.MissingClusters, ",") != "b" || len(p.Warnings) != 1):
+			case tc.replicated && (p == nil || len(p.MissingClusters) != 0 || !p.Whole || strings.Join(p.ReplicatedClusters, ",") != "b" || res.Failed()):
+				// A rolling restart of one replica misses no series: no reason to fail.
+				t.Errorf("one replica of b down, --fail-on %s: partial %+v, failed %v; want whole, not failed", level, p, res.Failed())
+			case tc.replicated:
+			case down && (p == nil || strings.Join(p.MissingClusters, ",") != "b" || len(p.Warnings) != 1 || p.Whole):
 				t.Errorf("b's store down: partial %+v", p)
 			case down && res.Failed() != (level != "none"):
 				t.Errorf("b's store down, --fail-on %s: failed %v", level, res.Failed())

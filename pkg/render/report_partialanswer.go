@@ -24,10 +24,14 @@ func partialLine(r view.Report) string {
 		}
 		b.WriteString(")")
 	}
-	if len(p.MissingClusters) > 0 {
+	switch {
+	case p.Whole:
+		fmt.Fprintf(&b, ": the stores of %s %s that did not answer have replicas that did, no series are missing",
+			map[bool]string{true: "cluster", false: "clusters"}[len(p.ReplicatedClusters) == 1], strings.Join(p.ReplicatedClusters, ", "))
+	case len(p.MissingClusters) > 0:
 		fmt.Fprintf(&b, ": no series of %s %s, this report is not of the whole fleet",
 			map[bool]string{true: "cluster", false: "clusters"}[len(p.MissingClusters) == 1], strings.Join(p.MissingClusters, ", "))
-	} else {
+	default:
 		b.WriteString(": series may be missing (which clusters cannot be told), this report may not be of every target")
 	}
 	return b.String()

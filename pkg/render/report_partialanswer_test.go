@@ -67,4 +67,13 @@ func TestReportPartialAnswer(t *testing.T) {
 	if !strings.Contains(b.String(), "which clusters cannot be told") {
 		t.Errorf("a partial answer whose missing clusters cannot be told:\n%s", b.String())
 	}
+	r.Partial = &view.Partial{Warnings: []string{`fetch series for {cluster="b", replica="B"}`}, ReplicatedClusters: []string{"b"}, Whole: true}
+	b.Reset()
+	if err := Write(&b, "", r); err != nil {
+		t.Fatal(err)
+	}
+	if flat := strings.Join(strings.Fields(b.String()), " "); !strings.Contains(flat, "the stores of cluster b that did not answer have replicas that did, no series are missing") ||
+		strings.Contains(flat, "not of the whole fleet") || strings.Contains(flat, "may be missing") {
+		t.Errorf("a partial answer whose down store's replica answered:\n%s", b.String())
+	}
 }
