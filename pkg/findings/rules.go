@@ -367,8 +367,12 @@ func leaderFindings(targets []Target, workloads []replicas.Election) []Finding {
 				ids = append(ids, r.Target)
 			}
 		}
-		f := newFinding("leader-election", kinds[ids[0]], e.Namespace+"/"+e.Workload, "",
-			fmt.Sprintf("%d of %d replicas of %s in namespace %s claim to lead", e.Claims, e.Reporting, e.Workload, e.Namespace),
+		subject, where := e.Namespace+"/"+e.Workload, "namespace "+e.Namespace
+		if e.Cluster != "" {
+			subject, where = e.Cluster+"/"+subject, where+" of cluster "+e.Cluster
+		}
+		f := newFinding("leader-election", kinds[ids[0]], subject, "",
+			fmt.Sprintf("%d of %d replicas of %s in %s claim to lead", e.Claims, e.Reporting, e.Workload, where),
 			Evidence{Name: "leaders", Value: fmt.Sprint(e.Claims), Threshold: "exactly 1"},
 			Evidence{Name: "replicas scraped", Value: strings.Join(ids, ", ")})
 		if e.Claims > 1 {

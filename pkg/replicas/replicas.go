@@ -1,4 +1,5 @@
-// Package replicas groups the scraped replicas of one workload in one namespace, finds the
+// Package replicas groups the scraped replicas of one workload in one namespace (of one
+// cluster, in a fleet), finds the
 // one that leads (its health.Leadership, else the holder of a Lease) and counts those
 // that claim the lead (Elections), for the leader-election check of the findings and for
 // the folding of the standby replicas, whose queues are empty or absent, into the leader's
@@ -15,7 +16,10 @@ import (
 // Replica is one scraped pod target.
 type Replica struct {
 	// Target is the target's ID (the Target of its QueueStats rows).
-	Target         string
+	Target string
+	// Cluster is the target's cluster in a fleet read from Prometheus ("" otherwise): the same
+	// workload in two clusters is two elections.
+	Cluster        string
 	Namespace, Pod string
 	Workload       string
 	// LeaderStatus is the replica's health.Leadership as a gauge: 1 leads (any of its
@@ -31,6 +35,7 @@ type Holder struct {
 
 // Group is the replicas of one workload in one namespace, when two or more were read.
 type Group struct {
+	Cluster   string `json:"cluster,omitempty"`
 	Namespace string `json:"namespace"`
 	Workload  string `json:"workload"`
 	// Leader is the target of the leading replica; "" when it is unknown or several claim it.
@@ -68,7 +73,7 @@ func (g Group) Folded() []string {
 // one model of a workload's replicas, which the folding of standbys (Fold) and the
 // leader-election check of the findings both read.
 type Election struct {
-	Namespace, Workload string
+	Cluster, Namespace, Workload string
 	// Replicas are sorted by target.
 	Replicas []Replica
 	// Leader is the target of the replica that leads: the one whose
@@ -82,23 +87,23 @@ type Election struct {
 	Claims, Reporting int
 }
 
-// Elections groups reps by namespace and workload, replicas without a workload left out, and
-// tells each group's leader. holders are consulted only for groups where no replica's
-// metrics claim the lead. Groups of one replica are included; the result is sorted by
-// namespace and workload.
+// Elections groups reps by cluster, namespace and workload, replicas without a workload left
+// out, and tells each group's leader. holders are consulted only for groups where no
+// replica's metrics claim the lead. Groups of one replica are included; the result is sorted
+// by cluster, namespace and workload.
 func Elections(reps []Replica, holders []Holder) []Election {
-	byKey := map[[2]string][]Replica{}
+	byKey := map[[3]string][]Replica{}
 	for _, r := range reps {
 		if r.Workload == "" {
 			continue
 		}
-		k := [2]string{r.Namespace, r.Workload}
+		k := [3]string{r.Cluster, r.Namespace, r.Workload}
 		byKey[k] = append(byKey[k], r)
 	}
 	out := make([]Election, 0, len(byKey))
 	for k, rs := range byKey {
 		sort.Slice(rs, func(i, j int) bool { return rs[i].Target < rs[j].Target })
-		e := Election{Namespace: k[0], Workload: k[1], Replicas: rs}
+		e := Election{Cluster: k[0], Namespace: k[1], Workload: k[2], Replicas: rs}
 		for _, r := range rs {
 			if !math.IsNaN(r.LeaderStatus) {
 				e.Reporting++
@@ -111,6 +116,9 @@ func Elections(reps []Replica, holders []Holder) []Election {
 		out = append(out, e)
 	}
 	sort.Slice(out, func(i, j int) bool {
+		if out[i].Cluster != out[j].Cluster {
+			return out[i].Cluster < out[j].Cluster
+		}
 		if out[i].Namespace != out[j].Namespace {
 			return out[i].Namespace < out[j].Namespace
 		}
@@ -137,7 +145,7 @@ func Fold(stats []health.QueueStats, reps []Replica, holders []Holder) ([]health
 		if len(e.Replicas) < 2 {
 			continue
 		}
-		g := Group{Namespace: e.Namespace, Workload: e.Workload, Leader: e.Leader, LeaderFrom: e.LeaderFrom}
+		g := Group{Cluster: e.Cluster, Namespace: e.Namespace, Workload: e.Workload, Leader: e.Leader, LeaderFrom: e.LeaderFrom}
 		for _, r := range e.Replicas {
 			m := Member{Target: r.Target, Pod: r.Pod, Queues: len(rows[r.Target])}
 			switch {
@@ -192,7 +200,9 @@ func leaderOf(rs []Replica, holders []Holder) (string, string) {
 	var lease string
 	for _, h := range holders {
 		for _, r := range rs {
-			if h.Namespace == r.Namespace && HoldsLease(h.Identity, r.Pod) {
+			// Leases are read from the cluster the user is logged in to, whose targets carry no
+			// cluster label.
+			if r.Cluster == "" && h.Namespace == r.Namespace && HoldsLease(h.Identity, r.Pod) {
 				if claim = append(claim, r.Target); len(claim) == 1 {
 					lease = "Lease " + h.Namespace + "/" + h.Lease
 				}
@@ -221,10 +231,11 @@ func allEmpty(rows []health.QueueStats) bool {
 	return true
 }
 
-// Of is the replica a pod target is, its lead read from its snapshot (health.Leadership:
-// the same rule for `queues`, `top` and `report`); cur may be nil (unknown).
-func Of(target, namespace, pod, workload string, cur *health.Snapshot) Replica {
-	return Replica{Target: target, Namespace: namespace, Pod: pod, Workload: workload,
+// Of is the replica a pod target is (cluster "" unless read from a fleet), its lead read from
+// its snapshot (health.Leadership: the same rule for `queues`, `top` and `report`); cur may be
+// nil (unknown).
+func Of(target, cluster, namespace, pod, workload string, cur *health.Snapshot) Replica {
+	return Replica{Target: target, Cluster: cluster, Namespace: namespace, Pod: pod, Workload: workload,
 		LeaderStatus: cur.Leadership().Status()}
 }
 

@@ -164,3 +164,29 @@ func TestLeaseHolders(t *testing.T) {
 func errForbidden() error {
 	return apierrors.NewForbidden(schema.GroupResource{Group: "coordination.k8s.io", Resource: "leases"}, "", errors.New("no"))
 }
+
+// In a fleet, the same workload in the same namespace of two clusters is two elections, each
+// with its own leader: never one election of several leaders. A Lease (read from the cluster
+// the user is logged in to) names no replica of another cluster.
+func TestElectionsPerCluster(t *testing.T) {
+	const w = "deployment/controller-manager"
+	reps := []Replica{
+		{Target: "west/ops/cm-1:8080", Cluster: "west", Namespace: "ops", Pod: "cm-1", Workload: w, LeaderStatus: 1},
+		{Target: "east/ops/cm-1:8080", Cluster: "east", Namespace: "ops", Pod: "cm-1", Workload: w, LeaderStatus: 1},
+		{Target: "east/ops/cm-2:8080", Cluster: "east", Namespace: "ops", Pod: "cm-2", Workload: w, LeaderStatus: 0},
+		{Target: "north/ops/cm-1:8080", Cluster: "north", Namespace: "ops", Pod: "cm-1", Workload: w, LeaderStatus: nan},
+		{Target: "north/ops/cm-2:8080", Cluster: "north", Namespace: "ops", Pod: "cm-2", Workload: w, LeaderStatus: nan},
+	}
+	var got []string
+	for _, e := range Elections(reps, []Holder{{Namespace: "ops", Lease: "lock", Identity: "cm-2_1"}}) {
+		got = append(got, fmt.Sprintf("%s %s %s replicas=%d leader=%s claims=%d", e.Cluster, e.Namespace, e.Workload, len(e.Replicas), e.Leader, e.Claims))
+	}
+	want := []string{
+		"east ops deployment/controller-manager replicas=2 leader=east/ops/cm-1:8080 claims=1",
+		"north ops deployment/controller-manager replicas=2 leader= claims=0",
+		"west ops deployment/controller-manager replicas=1 leader=west/ops/cm-1:8080 claims=1",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("elections:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -264,7 +264,7 @@ func replicaOf(t model.Target, cur *health.Snapshot) (replicas.Replica, bool) {
 	if t.Pod == nil || t.Target.Workload == "" {
 		return replicas.Replica{}, false
 	}
-	return replicas.Of(t.Target.ID(), t.Target.Namespace, t.Target.Name, t.Target.Workload, cur), true
+	return replicas.Of(t.Target.ID(), t.Target.Cluster, t.Target.Namespace, t.Target.Name, t.Target.Workload, cur), true
 }
 
 func findingsTarget(rd read, in Input) findings.Target {
