@@ -63,6 +63,19 @@ func (f *Flags) promServer(g *globals.Flags) (open.Prometheus, error) {
 		}
 		headers[name] = value
 	}
+	if p.Tenant != "" {
+		if strings.TrimSpace(p.Tenant) != p.Tenant || strings.ContainsFunc(p.Tenant, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			return open.Prometheus{}, exitcode.UsageError("--tenant %q: a tenant ID has no blanks around it and no control characters", p.Tenant)
+		}
+		for _, name := range TenantHeaders {
+			for set := range headers {
+				if strings.EqualFold(set, name) {
+					return open.Prometheus{}, exitcode.UsageError("--tenant sets the header %s, which --prometheus-header sets too: give one", name)
+				}
+			}
+			headers[name] = p.Tenant
+		}
+	}
 	timeout := f.Timeout
 	if f.flags == nil || f.flags.Lookup("timeout") == nil || !f.flags.Lookup("timeout").Changed {
 		timeout = open.DefaultQueryTimeout

@@ -22,6 +22,7 @@ type PromFlags struct {
 	TokenFile    string
 	BearerToken  string
 	Headers      []string
+	Tenant       string
 	CAFile       string
 	Insecure     bool
 	BasicAuth    string
@@ -47,6 +48,7 @@ func (p *PromFlags) addPromFlags(fs *pflag.FlagSet, sampling bool) {
 	fs.StringVar(&p.TokenFile, "prometheus-token-file", "", "File holding a bearer token for --prometheus")
 	fs.StringVar(&p.BearerToken, "prometheus-bearer-token", "", "Bearer token for --prometheus (never printed; --prometheus-token-file keeps it out of the shell history)")
 	fs.StringArrayVar(&p.Headers, "prometheus-header", nil, "Header sent to --prometheus, as NAME=VALUE (repeatable; e.g. X-Scope-OrgID=TENANT for Mimir)")
+	fs.StringVar(&p.Tenant, "tenant", "", "With --prometheus: the tenant whose series are read, sent as X-Scope-OrgID (Mimir, Cortex) and THANOS-TENANT (Thanos Query with tenancy, Thanos Receive)")
 	fs.StringVar(&p.CAFile, "prometheus-ca-file", "", "CA certificate file to verify an https --prometheus")
 	fs.BoolVar(&p.Insecure, "prometheus-insecure-skip-tls-verify", false, "Do not verify the certificate of an https --prometheus")
 	fs.IntVar(&p.MaxSeries, "prometheus-max-series", open.DefaultMaxSeries, "Most series one answer of --prometheus may hold; a larger answer is an error")
@@ -69,13 +71,16 @@ const PasswordEnv = "CTRLDIAG_PROMETHEUS_PASSWORD"
 
 var headerName = regexp.MustCompile(`^[A-Za-z0-9!#$%&'*+.^_|~-]+$`)
 
+// TenantHeaders are the headers --tenant sets: Mimir's and Cortex's, and Thanos'.
+var TenantHeaders = []string{"X-Scope-OrgID", "THANOS-TENANT"}
+
 // promChanged lists the Prometheus-only flags set without --prometheus.
 func (f *Flags) promOnlyFlagsSet() []string {
 	var set []string
 	if f.flags == nil {
 		return nil
 	}
-	for _, n := range []string{"prometheus-basic-auth-file", "prometheus-user", "prometheus-token-file", "prometheus-bearer-token", "prometheus-header", "prometheus-ca-file",
+	for _, n := range []string{"prometheus-basic-auth-file", "prometheus-user", "prometheus-token-file", "prometheus-bearer-token", "prometheus-header", "tenant", "prometheus-ca-file",
 		"prometheus-insecure-skip-tls-verify", "prometheus-max-series", "window", "at", "clusters", "cluster-label", "replica-label", "partial-response"} {
 		if fl := f.flags.Lookup(n); fl != nil && fl.Changed {
 			set = append(set, "--"+n)
