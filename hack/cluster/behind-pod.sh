@@ -5,7 +5,9 @@
 # (label app=NAME) becomes Ready on the kwok node with that IP; a kwok PortForward sends
 # `kubectl port-forward` to the process. The process runs in the cluster's network namespace
 # (as root) with KUBECONFIG pointing at the admin kubeconfig, logs to
-# .cache/cluster/run/logs/pod-NAMESPACE-NAME.log, and is stopped by down.sh (its pid is kept).
+# .cache/cluster/run/logs/pod-NAMESPACE-NAME.log and, in the CRI log format that a kwok Logs
+# object serves to `kubectl logs`, to pod-NAMESPACE-NAME.cri.log there (through hack/crilog), and
+# is stopped by down.sh (its pid is kept).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -45,12 +47,20 @@ kubectl apply -f - >/dev/null <<JSON
 {"apiVersion":"kwok.x-k8s.io/v1alpha1","kind":"PortForward","metadata":{"name":"$name","namespace":"$ns"},
  "spec":{"forwards":[${fwd%,}]}}
 JSON
+cri_file="$run/logs/pod-$ns-$name.cri.log"
+kubectl apply -f - >/dev/null <<JSON
+{"apiVersion":"kwok.x-k8s.io/v1alpha1","kind":"Logs","metadata":{"name":"$name","namespace":"$ns"},
+ "spec":{"logs":[{"containers":["main"],"logsFile":"$cri_file","follow":true}]}}
+JSON
 
 log_file="$run/logs/pod-$ns-$name.log"
+mkdir -p "$run/bin"
+(cd "$root" && go build -o "$run/bin/crilog" ./hack/crilog)
+: >"$cri_file"
 if [ -n "${CTRLDIAG_NETNS:-}" ]; then
-  nohup ip netns exec "$CTRLDIAG_NETNS" "${args[@]}" >"$log_file" 2>&1 </dev/null &
+  nohup "$run/bin/crilog" "$cri_file" -- ip netns exec "$CTRLDIAG_NETNS" "${args[@]}" >"$log_file" 2>&1 </dev/null &
 else
-  nohup "${args[@]}" >"$log_file" 2>&1 </dev/null &
+  nohup "$run/bin/crilog" "$cri_file" -- "${args[@]}" >"$log_file" 2>&1 </dev/null &
 fi
 echo $! > "$run/pids/pod-$ns-$name"
 wait_for "pod $ns/$name Ready" 60 sh -c \

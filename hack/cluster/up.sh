@@ -20,7 +20,37 @@ run="$root/.cache/cluster/run"
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
+# start_kwok NODE_IP POD_CIDR: the fake kubelet of node ctrldiag-node. It serves port-forward
+# (PortForward) and `kubectl logs` (Logs: a pod's container log read from a CRI-format file).
+# The node lease keeps the node Ready: status heartbeats alone come less often than the node
+# lifecycle controller's grace period, which would then mark every pod not ready.
+kwok_crds=PortForward,Logs
+start_kwok() {
+  start kwok "$bin/kwok" --kubeconfig="$run/kwok.kubeconfig" --config="$here/kwok-stages.yaml" \
+    --manage-all-nodes=true --node-ip="$1" --node-port=10250 \
+    --server-address="$1:10250" --cidr="$2" --enable-crds="$kwok_crds" \
+    --node-lease-duration-seconds=40 \
+    --tls-cert-file="$run/pki/kwok.crt" --tls-private-key-file="$run/pki/kwok.key"
+}
+
 if cluster_healthy; then
+  # A cluster started by an older up.sh: install the CRDs it lacks and restart kwok (only kwok)
+  # if it runs without every CRD it should serve.
+  export KUBECONFIG="$run/admin.kubeconfig"
+  kubectl apply -f "$here/manifests/" >/dev/null
+  if ! tr '\0' '\n' <"/proc/$(cat "$run/pids/kwok")/cmdline" | grep -qx -- "--enable-crds=$kwok_crds"; then
+    log "restarting kwok with --enable-crds=$kwok_crds"
+    . "$run/env.sh"
+    pod_cidr=127.1.0.1/16
+    [ "$CTRLDIAG_CLUSTER_NET" = netns ] && pod_cidr=198.18.128.1/17
+    old=$(cat "$run/pids/kwok")
+    kill -TERM "$old"
+    for _ in $(seq 1 40); do kill -0 "$old" 2>/dev/null || break; sleep 0.25; done
+    kill -0 "$old" 2>/dev/null && kill -KILL "$old"
+    bin=$("$here/build.sh")
+    start_kwok "$CTRLDIAG_NODE_IP" "$pod_cidr"
+    wait_for "kwok to serve on $CTRLDIAG_NODE_IP:10250" 60 bash -c "exec 3<>/dev/tcp/$CTRLDIAG_NODE_IP/10250"
+  fi
   log "already up (KUBECONFIG=$run/admin.kubeconfig)"
   exit 0
 fi
@@ -135,13 +165,7 @@ start kube-scheduler "$bin/kube-scheduler" \
   --bind-address="$node_ip" --secure-port=10259 --leader-elect=true
 
 # --- kwok: the fake kubelet of node ctrldiag-node ------------------------------------------------
-# The node lease keeps the node Ready: status heartbeats alone come less often than the node
-# lifecycle controller's grace period, which would then mark every pod not ready.
-start kwok "$bin/kwok" --kubeconfig="$run/kwok.kubeconfig" --config="$here/kwok-stages.yaml" \
-  --manage-all-nodes=true --node-ip="$node_ip" --node-port=10250 \
-  --server-address="$node_ip:10250" --cidr="$pod_cidr" --enable-crds=PortForward \
-  --node-lease-duration-seconds=40 \
-  --tls-cert-file="$pki/kwok.crt" --tls-private-key-file="$pki/kwok.key"
+start_kwok "$node_ip" "$pod_cidr"
 
 wait_for "node $NODE_NAME Ready" 60 sh -c \
   "kubectl get node $NODE_NAME -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True"

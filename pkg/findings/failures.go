@@ -86,8 +86,8 @@ func failureFindings(t Target, q health.QueueStats, c *health.Controller, th Thr
 		// The status names no failed object: the Warning events of the controller may.
 		// The status names no failed object: the Warning events of the controller may, and its
 		// log's "Reconciler error" lines do.
-		why := unnamed(objs)
 		evs, logged := eventsOf(t, c.Name), logFailuresOf(t, c.Name)
+		why := unnamed(objs, len(evs)+len(logged) > 0)
 		if len(logged) > 0 {
 			why = logNamed(logged) + "; " + why
 		}
@@ -150,10 +150,13 @@ func where(s *objects.Summary) string {
 	return " in namespace " + s.Namespace
 }
 
-// unnamed says why failing reconciles name no object: the kind's objects were not read, could
-// not be, or were read and none says it fails (with those still behind their spec).
-func unnamed(s *objects.Summary) string {
+// unnamed says why the objects' status names no failing object: the kind's objects were not
+// read (which ones is unknown, unless named says the events or the log named some), could not
+// be, or were read and none says it fails (with those still behind their spec).
+func unnamed(s *objects.Summary, named bool) string {
 	switch {
+	case s == nil && named:
+		return "the objects of its kind were not read"
 	case s == nil:
 		return "the objects of its kind were not read: which ones is unknown"
 	case s.Error != "":

@@ -29,6 +29,12 @@ func TestPersistentFailuresCiteTheLog(t *testing.T) {
 	if !strings.Contains(f.Summary, "the log names shop/app-config (x9), shop/flags (x5)") || strings.Contains(f.Summary, "x/y") {
 		t.Errorf("summary: %s", f.Summary)
 	}
+	// The objects of its kind were not read, but the log named them: not "unknown".
+	tg.Objects = nil
+	if fs := Evaluate([]Target{tg}, nil, nil, DefaultThresholds()); len(fs) != 1 ||
+		!strings.HasSuffix(fs[0].Summary, "(the log names shop/app-config (x9), shop/flags (x5); the objects of its kind were not read)") {
+		t.Errorf("summary without the objects read: %+v", fs)
+	}
 	var cited []string
 	for _, e := range f.Evidence {
 		if e.Name == "log: Reconciler error" {

@@ -54,8 +54,11 @@ func Run(ctx context.Context, restCfg *rest.Config, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	ctrlmetrics.RegisterRESTClientMetrics(ctrlmetrics.MetricRequestLatency,
-		ctrlmetrics.MetricRateLimiterLatency, ctrlmetrics.MetricRequestRetry)
+	restMetrics := []ctrlmetrics.RESTClientMetric{ctrlmetrics.MetricRequestLatency, ctrlmetrics.MetricRequestRetry}
+	if !sc.Client.NoRateLimiterMetric {
+		restMetrics = append(restMetrics, ctrlmetrics.MetricRateLimiterLatency)
+	}
+	ctrlmetrics.RegisterRESTClientMetrics(restMetrics...)
 
 	helperCfg := rest.CopyConfig(restCfg)
 	helperCfg.QPS, helperCfg.Burst = helperQPS, helperBurst
@@ -127,6 +130,11 @@ func Run(ctx context.Context, restCfg *rest.Config, cfg Config) error {
 		controller.Options{Name: name, Workers: workers(cfg, sc), SkipNameValidation: cfg.SkipNameValidation,
 			Warmup: cfg.Warmup || sc.Warmup}); err != nil {
 		return err
+	}
+	if sc.ConfigMaps != nil {
+		if err := controller.SetupSettings(mgr, &controller.SettingsReconciler{Client: mgr.GetClient()}, cfg.SkipNameValidation); err != nil {
+			return err
+		}
 	}
 	if err := addProbes(mgr); err != nil {
 		return err

@@ -5,6 +5,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -58,11 +59,12 @@ func startBehindPod(t *testing.T, spec podSpec) *behindPod {
 	for _, port := range spec.Ports {
 		p.Listen[port.Port] = net.JoinHostPort(p.IP, fmt.Sprint(port.Port))
 	}
-	p.localProcess = startLocal(t, spec.Name, p.IP, spec.Command(p.Listen))
+	p.localProcess = startLocalCRI(t, spec.Name, p.IP, filepath.Join(env.run, "logs", "pod-"+p.Namespace+"-"+p.Name+".cri.log"),
+		spec.Command(p.Listen))
 
 	apply(t, p.manifest(spec))
 	t.Cleanup(func() {
-		cmd := exec.Command("kubectl", "-n", p.Namespace, "delete", "pod,portforward", p.Name,
+		cmd := exec.Command("kubectl", "-n", p.Namespace, "delete", "pod,portforward,logs.kwok.x-k8s.io", p.Name,
 			"--ignore-not-found", "--wait=false", "--grace-period=0", "--force")
 		cmd.Env = commandEnv(env.kubeconfig)
 		_ = cmd.Run()
@@ -97,11 +99,20 @@ type localProcess struct {
 	name    string
 	cmd     *exec.Cmd
 	logPath string
+	// criPath is the output in the CRI log format ("" for none).
+	criPath string
 }
 
 // startLocal starts argv in the cluster's network namespace with POD_IP=ip. It is stopped (by
 // pid) when the test ends, and its log shown when the test failed.
 func startLocal(t *testing.T, name, ip string, argv []string) *localProcess {
+	t.Helper()
+	return startLocalCRI(t, name, ip, "", argv)
+}
+
+// startLocalCRI is startLocal that also writes the process's output to criPath (when not "")
+// in the CRI log format, the file a kwok Logs object names for `kubectl logs` of a pod.
+func startLocalCRI(t *testing.T, name, ip, criPath string, argv []string) *localProcess {
 	t.Helper()
 	if env.netns != "" {
 		argv = append([]string{"ip", "netns", "exec", env.netns}, argv...)
@@ -114,11 +125,18 @@ func startLocal(t *testing.T, name, ip string, argv []string) *localProcess {
 	p.cmd = exec.Command(argv[0], argv[1:]...)
 	p.cmd.Env = commandEnv(env.kubeconfig, "POD_IP="+ip)
 	p.cmd.Stdout, p.cmd.Stderr = logFile, logFile
+	var cri *criFile
+	if criPath != "" {
+		cri = createCRI(t, criPath)
+		p.criPath = criPath
+		p.cmd.Stdout, p.cmd.Stderr = io.MultiWriter(logFile, cri.stdout), io.MultiWriter(logFile, cri.stderr)
+	}
 	if err := p.cmd.Start(); err != nil {
 		t.Fatalf("start %v: %v", argv, err)
 	}
 	t.Cleanup(func() {
 		p.Stop(t)
+		cri.close()
 		logFile.Close()
 		if t.Failed() {
 			b, _ := os.ReadFile(p.logPath)
@@ -196,6 +214,11 @@ func (p *behindPod) manifest(spec podSpec) string {
 			"containers":                    containers(spec, ports),
 		},
 	}
+	logs := map[string]any{
+		"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Logs",
+		"metadata": map[string]any{"name": p.Name, "namespace": p.Namespace},
+		"spec":     map[string]any{"logs": []map[string]any{{"containers": []string{"main"}, "logsFile": p.criPath, "follow": true}}},
+	}
 	forward := map[string]any{
 		"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "PortForward",
 		"metadata": map[string]any{"name": p.Name, "namespace": p.Namespace},
@@ -203,7 +226,8 @@ func (p *behindPod) manifest(spec podSpec) string {
 	}
 	a, _ := json.Marshal(pod)
 	b, _ := json.Marshal(forward)
-	return string(a) + "\n" + string(b) + "\n"
+	c, _ := json.Marshal(logs)
+	return string(a) + "\n" + string(b) + "\n" + string(c) + "\n"
 }
 
 func containers(spec podSpec, ports []map[string]any) []map[string]any {

@@ -158,6 +158,12 @@ func TestReportDiagnosesEachScenario(t *testing.T) {
 					t.Errorf("report %v: section 2 and the findings disagree: %s", way, dis)
 				}
 				viaURL := way[0] == "--url"
+				if tc.scenario == "healthy" && !viaURL {
+					// The operator's log is read, and says nothing to worry about.
+					if why := logsOf(t, r).logOfPod(t, ns+"/"+p.Name).quiet(); why != "" {
+						t.Errorf("report %v: the healthy operator's log: %s", way, why)
+					}
+				}
 				switch {
 				case tc.scenario == "failing" && viaURL:
 					if top != "" && top != tc.want {

@@ -48,12 +48,15 @@ func (d *Driver) Prepare(ctx context.Context) error {
 }
 
 // Run removes Workloads of other scenarios, applies this scenario's Workloads but the Initial
-// ones (see Prepare), then touches them, the Initial ones never (and heals them once, when the
+// ones (see Prepare) and its ConfigMaps (see ConfigMaps), then touches them, the Initial ones never (and heals them once, when the
 // scenario says so), until ctx is done. It returns nil when ctx ends.
 func (d *Driver) Run(ctx context.Context) error {
 	logger := log.FromContext(ctx).WithValues("scenario", d.Scenario.Name, "namespace", d.Namespace)
 	if err := d.removeOthers(ctx); err != nil {
 		return err
+	}
+	if cms := d.Scenario.ConfigMaps; cms != nil {
+		go d.runConfigMaps(ctx, *cms)
 	}
 	objs := Objects(d.Scenario, d.Namespace)
 	logger.Info("applying scenario objects", "workloads", len(objs)-d.Scenario.Initial, "initial", d.Scenario.Initial)

@@ -30,6 +30,9 @@ type Scenario struct {
 	// Client overrides the operator's client rate limit when QPS != 0 (unless the user set
 	// --qps/--burst); QPS < 0 removes the client-side limit.
 	Client ClientLimits
+	// ConfigMaps, when set, are ConfigMaps the operator's second controller ("settings")
+	// reconciles, some of them failing.
+	ConfigMaps *ConfigMaps
 	// Cache slows the operator's informers down.
 	Cache CacheDelays
 	// Workers overrides the operator's concurrent reconciles when > 0 (unless the user set
@@ -74,6 +77,10 @@ type Touch struct {
 type ClientLimits struct {
 	QPS   float32
 	Burst int
+	// NoRateLimiterMetric leaves rest_client_rate_limiter_duration_seconds unexported, as
+	// controller-runtime does unless the operator opts in: the throttling shows only in
+	// client-go's "Waited for ..." log lines.
+	NoRateLimiterMetric bool
 }
 
 // CacheDelays slow down the informer pipeline: Transform sleeps in the cache transform
@@ -144,6 +151,30 @@ var all = []Scenario{
 		Spec:      same(v1alpha1.WorkloadSpec{Children: 3}),
 		Touch:     Touch{Every: time.Second, PerTick: 2, FlipChildren: true},
 		Client:    ClientLimits{QPS: 1, Burst: 1},
+	},
+	{
+		Name:      "throttled-unmetered",
+		Signature: "throttled (client QPS 1, burst 1, ~4 writes/s needed) in a process that exports no rest_client_rate_limiter_duration_seconds, as controller-runtime's default; work duration grows, and only client-go's log says why: \"Waited ... due to client-side throttling\" (at most every 10s at -v=0, every second at -v=2)",
+		Objects:   20,
+		Spec:      same(v1alpha1.WorkloadSpec{Children: 3}),
+		Touch:     Touch{Every: time.Second, PerTick: 2, FlipChildren: true},
+		Client:    ClientLimits{QPS: 1, Burst: 1, NoRateLimiterMetric: true},
+	},
+	{
+		Name:      "failing-configmaps",
+		Signature: "5 healthy Workloads, and a second controller (settings) over 8 labelled ConfigMaps that fails every reconcile of 3 of them (settings-001, -004, -006), each touched every 3s: ~1 failing reconcile/s, no storm; ConfigMaps have no status: only controller_runtime_reconcile_errors_total{controller=\"settings\"} counts the failures and only the log (\"Reconciler error\") names the objects and errors",
+		Objects:   5,
+		Spec:      same(v1alpha1.WorkloadSpec{Children: 1}),
+		Touch:     Touch{Every: 5 * time.Second, PerTick: 1},
+		ConfigMaps: &ConfigMaps{Count: 8, Every: 3 * time.Second, Error: func(i int) string {
+			switch i {
+			case 1:
+				return "parse config.yaml: yaml: line 3: mapping values are not allowed in this context"
+			case 4, 6:
+				return fmt.Sprintf("validate settings-%03d: replicas must be a number, got three", i)
+			}
+			return ""
+		}},
 	},
 	{
 		Name:      "stale",

@@ -1,0 +1,30 @@
+package controller
+
+import (
+	"context"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+func TestSettingsReconcilerFailsWithTheConfigMapsError(t *testing.T) {
+	bad := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "bad"},
+		Data: map[string]string{SettingsErrorKey: "parse config.yaml: line 3"}}
+	good := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "good"}, Data: map[string]string{"a": "b"}}
+	r := &SettingsReconciler{Client: fake.NewClientBuilder().WithObjects(bad, good).Build()}
+	req := func(name string) reconcile.Request {
+		return reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "shop", Name: name}}
+	}
+	if _, err := r.Reconcile(context.Background(), req("bad")); err == nil || err.Error() != "parse config.yaml: line 3" {
+		t.Errorf("bad: err %v, want the ConfigMap's error", err)
+	}
+	for _, name := range []string{"good", "gone"} {
+		if _, err := r.Reconcile(context.Background(), req(name)); err != nil {
+			t.Errorf("%s: err %v, want none", name, err)
+		}
+	}
+}
