@@ -15,7 +15,8 @@ die() { echo "cluster: error: $*" >&2; exit 1; }
 # pids/NAME, detached from the caller's terminal so that it outlives this script.
 start() {
   local name=$1; shift
-  nohup "$@" >"$run/logs/$name.log" 2>&1 </dev/null &
+  # 8>&-: a long-lived process must not hold up.sh's start lock (fd 8) after up.sh ends.
+  nohup "$@" >"$run/logs/$name.log" 2>&1 </dev/null 8>&- &
   echo $! >"$run/pids/$name"
 }
 

@@ -20,6 +20,12 @@ run="$root/.cache/cluster/run"
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
+# One start at a time: a second up.sh run meanwhile (two test runs, two shells) waits for the
+# first and then finds the cluster up, instead of taking its half-built state for stale.
+mkdir -p "$root/.cache/cluster"
+exec 8>"$root/.cache/cluster/up.lock"
+flock 8
+
 # start_kwok NODE_IP POD_CIDR: the fake kubelet of node ctrldiag-node. It serves port-forward
 # (PortForward) and `kubectl logs` (Logs: a pod's container log read from a CRI-format file).
 # The node lease keeps the node Ready: status heartbeats alone come less often than the node
