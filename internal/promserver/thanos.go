@@ -58,6 +58,17 @@ func ThanosQueryStrict(t *testing.T, thanos string, endpoints []string, flags ..
 	return thanosQuery(t, thanos, len(endpoints), append([]string{"--endpoint.sd-config=" + cfg}, flags...))
 }
 
+// ThanosQueryFrontend runs thanos query-frontend in front of the Query at downstream (its
+// URL), as fleets put it (splitting, retries, caching of range queries), and returns its URL
+// once it is ready.
+func ThanosQueryFrontend(t *testing.T, thanos, downstream string) string {
+	t.Helper()
+	addr := freeAddr(t)
+	start(t, "thanos query-frontend", "http://"+addr+"/-/ready", thanos, "query-frontend", "--http-address="+addr,
+		"--query-frontend.downstream-url="+downstream, "--log.level=warn")
+	return "http://" + addr
+}
+
 // thanosQuery runs thanos query with args (its endpoints and flags) and returns its URL once it
 // is ready and lists n stores up.
 func thanosQuery(t *testing.T, thanos string, n int, args []string) string {

@@ -56,7 +56,8 @@ func startHACluster(t *testing.T, prometheus, thanos, name, jobs string) haClust
 // reads both. Whether Thanos deduplicates (asked with --replica-label, over the replica label
 // it was started with) or the tool does (a Query started without one answers both replicas'
 // series, which the tool reads once by its default replica labels), every queue is one row
-// with the adds/s of a single replica read directly, never two rows or a doubled rate.
+// with the adds/s of a single replica read directly, never two rows or a doubled rate; the
+// same through a Thanos Query Frontend in front of the deduplicating Query.
 func TestThanosHAPairReadOnce(t *testing.T) {
 	prometheus, err := exec.LookPath("prometheus")
 	if err != nil {
@@ -75,6 +76,7 @@ func TestThanosHAPairReadOnce(t *testing.T) {
 	endpoints := []string{c.A.GRPC, c.B.GRPC}
 	dedup := promserver.ThanosQuery(t, thanos, endpoints, "--query.replica-label=replica")
 	raw := promserver.ThanosQuery(t, thanos, endpoints)
+	frontend := promserver.ThanosQueryFrontend(t, thanos, dedup)
 
 	const window = 20 * time.Second
 	time.Sleep(15*time.Second + window)
@@ -112,8 +114,9 @@ func TestThanosHAPairReadOnce(t *testing.T) {
 	}
 	single := map[string]map[string]float64{"A": read("replica A", "--prometheus", c.A.Prometheus), "B": read("replica B", "--prometheus", c.B.Prometheus)}
 	reads := map[string]map[string]float64{
-		"thanos deduplicating (--replica-label replica)":  read("thanos, dedup", "--prometheus", dedup, "--replica-label", "replica"),
-		"the tool deduplicating (default replica labels)": read("thanos, no dedup", "--prometheus", raw),
+		"thanos deduplicating (--replica-label replica)":     read("thanos, dedup", "--prometheus", dedup, "--replica-label", "replica"),
+		"the tool deduplicating (default replica labels)":    read("thanos, no dedup", "--prometheus", raw),
+		"thanos query frontend over the deduplicating query": read("thanos query frontend", "--prometheus", frontend, "--replica-label", "replica"),
 	}
 	busy := 0
 	for name, rates := range reads {
