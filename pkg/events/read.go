@@ -37,25 +37,41 @@ type Request struct {
 	Controllers []Controller
 }
 
-// Read lists the Warning events (core/v1, field selector type=Warning) of the namespaces the
-// request places them in, in pages and up to maxEvents, and keeps those that speak of the
+// Read lists the Warning events (field selector type=Warning) of the namespaces the request
+// places them in, in pages and up to maxEvents, and keeps those that speak of the
 // controllers and last happened since req.Since, grouped by reason and object, the newest
-// maxGroups. A permission the user lacks, or a list that fails, is a note, never an error.
+// maxGroups. It reads events.k8s.io/v1 where the user may list those, else core/v1 (the same
+// events, another API; RBAC grants them apart). A permission the user lacks, or a list that
+// fails, is a note, never an error.
 func Read(ctx context.Context, client kubernetes.Interface, req Request) View {
 	v := View{Since: req.Since, Groups: []Group{}}
 	if len(req.Controllers) == 0 {
 		return v
 	}
 	var notes []string
+	api := map[string]string{} // by namespace, the group of the events API the user may list there
 	v.Namespaces, notes = place(ctx, req, func(ctx context.Context, ns string) (bool, error) {
-		missing, err := access.Missing(ctx, client, []access.Permission{{Verb: "list", Resource: "events", Namespace: ns,
-			For: "to read the Warning events of the controllers' objects"}})
-		return len(missing) == 0, err
+		for _, group := range []string{eventsGroup, ""} {
+			missing, err := access.Missing(ctx, client, []access.Permission{{Verb: "list", Group: group, Resource: "events", Namespace: ns,
+				For: "to read the Warning events of the controllers' objects"}})
+			if err != nil {
+				return false, err
+			}
+			if len(missing) == 0 {
+				api[ns] = group
+				return true, nil
+			}
+		}
+		return false, nil
 	})
 	v.Notes = append(v.Notes, notes...)
 	groups := map[string]*Group{}
 	for _, ns := range v.Namespaces {
-		if err := v.list(ctx, client, ns, req, groups); err != nil {
+		list := v.listCore
+		if api[ns] == eventsGroup {
+			list = v.listV1
+		}
+		if err := list(ctx, client, ns, req, groups); err != nil {
 			v.Notes = append(v.Notes, fmt.Sprintf("the Warning events %s were not read: %s", where(ns), why(err, ns)))
 		}
 		if v.Read >= maxEvents {
@@ -74,9 +90,12 @@ func Read(ctx context.Context, client kubernetes.Interface, req Request) View {
 	return v
 }
 
-// list pages through the Warning events of ns into groups, until the list ends or maxEvents
-// were read in all.
-func (v *View) list(ctx context.Context, client kubernetes.Interface, ns string, req Request, groups map[string]*Group) error {
+// eventsGroup is the API group of events.k8s.io/v1.
+const eventsGroup = "events.k8s.io"
+
+// listCore pages through the core/v1 Warning events of ns into groups, until the list ends or
+// maxEvents were read in all.
+func (v *View) listCore(ctx context.Context, client kubernetes.Interface, ns string, req Request, groups map[string]*Group) error {
 	opts := metav1.ListOptions{FieldSelector: "type=" + corev1.EventTypeWarning, Limit: pageSize}
 	for {
 		l, err := client.CoreV1().Events(ns).List(ctx, opts)
@@ -88,87 +107,90 @@ func (v *View) list(ctx context.Context, client kubernetes.Interface, ns string,
 				break
 			}
 			v.Read++
-			add(groups, &l.Items[i], req)
+			add(groups, fromCore(&l.Items[i]), req)
 		}
-		if l.Continue == "" {
-			return nil
-		}
-		if v.Read >= maxEvents {
-			v.Capped = true
-			v.Notes = append(v.Notes, fmt.Sprintf("only the first %d Warning events %s were read", maxEvents, where(ns)))
+		if v.capped(ns, l.Continue) {
 			return nil
 		}
 		opts.Continue = l.Continue
 	}
 }
 
+// listV1 pages through the events.k8s.io/v1 Warning events of ns into groups, as listCore.
+func (v *View) listV1(ctx context.Context, client kubernetes.Interface, ns string, req Request, groups map[string]*Group) error {
+	opts := metav1.ListOptions{FieldSelector: "type=" + corev1.EventTypeWarning, Limit: pageSize}
+	for {
+		l, err := client.EventsV1().Events(ns).List(ctx, opts)
+		if err != nil {
+			return err
+		}
+		for i := range l.Items {
+			if v.Read >= maxEvents {
+				break
+			}
+			v.Read++
+			add(groups, fromV1(&l.Items[i]), req)
+		}
+		if v.capped(ns, l.Continue) {
+			return nil
+		}
+		opts.Continue = l.Continue
+	}
+}
+
+// capped says whether a list of ns ends here: its last page (cont empty), or maxEvents read in
+// all (then noted).
+func (v *View) capped(ns, cont string) bool {
+	if cont == "" {
+		return true
+	}
+	if v.Read >= maxEvents {
+		v.Capped = true
+		v.Notes = append(v.Notes, fmt.Sprintf("only the first %d Warning events %s were read", maxEvents, where(ns)))
+		return true
+	}
+	return false
+}
+
 // add counts e in its group when it is a Warning of the window that speaks of a controller.
-func add(groups map[string]*Group, e *corev1.Event, req Request) {
-	if e.Type != corev1.EventTypeWarning {
+func add(groups map[string]*Group, e occurrence, req Request) {
+	if e.typ != corev1.EventTypeWarning || e.last.Before(req.Since) {
 		return
 	}
-	last := lastSeen(e)
-	if last.Before(req.Since) {
-		return
-	}
-	reporter := e.ReportingController
+	reporter := e.reporter
 	if reporter == "" {
-		reporter = e.Source.Component
+		reporter = e.component
 	}
-	gv, _ := schema.ParseGroupVersion(e.InvolvedObject.APIVersion)
-	kind := Kind{Group: gv.Group, Kind: e.InvolvedObject.Kind}
+	gv, _ := schema.ParseGroupVersion(e.regarding.APIVersion)
+	kind := Kind{Group: gv.Group, Kind: e.regarding.Kind}
 	var ids []string
 	for _, c := range req.Controllers {
-		if slices.Contains(c.Components, reporter) || slices.Contains(c.Components, e.Source.Component) || slices.Contains(c.Kinds, kind) {
+		if slices.Contains(c.Components, reporter) || slices.Contains(c.Components, e.component) || slices.Contains(c.Kinds, kind) {
 			ids = append(ids, c.ID)
 		}
 	}
 	if len(ids) == 0 {
 		return
 	}
-	object := e.InvolvedObject.Name
-	if ns := e.InvolvedObject.Namespace; ns != "" {
+	object := e.regarding.Name
+	if ns := e.regarding.Namespace; ns != "" {
 		object = ns + "/" + object
 	}
-	key := e.Reason + "\x00" + kind.Kind + "\x00" + object
+	key := e.reason + "\x00" + kind.Kind + "\x00" + object
 	g := groups[key]
 	if g == nil {
-		g = &Group{Reason: e.Reason, Kind: kind.Kind, Object: object}
+		g = &Group{Reason: e.reason, Kind: kind.Kind, Object: object}
 		groups[key] = g
 	}
-	g.Count += count(e)
-	if !last.Before(g.LastSeen) {
-		g.LastSeen, g.Message, g.Reporter = last, short(e.Message), reporter
+	g.Count += e.count
+	if !e.last.Before(g.LastSeen) {
+		g.LastSeen, g.Message, g.Reporter = e.last, short(e.message), reporter
 	}
 	for _, id := range ids {
 		if !slices.Contains(g.Controllers, id) {
 			g.Controllers = append(g.Controllers, id)
 		}
 	}
-}
-
-// lastSeen is the event's last occurrence: the latest of its series, last timestamp, event
-// time and creation.
-func lastSeen(e *corev1.Event) time.Time {
-	t := e.CreationTimestamp.Time
-	for _, c := range []time.Time{e.LastTimestamp.Time, e.EventTime.Time} {
-		if c.After(t) {
-			t = c
-		}
-	}
-	if e.Series != nil && e.Series.LastObservedTime.After(t) {
-		t = e.Series.LastObservedTime.Time
-	}
-	return t
-}
-
-// count is how often the event happened: its series' count, else its count, at least once.
-func count(e *corev1.Event) int32 {
-	n := e.Count
-	if e.Series != nil && e.Series.Count > n {
-		n = e.Series.Count
-	}
-	return max(n, 1)
 }
 
 // combined is what the event recorder puts before the message of events it aggregates.

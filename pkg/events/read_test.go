@@ -27,12 +27,18 @@ func event(ns, name, typ, reason, component, apiVersion, kind, object string, co
 		InvolvedObject: corev1.ObjectReference{APIVersion: apiVersion, Kind: kind, Namespace: ns, Name: object}}
 }
 
-// client serves evs and answers access reviews with allowed(namespace).
+// client serves evs and answers access reviews with allowed(namespace) for core/v1 events,
+// as to a user who may not list events.k8s.io/v1 events.
 func client(allowed func(ns string) bool, evs ...runtime.Object) *fake.Clientset {
+	return clientOf(func(group, ns string) bool { return group == "" && allowed(ns) }, evs...)
+}
+
+// clientOf serves evs and answers access reviews with allowed(group, namespace).
+func clientOf(allowed func(group, ns string) bool, evs ...runtime.Object) *fake.Clientset {
 	c := fake.NewClientset(evs...)
 	c.PrependReactor("create", "selfsubjectaccessreviews", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		r := a.(k8stesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview)
-		r.Status.Allowed = allowed(r.Spec.ResourceAttributes.Namespace)
+		r.Status.Allowed = allowed(r.Spec.ResourceAttributes.Group, r.Spec.ResourceAttributes.Namespace)
 		return true, r, nil
 	})
 	return c

@@ -98,15 +98,18 @@ func stripContainer(c *corev1.Container) {
 }
 
 // stripArgs masks the values of secret-named flags ("--token=X", "--token X") and the
-// credentials the run registered.
+// credentials the run registered. A boolean value is kept: it holds no credential, and a
+// switch such as kube-controller-manager's --use-service-account-credentials=true decides
+// whom the API server sees the controllers' requests from, which the report read from the
+// snapshot judges too.
 func stripArgs(args []string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		name, _, hasValue := strings.Cut(a, "=")
+		name, value, hasValue := strings.Cut(a, "=")
 		switch {
-		case hasValue && secretFlag.MatchString(name):
+		case hasValue && secretFlag.MatchString(name) && !boolean(value):
 			a = name + "=" + redact.Mask
-		case i > 0 && secretFlag.MatchString(args[i-1]) && !strings.HasPrefix(a, "-"):
+		case i > 0 && secretFlag.MatchString(args[i-1]) && !strings.HasPrefix(a, "-") && !boolean(a):
 			a = redact.Mask
 		}
 		out[i] = redact.String(a)
@@ -115,4 +118,9 @@ func stripArgs(args []string) []string {
 		return nil
 	}
 	return out
+}
+
+// boolean says whether a flag's value is true or false.
+func boolean(v string) bool {
+	return strings.EqualFold(v, "true") || strings.EqualFold(v, "false")
 }

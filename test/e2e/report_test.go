@@ -185,7 +185,8 @@ func TestReportDiagnosesEachScenario(t *testing.T) {
 }
 
 // kube-controller-manager and the API server at rest raise no warning, in every format, and
-// --fail-on sets the exit code.
+// --fail-on sets the exit code; in particular the API server, read with its FlowSchemas, is
+// no cause (neither flowschema-waits nor request-latency).
 func TestReportControlPlaneAtRest(t *testing.T) {
 	// At rest: no namespace of earlier tests is still being torn down (kube-controller-manager
 	// deleting thousands of objects is busy, and report rightly says so).
@@ -203,6 +204,17 @@ func TestReportControlPlaneAtRest(t *testing.T) {
 	}
 	if d.Summary.Critical+d.Summary.Warning > 0 {
 		t.Errorf("the control plane at rest raised: %s", d.checks())
+	}
+	// The API server's page and the FlowSchemas were read (Read 2 above), so the causes on
+	// the API server's side were judged, and none is told: no queue waits in API Priority and
+	// Fairness (flowschema-waits), no resource the API server is slow for (request-latency).
+	if strings.Contains(r.Stderr, "FlowSchemas were not read") {
+		t.Errorf("the FlowSchemas were not read:\n%s", r.Stderr)
+	}
+	for _, f := range d.Findings {
+		if f.Check == "flowschema-waits" || f.Check == "request-latency" {
+			t.Errorf("the control plane at rest raised %s (%s) on %s: %s", f.Check, f.Code, f.Target, f.Summary)
+		}
 	}
 	for _, dis := range d.disagreements() {
 		t.Errorf("section 2 and the findings disagree: %s", dis)

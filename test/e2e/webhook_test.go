@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -58,7 +59,8 @@ func startSlowWebhook(t *testing.T, delay time.Duration) slowWebhook {
 // the replicaset queue (webhook-slows-writes) with its configuration and policy, leads the
 // queue's other findings with it and raises no under-provisioned for it; the deployment
 // controller, whose writes are ReplicaSets, is not blamed on it; on the API server the webhook
-// is slow (webhook-latency) with its configuration.
+// is slow (webhook-latency) with its configuration; and kube-controller-manager is told the
+// API server is slow for POST pods, with its p99 (request-latency), and for nothing else.
 func TestReportNamesASlowWebhook(t *testing.T) {
 	ns := newNamespace(t)
 	hook := startSlowWebhook(t, 2*time.Second)
@@ -129,9 +131,14 @@ spec:
 	if r.Code != 0 {
 		t.Fatalf("report --from-snapshot:\n%s", r)
 	}
-	var tied, seen bool
+	var tied, seen, slowPOST bool
 	for _, f := range d.Findings {
 		switch {
+		case f.Check == "request-latency" && f.Target == kcmTarget:
+			slowPOST = true
+			checkSlowPOSTPods(t, f.Code, f.Summary, f.Evidence)
+		case f.Check == "request-latency":
+			t.Errorf("request-latency on %s, which the webhook does not slow: %s", f.Target, f.Summary)
 		case f.Check == "webhook-latency" && f.Queue == "slow-pods.e2e.ctrldiag.dev CREATE":
 			seen = true
 			if !strings.Contains(f.Summary, "the API server waits") || f.Evidence[len(f.Evidence)-1].Value != "ValidatingWebhookConfiguration/"+config+", timeoutSeconds 10, failurePolicy Fail" {
@@ -162,8 +169,43 @@ spec:
 	if !seen {
 		t.Errorf("no webhook-latency on the API server for the webhook's CREATEs; findings: %s", d.checks())
 	}
+	if !slowPOST {
+		t.Errorf("no request-latency on kube-controller-manager naming POST pods; findings: %s", d.checks())
+	}
 	if !tied {
 		t.Fatalf("no webhook-slows-writes on kube-controller-manager's replicaset queue; findings: %s", d.checks())
+	}
+}
+
+// slowPOSTPods is request-latency's name of the API server's POST pods and their p99, as the
+// finding's evidence lists it ("POST pods (p99 2.1s over 40)").
+var slowPOSTPods = regexp.MustCompile(`^POST pods \(p99 (>= )?([0-9.a-zµ]+) over ([0-9]+)\)$`)
+
+// checkSlowPOSTPods checks kube-controller-manager's request-latency under a webhook that holds
+// every pod CREATE 2s: the API server is slow for POST pods and for nothing else the
+// controller uses, with a p99 of at least the webhook's 2s, and the controller's own client
+// (rest_client_request_duration_seconds) saw its POSTs as slow.
+func checkSlowPOSTPods(t *testing.T, code, summary string, evidence []struct{ Name, Value, Threshold string }) {
+	t.Helper()
+	ev := map[string]string{}
+	for _, e := range evidence {
+		ev[e.Name] = e.Value
+	}
+	t.Logf("%s request-latency: %s %v", code, summary, ev)
+	slowest := ev["slowest on apiserver"]
+	m := slowPOSTPods.FindStringSubmatch(slowest)
+	if code != "CD222" || m == nil || !strings.Contains(summary, "the API server is slow for "+slowest) {
+		t.Errorf("request-latency does not name POST pods alone with its p99: %s\n%v", summary, ev)
+		return
+	}
+	if p99, err := seconds(m[2]); err != nil || p99 < 2 {
+		t.Errorf("POST pods p99 %q (%v): the webhook holds each create 2s", m[2], err)
+	}
+	client := regexp.MustCompile(`\bPOST p99 (>= )?([0-9.a-zµ]+)`).FindStringSubmatch(ev["the controller's client"])
+	if client == nil {
+		t.Errorf("request-latency does not give the controller's own POST p99: %v", ev)
+	} else if p99, err := seconds(client[2]); err != nil || p99 < 1 {
+		t.Errorf("the controller's client POST p99 %q (%v), under the API server's", client[2], err)
 	}
 }
 

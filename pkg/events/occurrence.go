@@ -1,0 +1,58 @@
+package events
+
+import (
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
+)
+
+// occurrence is what the grouping reads of one event, whichever API served it.
+type occurrence struct {
+	typ, reason, message string
+	// reporter is reportingController; component the older source.component.
+	reporter, component string
+	regarding           corev1.ObjectReference
+	// last is its last occurrence, count how often it happened (at least once).
+	last  time.Time
+	count int32
+}
+
+// fromCore reads a core/v1 event: its last occurrence is the latest of its series, last
+// timestamp, event time and creation; its count its series' count, else its count.
+func fromCore(e *corev1.Event) occurrence {
+	o := occurrence{typ: e.Type, reason: e.Reason, message: e.Message, reporter: e.ReportingController,
+		component: e.Source.Component, regarding: e.InvolvedObject,
+		last: latest(e.CreationTimestamp.Time, e.LastTimestamp.Time, e.EventTime.Time), count: e.Count}
+	if e.Series != nil {
+		o.last = latest(o.last, e.Series.LastObservedTime.Time)
+		o.count = max(o.count, e.Series.Count)
+	}
+	o.count = max(o.count, 1)
+	return o
+}
+
+// fromV1 reads an events.k8s.io/v1 event the same way: note is its message, regarding its
+// object, and the deprecated fields hold what an older recorder wrote through core/v1.
+func fromV1(e *eventsv1.Event) occurrence {
+	o := occurrence{typ: e.Type, reason: e.Reason, message: e.Note, reporter: e.ReportingController,
+		component: e.DeprecatedSource.Component, regarding: e.Regarding,
+		last: latest(e.CreationTimestamp.Time, e.DeprecatedLastTimestamp.Time, e.EventTime.Time), count: e.DeprecatedCount}
+	if e.Series != nil {
+		o.last = latest(o.last, e.Series.LastObservedTime.Time)
+		o.count = max(o.count, e.Series.Count)
+	}
+	o.count = max(o.count, 1)
+	return o
+}
+
+// latest is the latest of ts.
+func latest(ts ...time.Time) time.Time {
+	var l time.Time
+	for _, t := range ts {
+		if t.After(l) {
+			l = t
+		}
+	}
+	return l
+}
