@@ -34,9 +34,12 @@ type Reduce struct {
 // family.
 type reducer struct {
 	family string
-	labels []string // Reduce.Labels, sorted
-	drop   map[string][]string
-	lines  int // sample lines read
+	// names are the family's sample names and the label pair __name__="family", as bytes.
+	bucketName, sumName, countName string
+	nameLabel                      rawLabel
+	labels                         []string // Reduce.Labels, sorted
+	drop                           map[string][]string
+	lines                          int // sample lines read
 
 	records []record         // by first appearance on the page
 	bySig   map[uint64]int32 // series signature (as expfmt groups them) -> records index
@@ -52,6 +55,7 @@ type reducer struct {
 		labels int   // where the labels start in prefix, after the name and its {
 	}
 	scratch []rawLabel // the current line's labels, le aside
+	keyBuf  []byte     // the current series' key, reused
 	// sumScratch holds the buckets of one key's sum (see sum), reused.
 	sumScratch []sumBucket
 	sorted     []rawLabel
@@ -94,7 +98,9 @@ func newReducer(family string, r Reduce) *reducer {
 	labels := slices.Clone(r.Labels)
 	slices.Sort(labels)
 	return &reducer{family: family, labels: slices.Compact(labels), drop: r.Drop,
-		bySig: map[uint64]int32{}, byKey: map[string]int32{}}
+		bucketName: family + "_bucket", sumName: family + "_sum", countName: family + "_count",
+		nameLabel: rawLabel{name: []byte(model.MetricNameLabel), value: []byte(family)},
+		bySig:     map[uint64]int32{}, byKey: map[string]int32{}}
 }
 
 // read takes one sample line of the family (n is its number on the page, line has no
@@ -128,10 +134,10 @@ func (r *reducer) sample(line []byte) bool {
 	}
 	var isCount, isSum bool
 	switch name := line[:n]; {
-	case string(name) == r.family, string(name) == r.family+"_bucket":
-	case string(name) == r.family+"_count":
+	case string(name) == r.family, string(name) == r.bucketName:
+	case string(name) == r.countName:
 		isCount = true
-	case string(name) == r.family+"_sum":
+	case string(name) == r.sumName:
 		isSum = true
 	default:
 		return false
@@ -304,7 +310,8 @@ func (r *reducer) series() int32 {
 	if i, ok := r.bySig[sig]; ok {
 		return i
 	}
-	var key []byte
+	key := r.keyBuf[:0]
+	defer func() { r.keyBuf = key[:0] }()
 	for i, name := range r.labels {
 		if i > 0 {
 			key = append(key, model.SeparatorByte)
@@ -319,8 +326,9 @@ func (r *reducer) series() int32 {
 	k, ok := r.byKey[string(key)]
 	if !ok {
 		k = int32(len(r.keys))
-		r.keys = append(r.keys, string(key))
-		r.byKey[string(key)] = k
+		s := string(key)
+		r.keys = append(r.keys, s)
+		r.byKey[s] = k
 	}
 	i := int32(len(r.records))
 	r.records = append(r.records, record{key: k, buckets: make([]recBucket, 0, max(r.hint, 1))})
@@ -330,7 +338,7 @@ func (r *reducer) series() int32 {
 
 // signature is fastParser.signature of the current line's labels.
 func (r *reducer) signature() uint64 {
-	r.sorted = append(r.sorted[:0], rawLabel{name: []byte(model.MetricNameLabel), value: []byte(r.family)})
+	r.sorted = append(r.sorted[:0], r.nameLabel)
 	for _, l := range r.scratch {
 		i := len(r.sorted)
 		r.sorted = append(r.sorted, l)

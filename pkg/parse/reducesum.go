@@ -61,7 +61,8 @@ func (r *reducer) keyLabels(k int, alloc *slabs, interned map[string]*string) []
 	intern := func(s string) *string {
 		p := interned[s]
 		if p == nil {
-			p = &s
+			p = new(string)
+			*p = s
 			interned[s] = p
 		}
 		return p
