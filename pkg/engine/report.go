@@ -15,6 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -81,7 +82,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	resources := append(append([]schema.GroupVersionResource(nil), cachesync.DefaultGenerationResources...), cfg.Generations...)
 	var genBefore []cachesync.GenerationReport
 	reading := ctx
-	m, err := env.model(ctx, plan{read: cfg.Read, keep: reportFamilies,
+	m, err := env.model(ctx, plan{read: cfg.Read, keep: reportFamilies, reduce: reducedFamilies(),
 		nothing: func(*source.Inventory) string {
 			return "no controller metrics endpoint found: name a target (pod/NAME, deploy/NAME, svc/NAME), look in another namespace (-n, -A), or give --url; `kubectl ctrldiag targets` shows what discovery sees"
 		},
@@ -223,6 +224,16 @@ func waiting(t model.Target, controllers []objects.Controller) []objects.Control
 // reportFamilies are the metric families `report` parses: what the model reads, and the
 // families that tell a well-known controller (whose knobs the findings name).
 func reportFamilies(family string) bool { return health.Wanted(family) || knobs.Wanted(family) }
+
+// reducedFamilies are the families of reportFamilies that the model reads only in part, as
+// the parser reads them reduced (knobs reads none of them but by name).
+func reducedFamilies() map[string]parse.Reduce {
+	out := map[string]parse.Reduce{}
+	for name, r := range health.Reduced() {
+		out[name] = parse.Reduce(r)
+	}
+	return out
+}
 
 // podInputs lists the pods for section 1: those behind targets, and skipped ones with why.
 func podInputs(inv *source.Inventory, targets []model.Target) []report.PodInput {

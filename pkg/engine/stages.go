@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -14,6 +15,8 @@ type plan struct {
 	// read bounds the reading; keep are the families parsed.
 	read source.Options
 	keep func(family string) bool
+	// reduce are the families of keep read only in part (source.Options.Reduce).
+	reduce map[string]parse.Reduce
 	// nothing is the error when the source found no target at all.
 	nothing func(*source.Inventory) string
 	// opened, when set, runs once the targets are found, before they are read (report's
@@ -48,7 +51,7 @@ func (e Env) model(ctx context.Context, p plan) (*modelled, error) {
 		p.opened(ctx, inv)
 	}
 	o := p.read
-	o.Keep = p.keep
+	o.Keep, o.Reduce = p.keep, p.reduce
 	if p.first != nil {
 		o.First = p.first(inv)
 	}

@@ -18,8 +18,22 @@ type APIRequestKey struct {
 	Group, Resource, Subresource string
 }
 
-// longRunning are the verbs whose duration is the life of a stream, not a request's latency.
-var longRunning = map[string]bool{"WATCH": true, "WATCHLIST": true, "CONNECT": true}
+// longRunningVerbs are the verbs whose duration is the life of a stream, not a request's
+// latency; apiRequestLabels are the labels of the API server's series that APIRequestKey
+// holds. Reduced tells a parser the same.
+var (
+	longRunningVerbs = []string{"WATCH", "WATCHLIST", "CONNECT"}
+	apiRequestLabels = []string{"verb", "group", "resource", "subresource"}
+)
+
+// longRunning is longRunningVerbs as a set.
+var longRunning = func() map[string]bool {
+	m := map[string]bool{}
+	for _, v := range longRunningVerbs {
+		m[v] = true
+	}
+	return m
+}()
 
 // addRequests files one series of family name when it is a request-latency family: the API
 // server's by verb and resource (long-running verbs left out), summed over the other labels,

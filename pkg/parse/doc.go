@@ -9,6 +9,11 @@
 // exactly expfmt's (the tests and a fuzzer compare the two). A Selector shares the keep
 // decisions between the pages of one command.
 //
+// A histogram family its reader needs only in part (Reduce: some labels, some series left
+// out) can be read reduced: its lines go to a reducer as they stream by instead of to the
+// parser, and come out summed the way the reader sums them, so that the reader's figures are
+// exactly those of the whole family (a test and a fuzzer compare the two).
+//
 // An OpenMetrics page ends at its "# EOF" line: the filter reads nothing after it. A page
 // without a single sample line (empty, blank, or comments only) fails with an EmptyPageError:
 // it is no metrics page, and must not read as one without the wanted families.

@@ -41,6 +41,13 @@ type filter struct {
 	// mostly the same metric, so most lines need no lookup at all.
 	lastName []byte
 	lastKeep bool
+	// reducers read the families the selector reduces, once each has its TYPE line; spoiled
+	// are those whose lines the parser had before, which it then reads whole (see reduced).
+	reducers map[string]*reducer
+	spoiled  map[string]bool
+	// reducedFamily is the reduced family of the sample name reducedFor ("" for none).
+	reducedFor    []byte
+	reducedFamily string
 	// contentType is the answer's media type when the reader knows it, for a NotTextError.
 	contentType string
 	started     bool // the first line was read (its byte order mark, if any, dropped)
@@ -140,12 +147,20 @@ func (f *filter) next() []byte {
 			return nil
 		}
 		if f.wanted(line) {
-			if bytes.TrimLeft(line, " \t")[0] != '#' {
+			comment := bytes.TrimLeft(line, " \t")[0] == '#'
+			if !comment {
 				if f.series++; f.series > MaxSeries {
 					f.err = &TooManySeriesError{Line: f.line}
 					f.end = f.err
 					return nil
 				}
+			}
+			if f.sel != nil && f.sel.reducedNames != nil && f.reduced(line, comment) {
+				// A reducer took the line: the parser never sees it.
+				if err == io.EOF {
+					f.end = err
+				}
+				return nil
 			}
 			f.origLine = append(f.origLine, int32(f.line))
 			kept = line

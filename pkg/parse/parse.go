@@ -69,17 +69,26 @@ func ParseSelected(source string, r io.Reader, sel *Selector) (page *Page, err e
 		// exposition at all (NotTextError): that is the real cause.
 		return nil, fmt.Errorf("%s: %w", source, f.err)
 	}
-	if perr != nil {
+	if rerr := f.reducerError(); perr != nil || rerr != nil {
+		// The first invalid line of the page, as expfmt would stop at it reading it whole.
 		var pe expfmt.ParseError
-		if errors.As(perr, &pe) {
-			return nil, fmt.Errorf("%s: line %d: %s; the page is not valid Prometheus text format", source, f.original(pe.Line), pe.Msg)
+		if perr != nil && !errors.As(perr, &pe) {
+			return nil, fmt.Errorf("%s: %w", source, perr)
 		}
-		return nil, fmt.Errorf("%s: %w", source, perr)
+		line, msg := 0, ""
+		if perr != nil {
+			line, msg = f.original(pe.Line), pe.Msg
+		}
+		if rerr != nil && (perr == nil || rerr.line < line) {
+			line, msg = rerr.line, rerr.msg
+		}
+		return nil, fmt.Errorf("%s: line %d: %s; the page is not valid Prometheus text format", source, line, msg)
 	}
 	if !f.samples {
 		// Not even a sample nobody asked for: no metrics page at all.
 		return nil, fmt.Errorf("%s: %w", source, &EmptyPageError{Comments: f.comments})
 	}
+	f.addReduced(fams)
 	return &Page{Families: fams, SampleTime: f.sample}, nil
 }
 

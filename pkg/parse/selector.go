@@ -10,6 +10,10 @@ import (
 // once per name rather than once per name and page. It is safe for concurrent use.
 type Selector struct {
 	keep Keep
+	// reduce are the families read reduced, and reducedNames the family of each sample name
+	// of theirs (the family's own, _bucket, _sum and _count).
+	reduce       map[string]Reduce
+	reducedNames map[string]string
 
 	mu       sync.RWMutex
 	samples  map[string]bool // by the name on a sample line (with _bucket, _sum, ...)
@@ -22,6 +26,26 @@ func NewSelector(keep Keep) *Selector {
 		return nil
 	}
 	return &Selector{keep: keep, samples: map[string]bool{}, comments: map[string]bool{}}
+}
+
+// NewReducingSelector returns a Selector for keep that reads the histogram families in
+// reduce reduced (see Reduce); a family keep rejects is not read at all.
+func NewReducingSelector(keep Keep, reduce map[string]Reduce) *Selector {
+	s := NewSelector(keep)
+	if s == nil || len(reduce) == 0 {
+		return s
+	}
+	s.reduce, s.reducedNames = map[string]Reduce{}, map[string]string{}
+	for family, r := range reduce {
+		if !keep(family) || keep(family+"_bucket") || keep(family+"_sum") || keep(family+"_count") {
+			continue // a family of one of its sample names would take their lines
+		}
+		s.reduce[family] = r
+		for _, suffix := range []string{"", "_bucket", "_sum", "_count"} {
+			s.reducedNames[family+suffix] = family
+		}
+	}
+	return s
 }
 
 // maxDecisions bounds the decisions remembered, for pages with very many distinct names.

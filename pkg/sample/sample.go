@@ -25,7 +25,7 @@ type options struct {
 // Collect samples every source and returns one Result per source, in the order given. Each
 // Result carries the target as it was reached in the end and the source's notes.
 func Collect(ctx context.Context, sources []scrape.Source, so source.Options) []source.Result {
-	o := options{Options: so, selector: parse.NewSelector(so.Keep)}
+	o := options{Options: so, selector: parse.NewReducingSelector(so.Keep, so.Reduce)}
 	if o.Concurrency <= 0 {
 		o.Concurrency = 8
 	}

@@ -49,7 +49,7 @@ func (p *Replay) Open(context.Context) (*source.Inventory, error) {
 
 // Read parses the stored pages, one Result per stored result, in the order they were read.
 func (p *Replay) Read(ctx context.Context, o source.Options) []source.Result {
-	sel := parse.NewSelector(o.Keep)
+	sel := parse.NewReducingSelector(o.Keep, o.Reduce)
 	out := make([]source.Result, 0, len(p.s.Results))
 	for _, r := range p.s.Results {
 		res := p.result(r, sel)

@@ -69,6 +69,9 @@ type Options struct {
 	Concurrency int
 	// Keep selects the metric families to parse (nil: all).
 	Keep parse.Keep
+	// Reduce names the histogram families of those Keep selects that are read only in part,
+	// with what is read of them (parse.Reduce); nil reads every family whole.
+	Reduce map[string]parse.Reduce
 	// Deadline bounds the whole reading (0: none). A target not read by then gets an error
 	// saying the overall deadline was reached; the others keep their samples.
 	Deadline time.Duration

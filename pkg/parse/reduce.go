@@ -1,0 +1,448 @@
+package parse
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"slices"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// Reduce says how a histogram family is read when its reader needs only some of its labels:
+// the series whose label (its value; "" when the series lacks it) has one of the values in
+// Drop are left out, and the others are read with only the labels in Labels, series that
+// then share their labels summed into one. On a large API server page the family
+// apiserver_request_duration_seconds is most of the lines read; reduced, they are read as
+// they stream by and never held.
+//
+// The reduced family holds what a reader gets by summing the family's series the way
+// pkg/health sums histograms (counts, sums and buckets of equal bounds added, a series
+// without a +Inf bucket counted in one of its own), in the page's order, so that its figures
+// are exactly those of the whole family. A reducer that sums otherwise must not use it.
+// Lines a reduced family cannot take (a family not typed histogram by a plain "# TYPE" line
+// before its samples, say) leave it whole, as it would be read without a Reduce.
+type Reduce struct {
+	Labels []string
+	Drop   map[string][]string
+}
+
+// reducer reads the sample lines of one reduced histogram family as the filter passes them
+// on, into one record per series of the page (labels not kept), and at the end into the
+// family.
+type reducer struct {
+	family string
+	// names are the family's sample names and the label pair __name__="family", as bytes.
+	bucketName, sumName, countName string
+	nameLabel                      rawLabel
+	labels                         []string // Reduce.Labels, sorted
+	drop                           map[string][]string
+	lines                          int // sample lines read
+
+	records []record         // by first appearance on the page
+	bySig   map[uint64]int32 // series signature (as expfmt groups them) -> records index
+	keys    []string         // the kept labels' values of each key, joined by a separator byte
+	byKey   map[string]int32 // joined values -> keys index
+	hint    int              // buckets of the series last added to
+
+	// prev is the series of the previous line when its last label was le: the lines after
+	// it that repeat the text before le continue the same series (see prevSeries).
+	prev struct {
+		prefix []byte
+		rec    int32 // records index; dropped for a series left out; none for no such line
+		labels int   // where the labels start in prefix, after the name and its {
+	}
+	scratch []rawLabel // the current line's labels, le aside
+	keyBuf  []byte     // the current series' key, reused
+	// sumScratch holds the buckets of one key's sum (see sum), reused.
+	sumScratch []sumBucket
+	sorted     []rawLabel
+
+	err *lineError // the first line that is not valid text exposition
+}
+
+const (
+	none    int32 = -1
+	dropped int32 = -2
+)
+
+// rawLabel is a label pair of the current line, aliasing it (or an unescaped copy).
+type rawLabel struct{ name, value []byte }
+
+// lineError is a line of the page expfmt rejects, with expfmt's message.
+type lineError struct {
+	line int
+	msg  string
+}
+
+// record is one series of the page, as the parser would read it, without its labels.
+type record struct {
+	key           int32
+	sc            uint64 // SampleCount, when scSet
+	scf           float64
+	scSet, scfSet bool
+	sum           float64
+	buckets       []recBucket // in the order of the page's lines
+}
+
+// recBucket is one bucket line: its bound and its count, as a float (the reader converts
+// the integer counts the same way) and whether the page wrote it as an integer.
+type recBucket struct {
+	ub, count float64
+	isFloat   bool
+}
+
+func newReducer(family string, r Reduce) *reducer {
+	labels := slices.Clone(r.Labels)
+	slices.Sort(labels)
+	return &reducer{family: family, labels: slices.Compact(labels), drop: r.Drop,
+		bucketName: family + "_bucket", sumName: family + "_sum", countName: family + "_count",
+		nameLabel: rawLabel{name: []byte(model.MetricNameLabel), value: []byte(family)},
+		bySig:     map[uint64]int32{}, byKey: map[string]int32{}}
+}
+
+// read takes one sample line of the family (n is its number on the page, line has no
+// newline). A line the fast grammar declines is read by expfmt, alone under the family's
+// TYPE line: a line expfmt rejects becomes the reducer's error.
+func (r *reducer) read(line []byte, n int) {
+	if r.err != nil {
+		return // the page is invalid: what comes after does not matter
+	}
+	r.lines++
+	if ok, done := r.continueSeries(line); done {
+		if !ok {
+			r.prev.rec = none
+			r.readSlowly(line, n)
+		}
+		return
+	}
+	r.prev.rec = none
+	if !r.sample(line) {
+		r.prev.rec = none
+		r.readSlowly(line, n)
+	}
+}
+
+// sample reads a line as fastParser.sample reads a line of a histogram family, and changes
+// nothing unless the whole line is valid.
+func (r *reducer) sample(line []byte) bool {
+	n := metricNameLen(line)
+	if n == 0 || n == len(line) {
+		return false
+	}
+	var isCount, isSum bool
+	switch name := line[:n]; {
+	case string(name) == r.family, string(name) == r.bucketName:
+	case string(name) == r.countName:
+		isCount = true
+	case string(name) == r.sumName:
+		isSum = true
+	default:
+		return false
+	}
+	bucket := math.NaN()
+	r.scratch = r.scratch[:0]
+	lastStart, lastLe := 0, false
+	rest := line[n:]
+	if rest[0] == '{' {
+		rest = rest[1:]
+		for {
+			if len(rest) > 0 && rest[0] == '}' {
+				rest = rest[1:]
+				break
+			}
+			lastStart = len(line) - len(rest)
+			ln := labelNameLen(rest)
+			if ln == 0 || ln+1 >= len(rest) || rest[ln] != '=' || rest[ln+1] != '"' {
+				return false
+			}
+			name := rest[:ln]
+			value, used, ok := labelValue(rest[ln+2:])
+			if !ok {
+				return false
+			}
+			rest = rest[ln+2+used:]
+			if string(name) == model.MetricNameLabel {
+				return false
+			}
+			lastLe = string(name) == model.BucketLabel
+			if lastLe {
+				f, err := parseFloat(value)
+				if err != nil {
+					return false
+				}
+				bucket = f
+			} else {
+				for _, l := range r.scratch {
+					if bytes.Equal(l.name, name) {
+						return false
+					}
+				}
+				r.scratch = append(r.scratch, rawLabel{name, value})
+			}
+			switch {
+			case len(rest) > 0 && rest[0] == ',':
+				rest = rest[1:]
+			case len(rest) > 0 && rest[0] == '}':
+			default:
+				return false
+			}
+		}
+	}
+	value, _, ok := (*fastParser)(nil).valueAndTime(rest)
+	if !ok || !validCount(isCount || !isSum && !math.IsNaN(bucket), value) {
+		return false
+	}
+	rec := r.series()
+	if rec != dropped {
+		r.set(rec, isCount, isSum, bucket, value)
+	}
+	r.prev.rec = none
+	if lastLe && !isCount && !isSum {
+		r.prev.prefix = append(r.prev.prefix[:0], line[:lastStart]...)
+		r.prev.rec, r.prev.labels = rec, n+1
+	}
+	return true
+}
+
+// validCount is whether value may be a count (fastParser.set declines a negative one that is
+// not an integer).
+func validCount(count bool, value float64) bool {
+	if !count {
+		return true
+	}
+	u := uint64(value)
+	return value == float64(u) || !(value < 0)
+}
+
+// continueSeries reads a line that continues the previous line's series, as
+// fastParser.continueSeries and continueTotals do; done is false when it does not, and ok
+// false when the line is one the fast grammar declines.
+func (r *reducer) continueSeries(line []byte) (ok, done bool) {
+	if r.prev.rec == none {
+		return false, false
+	}
+	if !bytes.HasPrefix(line, r.prev.prefix) {
+		return r.continueTotals(line)
+	}
+	rest := line[len(r.prev.prefix):]
+	if len(rest) < 4 || string(rest[:4]) != `le="` {
+		return false, false
+	}
+	text, used, ok := labelValue(rest[4:])
+	if !ok {
+		return false, false
+	}
+	rest = rest[4+used:]
+	if len(rest) == 0 || rest[0] != '}' {
+		return false, false
+	}
+	bound, err := parseFloat(text)
+	if err != nil {
+		return false, false
+	}
+	value, _, ok := (*fastParser)(nil).valueAndTime(rest[1:])
+	if !ok || !validCount(true, value) {
+		return false, true
+	}
+	if r.prev.rec != dropped {
+		r.set(r.prev.rec, false, false, bound, value)
+	}
+	return true, true
+}
+
+// continueTotals reads the _sum or _count line of the previous line's series.
+func (r *reducer) continueTotals(line []byte) (ok, done bool) {
+	if !bytes.HasPrefix(line, []byte(r.family)) {
+		return false, false
+	}
+	rest := line[len(r.family):]
+	var isCount, isSum bool
+	switch {
+	case bytes.HasPrefix(rest, []byte("_sum")):
+		isSum, rest = true, rest[len("_sum"):]
+	case bytes.HasPrefix(rest, []byte("_count")):
+		isCount, rest = true, rest[len("_count"):]
+	default:
+		return false, false
+	}
+	labels := r.prev.prefix[r.prev.labels:]
+	if len(labels) > 0 {
+		labels = labels[:len(labels)-1] // the comma before le
+		if len(rest) < len(labels)+2 || rest[0] != '{' || !bytes.Equal(rest[1:len(labels)+1], labels) ||
+			rest[len(labels)+1] != '}' {
+			return false, false
+		}
+		rest = rest[len(labels)+2:]
+	} else if len(rest) == 0 || rest[0] != ' ' {
+		return false, false
+	}
+	value, _, ok := (*fastParser)(nil).valueAndTime(rest)
+	if !ok || !validCount(isCount, value) {
+		return false, true
+	}
+	if r.prev.rec != dropped {
+		r.set(r.prev.rec, isCount, isSum, math.NaN(), value)
+	}
+	return true, true
+}
+
+// series returns the record of the current line's labels (r.scratch), adding it at its first
+// line, or dropped when the series is left out.
+func (r *reducer) series() int32 {
+	for name, values := range r.drop {
+		var v []byte
+		for _, l := range r.scratch {
+			if string(l.name) == name {
+				v = l.value
+				break
+			}
+		}
+		for _, d := range values {
+			if string(v) == d {
+				return dropped
+			}
+		}
+	}
+	sig := r.signature()
+	if i, ok := r.bySig[sig]; ok {
+		return i
+	}
+	key := r.keyBuf[:0]
+	defer func() { r.keyBuf = key[:0] }()
+	for i, name := range r.labels {
+		if i > 0 {
+			key = append(key, model.SeparatorByte)
+		}
+		for _, l := range r.scratch {
+			if string(l.name) == name {
+				key = append(key, l.value...)
+				break
+			}
+		}
+	}
+	k, ok := r.byKey[string(key)]
+	if !ok {
+		k = int32(len(r.keys))
+		s := string(key)
+		r.keys = append(r.keys, s)
+		r.byKey[s] = k
+	}
+	i := int32(len(r.records))
+	r.records = append(r.records, record{key: k, buckets: make([]recBucket, 0, max(r.hint, 1))})
+	r.bySig[sig] = i
+	return i
+}
+
+// signature is fastParser.signature of the current line's labels.
+func (r *reducer) signature() uint64 {
+	r.sorted = append(r.sorted[:0], r.nameLabel)
+	for _, l := range r.scratch {
+		i := len(r.sorted)
+		r.sorted = append(r.sorted, l)
+		for ; i > 0 && bytes.Compare(r.sorted[i-1].name, l.name) > 0; i-- {
+			r.sorted[i] = r.sorted[i-1]
+		}
+		r.sorted[i] = l
+	}
+	h := uint64(fnvOffset64)
+	for _, l := range r.sorted {
+		h = fnvAddBytes(h, l.name)
+		h = fnvAddByte(h, model.SeparatorByte)
+		h = fnvAddBytes(h, l.value)
+		h = fnvAddByte(h, model.SeparatorByte)
+	}
+	return h
+}
+
+func fnvAddBytes(h uint64, s []byte) uint64 {
+	for _, c := range s {
+		h ^= uint64(c)
+		h *= fnvPrime64
+	}
+	return h
+}
+
+// set records one line's value in record i as fastParser.set does in its series: the count,
+// the sum, or a bucket (bucket NaN: none).
+func (r *reducer) set(i int32, isCount, isSum bool, bucket, value float64) {
+	rec := &r.records[i]
+	u := uint64(value)
+	integer := value == float64(u)
+	switch {
+	case isCount && integer:
+		rec.sc, rec.scSet = u, true
+	case isCount:
+		rec.scf, rec.scfSet = value, true
+	case isSum:
+		rec.sum = value
+	case !math.IsNaN(bucket):
+		r.addBucket(rec, recBucket{ub: bucket, count: value, isFloat: !integer})
+	}
+}
+
+func (r *reducer) addBucket(rec *record, b recBucket) {
+	rec.buckets = append(rec.buckets, b)
+	r.hint = len(rec.buckets)
+}
+
+// readSlowly reads a line the fast grammar declines with expfmt, alone under the family's
+// TYPE line, which is how expfmt reads it on the page: a line is a histogram's sample by
+// itself (the filter passes the family's lines on only when nothing else on the page could
+// take them).
+func (r *reducer) readSlowly(line []byte, n int) {
+	page := make([]byte, 0, len(line)+len(r.family)+20)
+	page = append(append(append(page, "# TYPE "...), r.family...), " histogram\n"...)
+	page = append(append(page, line...), '\n')
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := parser.TextToMetricFamilies(bytes.NewReader(page))
+	if err != nil {
+		var pe expfmt.ParseError
+		msg := err.Error()
+		if errors.As(err, &pe) {
+			msg = pe.Msg
+		}
+		r.err = &lineError{line: n, msg: msg}
+		return
+	}
+	mf := fams[r.family]
+	if mf == nil || len(mf.GetMetric()) != 1 || mf.GetType() != dto.MetricType_HISTOGRAM {
+		r.err = &lineError{line: n, msg: "the line could not be read as a sample of histogram " + r.family}
+		return
+	}
+	m := mf.GetMetric()[0]
+	r.scratch = r.scratch[:0]
+	for _, l := range m.GetLabel() {
+		r.scratch = append(r.scratch, rawLabel{[]byte(l.GetName()), []byte(l.GetValue())})
+	}
+	rec := r.series()
+	if rec == dropped {
+		return
+	}
+	h := m.GetHistogram()
+	name := string(metricName(trimBlanks(line)))
+	rc := &r.records[rec]
+	switch {
+	case name == r.family+"_count":
+		if h.SampleCountFloat != nil {
+			rc.scf, rc.scfSet = h.GetSampleCountFloat(), true
+		}
+		if h.SampleCount != nil {
+			rc.sc, rc.scSet = h.GetSampleCount(), true
+		}
+	case name == r.family+"_sum":
+		if h.SampleSum != nil {
+			rc.sum = h.GetSampleSum()
+		}
+	default:
+		for _, b := range h.GetBucket() {
+			if b.CumulativeCountFloat != nil {
+				r.addBucket(rc, recBucket{ub: b.GetUpperBound(), count: b.GetCumulativeCountFloat(), isFloat: true})
+			} else {
+				r.addBucket(rc, recBucket{ub: b.GetUpperBound(), count: float64(b.GetCumulativeCount())})
+			}
+		}
+	}
+}
