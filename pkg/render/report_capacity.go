@@ -90,6 +90,8 @@ func capacityNote(c view.Capacity) string {
 // "+101%", "at most +40%" when the load is a floor, "already over", "idle (takes 6.03/s)".
 func headroomCell(c view.Capacity) string {
 	switch {
+	case c.MeasuredOver:
+		return "already over"
 	case c.Headroom == nil && c.MaxOfferedPerSecond != nil && c.OfferedPerSecond != nil && *c.OfferedPerSecond == 0:
 		return "idle (takes " + Rate(c.MaxOfferedPerSecond) + "/s)"
 	case c.Headroom == nil:

@@ -46,6 +46,9 @@ type Capacity struct {
 	// unknown. An upper bound when OfferedIsFloor.
 	Headroom     *float64 `json:"headroom"`
 	HeadroomNote string   `json:"headroomNote,omitempty"`
+	// MeasuredOver: the queue's measured waits break the queue-wait objective (queue-wait-slo),
+	// so the headroom shows as "already over" whatever the model says.
+	MeasuredOver bool `json:"measuredOver,omitempty"`
 	// WorkersHelp is false when something else holds the queue (Limits): more workers would
 	// wait on it.
 	WorkersHelp bool     `json:"workersHelp"`
