@@ -198,6 +198,8 @@ func (b *builder) alerts() []alertDef {
 				"\n  and on (job, instance, webhook)\n(" + b.r(recWebhookMean) + " >= " + secs(time.Duration(th.WebhookLatency)) + " or " + b.r(recWebhookFast) + " < 0.9)",
 			summary: "Webhook {{ $labels.webhook }} of " + who + " is slow",
 			desc:    "Webhook {{ $labels.webhook }} of " + who + " answers admission requests in {{ $value | humanizeDuration }} (p90 over " + w + ", webhookLatency " + th.WebhookLatency.String() + ")."},
+		b.burn("QueueWaitBudgetBurnFast", "1h", "5m", 14.4, 2*time.Minute),
+		b.burn("QueueWaitBudgetBurnSlow", "6h", "30m", 6, 15*time.Minute),
 		{name: "BacklogHigh", check: "backlog-high", forDur: 15 * time.Minute,
 			logic: fmt.Sprintf("depth >= backlogDepth (%s), whatever its trend; not on a warm standby", num(th.BacklogDepth)),
 			differs: fmt.Sprintf("the report raises backlog-high only when the depth did not also grow by risingDepth (%s) over the window (that is backlog-growing); ", num(th.RisingDepth)) +
@@ -223,4 +225,26 @@ func (b *builder) alerts() []alertDef {
 			summary: "{{ $value }} replicas lead {{ $labels.name }} in {{ $labels.namespace }}",
 			desc:    "{{ $value }} replicas claim to lead lease {{ $labels.name }} in namespace {{ $labels.namespace }}: two controllers write the same objects."},
 	}
+}
+
+// burn is a multiwindow burn-rate alert of the queue-wait objective (the SRE workbook): the
+// share of waits surely over targetQueueWait, over the long window and the short one, both at
+// least factor times the budget (1 − SLOQuantile), over at least 100 waits in the long one (a
+// p99 needs them); not on a warm standby.
+func (b *builder) burn(name, long, short string, factor float64, forDur time.Duration) alertDef {
+	th := b.o.Thresholds
+	budget := 1 - findings.SLOQuantile
+	limit := num(factor * budget)
+	and := "\n  and " + onQueue + "\n"
+	waits := b.sel(b.recAt(recWaits, long))
+	return alertDef{name: name, check: "queue-wait-slo", forDur: forDur,
+		logic: fmt.Sprintf("the share of waits surely over targetQueueWait (%s) is over %s× the budget of %s (%s) over both %s and %s, with at least 100 waits in %s; not on a warm standby",
+			th.TargetQueueWait, num(factor), num(budget), limit, long, short, long),
+		differs: "the report judges the window between its samples with a Poisson margin; the alert burns the error budget over fixed windows (1h and 5m fast, 6h and 30m slow) whatever --window is. " +
+			"An objective between buckets counts only the waits above the next bucket",
+		expr: b.sel(b.recAt(recWaitOverSLO, long)) + " > " + limit + and + b.sel(b.recAt(recWaitOverSLO, short)) + " > " + limit +
+			and + waits + " >= 100" + "\n  unless " + onQueue + "\n" + b.r(recStandby),
+		summary: "Items of " + queue + " wait over " + th.TargetQueueWait.String(),
+		desc: "{{ $value | humanizePercentage }} of the items of " + queue + " waited over " + th.TargetQueueWait.String() + " over the last " + long +
+			" (p99 objective: at most " + num(100*budget) + "%): the queue-wait error budget burns " + num(factor) + " times too fast. kubectl ctrldiag report names the cause."}
 }

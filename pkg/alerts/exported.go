@@ -5,6 +5,8 @@ import "github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 // notExportedWhy says, per check with no alert, why the rules cannot judge it. A new check in
 // the catalog gets an alert in checks.go or a line here (a test holds them to the catalog).
 var notExportedWhy = map[string]string{
+	"spec-latency-slo": "the latency comes from a watch of the objects, and no series carries it: " +
+		"kube-state-metrics has the generation of built-in kinds only, and no times",
 	"no-workqueue-metrics": "which targets are controllers is the discovery's knowledge (pods, monitors, names); " +
 		"over Prometheus every target without workqueue series, a database or a web server, would fire",
 	"metric-type": "the declared TYPE of a family is metadata, not a series PromQL can read",

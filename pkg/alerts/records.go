@@ -18,44 +18,48 @@ const (
 // The recorded series. Names follow Prometheus' level:metric:operations; WIN stands for the
 // window ("5m").
 const (
-	recDepth          = "workqueue_depth:sum"
-	recDepthChange    = "workqueue_depth:changeWIN"
-	recDepthLow       = "workqueue_depth_low_priority:sum"
-	recDepthHigh      = "workqueue_depth_high_priority:sum"
-	recQueueP99       = "workqueue_queue_duration_seconds:p99_WIN"
-	recQueueMean      = "workqueue_queue_duration_seconds:mean_WIN"
-	recWorkP99        = "workqueue_work_duration_seconds:p99_WIN"
-	recWorkP50        = "workqueue_work_duration_seconds:p50_WIN"
-	recCompletions    = "workqueue_completions:rateWIN"
-	recAdds           = "workqueue_adds:increaseWIN"
-	recRetries        = "workqueue_retries:rateWIN"
-	recRetriesPerAdd  = "workqueue_retries_per_add:ratio_WIN"
-	recSaturation     = "controller_workers:saturation"
-	recReconciles     = "controller_reconciles:increaseWIN"
-	recReconcileRate  = "controller_reconciles:rateWIN"
-	recErrors         = "controller_reconcile_errors:increaseWIN"
-	recErrorRate      = "controller_reconcile_errors:rateWIN"
-	recErrorRatio     = "controller_reconcile_errors:ratio_WIN"
-	recRequeueRatio   = "controller_requeues:ratio_WIN"
-	recStandby        = "controller_warm_standby:bool"
-	recLimiterWait    = "rest_client_rate_limiter_wait_seconds:mean_WIN"
-	recLimited        = "rest_client_rate_limited_requests:increaseWIN"
-	recRequests       = "rest_client_requests:increaseWIN"
-	recFailedRatio    = "rest_client_failed_requests:ratio_WIN"
-	recThrottled      = "rest_client_throttled_requests:increaseWIN"
-	recAPFRejected    = "apiserver_flowcontrol_rejected_requests:increaseWIN"
-	recAPFWaitP99     = "apiserver_flowcontrol_request_wait_duration_seconds:p99_WIN"
-	recAPFWaits       = "apiserver_flowcontrol_waited_requests:increaseWIN"
-	recFSWaitP99      = "apiserver_flowcontrol_flow_schema_wait_duration_seconds:p99_WIN"
-	recFSWaits        = "apiserver_flowcontrol_flow_schema_waited_requests:increaseWIN"
-	recAPIReqP99      = "apiserver_request_duration_seconds:p99_WIN"
-	recAPIReqs        = "apiserver_requests_timed:increaseWIN"
-	recInformerP99    = "informer_processing_latency_seconds:p99_WIN"
-	recWebhookP90     = "controller_runtime_webhook_latency_seconds:p90_WIN"
-	recWebhookMean    = "controller_runtime_webhook_latency_seconds:mean_WIN"
-	recWebhookReqs    = "controller_runtime_webhook_requests:increaseWIN"
-	recWebhookFast    = "controller_runtime_webhook_requests_within_threshold_bucket:ratio_WIN"
-	recMemoryOfLimit  = "process_resident_memory_of_limit:ratio"
+	recDepth         = "workqueue_depth:sum"
+	recDepthChange   = "workqueue_depth:changeWIN"
+	recDepthLow      = "workqueue_depth_low_priority:sum"
+	recDepthHigh     = "workqueue_depth_high_priority:sum"
+	recQueueP99      = "workqueue_queue_duration_seconds:p99_WIN"
+	recQueueMean     = "workqueue_queue_duration_seconds:mean_WIN"
+	recWorkP99       = "workqueue_work_duration_seconds:p99_WIN"
+	recWorkP50       = "workqueue_work_duration_seconds:p50_WIN"
+	recCompletions   = "workqueue_completions:rateWIN"
+	recAdds          = "workqueue_adds:increaseWIN"
+	recRetries       = "workqueue_retries:rateWIN"
+	recRetriesPerAdd = "workqueue_retries_per_add:ratio_WIN"
+	recSaturation    = "controller_workers:saturation"
+	recReconciles    = "controller_reconciles:increaseWIN"
+	recReconcileRate = "controller_reconciles:rateWIN"
+	recErrors        = "controller_reconcile_errors:increaseWIN"
+	recErrorRate     = "controller_reconcile_errors:rateWIN"
+	recErrorRatio    = "controller_reconcile_errors:ratio_WIN"
+	recRequeueRatio  = "controller_requeues:ratio_WIN"
+	recStandby       = "controller_warm_standby:bool"
+	recLimiterWait   = "rest_client_rate_limiter_wait_seconds:mean_WIN"
+	recLimited       = "rest_client_rate_limited_requests:increaseWIN"
+	recRequests      = "rest_client_requests:increaseWIN"
+	recFailedRatio   = "rest_client_failed_requests:ratio_WIN"
+	recThrottled     = "rest_client_throttled_requests:increaseWIN"
+	recAPFRejected   = "apiserver_flowcontrol_rejected_requests:increaseWIN"
+	recAPFWaitP99    = "apiserver_flowcontrol_request_wait_duration_seconds:p99_WIN"
+	recAPFWaits      = "apiserver_flowcontrol_waited_requests:increaseWIN"
+	recFSWaitP99     = "apiserver_flowcontrol_flow_schema_wait_duration_seconds:p99_WIN"
+	recFSWaits       = "apiserver_flowcontrol_flow_schema_waited_requests:increaseWIN"
+	recAPIReqP99     = "apiserver_request_duration_seconds:p99_WIN"
+	recAPIReqs       = "apiserver_requests_timed:increaseWIN"
+	recInformerP99   = "informer_processing_latency_seconds:p99_WIN"
+	recWebhookP90    = "controller_runtime_webhook_latency_seconds:p90_WIN"
+	recWebhookMean   = "controller_runtime_webhook_latency_seconds:mean_WIN"
+	recWebhookReqs   = "controller_runtime_webhook_requests:increaseWIN"
+	recWebhookFast   = "controller_runtime_webhook_requests_within_threshold_bucket:ratio_WIN"
+	recMemoryOfLimit = "process_resident_memory_of_limit:ratio"
+	// The queue-wait objective: the share of waits surely over it, and the waits, over the
+	// burn windows (sloWindows), whatever --window is.
+	recWaitOverSLO    = "workqueue_queue_wait_over_slo:ratio_WIN"
+	recWaits          = "workqueue_queue_waits:increaseWIN"
 	memoryLimitSeries = `kube_pod_container_resource_limits{resource="memory"}`
 )
 
@@ -163,7 +167,39 @@ func (b *builder) records() []Rule {
 	for i := range rules {
 		rules[i].Record = b.rec(rules[i].Record)
 	}
-	return rules
+	return append(rules, b.sloRecords()...)
+}
+
+// sloWindows are the burn-rate windows of the queue-wait objective (the SRE workbook's
+// multiwindow alerts: 1h and 5m fast, 6h and 30m slow).
+var sloWindows = []string{"5m", "30m", "1h", "6h"}
+
+// recAt is the name of a recorded series over a fixed window win.
+func (b *builder) recAt(name, win string) string {
+	return RecordPrefix + strings.ReplaceAll(name, "WIN", win)
+}
+
+// sloRecords are the queue-wait objective's series over each burn window: the share of waits
+// surely over targetQueueWait (above the bucket at or over it, as the report's verdict
+// counts them; a native histogram's finer buckets at the objective itself), and, over the
+// long windows, how many waits there were.
+func (b *builder) sloRecords() []Rule {
+	th := b.o.Thresholds
+	target := th.TargetQueueWait.Seconds()
+	var out []Rule
+	for _, win := range sloWindows {
+		rate := func(metric string, own ...string) string { return "rate(" + b.sel(metric, own...) + "[" + win + "])" }
+		out = append(out, Rule{Record: b.recAt(recWaitOverSLO, win), Expr: "1 - (\n  sum without (le) (" +
+			rate("workqueue_queue_duration_seconds_bucket", `le=~"`+bucketAtOrAbove(target)+`"`) + ")\n    /\n  (" +
+			rate("workqueue_queue_duration_seconds_count") + " > 0)\n    or\n  histogram_fraction(0, " + num(target) + ", " +
+			rate("workqueue_queue_duration_seconds") + ")\n)"})
+	}
+	for _, win := range []string{"1h", "6h"} {
+		inc := func(metric string) string { return "increase(" + b.sel(metric) + "[" + win + "])" }
+		out = append(out, Rule{Record: b.recAt(recWaits, win), Expr: "(" + inc("workqueue_queue_duration_seconds_count") +
+			" or histogram_count(" + inc("workqueue_queue_duration_seconds") + "))"})
+	}
+	return out
 }
 
 // bucketAtOrAbove is a regular expression for the le label of the smallest power of ten at

@@ -49,7 +49,7 @@ func scenarios() []scenario {
 	rest := atRest()
 	return []scenario{
 		{name: "at-rest", about: "the healthy operator, an idle kube-controller-manager (retries 3/s, one per add), an idle API server, a database that is down", in: rest},
-		{name: "saturated", about: "depth 120 and rising 1/min, active 2/2, items wait ~60s, 2 done/s of 1s each", fire: []string{"WorkersSaturated", "BacklogHigh"},
+		{name: "saturated", about: "depth 120 and rising 1/min, active 2/2, items wait ~60s, 2 done/s of 1s each", fire: []string{"WorkersSaturated", "BacklogHigh", "QueueWaitBudgetBurnFast", "QueueWaitBudgetBurnSlow"},
 			alertTest: saturatedAlert,
 			in: rest.with(inputs{
 				series("workqueue_depth", q, `priority="0"`):                        "120+1x130",
@@ -118,7 +118,7 @@ func scenarios() []scenario {
 				series("kube_pod_container_status_restarts_total", ksm, `namespace="demo",pod="op-0",container="manager"`):                            "0x20 1x110",
 				series("kube_pod_container_status_last_terminated_reason", ksm, `namespace="demo",pod="op-0",container="manager",reason="OOMKilled"`): "_x20 1x110",
 			})},
-		{name: "starved", about: "40 items at priority -100 flat, 20 at priority 0 kept up with, active 2/2, 2 done/s", fire: []string{"PriorityStarvation"},
+		{name: "starved", about: "40 items at priority -100 flat, 20 at priority 0 kept up with, active 2/2, 2 done/s", fire: []string{"PriorityStarvation", "QueueWaitBudgetBurnFast", "QueueWaitBudgetBurnSlow"},
 			in: rest.with(inputs{
 				series("workqueue_depth", q, `priority="-100"`):                     gauge(40),
 				series("workqueue_depth", q, `priority="0"`):                        gauge(20),
@@ -178,7 +178,11 @@ func scenarios() []scenario {
 				series("workqueue_adds_total", kcmQ):    counter(1200),
 				series("workqueue_retries_total", kcmQ): counter(900),
 			})},
-		{name: "kcm-saturated", about: "a kube-controller-manager queue (no worker metrics): items wait 5s for work of 10ms", fire: []string{"WorkersSaturated"},
+		{name: "slo-burn-only", about: "20% of the waits take 2s, the workers are not saturated: the queue-wait budget burns", fire: []string{"QueueWaitBudgetBurnFast", "QueueWaitBudgetBurnSlow"},
+			in: rest.with(histogram("workqueue_queue_duration_seconds", q, obs{0.01, 96}, obs{2, 24}))},
+		{name: "short-spike", about: "120 waits of 10ms a minute, and for the last 5 minutes 60 more of 2s: the 5m share burns, the 1h one does not, and the slow burn has not lasted 15m: silent",
+			in: rest.with(spike())},
+		{name: "kcm-saturated", about: "a kube-controller-manager queue (no worker metrics): items wait 5s for work of 10ms", fire: []string{"WorkersSaturated", "QueueWaitBudgetBurnFast", "QueueWaitBudgetBurnSlow"},
 			in: rest.with(inputs{series("workqueue_depth", kcmQ): gauge(50)},
 				histogram("workqueue_queue_duration_seconds", kcmQ, obs{5, 180}))},
 	}
@@ -260,4 +264,24 @@ func TestEveryAlertFiresAndStaysSilent(t *testing.T) {
 			t.Errorf("%s: fires in a scenario: %v, silent in one: %v; every alert needs both", a.Name, fires[a.Name], silent[a.Name])
 		}
 	}
+}
+
+// spike is the operator's queue waits: 120 of 10ms a minute throughout, and from minute 25
+// another 60 a minute of 2s.
+func spike() inputs {
+	in := inputs{}
+	both := "0+120x25 3180+180x104"
+	for _, le := range workqueueBuckets {
+		switch v := parseFloat(le); {
+		case le == "+Inf" || v >= 2:
+			in[series("workqueue_queue_duration_seconds_bucket", q, `le="`+le+`"`)] = both
+		case v >= 0.01:
+			in[series("workqueue_queue_duration_seconds_bucket", q, `le="`+le+`"`)] = "0+120x130"
+		default:
+			in[series("workqueue_queue_duration_seconds_bucket", q, `le="`+le+`"`)] = "0x130"
+		}
+	}
+	in[series("workqueue_queue_duration_seconds_sum", q)] = "0+1.2x25 151.2+121.2x104"
+	in[series("workqueue_queue_duration_seconds_count", q)] = both
+	return in
 }

@@ -83,6 +83,9 @@ type Estimate struct {
 	// WorkersNeeded is the fewest workers whose predicted p99 wait meets the target; 0 when
 	// unknown.
 	WorkersNeeded int
+	// MaxOffered is the most load the present workers take while the predicted p99 wait meets
+	// the target (MaxLoad); NaN when the workers are unknown.
+	MaxOffered float64
 	// Helps is false when something other than the workers limits the queue (Limits).
 	Helps bool
 	// Notes say how the load was read, in words with the numbers.
@@ -119,9 +122,11 @@ func Model(in Input, o Options) (e Estimate, ok bool) {
 	}
 	e.Utilisation = math.NaN()
 	e.Predicted = Wait{Mean: math.NaN(), P99: math.NaN()}
+	e.MaxOffered = math.NaN()
 	if in.Workers > 0 {
 		e.Utilisation = e.Offered * s / in.Workers
 		e.Predicted = MMcWait(e.Offered, s, int(math.Round(in.Workers)), in.ServiceSpread)
+		e.MaxOffered = MaxLoad(s, int(math.Round(in.Workers)), spreadOrExponential(in.ServiceSpread), o.TargetWait)
 	}
 	e.WorkersNeeded = WorkersFor(e.Offered, s, in.ServiceSpread, o.TargetWait)
 	e.Notes = append(e.Notes, in.Notes...)

@@ -25,6 +25,9 @@ type ReportOptions struct {
 	Thresholds      findings.Thresholds
 	Since           time.Duration
 	TargetQueueWait time.Duration
+	// SLOQueueWait is the queue-wait objective --slo set (0: none), already in Thresholds: a
+	// different --target-queue-wait next to it is an error, both being the one threshold.
+	SLOQueueWait time.Duration
 	// Workers are --workers QUEUE=N; Generations --generation-resource RESOURCE.GROUP/VERSION;
 	// ControllerKinds --controller-kind NAME=GROUP/KIND.
 	Workers         []string
@@ -70,6 +73,10 @@ func newReport(o ReportOptions) (ReportConfig, error) {
 	}
 	if o.TargetQueueWait < 0 {
 		return ReportConfig{}, fmt.Errorf("--target-queue-wait must be positive, got %s", o.TargetQueueWait)
+	}
+	if o.TargetQueueWait > 0 && o.SLOQueueWait > 0 && o.TargetQueueWait != o.SLOQueueWait {
+		return ReportConfig{}, fmt.Errorf("--target-queue-wait %s and --slo queue-wait-p99=%s disagree: they set the one queue-wait objective (targetQueueWait); give one of them",
+			o.TargetQueueWait, o.SLOQueueWait)
 	}
 	if o.TargetQueueWait > 0 {
 		th.TargetQueueWait = findings.Duration(o.TargetQueueWait)

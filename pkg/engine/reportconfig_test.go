@@ -32,11 +32,23 @@ func TestNewReport(t *testing.T) {
 		{ReportOptions{Workers: []string{"deployment=100000"}}, "more than any process runs"},
 		{ReportOptions{Generations: []string{"widgets"}}, "--generation-resource"},
 		{ReportOptions{MemoryLimit: "-1Mi"}, "--memory-limit"},
+		{ReportOptions{TargetQueueWait: time.Second, SLOQueueWait: 2 * time.Second}, "--target-queue-wait 1s and --slo queue-wait-p99=2s disagree"},
 	} {
 		_, err := NewReport(tc.o)
 		var u interface{ Usage() bool }
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &u) || !u.Usage() {
 			t.Errorf("%+v: %v, want a usage error with %q", tc.o, err, tc.want)
 		}
+	}
+}
+
+// --slo queue-wait-p99 and --target-queue-wait set the one objective: the same value twice is
+// no conflict.
+func TestSLOAndTargetQueueWaitAgree(t *testing.T) {
+	th := findings.DefaultThresholds()
+	th.TargetQueueWait = findings.Duration(2 * time.Second)
+	cfg, err := NewReport(ReportOptions{Thresholds: th, TargetQueueWait: 2 * time.Second, SLOQueueWait: 2 * time.Second, IgnoreFile: "none"})
+	if err != nil || cfg.Thresholds.TargetQueueWait != findings.Duration(2*time.Second) {
+		t.Errorf("%v, %v", err, cfg.Thresholds.TargetQueueWait)
 	}
 }

@@ -29,6 +29,13 @@ and the finding is not raised, when something else holds the queue: throttling, 
 failing reconciles, a stuck worker, the CPU at its limit, or one object that changes faster
 than a worker reconciles it.
 
+The HEADROOM column says how much more load the present workers take before the predicted
+p99 wait passes the same target: the most arrivals a second that still meet it, over the load
+now ("+101%"; "already over"; "idle (takes 6.03/s)" with no load). Where the load is a floor
+the headroom is at most the figure; in a refresh loop more load means more objects at the same
+period; where the queue's measured waits already break the objective (queue-wait-slo, CD223)
+it is "already over" whatever the model says.
+
 Read a window with enough items: --interval 30s rather than the default 5s for slow
 reconciles. How the model was checked and where it is wrong:
 https://github.com/ctrldiag/kubectl-ctrldiag/blob/main/docs/capacity.md

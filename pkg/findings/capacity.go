@@ -35,13 +35,15 @@ func Capacity(t Target, th Thresholds) []QueueCapacity {
 	return capacityOf(t, th)
 }
 
-// WithCapacity is t holding its capacity model under th, the thresholds it is judged with:
+// WithCapacity is t holding its capacity model and its queue-wait indicators (SLIs) under th, the thresholds it is judged with:
 // for a caller that shows the model and has t judged, so that the rules read the model
 // rather than compute it again. What the model reads of t must not change after (its
 // goroutine dump may: the model does not read it).
 func WithCapacity(t Target, th Thresholds) Target {
 	c := capacityOf(t, th)
 	t.capacity = &c
+	s := slisOf(t, th)
+	t.slis = &s
 	return t
 }
 

@@ -60,6 +60,8 @@ type Target struct {
 
 	// capacity is the capacity model computed once (WithCapacity); nil: computed when read.
 	capacity *[]QueueCapacity
+	// slis are the queue-wait indicators judged once (WithCapacity); nil: judged when read.
+	slis *[]QueueSLI
 }
 
 // Pod is what the pod behind a target says.

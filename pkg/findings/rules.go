@@ -72,6 +72,11 @@ func targetFindings(t Target, th Thresholds, leaders map[string]*replicas.Electi
 			out = append(out, f)
 		}
 	}
+	for _, s := range SLIs(t, th) {
+		if f, ok := queueWaitSLO(t, s, out, th); ok {
+			out = append(out, f)
+		}
+	}
 	return out
 }
 

@@ -89,8 +89,13 @@ type Thresholds struct {
 	Since Duration `json:"since"`
 	// TargetQueueWait is the p99 queue wait the capacity model sizes the workers for: a measured
 	// queue p99 at or above it, with the model saying more workers are needed, is
-	// under-provisioned (report --target-queue-wait).
+	// under-provisioned (report --target-queue-wait). It is also the queue-wait objective
+	// (--slo queue-wait-p99): more than 1 % of the window's waits surely over it breaks it.
 	TargetQueueWait Duration `json:"targetQueueWait"`
+	// TargetSpecLatency is the spec-latency objective (--slo spec-p99): the p99 time from a
+	// change of an object's spec (metadata.generation) to its controller having acted on it
+	// (status.observedGeneration).
+	TargetSpecLatency Duration `json:"targetSpecLatency"`
 	// MemoryRatio: resident memory / container memory limit at or above this is memory pressure.
 	MemoryRatio float64 `json:"memoryRatio"`
 }
@@ -125,6 +130,7 @@ func DefaultThresholds() Thresholds {
 		InformerLatency:            Duration(time.Second),
 		MemoryRatio:                0.8,
 		TargetQueueWait:            Duration(time.Second),
+		TargetSpecLatency:          Duration(30 * time.Second),
 		Since:                      Duration(time.Hour),
 	}
 }
@@ -202,7 +208,8 @@ var thresholdDocs = map[string]struct{ unit, meaning string }{
 	"informerQueuedItems":        {"items", "this many events waiting before an informer's handlers is cache sync lag"},
 	"informerLatency":            {"duration", "an informer's handler p99 latency at or above this is cache sync lag"},
 	"since":                      {"duration", "restarts and OOMKills that ended longer ago than this are history (info); report --since"},
-	"targetQueueWait":            {"duration", "the p99 queue wait the capacity model sizes the workers for; report --target-queue-wait"},
+	"targetQueueWait":            {"duration", "the p99 queue wait the capacity model sizes the workers for, and the queue-wait objective (--slo queue-wait-p99); report --target-queue-wait"},
+	"targetSpecLatency":          {"duration", "the p99 time from a spec change to the controller having acted on it (observedGeneration), the spec-latency objective (--slo spec-p99)"},
 	"memoryRatio":                {"ratio", "resident memory / the container's memory limit at or above this is memory pressure"},
 }
 

@@ -228,3 +228,37 @@ func Increase(prev, cur float64) float64 {
 	}
 	return cur - prev
 }
+
+// Above is how many observations of h were surely above bound, and how many possibly: above
+// the smallest bucket bound at or over bound, and above the largest bucket bound at or under
+// it (all of them when no bound is). The two are equal when bound is a bucket's bound. Both
+// are NaN when h is nil or has no +Inf bucket; decreasing bucket counts are raised first, as
+// Quantile does.
+func (h *Histogram) Above(bound float64) (surely, possibly float64) {
+	if h == nil || len(h.Buckets) == 0 || math.IsNaN(bound) {
+		return math.NaN(), math.NaN()
+	}
+	buckets := h.Buckets
+	if !strictlyIncreasing(buckets) || !monotonic(buckets) {
+		buckets = append([]Bucket(nil), buckets...)
+		sort.Slice(buckets, func(i, j int) bool { return buckets[i].UpperBound < buckets[j].UpperBound })
+		ensureMonotonic(buckets)
+	}
+	last := buckets[len(buckets)-1]
+	if !math.IsInf(last.UpperBound, +1) {
+		return math.NaN(), math.NaN()
+	}
+	total := last.Count
+	possibly = total
+	surely = 0
+	for _, b := range buckets {
+		if b.UpperBound <= bound {
+			possibly = total - b.Count
+		}
+		if b.UpperBound >= bound {
+			surely = total - b.Count
+			break
+		}
+	}
+	return surely, possibly
+}

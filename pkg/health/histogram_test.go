@@ -93,3 +93,28 @@ func TestIncrease(t *testing.T) {
 func same(a, b float64) bool {
 	return (math.IsNaN(a) && math.IsNaN(b)) || math.Abs(a-b) < 1e-9 || a == b
 }
+
+// Above brackets the observations over a bound with the buckets around it; at a bound, exact.
+func TestAbove(t *testing.T) {
+	h := &Histogram{Buckets: []Bucket{{0.1, 50}, {1, 90}, {10, 97}, {math.Inf(1), 100}}, Count: 100}
+	for _, c := range []struct {
+		bound            float64
+		surely, possibly float64
+	}{
+		{1, 10, 10},
+		{2, 3, 10},
+		{0.05, 50, 100},
+		{100, 0, 3},
+	} {
+		s, p := h.Above(c.bound)
+		if s != c.surely || p != c.possibly {
+			t.Errorf("Above(%v) = %v, %v; want %v, %v", c.bound, s, p, c.surely, c.possibly)
+		}
+	}
+	if s, p := (*Histogram)(nil).Above(1); !math.IsNaN(s) || !math.IsNaN(p) {
+		t.Errorf("nil: %v %v", s, p)
+	}
+	if s, _ := (&Histogram{Buckets: []Bucket{{1, 5}}}).Above(1); !math.IsNaN(s) {
+		t.Errorf("no +Inf bucket: %v", s)
+	}
+}

@@ -13,7 +13,7 @@ import (
 func capacitySection(r view.Report) section {
 	s := section{Title: "Capacity: workers for the queue wait",
 		Header: []string{"TARGET", "QUEUE", "LOOP", "OFFERED/s", "SERVICE MEAN", "SERVICE p99", "WORKERS", "UTILISATION",
-			"WAIT p99 MODEL", "WAIT p99 MEASURED", "WORKERS NEEDED", "NOTE"}}
+			"WAIT p99 MODEL", "WAIT p99 MEASURED", "WORKERS NEEDED", "HEADROOM", "NOTE"}}
 	target := "1s"
 	for i, c := range r.Capacity {
 		target = Seconds(&c.TargetWaitP99Seconds)
@@ -22,7 +22,7 @@ func capacitySection(r view.Report) section {
 		}
 		s.Rows = append(s.Rows, []string{c.Target, c.Queue, c.Loop, Rate(c.OfferedPerSecond), Seconds(c.ServiceMeanSeconds),
 			Seconds(c.ServiceP99Seconds), workersCell(c), percent(c.Utilisation), modelWait(c), Seconds(c.MeasuredWaitP99Seconds),
-			neededCell(c), dash(capacityNote(c))})
+			neededCell(c), headroomCell(c), dash(capacityNote(c))})
 	}
 	switch {
 	case r.Window == view.Lifetime:
@@ -84,4 +84,22 @@ func capacityNote(c view.Capacity) string {
 		parts = append(parts, "the load is partly hidden: a floor, read again after")
 	}
 	return shorten(strings.Join(parts, "; "), 120)
+}
+
+// headroomCell is how much more load the workers take before the p99 wait passes the target:
+// "+101%", "at most +40%" when the load is a floor, "already over", "idle (takes 6.03/s)".
+func headroomCell(c view.Capacity) string {
+	switch {
+	case c.MeasuredOver:
+		return "already over"
+	case c.Headroom == nil && c.MaxOfferedPerSecond != nil && c.OfferedPerSecond != nil && *c.OfferedPerSecond == 0:
+		return "idle (takes " + Rate(c.MaxOfferedPerSecond) + "/s)"
+	case c.Headroom == nil:
+		return "-"
+	case *c.Headroom <= 0:
+		return "already over"
+	case c.OfferedIsFloor:
+		return fmt.Sprintf("at most +%.0f%%", 100**c.Headroom)
+	}
+	return fmt.Sprintf("+%.0f%%", 100**c.Headroom)
 }

@@ -22,7 +22,7 @@ func TestReportHTMLAnchorsEverySection(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := out.String()
-	for _, id := range []string{"fleet", "pods", "backlog", "cache", "events", "resources", "objects", "capacity", "goroutines", "logs"} {
+	for _, id := range []string{"fleet", "pods", "backlog", "cache", "events", "resources", "objects", "capacity", "slis", "goroutines", "logs"} {
 		if !strings.Contains(s, `<section id="`+id+`">`) || !strings.Contains(s, `href="#`+id+`"`) {
 			t.Errorf("the HTML page has no section or link %q", id)
 		}

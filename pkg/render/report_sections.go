@@ -28,8 +28,9 @@ const maxRows = 15
 // reportSections are the report's tables; over a fleet, a summary of the clusters first and a
 // CLUSTER column in every table of targets.
 func reportSections(r view.Report) []section {
-	ss := []section{podSection(r), backlogSection(r), cacheSection(r), eventSection(r), resourceSection(r), objectsSection(r), capacitySection(r)}
-	for i, id := range []string{"pods", "backlog", "cache", "events", "resources", "objects", "capacity"} {
+	ss := []section{podSection(r), backlogSection(r), cacheSection(r), eventSection(r), resourceSection(r), objectsSection(r), capacitySection(r),
+		slisSection(r)}
+	for i, id := range []string{"pods", "backlog", "cache", "events", "resources", "objects", "capacity", "slis"} {
 		ss[i].ID = id
 	}
 	if g, ok := goroutineSection(r); ok {

@@ -119,7 +119,7 @@ func Prepare(in Input) *Draft {
 	in.Targets = slices.Clone(in.Targets)
 	r := view.Report{APIVersion: view.APIVersion, Kind: view.ReportKind, GeneratedAt: in.Now.UTC(), Scope: in.Scope, Window: view.Lifetime,
 		Pods: []view.Pod{}, Backlog: []view.Backlog{}, Events: []view.Events{}, Resources: []view.Resources{}, Capacity: []view.Capacity{},
-		Findings: []findings.Finding{}}
+		SLIs: []view.SLI{}, Findings: []findings.Finding{}}
 	var reads []read
 	var readIdx []int
 	var apiPrev, apiCur *health.Snapshot
@@ -175,7 +175,9 @@ func Prepare(in Input) *Draft {
 		ft := findings.WithCapacity(findingsTarget(rd, in), in.Thresholds)
 		d.judgedOf[readIdx[k]] = len(d.judged)
 		d.judged = append(d.judged, ft)
-		r.Capacity = append(r.Capacity, capacityRows(ft, in.Thresholds)...)
+		caps := capacityRows(ft, in.Thresholds)
+		r.SLIs = append(r.SLIs, sliRows(ft, in.Thresholds, caps)...)
+		r.Capacity = append(r.Capacity, caps...)
 		if rep, ok := replicaOf(rd.in, rd.cur); ok {
 			d.reps = append(d.reps, rep)
 		}

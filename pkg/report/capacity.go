@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/capacity"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
@@ -18,7 +19,8 @@ func capacityRows(ft findings.Target, th findings.Thresholds) []view.Capacity {
 			WorkersFrom: in.WorkersFrom, Utilisation: view.Num(e.Utilisation), PredictedWaitMeanSeconds: view.Num(e.Predicted.Mean),
 			PredictedWaitP99Seconds: view.Num(e.Predicted.P99), MeasuredWaitMeanSeconds: view.Num(in.WaitMean),
 			MeasuredWaitP99Seconds: view.Num(in.WaitP99), TargetWaitP99Seconds: th.TargetQueueWait.Seconds(),
-			WorkersHelp: e.Helps, Limits: in.Limits, Notes: e.Notes}
+			WorkersHelp: e.Helps, Limits: in.Limits, Notes: e.Notes,
+			MaxOfferedPerSecond: view.Num(e.MaxOffered), Headroom: view.Num(e.Headroom()), HeadroomNote: capacity.HeadroomNote(e, in.Limits)}
 		if math.IsNaN(in.Workers) {
 			row.WorkersFrom = ""
 		}

@@ -37,6 +37,18 @@ type Capacity struct {
 	// WorkersNeeded is the fewest workers whose predicted p99 wait meets the target (a floor
 	// when OfferedIsFloor); null when unknown.
 	WorkersNeeded *int `json:"workersNeeded"`
+	// MaxOfferedPerSecond is the most load the present workers take while the predicted p99
+	// wait meets the target; null when the workers are unknown.
+	MaxOfferedPerSecond *float64 `json:"maxOfferedPerSecond"`
+	// Headroom is MaxOfferedPerSecond / OfferedPerSecond − 1: 1.01 takes 101 % more load, 0 or
+	// less is already over (so is a queue whose measured waits break the objective, whatever
+	// the model says: the note then says the model disagrees); null when no load is offered or
+	// unknown. An upper bound when OfferedIsFloor.
+	Headroom     *float64 `json:"headroom"`
+	HeadroomNote string   `json:"headroomNote,omitempty"`
+	// MeasuredOver: the queue's measured waits break the queue-wait objective (queue-wait-slo),
+	// so the headroom shows as "already over" whatever the model says.
+	MeasuredOver bool `json:"measuredOver,omitempty"`
 	// WorkersHelp is false when something else holds the queue (Limits): more workers would
 	// wait on it.
 	WorkersHelp bool     `json:"workersHelp"`

@@ -60,7 +60,9 @@ type Report struct {
 	ClusterAbsent string `json:"clusterAbsent,omitempty"`
 	// Capacity is the capacity model's reading of every queue with enough completions in the
 	// window; empty with one sample.
-	Capacity []Capacity         `json:"capacity"`
+	Capacity []Capacity `json:"capacity"`
+	// SLIs are every queue's service levels over the window, one per queue read.
+	SLIs     []SLI              `json:"slis"`
 	Findings []findings.Finding `json:"findings"`
 	// Goroutines are where the workers of targets with stuck, slow or saturated queues wait,
 	// from each one's goroutine dump (or why it was not read); empty when none was asked for.

@@ -75,7 +75,7 @@ func (o *Options) Validate() error {
 	if err != nil {
 		return err
 	}
-	cfg, err := engine.NewReport(engine.ReportOptions{Thresholds: th, Since: o.Since, TargetQueueWait: o.TargetQueueWait,
+	cfg, err := engine.NewReport(engine.ReportOptions{Thresholds: th, Since: o.Since, TargetQueueWait: o.TargetQueueWait, SLOQueueWait: o.Thresholds.SLOQueueWait(),
 		Workers: o.Workers, Generations: o.GenerationResources, ControllerKinds: o.ControllerKinds,
 		MemoryLimit: o.MemoryLimit, IgnoreFile: o.IgnoreFile, FailOn: o.FailOn.Level(), NoProfile: o.NoProfile, PprofPort: o.PprofPort, NoLogs: o.NoLogs})
 	if err != nil {

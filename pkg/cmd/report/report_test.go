@@ -143,6 +143,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--from-file", pair, "--workers", "deployment=99999999999"}, `--workers "deployment=99999999999": 99999999999 workers is more than any process runs; give N from 1 to 10000`},
 		{[]string{"--from-file", pair, "--workers", "deployment=10001"}, "give N from 1 to 10000"},
 		{[]string{"--from-file", pair, "--target-queue-wait", "-1s"}, "--target-queue-wait must be positive"},
+		{[]string{"--from-file", pair, "--slo", "queue-wait-p99=0s"}, "--slo queue-wait-p99=0s: a duration must be more than 0, e.g. 1s"},
+		{[]string{"--from-file", pair, "--slo", "queue-wait=1s"}, `--slo queue-wait=1s: unknown objective "queue-wait" (did you mean queue-wait-p99?)`},
+		{[]string{"--from-file", pair, "--slo", "queue-wait-p99=2s", "--target-queue-wait", "1s"}, "--target-queue-wait 1s and --slo queue-wait-p99=2s disagree"},
 	} {
 		_, errOut, code := run(t, tt.args...)
 		if code != exitcode.Usage || !strings.Contains(errOut, tt.want) {

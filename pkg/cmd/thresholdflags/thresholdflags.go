@@ -1,8 +1,11 @@
-// Package thresholdflags holds --threshold and --thresholds, shared by queues and report: one
-// threshold set judges the findings of report and, through them, the STATUS of every queue.
+// Package thresholdflags holds --threshold, --thresholds and --slo, shared by queues and report:
+// one threshold set judges the findings of report and, through them, the STATUS of every queue.
 package thresholdflags
 
 import (
+	"strings"
+	"time"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -15,12 +18,15 @@ import (
 type Flags struct {
 	Set  []string
 	File string
+	// SLO are --slo name=duration values, each possibly a comma-separated list.
+	SLO []string
 }
 
 // AddFlags registers the flags.
 func (f *Flags) AddFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.Set, "threshold", nil, "Override a threshold, name=value (repeatable; names: kubectl ctrldiag explain thresholds)")
 	fs.StringVar(&f.File, "thresholds", "", "YAML file of thresholds to override")
+	fs.StringArrayVar(&f.SLO, "slo", nil, "Service-level objectives at p99, name=duration, comma-separated or repeated: queue-wait-p99 (default 1s, the threshold targetQueueWait), spec-p99 (default 30s, targetSpecLatency)")
 }
 
 // RegisterCompletions offers the threshold names to shell completion of --threshold, as
@@ -28,12 +34,14 @@ func (f *Flags) AddFlags(fs *pflag.FlagSet) {
 // flags of AddFlags.
 func (f *Flags) RegisterCompletions(cmd *cobra.Command) {
 	completion.Register(cmd, "threshold", completion.Keys(findings.ThresholdNames()...))
+	completion.Register(cmd, "slo", completion.Keys(findings.SLONames()...))
 	completion.Register(cmd, "thresholds", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return []cobra.Completion{"yaml", "yml"}, cobra.ShellCompDirectiveFilterFileExt
 	})
 }
 
-// Thresholds are the defaults with the file's values, then the --threshold values, applied.
+// Thresholds are the defaults with the file's values, then the --threshold values, then the
+// --slo objectives, applied.
 func (f *Flags) Thresholds() (findings.Thresholds, error) {
 	th := findings.DefaultThresholds()
 	if f.File != "" {
@@ -46,5 +54,35 @@ func (f *Flags) Thresholds() (findings.Thresholds, error) {
 			return th, exitcode.UsageError("%v", err)
 		}
 	}
+	for _, kv := range f.objectives() {
+		if err := th.SetSLO(kv); err != nil {
+			return th, exitcode.UsageError("%v", err)
+		}
+	}
 	return th, nil
+}
+
+// objectives are the name=duration pairs of every --slo, the comma-separated lists split.
+func (f *Flags) objectives() []string {
+	var out []string
+	for _, v := range f.SLO {
+		for _, kv := range strings.Split(v, ",") {
+			if kv = strings.TrimSpace(kv); kv != "" {
+				out = append(out, kv)
+			}
+		}
+	}
+	return out
+}
+
+// SLOQueueWait is the queue-wait objective --slo set (the last one given), 0 when none did:
+// report refuses it next to a different --target-queue-wait.
+func (f *Flags) SLOQueueWait() time.Duration {
+	var d time.Duration
+	for _, kv := range f.objectives() {
+		if v, ok := findings.SLOValue(kv, "queue-wait-p99"); ok {
+			d = v
+		}
+	}
+	return d
 }

@@ -24,6 +24,9 @@ func TestBadThresholdsAreUsageErrors(t *testing.T) {
 		{Flags{Set: []string{"errorRatio=2"}}, "--threshold errorRatio=2: a ratio must be from 0 to 1, e.g. 0.1 for 10%"},
 		{Flags{Set: []string{"backlogDepth=-3"}}, "--threshold backlogDepth=-3: must be 0 or more, e.g. 100"},
 		{Flags{Set: []string{"errRatio=0.5"}}, `--threshold errRatio=0.5: unknown threshold "errRatio" (did you mean errorRatio?)`},
+		{Flags{SLO: []string{"spec-p99=soon"}}, "--slo spec-p99=soon: not a duration (use e.g. 30s, 5m)"},
+		{Flags{SLO: []string{"spec-p99"}}, `--slo "spec-p99": use name=duration, e.g. queue-wait-p99=1s; names: queue-wait-p99, spec-p99`},
+		{Flags{SLO: []string{"latency=1s"}}, `--slo latency=1s: unknown objective "latency"; names: queue-wait-p99, spec-p99`},
 		{Flags{File: page}, "--thresholds " + page + `: not a thresholds file: it holds YAML lines of a threshold name and its value, e.g. "stuckAfter: 10m"`},
 	} {
 		_, err := c.flags.Thresholds()
@@ -35,5 +38,21 @@ func TestBadThresholdsAreUsageErrors(t *testing.T) {
 	th, err := (&Flags{Set: []string{"stuckAfter=2m"}}).Thresholds()
 	if code, _ := exitcode.CodeFor(err); code != exitcode.OK || th.StuckAfter.String() != "2m0s" {
 		t.Errorf("stuckAfter=2m: exit %d, %v", code, th.StuckAfter)
+	}
+}
+
+// --slo sets the thresholds its objectives stand for, after --threshold, whether the pairs are
+// comma-separated or repeated.
+func TestSLOSetsTheObjectives(t *testing.T) {
+	f := Flags{Set: []string{"targetQueueWait=5s"}, SLO: []string{"queue-wait-p99=250ms, spec-p99=10s", "spec-p99=20s"}}
+	th, err := f.Thresholds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if th.TargetQueueWait.String() != "250ms" || th.TargetSpecLatency.String() != "20s" || f.SLOQueueWait().String() != "250ms" {
+		t.Errorf("queue wait %v, spec %v, --slo queue wait %v", th.TargetQueueWait, th.TargetSpecLatency, f.SLOQueueWait())
+	}
+	if d := (&Flags{SLO: []string{"spec-p99=1s"}}).SLOQueueWait(); d != 0 {
+		t.Errorf("no queue-wait objective given: %v", d)
 	}
 }

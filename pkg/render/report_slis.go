@@ -1,0 +1,71 @@
+package render
+
+import (
+	"fmt"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
+)
+
+// slisSection is every queue's service levels: its waits over the window against the
+// queue-wait objective, the verdict, and the headroom before it breaks. Queues whose waits
+// were not judged for want of waits are counted in the note, not listed.
+func slisSection(r view.Report) section {
+	objective := "1s"
+	if len(r.SLIs) > 0 {
+		objective = Seconds(&r.SLIs[0].QueueWait.ObjectiveSeconds)
+	}
+	s := section{Title: "Service levels (p99: queue wait <= " + objective + ")",
+		Header: []string{"TARGET", "QUEUE", "WAITS", "OVER " + objective, "VERDICT", "HEADROOM", "WHY"}}
+	quiet := 0
+	for _, x := range r.SLIs {
+		q := x.QueueWait
+		if q.Verdict == "not-judged" && (q.Samples == nil || *q.Samples == 0) {
+			quiet++
+			continue
+		}
+		if len(s.Rows) == maxRows {
+			continue
+		}
+		s.Rows = append(s.Rows, []string{x.Target, x.Queue, Count(q.Samples), overCell(q), q.Verdict, sliHeadroom(x), dash(shorten(q.Why, 100))})
+	}
+	switch {
+	case r.Window == view.Lifetime:
+		s.Note = "Not judged: one sample holds the counts since the process started, its start-up included (read twice, --interval)."
+	case len(r.SLIs) == 0:
+		s.Note = "No queue was read."
+	default:
+		s.Note = fmt.Sprintf("Breaks: more than 1%% of the window's waits surely over %s, at least 3 and beyond chance; holds: 100 waits or more, at most 1%% possibly over (--slo queue-wait-p99).", objective)
+		if quiet > 0 {
+			s.Note += fmt.Sprintf(" %d queues without waits in the window are not listed.", quiet)
+		}
+	}
+	return s
+}
+
+// overCell is the waits over the objective and their share: "12 (1.2%)", "3-50" when the
+// buckets bracket it.
+func overCell(q view.Objective) string {
+	if q.Over == nil {
+		return "-"
+	}
+	n := Count(q.Over)
+	if q.OverAtMost != nil && *q.OverAtMost != *q.Over {
+		n += "-" + Count(q.OverAtMost)
+	}
+	if q.OverShare != nil {
+		n += fmt.Sprintf(" (%.1f%%)", 100**q.OverShare)
+	}
+	return n
+}
+
+// sliHeadroom is the capacity section's headroom cell for the queue, "-" when not modelled.
+func sliHeadroom(x view.SLI) string {
+	if x.Headroom == nil {
+		return "-"
+	}
+	h := x.Headroom
+	if h.Over {
+		return "already over"
+	}
+	return headroomCell(view.Capacity{Headroom: h.Ratio, MaxOfferedPerSecond: h.MaxOfferedPerSecond, OfferedPerSecond: h.OfferedPerSecond})
+}

@@ -1,0 +1,38 @@
+package report
+
+import (
+	"math"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/slo"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
+)
+
+// sliRows are the service levels of one target's queues, with the headroom of its capacity
+// rows (caps); a capacity row of a queue whose measured waits break the objective is marked
+// already over, since the measurement wins over the model.
+func sliRows(ft findings.Target, th findings.Thresholds, caps []view.Capacity) []view.SLI {
+	var out []view.SLI
+	for _, s := range findings.SLIs(ft, th) {
+		row := view.SLI{Target: s.Target, Queue: s.Queue, Controller: s.Controller, QueueWait: view.Objective{
+			ObjectiveSeconds: s.Objective, Quantile: findings.SLOQuantile, Samples: view.Num(s.Counts.N), Over: view.Num(s.Counts.Over),
+			OverAtMost: view.Num(s.Counts.OverAtMost), OverShare: view.Num(s.Counts.Over / s.Counts.N), P99Seconds: view.Num(s.P99),
+			P99AtLeast: s.P99AtLeast && !math.IsNaN(s.P99), Verdict: string(s.Verdict), Why: s.Why}}
+		for i := range caps {
+			c := &caps[i]
+			if c.Target != s.Target || c.Queue != s.Queue {
+				continue
+			}
+			if s.Verdict == slo.Breaks {
+				c.MeasuredOver = true
+				if c.Headroom != nil && *c.Headroom > 0 {
+					c.HeadroomNote = "already over: the measured waits break the queue-wait objective; the model disagrees (" + c.HeadroomNote + ")"
+				}
+			}
+			row.Headroom = &view.Headroom{OfferedPerSecond: c.OfferedPerSecond, MaxOfferedPerSecond: c.MaxOfferedPerSecond,
+				Ratio: c.Headroom, Over: c.MeasuredOver || c.Headroom != nil && *c.Headroom <= 0, Note: c.HeadroomNote}
+		}
+		out = append(out, row)
+	}
+	return out
+}
