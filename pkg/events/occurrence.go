@@ -25,11 +25,9 @@ func fromCore(e *corev1.Event) occurrence {
 		component: e.Source.Component, regarding: e.InvolvedObject,
 		last: latest(e.CreationTimestamp.Time, e.LastTimestamp.Time, e.EventTime.Time), count: e.Count}
 	if e.Series != nil {
-		o.last = latest(o.last, e.Series.LastObservedTime.Time)
-		o.count = max(o.count, e.Series.Count)
+		return o.series(e.Series.LastObservedTime.Time, e.Series.Count)
 	}
-	o.count = max(o.count, 1)
-	return o
+	return o.series(time.Time{}, 1)
 }
 
 // fromV1 reads an events.k8s.io/v1 event the same way: note is its message, regarding its
@@ -39,10 +37,16 @@ func fromV1(e *eventsv1.Event) occurrence {
 		component: e.DeprecatedSource.Component, regarding: e.Regarding,
 		last: latest(e.CreationTimestamp.Time, e.DeprecatedLastTimestamp.Time, e.EventTime.Time), count: e.DeprecatedCount}
 	if e.Series != nil {
-		o.last = latest(o.last, e.Series.LastObservedTime.Time)
-		o.count = max(o.count, e.Series.Count)
+		return o.series(e.Series.LastObservedTime.Time, e.Series.Count)
 	}
-	o.count = max(o.count, 1)
+	return o.series(time.Time{}, 1)
+}
+
+// series folds in what an event's series says (its last observation and count; none: the
+// zero time and 1), and counts the event at least once.
+func (o occurrence) series(last time.Time, count int32) occurrence {
+	o.last = latest(o.last, last)
+	o.count = max(o.count, count, 1)
 	return o
 }
 

@@ -96,45 +96,55 @@ const eventsGroup = "events.k8s.io"
 // listCore pages through the core/v1 Warning events of ns into groups, until the list ends or
 // maxEvents were read in all.
 func (v *View) listCore(ctx context.Context, client kubernetes.Interface, ns string, req Request, groups map[string]*Group) error {
-	opts := metav1.ListOptions{FieldSelector: "type=" + corev1.EventTypeWarning, Limit: pageSize}
-	for {
+	return v.list(ns, req, groups, func(opts metav1.ListOptions) ([]occurrence, string, error) {
 		l, err := client.CoreV1().Events(ns).List(ctx, opts)
 		if err != nil {
-			return err
+			return nil, "", err
 		}
-		for i := range l.Items {
-			if v.Read >= maxEvents {
-				break
-			}
-			v.Read++
-			add(groups, fromCore(&l.Items[i]), req)
-		}
-		if v.capped(ns, l.Continue) {
-			return nil
-		}
-		opts.Continue = l.Continue
-	}
+		return occurrences(l.Items, fromCore), l.Continue, nil
+	})
 }
 
 // listV1 pages through the events.k8s.io/v1 Warning events of ns into groups, as listCore.
 func (v *View) listV1(ctx context.Context, client kubernetes.Interface, ns string, req Request, groups map[string]*Group) error {
+	return v.list(ns, req, groups, func(opts metav1.ListOptions) ([]occurrence, string, error) {
+		l, err := client.EventsV1().Events(ns).List(ctx, opts)
+		if err != nil {
+			return nil, "", err
+		}
+		return occurrences(l.Items, fromV1), l.Continue, nil
+	})
+}
+
+// occurrences reads each event of a page.
+func occurrences[E any](items []E, read func(*E) occurrence) []occurrence {
+	out := make([]occurrence, len(items))
+	for i := range items {
+		out[i] = read(&items[i])
+	}
+	return out
+}
+
+// list pages through the Warning events of ns that page gives, one page a call, into groups,
+// until the list ends or maxEvents were read in all.
+func (v *View) list(ns string, req Request, groups map[string]*Group, page func(metav1.ListOptions) ([]occurrence, string, error)) error {
 	opts := metav1.ListOptions{FieldSelector: "type=" + corev1.EventTypeWarning, Limit: pageSize}
 	for {
-		l, err := client.EventsV1().Events(ns).List(ctx, opts)
+		items, cont, err := page(opts)
 		if err != nil {
 			return err
 		}
-		for i := range l.Items {
+		for _, o := range items {
 			if v.Read >= maxEvents {
 				break
 			}
 			v.Read++
-			add(groups, fromV1(&l.Items[i]), req)
+			add(groups, o, req)
 		}
-		if v.capped(ns, l.Continue) {
+		if v.capped(ns, cont) {
 			return nil
 		}
-		opts.Continue = l.Continue
+		opts.Continue = cont
 	}
 }
 
