@@ -101,37 +101,7 @@ spec:
 		return nil
 	})
 
-	apply(t, fmt.Sprintf(`apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingWebhookConfiguration
-metadata:
-  name: %s
-webhooks:
-  - name: seat-holder.e2e.ctrldiag.dev
-    clientConfig:
-      url: %s
-      caBundle: %s
-    rules:
-      - apiGroups: [""]
-        apiVersions: ["v1"]
-        operations: ["CREATE"]
-        resources: ["pods"]
-        scope: Namespaced
-    namespaceSelector:
-      matchLabels:
-        kubernetes.io/metadata.name: %s
-    failurePolicy: Ignore
-    timeoutSeconds: 10
-    sideEffects: None
-    admissionReviewVersions: ["v1"]
-`, name, hook.url, hook.caBundle, ns))
-	t.Cleanup(func() { kubectl(t, "delete", "validatingwebhookconfiguration", name, "--wait=false") })
-	eventually(t, time.Minute, "the webhook to be called", func() error {
-		kubectl(t, "-n", ns, "run", "probe", "--image=registry.k8s.io/pause:3.10", "--dry-run=server")
-		if hook.calls.Load() == 0 {
-			return fmt.Errorf("no call yet")
-		}
-		return nil
-	})
+	interceptPodCreates(t, ns, name, "seat-holder.e2e.ctrldiag.dev", "Ignore", hook)
 
 	// Before the load: the FlowSchema has classified nothing (the admin's dry run is exempt),
 	// and no FlowSchema of kube-controller-manager's controllers waits.

@@ -4,8 +4,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"fmt"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -37,22 +35,10 @@ type partialDoc struct {
 // names west as missing, the run's warnings pass Thanos' words on, and --fail-on critical
 // exits 3 although no finding is critical.
 func TestThanosPartialAnswerNamesMissingCluster(t *testing.T) {
-	prometheus, err := exec.LookPath("prometheus")
-	if err != nil {
-		t.Fatal("this test runs a real Prometheus: install Debian's prometheus package (hack/test-deps.sh does, as root)")
-	}
-	thanos := thanosBin(t)
-	ns := newNamespace(t)
-	p := operatorBehindPod(t, ns, "operator-partial", "healthy")
-	jobs := fmt.Sprintf(`
-  - job_name: operator
-    static_configs:
-      - targets: [%q]
-        labels: {namespace: %q, pod: %q}
-`, p.Listen[8080], ns, p.Name)
-	east := startHACluster(t, prometheus, thanos, "east", jobs)
-	west := startHACluster(t, prometheus, thanos, "west", jobs)
-	query := promserver.ThanosQueryStrict(t, thanos, []string{east.A.GRPC, east.B.GRPC, west.A.GRPC, west.B.GRPC}, "--query.replica-label=replica")
+	f := newThanosFixture(t, "operator-partial", "healthy")
+	east := startHACluster(t, f.prometheus, f.thanos, "east", f.jobs)
+	west := startHACluster(t, f.prometheus, f.thanos, "west", f.jobs)
+	query := promserver.ThanosQueryStrict(t, f.thanos, []string{east.A.GRPC, east.B.GRPC, west.A.GRPC, west.B.GRPC}, "--query.replica-label=replica")
 
 	const window = 20 * time.Second
 	time.Sleep(15*time.Second + window)

@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"fmt"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -18,25 +17,13 @@ import (
 // series, the tenant told by the THANOS-TENANT header). --tenant sends that header (and
 // Mimir's X-Scope-OrgID): each tenant reads its own cluster's queues and never the other's.
 func TestThanosTenantReadsItsOwnSeries(t *testing.T) {
-	prometheus, err := exec.LookPath("prometheus")
-	if err != nil {
-		t.Fatal("this test runs a real Prometheus: install Debian's prometheus package (hack/test-deps.sh does, as root)")
-	}
-	thanos := thanosBin(t)
-	ns := newNamespace(t)
-	p := operatorBehindPod(t, ns, "operator-tenant", "healthy")
+	f := newThanosFixture(t, "operator-tenant", "healthy")
 	cfg := func(cluster, tenant string) string {
-		return fmt.Sprintf(`global: {scrape_interval: 2s, scrape_timeout: 1s, external_labels: {cluster: %q, tenant_id: %q}}
-scrape_configs:
-  - job_name: operator
-    static_configs:
-      - targets: [%q]
-        labels: {namespace: %q, pod: %q}
-`, cluster, tenant, p.Listen[8080], ns, p.Name)
+		return fmt.Sprintf("global: {scrape_interval: 2s, scrape_timeout: 1s, external_labels: {cluster: %q, tenant_id: %q}}\nscrape_configs:%s", cluster, tenant, f.jobs)
 	}
-	a := promserver.PrometheusWithSidecar(t, prometheus, thanos, cfg("east", "team-a"))
-	b := promserver.PrometheusWithSidecar(t, prometheus, thanos, cfg("west", "team-b"))
-	query := promserver.ThanosQuery(t, thanos, []string{a.GRPC, b.GRPC}, "--query.enforce-tenancy", "--query.tenant-label-name=tenant_id")
+	a := promserver.PrometheusWithSidecar(t, f.prometheus, f.thanos, cfg("east", "team-a"))
+	b := promserver.PrometheusWithSidecar(t, f.prometheus, f.thanos, cfg("west", "team-b"))
+	query := promserver.ThanosQuery(t, f.thanos, []string{a.GRPC, b.GRPC}, "--query.enforce-tenancy", "--query.tenant-label-name=tenant_id")
 
 	const window = 20 * time.Second
 	time.Sleep(10*time.Second + window)

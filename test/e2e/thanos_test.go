@@ -33,6 +33,31 @@ func thanosBin(t *testing.T) string {
 	return strings.TrimSpace(string(out))
 }
 
+// thanosFixture is what each Thanos test starts from: Debian's Prometheus, the pinned Thanos,
+// a namespace of the test's own, and the reference operator behind a pod there, with the
+// scrape_configs entries that read it (jobs).
+type thanosFixture struct {
+	prometheus, thanos, ns, jobs string
+}
+
+// newThanosFixture starts the operator pod name running scenario in a new namespace.
+func newThanosFixture(t *testing.T, name, scenario string) thanosFixture {
+	t.Helper()
+	prometheus, err := exec.LookPath("prometheus")
+	if err != nil {
+		t.Fatal("this test runs a real Prometheus: install Debian's prometheus package (hack/test-deps.sh does, as root)")
+	}
+	f := thanosFixture{prometheus: prometheus, thanos: thanosBin(t), ns: newNamespace(t)}
+	p := operatorBehindPod(t, f.ns, name, scenario)
+	f.jobs = fmt.Sprintf(`
+  - job_name: operator
+    static_configs:
+      - targets: [%q]
+        labels: {namespace: %q, pod: %q}
+`, p.Listen[8080], f.ns, p.Name)
+	return f
+}
+
 // haCluster is one "cluster" of a fleet as HA pairs run it: two Prometheus replicas scraping the
 // same targets, told apart by the external label replica (A, B) and sharing the external label
 // cluster, each with a Thanos sidecar.
@@ -59,20 +84,9 @@ func startHACluster(t *testing.T, prometheus, thanos, name, jobs string) haClust
 // with the adds/s of a single replica read directly, never two rows or a doubled rate; the
 // same through a Thanos Query Frontend in front of the deduplicating Query.
 func TestThanosHAPairReadOnce(t *testing.T) {
-	prometheus, err := exec.LookPath("prometheus")
-	if err != nil {
-		t.Fatal("this test runs a real Prometheus: install Debian's prometheus package (hack/test-deps.sh does, as root)")
-	}
-	thanos := thanosBin(t)
-	ns := newNamespace(t)
-	p := operatorBehindPod(t, ns, "operator-ha", "saturated")
-	jobs := fmt.Sprintf(`
-  - job_name: operator
-    static_configs:
-      - targets: [%q]
-        labels: {namespace: %q, pod: %q}
-`, p.Listen[8080], ns, p.Name)
-	c := startHACluster(t, prometheus, thanos, "e2e-ha", jobs)
+	f := newThanosFixture(t, "operator-ha", "saturated")
+	prometheus, thanos, ns := f.prometheus, f.thanos, f.ns
+	c := startHACluster(t, prometheus, thanos, "e2e-ha", f.jobs)
 	endpoints := []string{c.A.GRPC, c.B.GRPC}
 	dedup := promserver.ThanosQuery(t, thanos, endpoints, "--query.replica-label=replica")
 	raw := promserver.ThanosQuery(t, thanos, endpoints)

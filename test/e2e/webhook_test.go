@@ -24,6 +24,45 @@ type slowWebhook struct {
 	calls         *atomic.Int64
 }
 
+// interceptPodCreates registers hook as the validating webhook (named webhook, in the
+// configuration config, with failurePolicy policy) of every pod created in ns, and waits until
+// the API server calls it. The configuration is deleted before the server stops (cleanups
+// run last first), so no pod create waits on a webhook that is gone.
+func interceptPodCreates(t *testing.T, ns, config, webhook, policy string, hook slowWebhook) {
+	t.Helper()
+	apply(t, fmt.Sprintf(`apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: %s
+webhooks:
+  - name: %s
+    clientConfig:
+      url: %s
+      caBundle: %s
+    rules:
+      - apiGroups: [""]
+        apiVersions: ["v1"]
+        operations: ["CREATE"]
+        resources: ["pods"]
+        scope: Namespaced
+    namespaceSelector:
+      matchLabels:
+        kubernetes.io/metadata.name: %s
+    failurePolicy: %s
+    timeoutSeconds: 10
+    sideEffects: None
+    admissionReviewVersions: ["v1"]
+`, config, webhook, hook.url, hook.caBundle, ns, policy))
+	t.Cleanup(func() { kubectl(t, "delete", "validatingwebhookconfiguration", config, "--wait=false") })
+	eventually(t, time.Minute, "the webhook to be called", func() error {
+		kubectl(t, "-n", ns, "run", "probe", "--image=registry.k8s.io/pause:3.10", "--dry-run=server")
+		if hook.calls.Load() == 0 {
+			return fmt.Errorf("no call yet")
+		}
+		return nil
+	})
+}
+
 func startSlowWebhook(t *testing.T, delay time.Duration) slowWebhook {
 	t.Helper()
 	calls := &atomic.Int64{}
@@ -65,39 +104,7 @@ func TestReportNamesASlowWebhook(t *testing.T) {
 	ns := newNamespace(t)
 	hook := startSlowWebhook(t, 2*time.Second)
 	config := "ctrldiag-e2e-slow-pods-" + ns
-	apply(t, fmt.Sprintf(`apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingWebhookConfiguration
-metadata:
-  name: %s
-webhooks:
-  - name: slow-pods.e2e.ctrldiag.dev
-    clientConfig:
-      url: %s
-      caBundle: %s
-    rules:
-      - apiGroups: [""]
-        apiVersions: ["v1"]
-        operations: ["CREATE"]
-        resources: ["pods"]
-        scope: Namespaced
-    namespaceSelector:
-      matchLabels:
-        kubernetes.io/metadata.name: %s
-    failurePolicy: Fail
-    timeoutSeconds: 10
-    sideEffects: None
-    admissionReviewVersions: ["v1"]
-`, config, hook.url, hook.caBundle, ns))
-	// Deleted before the server stops (cleanups run last first), so no pod create waits on a
-	// webhook that is gone.
-	t.Cleanup(func() { kubectl(t, "delete", "validatingwebhookconfiguration", config, "--wait=false") })
-	eventually(t, time.Minute, "the webhook to be called", func() error {
-		kubectl(t, "-n", ns, "run", "probe", "--image=registry.k8s.io/pause:3.10", "--dry-run=server")
-		if hook.calls.Load() == 0 {
-			return fmt.Errorf("no call yet")
-		}
-		return nil
-	})
+	interceptPodCreates(t, ns, config, "slow-pods.e2e.ctrldiag.dev", "Fail", hook)
 
 	file := filepath.Join(t.TempDir(), "webhook.tar.gz")
 	done := make(chan Result, 1)
