@@ -214,11 +214,6 @@ func (p *behindPod) manifest(spec podSpec) string {
 			"containers":                    containers(spec, ports),
 		},
 	}
-	logs := map[string]any{
-		"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Logs",
-		"metadata": map[string]any{"name": p.Name, "namespace": p.Namespace},
-		"spec":     map[string]any{"logs": []map[string]any{{"containers": []string{"main"}, "logsFile": p.criPath, "follow": true}}},
-	}
 	forward := map[string]any{
 		"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "PortForward",
 		"metadata": map[string]any{"name": p.Name, "namespace": p.Namespace},
@@ -226,8 +221,18 @@ func (p *behindPod) manifest(spec podSpec) string {
 	}
 	a, _ := json.Marshal(pod)
 	b, _ := json.Marshal(forward)
-	c, _ := json.Marshal(logs)
-	return string(a) + "\n" + string(b) + "\n" + string(c) + "\n"
+	out := string(a) + "\n" + string(b) + "\n"
+	if p.localProcess == nil || p.criPath == "" {
+		// Another pod in front of a process (alsoBehind), or a process without a CRI log:
+		// no log to serve.
+		return out
+	}
+	c, _ := json.Marshal(map[string]any{
+		"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Logs",
+		"metadata": map[string]any{"name": p.Name, "namespace": p.Namespace},
+		"spec":     map[string]any{"logs": []map[string]any{{"containers": []string{"main"}, "logsFile": p.criPath, "follow": true}}},
+	})
+	return out + string(c) + "\n"
 }
 
 func containers(spec podSpec, ports []map[string]any) []map[string]any {
