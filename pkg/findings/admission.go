@@ -24,6 +24,7 @@ type slowCall struct {
 var webhookSymptoms = map[string]bool{
 	"workers-saturated": true, "slow-reconcile": true, "reconcile-timeouts": true,
 	"backlog-growing": true, "backlog-high": true, "stuck-worker": true, "priority-starvation": true,
+	"queue-wait-slo": true,
 }
 
 // withWebhookCauses ties the queues of every controller to the slow admission webhooks that

@@ -43,6 +43,7 @@ func TestWebhookSlowsWrites(t *testing.T) {
 	symptoms := []Finding{
 		newFinding("workers-saturated", KubeControllerManager, kcm.ID, "replicaset", "all workers busy"),
 		newFinding("under-provisioned", KubeControllerManager, kcm.ID, "replicaset", "needs 9 workers"),
+		newFinding("queue-wait-slo", KubeControllerManager, kcm.ID, "replicaset", "3% of waits over 1s"),
 		newFinding("workers-saturated", KubeControllerManager, kcm.ID, "deployment", "all workers busy"),
 	}
 
