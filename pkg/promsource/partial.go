@@ -22,6 +22,8 @@ type partial struct {
 	missing map[string]string
 	// replicated are the clusters a warning named whose series an answer held all the same.
 	replicated map[string]bool
+	// clusterIn finds the cluster label's values in a warning; compiled on first use.
+	clusterIn *regexp.Regexp
 	// untold is set when a partial answer's warnings named no cluster: what it lacks is
 	// unknown.
 	untold bool
@@ -66,7 +68,10 @@ func warnings(r *promapi.Response) []string {
 // named are the clusters a warning of a partial answer names: Thanos names the store that
 // failed by its external labels (`fetch series for {cluster="b", replica="A"} ...`).
 func (s *Source) named(w string) []string {
-	re := regexp.MustCompile(`(?:^|[{,\s])` + regexp.QuoteMeta(s.cfg.ClusterLabel) + `="((?:[^"\\]|\\.)*)"`)
+	if s.partial.clusterIn == nil {
+		s.partial.clusterIn = regexp.MustCompile(`(?:^|[{,\s])` + regexp.QuoteMeta(s.cfg.ClusterLabel) + `="((?:[^"\\]|\\.)*)"`)
+	}
+	re := s.partial.clusterIn
 	var out []string
 	for _, m := range re.FindAllStringSubmatch(w, -1) {
 		v, err := strconv.Unquote(`"` + m[1] + `"`)
