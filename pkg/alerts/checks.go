@@ -230,20 +230,29 @@ func (b *builder) alerts() []alertDef {
 // burn is a multiwindow burn-rate alert of the queue-wait objective (the SRE workbook): the
 // share of waits surely over targetQueueWait, over the long window and the short one, both at
 // least factor times the budget (1 − SLOQuantile), over at least 100 waits in the long one (a
-// p99 needs them); not on a warm standby.
+// p99 needs them); not on a warm standby, and not while the long window holds the process's
+// start. A start-up lists every object at once, so its first waits are long; over a window
+// that is not yet full they are most of the waits and look like a burn of many times the
+// budget, which they are not (the report, likewise, does not judge a window holding a start).
 func (b *builder) burn(name, long, short string, factor float64, forDur time.Duration) alertDef {
 	th := b.o.Thresholds
 	budget := 1 - findings.SLOQuantile
 	limit := num(factor * budget)
 	and := "\n  and " + onQueue + "\n"
 	waits := b.sel(b.recAt(recWaits, long))
+	longSecs, err := time.ParseDuration(long)
+	if err != nil {
+		panic("alerts: burn window " + long + ": " + err.Error()) // the windows are constants
+	}
 	return alertDef{name: name, check: "queue-wait-slo", forDur: forDur,
-		logic: fmt.Sprintf("the share of waits surely over targetQueueWait (%s) is over %s× the budget of %s (%s) over both %s and %s, with at least 100 waits in %s; not on a warm standby",
-			th.TargetQueueWait, num(factor), num(budget), limit, long, short, long),
+		logic: fmt.Sprintf("the share of waits surely over targetQueueWait (%s) is over %s× the budget of %s (%s) over both %s and %s, with at least 100 waits in %s; not on a warm standby, nor within %s of the process's start",
+			th.TargetQueueWait, num(factor), num(budget), limit, long, short, long, long),
 		differs: "the report judges the window between its samples with a Poisson margin; the alert burns the error budget over fixed windows (1h and 5m fast, 6h and 30m slow) whatever --window is. " +
-			"An objective between buckets counts only the waits above the next bucket",
+			"An objective between buckets counts only the waits above the next bucket. " +
+			"Both leave out a start-up: the report a window that holds a restart, the alert the " + long + " after process_start_time_seconds (where a target exports it)",
 		expr: b.sel(b.recAt(recWaitOverSLO, long)) + " > " + limit + and + b.sel(b.recAt(recWaitOverSLO, short)) + " > " + limit +
-			and + waits + " >= 100" + "\n  unless " + onQueue + "\n" + b.r(recStandby),
+			and + waits + " >= 100" + "\n  unless " + onQueue + "\n" + b.r(recStandby) +
+			"\n  unless " + onTarget + "\n" + "(time() - " + b.sel("process_start_time_seconds") + " < " + secs(longSecs) + ")",
 		summary: "Items of " + queue + " wait over " + th.TargetQueueWait.String(),
 		desc: "{{ $value | humanizePercentage }} of the items of " + queue + " waited over " + th.TargetQueueWait.String() + " over the last " + long +
 			" (p99 objective: at most " + num(100*budget) + "%): the queue-wait error budget burns " + num(factor) + " times too fast. kubectl ctrldiag report names the cause."}

@@ -182,6 +182,8 @@ func scenarios() []scenario {
 			in: rest.with(histogram("workqueue_queue_duration_seconds", q, obs{0.01, 96}, obs{2, 24}))},
 		{name: "short-spike", about: "120 waits of 10ms a minute, and for the last 5 minutes 60 more of 2s: the 5m share burns, the 1h one does not, and the slow burn has not lasted 15m: silent",
 			in: rest.with(spike())},
+		{name: "start-up", about: "a process started at minute 25 with 300 objects that waited 5s each for the initial list, then 120 waits of 10ms a minute: the windows hold its start, silent",
+			in: rest.with(startUp())},
 		{name: "kcm-saturated", about: "a kube-controller-manager queue (no worker metrics): items wait 5s for work of 10ms", fire: []string{"WorkersSaturated", "QueueWaitBudgetBurnFast", "QueueWaitBudgetBurnSlow"},
 			in: rest.with(inputs{series("workqueue_depth", kcmQ): gauge(50)},
 				histogram("workqueue_queue_duration_seconds", kcmQ, obs{5, 180}))},
@@ -283,5 +285,24 @@ func spike() inputs {
 	}
 	in[series("workqueue_queue_duration_seconds_sum", q)] = "0+1.2x25 151.2+121.2x104"
 	in[series("workqueue_queue_duration_seconds_count", q)] = both
+	return in
+}
+
+// startUp is the operator's queue waits after its process started at minute 25: the initial
+// list's 300 waits of 5s in its first minute, then 120 of 10ms a minute.
+func startUp() inputs {
+	in := inputs{series("process_start_time_seconds", op): "_x25 1500x104"}
+	for _, le := range workqueueBuckets {
+		values := "_x25 0x104"
+		switch v := parseFloat(le); {
+		case le == "+Inf" || v >= 5:
+			values = "_x25 0 420+120x103"
+		case v >= 0.01:
+			values = "_x25 0 120+120x103"
+		}
+		in[series("workqueue_queue_duration_seconds_bucket", q, `le="`+le+`"`)] = values
+	}
+	in[series("workqueue_queue_duration_seconds_sum", q)] = "_x25 0 1501.2+1.2x103"
+	in[series("workqueue_queue_duration_seconds_count", q)] = "_x25 0 420+120x103"
 	return in
 }
