@@ -44,3 +44,17 @@ func TestMaxSourceResolutionFlag(t *testing.T) {
 		}
 	}
 }
+
+// A live view's history is recent: --max-source-resolution given to it is a usage error.
+func TestMaxSourceResolutionLive(t *testing.T) {
+	f := Defaults()
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	f.AddFlags(fs, false)
+	if err := fs.Parse([]string{"--prometheus", "http://thanos:9090", "--max-source-resolution", "5m"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.LiveSpec(&globals.Flags{}, nil)
+	if code, _ := exitcode.CodeFor(err); err == nil || !strings.Contains(err.Error(), "--max-source-resolution") || code != exitcode.Usage {
+		t.Errorf("live view with --max-source-resolution 5m: %v (exit %d), want a usage error naming it", err, code)
+	}
+}
