@@ -234,16 +234,7 @@ func (c *Client) do(ctx context.Context, path, want string, form url.Values) (*R
 	if !c.cfg.GET {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	req.Header.Set("Accept", "application/json")
-	for k, v := range c.cfg.Headers {
-		req.Header.Set(k, v)
-	}
-	if c.cfg.Token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.cfg.Token)
-	}
-	if c.cfg.User != "" {
-		req.SetBasicAuth(c.cfg.User, c.cfg.Password)
-	}
+	c.authorize(req)
 	c.count(Stats{Queries: 1})
 	resp, err := c.http.Do(req)
 	if err != nil {
@@ -260,6 +251,21 @@ func (c *Client) do(ctx context.Context, path, want string, form url.Values) (*R
 	}
 	c.count(Stats{Series: len(r.Series)})
 	return r, nil
+}
+
+// authorize sets the headers every request carries: the answer wanted, the user's headers
+// and the credentials.
+func (c *Client) authorize(req *http.Request) {
+	req.Header.Set("Accept", "application/json")
+	for k, v := range c.cfg.Headers {
+		req.Header.Set(k, v)
+	}
+	if c.cfg.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.cfg.Token)
+	}
+	if c.cfg.User != "" {
+		req.SetBasicAuth(c.cfg.User, c.cfg.Password)
+	}
 }
 
 func (c *Client) count(s Stats) {

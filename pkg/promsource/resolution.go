@@ -1,6 +1,7 @@
 package promsource
 
 import (
+	"context"
 	"fmt"
 	"time"
 )
@@ -67,4 +68,12 @@ func ResolutionWords(r time.Duration) string {
 		return "raw"
 	}
 	return fmt.Sprintf("up to %s: downsampled data may have been used", ResolutionParam(r))
+}
+
+// mayDownsample reports whether the server may have answered from downsampled data: it is a
+// Thanos Query (it lists stores), or that could not be told. Prometheus, Mimir and
+// VictoriaMetrics answer raw whatever max_source_resolution says, so nothing is said of it.
+func (s *Source) mayDownsample(ctx context.Context) bool {
+	has, ok := s.cfg.Client.HasStores(ctx)
+	return has || !ok
 }

@@ -140,7 +140,10 @@ func (s *Source) Open(ctx context.Context) (*source.Inventory, error) {
 	}
 	inv.Partial = s.report()
 	inv.Resolution = ResolutionWords(s.cfg.MaxSourceResolution)
-	if s.cfg.MaxSourceResolution != Raw {
+	if s.cfg.MaxSourceResolution != Raw && !s.mayDownsample(ctx) {
+		// Only Thanos Query answers from downsampled data; the others answered raw.
+		inv.Resolution = ResolutionWords(Raw)
+	} else if s.cfg.MaxSourceResolution != Raw {
 		r := ResolutionParam(s.cfg.MaxSourceResolution)
 		inv.Warnings = append(inv.Warnings, fmt.Sprintf("Prometheus at %s: the window is judged on data of resolution %s (max_source_resolution=%s, which Thanos Query reads: "+
 			"the value at each end of the window may be a %s aggregate, so rates and quantiles may be off by what that span adds; Prometheus and VictoriaMetrics ignore it and answer raw; "+
