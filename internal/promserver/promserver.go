@@ -1,6 +1,7 @@
 // Package promserver runs real servers of the Prometheus HTTP API for tests and benchmarks:
 // Prometheus and a single-node VictoriaMetrics (Debian's packages of those names), and
-// Thanos (sidecars beside Prometheus, Query over them; hack/thanos builds it), on loopback,
+// Thanos (sidecars beside Prometheus, Query over them, Store over compacted and downsampled
+// history in a filesystem bucket; hack/thanos builds it), on loopback,
 // with a scrape configuration the caller gives. The test helpers run each server
 // until the test ends, stop it by its pid, and show its logs when the test failed; Start,
 // Backfill and FreeAddr are the same without a test (hack/benchratio).

@@ -3,8 +3,10 @@ package open
 import (
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 )
 
@@ -28,6 +30,13 @@ func promClient(s Spec, k Kubeconfig) (*promapi.Client, error) {
 	cfg := promapi.Config{URL: p.URL, Token: p.Token, User: p.User, Password: p.Password, Headers: p.Headers, CAFile: p.CAFile,
 		Insecure: p.Insecure, Timeout: p.Timeout, MaxBytes: s.MaxBodyBytes, MaxSeries: p.MaxSeries, ReplicaLabels: p.ReplicaLabels, AskDedup: p.AskDedup,
 		NoPartial: p.NoPartial}
+	if !p.History {
+		res, err := maxSourceResolution(p)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		cfg.MaxSourceResolution = promsource.ResolutionParam(res)
+	}
 	if isSvc {
 		if err := throughProxy(k, ref, &cfg); err != nil {
 			return nil, err
@@ -53,4 +62,13 @@ func registerHeader(name, value string) {
 	if secretHeader.MatchString(name) || len(value) >= minHeaderShown {
 		redact.AddHeader(value)
 	}
+}
+
+// maxSourceResolution is the coarsest resolution the server may answer the window from.
+func maxSourceResolution(p Prometheus) (time.Duration, error) {
+	window := p.Window
+	if window <= 0 {
+		window = promsource.DefaultWindow
+	}
+	return promsource.ParseResolution(p.MaxSourceResolution, window)
 }

@@ -24,8 +24,9 @@ func openPrometheus(s Spec, in Inputs) (Opened, error) {
 	if window <= 0 {
 		window = promsource.DefaultWindow
 	}
+	res, _ := maxSourceResolution(p) // checked by promClient
 	src := promsource.New(promsource.Config{Client: client, At: p.At, Window: window, ClusterLabel: p.ClusterLabel,
-		Clusters: p.Clusters, Namespace: s.Namespace, Deadline: s.Deadline, Log: in.Log})
+		Clusters: p.Clusters, Namespace: s.Namespace, Deadline: s.Deadline, Log: in.Log, MaxSourceResolution: res})
 	scope := fmt.Sprintf("Prometheus %s", client.Name())
 	if s.Namespace != "" {
 		scope += ", namespace " + s.Namespace

@@ -76,6 +76,9 @@ type Prometheus struct {
 	// NoPartial asks the server to fail rather than answer without some of its stores
 	// (Thanos Query's partial_response=false).
 	NoPartial bool
+	// MaxSourceResolution is --max-source-resolution: auto (chosen from the window, see
+	// promsource.AutoResolution), raw, 5m or 1h; "" is auto.
+	MaxSourceResolution string
 	// WithCluster adds the kubeconfig's cluster to the series when it is the one read and
 	// the window ends about now (pods, objects and Leases).
 	WithCluster bool

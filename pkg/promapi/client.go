@@ -1,7 +1,7 @@
 // Package promapi asks a server that speaks the Prometheus HTTP API (Prometheus, Thanos Query,
 // Mimir behind its path prefix, VictoriaMetrics) instant queries, with the bounds a diagnosis
 // needs: a timeout per query, a cap on the bytes of an answer and on the number of series in
-// it; told the replica labels of HA pairs, it asks Thanos to deduplicate them. Errors say what the server said (its errorType and error), never a credential; the
+// it; told the replica labels of HA pairs, it asks Thanos to deduplicate them, and it can bound the resolution of the downsampled data Thanos answers from. Errors say what the server said (its errorType and error), never a credential; the
 // server's warnings are passed on, bounded and escaped, and an answer some stores did not
 // contribute to (Thanos' and Mimir's partial answers) is marked partial. Stats count what every query cost. Samples are floats or
 // native histograms (the `histogram` and `histograms` fields of a result), both bounded alike.
@@ -69,6 +69,10 @@ type Config struct {
 	// partial_response=false, which Thanos Query reads (Prometheus and VictoriaMetrics ignore
 	// it). Off, a partial answer comes with its warnings (Response.Partial).
 	NoPartial bool
+	// MaxSourceResolution, when set, is sent with every query as max_source_resolution (0s,
+	// 5m, 1h): the coarsest downsampled data Thanos Query may answer from. Prometheus and
+	// VictoriaMetrics ignore it.
+	MaxSourceResolution string
 }
 
 // Stats are what the queries cost.
@@ -211,6 +215,9 @@ func (c *Client) do(ctx context.Context, path, want string, form url.Values) (*R
 	if c.cfg.NoPartial {
 		form.Set("partial_response", "false")
 	}
+	if c.cfg.MaxSourceResolution != "" {
+		form.Set("max_source_resolution", c.cfg.MaxSourceResolution)
+	}
 	u := *c.base
 	u.Path += path
 	var req *http.Request
@@ -227,16 +234,7 @@ func (c *Client) do(ctx context.Context, path, want string, form url.Values) (*R
 	if !c.cfg.GET {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	req.Header.Set("Accept", "application/json")
-	for k, v := range c.cfg.Headers {
-		req.Header.Set(k, v)
-	}
-	if c.cfg.Token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.cfg.Token)
-	}
-	if c.cfg.User != "" {
-		req.SetBasicAuth(c.cfg.User, c.cfg.Password)
-	}
+	c.authorize(req)
 	c.count(Stats{Queries: 1})
 	resp, err := c.http.Do(req)
 	if err != nil {
@@ -253,6 +251,21 @@ func (c *Client) do(ctx context.Context, path, want string, form url.Values) (*R
 	}
 	c.count(Stats{Series: len(r.Series)})
 	return r, nil
+}
+
+// authorize sets the headers every request carries: the answer wanted, the user's headers
+// and the credentials.
+func (c *Client) authorize(req *http.Request) {
+	req.Header.Set("Accept", "application/json")
+	for k, v := range c.cfg.Headers {
+		req.Header.Set(k, v)
+	}
+	if c.cfg.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.cfg.Token)
+	}
+	if c.cfg.User != "" {
+		req.SetBasicAuth(c.cfg.User, c.cfg.Password)
+	}
 }
 
 func (c *Client) count(s Stats) {

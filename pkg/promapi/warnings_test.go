@@ -17,7 +17,8 @@ const thanosStoreDown = `fetch series for {cluster="b", replica="A"} Addr: 127.0
 
 // An answer like Thanos Query's over a store that is down (status success, its warnings) is
 // partial, its warnings kept bounded and escaped, never raw; a PromQL annotation alone is a
-// warning, not a partial answer; and with NoPartial the server is asked to fail instead.
+// warning, not a partial answer; and with NoPartial the server is asked to fail instead. MaxSourceResolution is sent
+// as max_source_resolution, only when set.
 func TestPartialAnswers(t *testing.T) {
 	var warnings []string
 	var form url.Values
@@ -77,6 +78,14 @@ func TestPartialAnswers(t *testing.T) {
 	query()
 	if form.Get("partial_response") != "false" {
 		t.Errorf("NoPartial sends partial_response=%q, want false", form.Get("partial_response"))
+	}
+	if form.Has("max_source_resolution") {
+		t.Errorf("max_source_resolution=%q sent unasked", form.Get("max_source_resolution"))
+	}
+	c.cfg.MaxSourceResolution = "5m"
+	query()
+	if form.Get("max_source_resolution") != "5m" {
+		t.Errorf("MaxSourceResolution 5m sends max_source_resolution=%q", form.Get("max_source_resolution"))
 	}
 }
 

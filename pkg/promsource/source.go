@@ -45,6 +45,9 @@ type Config struct {
 	// Deadline bounds Open, the discovery of the targets (0: none); Read is bounded by its
 	// options' Deadline.
 	Deadline time.Duration
+	// MaxSourceResolution is the coarsest resolution the client lets the server answer from
+	// (the client sends it); the inventory says it.
+	MaxSourceResolution time.Duration
 }
 
 // DefaultWindow is the window read from a server: long enough for a few scrapes at the usual
@@ -136,6 +139,16 @@ func (s *Source) Open(ctx context.Context) (*source.Inventory, error) {
 		inv.Warnings = append(inv.Warnings, s.openNote)
 	}
 	inv.Partial = s.report()
+	inv.Resolution = ResolutionWords(s.cfg.MaxSourceResolution)
+	if s.cfg.MaxSourceResolution != Raw && !s.mayDownsample(ctx) {
+		// Only Thanos Query answers from downsampled data; the others answered raw.
+		inv.Resolution = ResolutionWords(Raw)
+	} else if s.cfg.MaxSourceResolution != Raw {
+		r := ResolutionParam(s.cfg.MaxSourceResolution)
+		inv.Warnings = append(inv.Warnings, fmt.Sprintf("Prometheus at %s: the window is judged on data of resolution %s (max_source_resolution=%s, which Thanos Query reads: "+
+			"the value at each end of the window may be a %s aggregate, so rates and quantiles may be off by what that span adds; Prometheus and VictoriaMetrics ignore it and answer raw; "+
+			"--max-source-resolution raw forbids downsampled data)", s.cfg.Client.Name(), ResolutionWords(s.cfg.MaxSourceResolution), r, r))
+	}
 	inv.Targets = s.targets
 	s.inv = inv
 	return inv, nil

@@ -59,6 +59,8 @@ type Input struct {
 	// Partial, when set, says that the server the series were read from answered without
 	// some of its stores.
 	Partial *view.Partial
+	// Resolution is the resolution the series' window was judged at (see view.Report).
+	Resolution string
 	// MemoryLimitBytes applies to targets without a pod (--url, --from-file); 0 = none.
 	MemoryLimitBytes float64
 	// Thresholds judge the findings and, through them, the status of every queue.
@@ -193,6 +195,7 @@ func Prepare(in Input) *Draft {
 	r.ResourcesNote = in.UsageNote
 	r.ClusterRead, r.ClusterAbsent = in.ClusterRead, in.ClusterAbsent
 	r.Partial = in.Partial
+	r.Resolution = in.Resolution
 	r.CacheSync.Methods, r.CacheSync.Note = methods(r.CacheSync, apiCur != nil)
 	sortRows(&r, rows)
 	d.r = r

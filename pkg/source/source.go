@@ -56,6 +56,10 @@ type Inventory struct {
 	// Partial, when set, says that the server read answered without some of its stores: set
 	// by Open, completed by Read (a later answer may be partial too).
 	Partial *Partial
+	// Resolution, when the source reads a Prometheus server, says at which resolution the
+	// window was judged: "raw", or the coarsest downsampled data the server was allowed to
+	// answer from (Thanos Query's max_source_resolution).
+	Resolution string
 }
 
 // Options say how to read.

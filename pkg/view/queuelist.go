@@ -29,6 +29,10 @@ type QueueList struct {
 	// server; "" stands for targets without the cluster label). Each item and error then names
 	// its cluster.
 	Clusters []string `json:"clusters,omitempty"`
+	// Resolution, with --prometheus, is the resolution the window was judged at: "raw", or
+	// "up to 5m: downsampled data may have been used" (Thanos Query's max_source_resolution;
+	// Thanos does not say which data it used).
+	Resolution string `json:"resolution,omitempty"`
 }
 
 // QueueItem is how a queue list writes one row: one workqueue of one target. Durations are in

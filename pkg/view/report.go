@@ -58,6 +58,10 @@ type Report struct {
 	// fleet, no kubeconfig, an API server out of reach, a refused list, another cluster).
 	ClusterRead   string `json:"clusterRead,omitempty"`
 	ClusterAbsent string `json:"clusterAbsent,omitempty"`
+	// Resolution, when the targets were read from a Prometheus server, is the resolution the
+	// window was judged at: "raw", or "up to 5m: downsampled data may have been used"
+	// (Thanos Query's max_source_resolution; Thanos does not say which data it used).
+	Resolution string `json:"resolution,omitempty"`
 	// Capacity is the capacity model's reading of every queue with enough completions in the
 	// window; empty with one sample.
 	Capacity []Capacity `json:"capacity"`

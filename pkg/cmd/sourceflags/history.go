@@ -16,6 +16,9 @@ func (f *Flags) LiveSpec(g *globals.Flags, args []string) (open.Spec, error) {
 	if f.Prom.At != "" {
 		return open.Spec{}, exitcode.UsageError("--at: a live view's history ends now")
 	}
+	if f.flags != nil && f.flags.Lookup("max-source-resolution") != nil && f.flags.Lookup("max-source-resolution").Changed {
+		return open.Spec{}, exitcode.UsageError("--max-source-resolution: a live view's history is the last minutes, read raw")
+	}
 	server, err := f.promServer(g)
 	if err != nil {
 		return open.Spec{}, err

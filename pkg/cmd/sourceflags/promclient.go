@@ -82,7 +82,7 @@ func (f *Flags) promServer(g *globals.Flags) (open.Prometheus, error) {
 	}
 	server := open.Prometheus{URL: p.URL, Token: token, User: user, Password: password, Headers: headers, CAFile: p.CAFile,
 		Insecure: p.Insecure, Timeout: timeout, MaxSeries: p.MaxSeries, ClusterLabel: p.ClusterLabel, Clusters: p.Clusters,
-		ReplicaLabels: replicas, AskDedup: asked && len(replicas) > 0, NoPartial: denyPartial}
+		ReplicaLabels: replicas, AskDedup: asked && len(replicas) > 0, NoPartial: denyPartial, MaxSourceResolution: p.MaxSourceResolution}
 	if isSvc {
 		if err := checkService(g, svc, server); err != nil {
 			return open.Prometheus{}, err

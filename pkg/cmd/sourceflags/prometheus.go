@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 )
 
 // PromFlags are the flags of the Prometheus source: a server that speaks the Prometheus HTTP
@@ -38,6 +40,9 @@ type PromFlags struct {
 	// PartialResponse accepts answers some stores did not contribute to (said as partial);
 	// off, the server is asked to fail instead (Thanos Query's partial_response=false).
 	PartialResponse bool
+	// MaxSourceResolution is the coarsest downsampled data the server may answer from:
+	// auto (chosen from the window), raw, 5m or 1h (Thanos Query's max_source_resolution).
+	MaxSourceResolution string
 }
 
 // addPromFlags registers them; sampling adds --window.
@@ -57,6 +62,7 @@ func (p *PromFlags) addPromFlags(fs *pflag.FlagSet, sampling bool) {
 	fs.StringVar(&p.ClusterLabel, "cluster-label", "cluster", "With --prometheus: the label that tells clusters apart")
 	fs.StringSliceVar(&p.ReplicaLabels, "replica-label", DefaultReplicaLabels, "With --prometheus: the labels that tell the replicas of an HA pair apart; each target is read from one replica. Given, the server is also asked to deduplicate over them (Thanos Query's dedup); --replica-label= reads every replica")
 	fs.BoolVar(&p.PartialResponse, "partial-response", true, "With --prometheus: accept an answer some of the server's stores did not contribute to (Thanos Query, Mimir), reported as partial; --partial-response=false asks Thanos Query to fail instead (partial_response=false)")
+	fs.StringVar(&p.MaxSourceResolution, "max-source-resolution", "auto", "With --prometheus: the coarsest downsampled data Thanos Query may answer from (max_source_resolution, sent with every query; Prometheus and VictoriaMetrics ignore it): auto (raw for a --window under 25m, 5m from 25m, 1h from 5h), raw, 5m or 1h")
 	if sampling {
 		fs.DurationVar(&p.Window, "window", open.DefaultWindow, "With --prometheus: the window judged; rates and increases run over it, between the two samples rebuilt from its ends")
 	}
@@ -81,7 +87,7 @@ func (f *Flags) promOnlyFlagsSet() []string {
 		return nil
 	}
 	for _, n := range []string{"prometheus-basic-auth-file", "prometheus-user", "prometheus-token-file", "prometheus-bearer-token", "prometheus-header", "tenant", "prometheus-ca-file",
-		"prometheus-insecure-skip-tls-verify", "prometheus-max-series", "window", "at", "clusters", "cluster-label", "replica-label", "partial-response"} {
+		"prometheus-insecure-skip-tls-verify", "prometheus-max-series", "window", "at", "clusters", "cluster-label", "replica-label", "partial-response", "max-source-resolution"} {
 		if fl := f.flags.Lookup(n); fl != nil && fl.Changed {
 			set = append(set, "--"+n)
 		}
@@ -105,6 +111,9 @@ func (f *Flags) prometheusSpec(g *globals.Flags, args []string, now time.Time) (
 		return open.Spec{}, exitcode.UsageError("--window must be positive, got %s", p.Window)
 	case f.Deadline <= 0:
 		return open.Spec{}, exitcode.UsageError("--deadline must be positive, got %s", f.Deadline)
+	}
+	if p.MaxSourceResolution != "" && !slices.Contains(promsource.ResolutionChoices, p.MaxSourceResolution) {
+		return open.Spec{}, exitcode.UsageError("--max-source-resolution %q: give %s", p.MaxSourceResolution, strings.Join(promsource.ResolutionChoices, ", "))
 	}
 	at, err := ParseAt(p.At, now)
 	if err != nil {

@@ -1,0 +1,58 @@
+package promsource_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
+)
+
+// The loss of downsampled data is said only where it may have happened: a Thanos Query (it
+// lists its stores) or a server that could not be asked; Prometheus, Mimir and
+// VictoriaMetrics (which refuse /api/v1/stores as unknown) answered raw, and the run says so
+// without a warning.
+func TestResolutionSaidOnlyWhereDownsampled(t *testing.T) {
+	end := time.Unix(1700000600, 0)
+	for _, tc := range []struct {
+		name   string
+		stores func(w http.ResponseWriter)
+		words  string
+		warned bool
+	}{
+		{"thanos query", func(w http.ResponseWriter) { _, _ = w.Write([]byte(`{"status":"success","data":{"sidecar":[]}}`)) },
+			"up to 5m: downsampled data may have been used", true},
+		{"prometheus (404)", func(w http.ResponseWriter) { http.NotFound(w, nil) }, "raw", false},
+		{"victoriametrics (400)", func(w http.ResponseWriter) { http.Error(w, "unsupported path requested", http.StatusBadRequest) }, "raw", false},
+		{"refused (403): unknown", func(w http.ResponseWriter) { http.Error(w, "forbidden", http.StatusForbidden) },
+			"up to 5m: downsampled data may have been used", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeThanos{start: end.Add(-time.Hour), end: end, down: func(int) bool { return false }}
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/api/v1/stores" {
+					tc.stores(w)
+					return
+				}
+				f.ServeHTTP(w, r)
+			}))
+			defer srv.Close()
+			client, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: "5m"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			inv, err := promsource.New(promsource.Config{Client: client, At: end, Window: time.Hour, MaxSourceResolution: promsource.FiveMinutes}).Open(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			warned := strings.Contains(strings.Join(inv.Warnings, "\n"), "judged on data of resolution")
+			if inv.Resolution != tc.words || warned != tc.warned {
+				t.Errorf("resolution %q, warned %v; want %q, %v\n%s", inv.Resolution, warned, tc.words, tc.warned, strings.Join(inv.Warnings, "\n"))
+			}
+		})
+	}
+}

@@ -1,0 +1,80 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"math"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/promserver"
+)
+
+// History 30 days old, as a fleet keeps it: backfilled blocks of one controller's queue (2
+// adds/s, depth 3) from 38 to 26 days ago, compacted and downsampled to 5m by thanos compact
+// with raw data deleted, read by a Thanos Store through Thanos Query. `queues --window 168h
+// --at` 30 days ago judges the window on the downsampled data (allowed by the default
+// --max-source-resolution auto) with the backfilled rate, and says so; forced to raw, it
+// finds nothing there (the raw data is gone), as Thanos Query's default would.
+func TestThanosDownsampledHistory(t *testing.T) {
+	promtool, err := exec.LookPath("promtool")
+	if err != nil {
+		t.Fatal("this test backfills blocks with promtool: install Debian's prometheus package (hack/test-deps.sh does, as root)")
+	}
+	thanos := thanosBin(t)
+	const ns, rate, depth = "e2e-history", 2.0, 3.0
+	at := time.Now().Add(-30 * 24 * time.Hour).Truncate(time.Hour)
+	h := promserver.QueueHistory{
+		Labels: map[string]string{"job": "operator", "instance": "10.0.0.1:8080", "namespace": ns, "pod": "operator-0", "name": "widgets"},
+		// Four days past the instant asked about, so that the compactor closes its ranges.
+		Start: at.Add(-8 * 24 * time.Hour), End: at.Add(4 * 24 * time.Hour), Step: time.Minute, AddsPerSecond: rate, Depth: depth,
+	}
+	hist := promserver.ThanosDownsampled(t, thanos, promtool, h.OpenMetrics(), map[string]string{"cluster": "e2e-history"}, true)
+	for _, r := range hist.Resolutions {
+		if r != 300000 {
+			t.Fatalf("after compaction the bucket holds blocks of resolutions %v, want only 5m (300000): raw deleted, no 1h yet", hist.Resolutions)
+		}
+	}
+	if len(hist.Resolutions) == 0 {
+		t.Fatal("after compaction the bucket holds no block")
+	}
+	args := []string{"--prometheus", hist.Query, "-n", ns, "--window", "168h", "--at", at.UTC().Format(time.RFC3339)}
+
+	for _, res := range []struct{ flag, want string }{
+		{"auto", "up to 1h: downsampled data may have been used"},
+		{"5m", "up to 5m: downsampled data may have been used"},
+	} {
+		l, r := queuesJSON(t, append(args, "--max-source-resolution", res.flag)...)
+		if r.Code != 0 {
+			t.Fatalf("--max-source-resolution %s: queues exit %d:\n%s", res.flag, r.Code, r)
+		}
+		if len(l.Items) != 1 || l.Items[0].Queue != "widgets" || l.Items[0].AddsPerSecond == nil || l.Items[0].Depth == nil {
+			t.Fatalf("--max-source-resolution %s: want the one queue widgets with adds/s and depth:\n%s", res.flag, r)
+		}
+		// Each end of the window is a 5m aggregate: at most 5 minutes of adds off out of 7
+		// days, under 0.1%.
+		if got := *l.Items[0].AddsPerSecond; math.Abs(got-rate) > rate*0.001 {
+			t.Errorf("--max-source-resolution %s: widgets at %.5f adds/s, want the backfilled %.1f within 0.1%%", res.flag, got, rate)
+		}
+		if got := *l.Items[0].Depth; got != depth {
+			t.Errorf("--max-source-resolution %s: widgets at depth %g, want %g", res.flag, got, depth)
+		}
+		var said struct {
+			Resolution string `json:"resolution"`
+		}
+		if err := json.Unmarshal([]byte(r.Stdout), &said); err != nil || said.Resolution != res.want {
+			t.Errorf("--max-source-resolution %s: -o json says resolution %q (%v), want %q", res.flag, said.Resolution, err, res.want)
+		}
+		if !strings.Contains(r.Stderr, "judged on data of resolution "+res.want) {
+			t.Errorf("--max-source-resolution %s: stderr does not say the resolution and its loss:\n%s", res.flag, r.Stderr)
+		}
+	}
+
+	_, r := queuesJSON(t, append(args, "--max-source-resolution", "raw")...)
+	if r.Code == 0 || !strings.Contains(r.Stderr, "holds no controller series") {
+		t.Errorf("--max-source-resolution raw: exit %d, want the error that no series are there (raw data deleted):\n%s", r.Code, r)
+	}
+}
