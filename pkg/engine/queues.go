@@ -57,7 +57,7 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 		warnings = append(warnings, t.Notes...)
 	}
 	list, errs := j.list, j.list.Errors
-	list.Resolution = inv.Resolution
+	list.Resolution, list.ResolutionNote = inv.Resolution, inv.ResolutionNote
 
 	sampled := 0
 	for _, r := range read {

@@ -118,7 +118,8 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	var admissionNotes []string // what keeps slow webhooks from being tied to controllers
 	in := report.Input{Scope: cfg.Scope.String(), Thresholds: cfg.Thresholds,
 		MemoryLimitBytes: cfg.MemoryLimitBytes, Workers: cfg.Workers, Now: env.now(), Targets: targets, Pods: podInputs(inv, targets),
-		ClusterRead: inv.ClusterRead, ClusterAbsent: inv.ClusterAbsent, Partial: partialView(inv.Partial), Resolution: inv.Resolution}
+		ClusterRead: inv.ClusterRead, ClusterAbsent: inv.ClusterAbsent, Partial: partialView(inv.Partial), Resolution: inv.Resolution,
+		ResolutionNote: inv.ResolutionNote}
 	if inv.ClusterAbsent != "" {
 		in.UsageNote = "the metrics API was not read: " + inv.ClusterAbsent
 	}

@@ -26,7 +26,8 @@ func openPrometheus(s Spec, in Inputs) (Opened, error) {
 	}
 	res, _ := maxSourceResolution(p) // checked by promClient
 	src := promsource.New(promsource.Config{Client: client, At: p.At, Window: window, ClusterLabel: p.ClusterLabel,
-		Clusters: p.Clusters, Namespace: s.Namespace, Deadline: s.Deadline, Log: in.Log, MaxSourceResolution: res})
+		Clusters: p.Clusters, Namespace: s.Namespace, Deadline: s.Deadline, Log: in.Log, MaxSourceResolution: res,
+		AutoResolution: p.MaxSourceResolution == "" || p.MaxSourceResolution == "auto", Now: p.Now})
 	scope := fmt.Sprintf("Prometheus %s", client.Name())
 	if s.Namespace != "" {
 		scope += ", namespace " + s.Namespace

@@ -175,6 +175,21 @@ func (c *Client) Stats() Stats {
 // replica's series of each target, where the server did not deduplicate them.
 func (c *Client) ReplicaLabels() []string { return c.cfg.ReplicaLabels }
 
+// SetMaxSourceResolution changes the max_source_resolution sent with the queries that follow
+// (see Config.MaxSourceResolution): a reader that found nothing in the data of one resolution
+// asks again allowing a coarser one.
+func (c *Client) SetMaxSourceResolution(r string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cfg.MaxSourceResolution = r
+}
+
+func (c *Client) maxSourceResolution() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cfg.MaxSourceResolution
+}
+
 // MaxSeries is the series limit of one answer.
 func (c *Client) MaxSeries() int { return c.cfg.MaxSeries }
 
@@ -215,8 +230,8 @@ func (c *Client) do(ctx context.Context, path, want string, form url.Values) (*R
 	if c.cfg.NoPartial {
 		form.Set("partial_response", "false")
 	}
-	if c.cfg.MaxSourceResolution != "" {
-		form.Set("max_source_resolution", c.cfg.MaxSourceResolution)
+	if res := c.maxSourceResolution(); res != "" {
+		form.Set("max_source_resolution", res)
 	}
 	u := *c.base
 	u.Path += path

@@ -15,7 +15,7 @@ import (
 // The loss of downsampled data is said only where it may have happened: a Thanos Query (it
 // lists its stores) or a server that could not be asked; Prometheus, Mimir and
 // VictoriaMetrics (which refuse /api/v1/stores as unknown) answered raw, and the run says so
-// without a warning.
+// without a warning. The text outputs' source resolution line follows the warning.
 func TestResolutionSaidOnlyWhereDownsampled(t *testing.T) {
 	end := time.Unix(1700000600, 0)
 	for _, tc := range []struct {
@@ -52,6 +52,10 @@ func TestResolutionSaidOnlyWhereDownsampled(t *testing.T) {
 			warned := strings.Contains(strings.Join(inv.Warnings, "\n"), "judged on data of resolution")
 			if inv.Resolution != tc.words || warned != tc.warned {
 				t.Errorf("resolution %q, warned %v; want %q, %v\n%s", inv.Resolution, warned, tc.words, tc.warned, strings.Join(inv.Warnings, "\n"))
+			}
+			if noted := strings.HasPrefix(inv.ResolutionNote, "up to 5m (Thanos Query may answer from downsampled data"); noted != tc.warned ||
+				!noted && inv.ResolutionNote != "" {
+				t.Errorf("the text outputs' source resolution is %q, want it said %v (as the warning)", inv.ResolutionNote, tc.warned)
 			}
 		})
 	}

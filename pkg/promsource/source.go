@@ -48,6 +48,12 @@ type Config struct {
 	// MaxSourceResolution is the coarsest resolution the client lets the server answer from
 	// (the client sends it); the inventory says it.
 	MaxSourceResolution time.Duration
+	// AutoResolution says that MaxSourceResolution was chosen from the window (auto): where
+	// the window is old enough for the data of that resolution to be deleted and nothing is
+	// found there, Open asks once more allowing the next coarser one (see coarser). Now is
+	// when the run began (zero: the clock's now).
+	AutoResolution bool
+	Now            time.Time
 }
 
 // DefaultWindow is the window read from a server: long enough for a few scrapes at the usual
@@ -70,6 +76,11 @@ type Source struct {
 	partial partial
 	// openNote is what Open said of the clusters partial answers lack.
 	openNote string
+	// stores caches whether the server may answer from downsampled data (mayDownsample).
+	stores *bool
+	// coarsened, when set, is the resolution first asked, at which nothing was found: the
+	// window is read at MaxSourceResolution, the next coarser.
+	coarsened *time.Duration
 }
 
 var _ source.Source = (*Source)(nil)
@@ -99,21 +110,78 @@ func (s *Source) Open(ctx context.Context) (*source.Inventory, error) {
 		defer cancel()
 	}
 	q := targetsQuery(s.sel)
+	resp, found, err := s.findTargets(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	tried := ""
+	if len(found.targets) == 0 {
+		if next, ok := s.coarser(ctx); ok {
+			// Nothing in the data of the resolution the window chose, and it is old enough
+			// for that data to be deleted: ask once more allowing the next coarser.
+			first := s.cfg.MaxSourceResolution
+			s.cfg.Client.SetMaxSourceResolution(ResolutionParam(next))
+			again, foundAgain, err := s.findTargets(ctx, q)
+			if err != nil {
+				return nil, err
+			}
+			if len(foundAgain.targets) > 0 {
+				resp, found, s.cfg.MaxSourceResolution, s.coarsened = again, foundAgain, next, &first
+			} else {
+				s.cfg.Client.SetMaxSourceResolution(ResolutionParam(first))
+				tried = fmt.Sprintf("; asked with max_source_resolution=%s and again with %s", ResolutionParam(first), ResolutionParam(next))
+			}
+		}
+	}
+	inv := &source.Inventory{Warnings: append(s.answered(resp), found.skipped...)}
+	s.targets = found.targets
+	if len(s.targets) == 0 {
+		partly := ""
+		if resp.Partial && len(resp.Warnings) > 0 {
+			partly = " in an answer it gave partially (" + resp.Warnings[0] + ")"
+		}
+		return nil, fmt.Errorf("Prometheus at %s holds no controller series at %s%s (looked for %s%s%s): check --at, -n, --clusters and --cluster-label",
+			s.cfg.Client.Name(), s.cfg.At.UTC().Format(time.RFC3339), partly, strings.Join(markers, ", "), s.scopeWords(), tried)
+	}
+	s.lacking(resp, s.clustersIn(resp), s.cfg.Clusters)
+	sort.Slice(s.targets, func(i, j int) bool { return s.targets[i].ID() < s.targets[j].ID() })
+	s.jobs = found.jobs
+	inv.Warnings = append(inv.Warnings, s.clusterWarnings()...)
+	if s.openNote = s.missingNote(); s.openNote != "" {
+		inv.Warnings = append(inv.Warnings, s.openNote)
+	}
+	inv.Partial = s.report()
+	s.sayResolution(ctx, inv)
+	inv.Targets = s.targets
+	s.inv = inv
+	return inv, nil
+}
+
+// found are the targets an answer to the targets query names, the jobs they belong to, and
+// what was said of the series skipped.
+type found struct {
+	targets []target.Target
+	jobs    []string
+	skipped []string
+}
+
+// findTargets asks for the targets at the window's end.
+func (s *Source) findTargets(ctx context.Context, q string) (*promapi.Response, found, error) {
 	resp, err := s.cfg.Client.Query(ctx, q, s.cfg.At)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("overall deadline reached: --deadline %s passed before Prometheus at %s answered the query for the targets; raise --deadline, or narrow the query with -n or --clusters",
+			return nil, found{}, fmt.Errorf("overall deadline reached: --deadline %s passed before Prometheus at %s answered the query for the targets; raise --deadline, or narrow the query with -n or --clusters",
 				s.cfg.Deadline, s.cfg.Client.Name())
 		}
-		return nil, err
+		return nil, found{}, err
 	}
-	inv := &source.Inventory{Warnings: s.answered(resp)}
+	var f found
 	seen := map[string]bool{}
 	jobs := map[string]bool{}
 	for _, sr := range resp.Series {
 		t := s.target(sr.Labels)
 		if t.Job == "" || t.Instance == "" {
-			inv.Warnings = append(inv.Warnings, fmt.Sprintf("Prometheus at %s: series without job or instance label skipped (%v)", s.cfg.Client.Name(), sr.Labels))
+			f.skipped = append(f.skipped, fmt.Sprintf("Prometheus at %s: series without job or instance label skipped (%v)", s.cfg.Client.Name(), sr.Labels))
 			continue
 		}
 		if seen[t.ID()] {
@@ -121,37 +189,10 @@ func (s *Source) Open(ctx context.Context) (*source.Inventory, error) {
 		}
 		seen[t.ID()] = true
 		jobs[t.Job] = true
-		s.targets = append(s.targets, t)
+		f.targets = append(f.targets, t)
 	}
-	if len(s.targets) == 0 {
-		partly := ""
-		if resp.Partial && len(resp.Warnings) > 0 {
-			partly = " in an answer it gave partially (" + resp.Warnings[0] + ")"
-		}
-		return nil, fmt.Errorf("Prometheus at %s holds no controller series at %s%s (looked for %s%s): check --at, -n, --clusters and --cluster-label",
-			s.cfg.Client.Name(), s.cfg.At.UTC().Format(time.RFC3339), partly, strings.Join(markers, ", "), s.scopeWords())
-	}
-	s.lacking(resp, s.clustersIn(resp), s.cfg.Clusters)
-	sort.Slice(s.targets, func(i, j int) bool { return s.targets[i].ID() < s.targets[j].ID() })
-	s.jobs = sortedKeys(jobs)
-	inv.Warnings = append(inv.Warnings, s.clusterWarnings()...)
-	if s.openNote = s.missingNote(); s.openNote != "" {
-		inv.Warnings = append(inv.Warnings, s.openNote)
-	}
-	inv.Partial = s.report()
-	inv.Resolution = ResolutionWords(s.cfg.MaxSourceResolution)
-	if s.cfg.MaxSourceResolution != Raw && !s.mayDownsample(ctx) {
-		// Only Thanos Query answers from downsampled data; the others answered raw.
-		inv.Resolution = ResolutionWords(Raw)
-	} else if s.cfg.MaxSourceResolution != Raw {
-		r := ResolutionParam(s.cfg.MaxSourceResolution)
-		inv.Warnings = append(inv.Warnings, fmt.Sprintf("Prometheus at %s: the window is judged on data of resolution %s (max_source_resolution=%s, which Thanos Query reads: "+
-			"the value at each end of the window may be a %s aggregate, so rates and quantiles may be off by what that span adds; Prometheus and VictoriaMetrics ignore it and answer raw; "+
-			"--max-source-resolution raw forbids downsampled data)", s.cfg.Client.Name(), ResolutionWords(s.cfg.MaxSourceResolution), r, r))
-	}
-	inv.Targets = s.targets
-	s.inv = inv
-	return inv, nil
+	f.jobs = sortedKeys(jobs)
+	return resp, f, nil
 }
 
 // scopeWords says which matchers narrowed the search.

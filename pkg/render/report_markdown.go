@@ -18,6 +18,9 @@ func ReportMarkdown(w io.Writer, r view.Report) error {
 	if l := partialLine(r); l != "" {
 		ew.printf("\n**%s**\n", md(l))
 	}
+	if r.ResolutionNote != "" {
+		ew.printf("\n**Source resolution:** %s\n", md(r.ResolutionNote))
+	}
 	for _, s := range reportSections(r) {
 		writeMarkdownSection(ew, s, "## ")
 	}

@@ -23,6 +23,9 @@ func ReportText(w io.Writer, r view.Report) error {
 	for _, n := range r.WindowNotes {
 		ew.printf("%s", wrap("Window: "+n, "", 96))
 	}
+	if r.ResolutionNote != "" {
+		ew.printf("%s", wrap("Source resolution: "+r.ResolutionNote, "", 96))
+	}
 	for _, s := range reportSections(r) {
 		writeTextSection(ew, s, "\n"+strings.ToUpper(s.Title)+"\n")
 	}

@@ -19,6 +19,8 @@ import (
 // known to be at least the highest finite bucket bound reads ">= 100ms". Failed targets are ERROR rows; the standby
 // replicas folded into a leader's rows are one STANDBY row per workload, last. Over a fleet
 // (several clusters read) a CLUSTER column comes first and TARGET is named within its cluster.
+// Under the table, when the server may have answered from downsampled data, a line says the
+// resolution (left out with the header, --no-headers).
 func QueueTable(w io.Writer, l view.QueueList, wide bool) error {
 	return queueTable(w, l, wide, false)
 }
@@ -66,7 +68,14 @@ func queueTable(w io.Writer, l view.QueueList, wide, noHeaders bool) error {
 		}
 		tw.row("", r)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if l.ResolutionNote == "" || noHeaders {
+		return nil
+	}
+	_, err := io.WriteString(w, wrap("Source resolution: "+l.ResolutionNote, "", 96))
+	return err
 }
 
 // StandbyReason says, in the REASON column and on stderr, why a group's standbys have no rows.

@@ -61,6 +61,8 @@ type Input struct {
 	Partial *view.Partial
 	// Resolution is the resolution the series' window was judged at (see view.Report).
 	Resolution string
+	// ResolutionNote is what the text outputs say as the source resolution (see view.Report).
+	ResolutionNote string
 	// MemoryLimitBytes applies to targets without a pod (--url, --from-file); 0 = none.
 	MemoryLimitBytes float64
 	// Thresholds judge the findings and, through them, the status of every queue.
@@ -195,7 +197,7 @@ func Prepare(in Input) *Draft {
 	r.ResourcesNote = in.UsageNote
 	r.ClusterRead, r.ClusterAbsent = in.ClusterRead, in.ClusterAbsent
 	r.Partial = in.Partial
-	r.Resolution = in.Resolution
+	r.Resolution, r.ResolutionNote = in.Resolution, in.ResolutionNote
 	r.CacheSync.Methods, r.CacheSync.Note = methods(r.CacheSync, apiCur != nil)
 	sortRows(&r, rows)
 	d.r = r

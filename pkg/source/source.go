@@ -60,6 +60,9 @@ type Inventory struct {
 	// window was judged: "raw", or the coarsest downsampled data the server was allowed to
 	// answer from (Thanos Query's max_source_resolution).
 	Resolution string
+	// ResolutionNote, when the server may have answered from downsampled data, is what the
+	// text outputs say of it as the source resolution ("" when the answer was raw).
+	ResolutionNote string
 }
 
 // Options say how to read.

@@ -33,6 +33,10 @@ type QueueList struct {
 	// "up to 5m: downsampled data may have been used" (Thanos Query's max_source_resolution;
 	// Thanos does not say which data it used).
 	Resolution string `json:"resolution,omitempty"`
+	// ResolutionNote, when the server may have answered from downsampled data, is what the
+	// text outputs say of it as the source resolution, under their header (-o json has
+	// Resolution).
+	ResolutionNote string `json:"-"`
 }
 
 // QueueItem is how a queue list writes one row: one workqueue of one target. Durations are in

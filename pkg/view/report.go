@@ -62,6 +62,10 @@ type Report struct {
 	// window was judged at: "raw", or "up to 5m: downsampled data may have been used"
 	// (Thanos Query's max_source_resolution; Thanos does not say which data it used).
 	Resolution string `json:"resolution,omitempty"`
+	// ResolutionNote, when the server may have answered from downsampled data, is what the
+	// text outputs say of it as the source resolution, under their header (-o json has
+	// Resolution).
+	ResolutionNote string `json:"-"`
 	// Capacity is the capacity model's reading of every queue with enough completions in the
 	// window; empty with one sample.
 	Capacity []Capacity `json:"capacity"`

@@ -18,7 +18,9 @@ import (
 // with raw data deleted, read by a Thanos Store through Thanos Query. `queues --window 168h
 // --at` 30 days ago judges the window on the downsampled data (allowed by the default
 // --max-source-resolution auto) with the backfilled rate, and says so; forced to raw, it
-// finds nothing there (the raw data is gone), as Thanos Query's default would.
+// finds nothing there (the raw data is gone), as Thanos Query's default would. The text
+// outputs say the resolution too. A 20m window, for which auto chooses raw, finds nothing in
+// raw data and is asked once more allowing 5m, and judged there.
 func TestThanosDownsampledHistory(t *testing.T) {
 	promtool, err := exec.LookPath("promtool")
 	if err != nil {
@@ -73,8 +75,45 @@ func TestThanosDownsampledHistory(t *testing.T) {
 		}
 	}
 
+	// The text outputs say the resolution under their table and header.
+	for _, cmd := range []string{"queues", "report"} {
+		r := ctrldiag(t, append([]string{cmd}, args...)...)
+		if flat := strings.Join(strings.Fields(r.Stdout), " "); r.Code != 0 && cmd == "queues" ||
+			!strings.Contains(flat, "Source resolution: up to 1h (Thanos Query may answer from downsampled data") {
+			t.Errorf("%s: exit %d, the text output does not say the source resolution:\n%s", cmd, r.Code, r)
+		}
+	}
+
 	_, r := queuesJSON(t, append(args, "--max-source-resolution", "raw")...)
-	if r.Code == 0 || !strings.Contains(r.Stderr, "holds no controller series") {
-		t.Errorf("--max-source-resolution raw: exit %d, want the error that no series are there (raw data deleted):\n%s", r.Code, r)
+	if r.Code == 0 || !strings.Contains(r.Stderr, "holds no controller series") || strings.Contains(r.Stderr, "again") {
+		t.Errorf("--max-source-resolution raw: exit %d, want the error that no series are there (raw data deleted), not asked again:\n%s", r.Code, r)
+	}
+
+	// A window under 25m chooses raw, deleted here: auto asks once more allowing 5m and
+	// judges the window there, saying so; forced to raw it is not asked again.
+	short := []string{"--prometheus", hist.Query, "-n", ns, "--window", "20m", "--at", at.UTC().Format(time.RFC3339)}
+	l, r := queuesJSON(t, short...)
+	if r.Code != 0 || len(l.Items) != 1 || l.Items[0].AddsPerSecond == nil || l.Items[0].Depth == nil {
+		t.Fatalf("--window 20m, auto: exit %d, want the one queue widgets with adds/s and depth read from the 5m data:\n%s", r.Code, r)
+	}
+	// Each end of the window is a 5m aggregate, at most one of the four in the window off.
+	if got := *l.Items[0].AddsPerSecond; math.Abs(got-rate) > rate*0.25 {
+		t.Errorf("--window 20m, auto: widgets at %.5f adds/s, want the backfilled %.1f within 25%%", got, rate)
+	}
+	if got := *l.Items[0].Depth; got != depth {
+		t.Errorf("--window 20m, auto: widgets at depth %g, want %g", got, depth)
+	}
+	var said struct {
+		Resolution string `json:"resolution"`
+	}
+	if want := "5m: downsampled data used (data up to raw held no series at the window's end)"; json.Unmarshal([]byte(r.Stdout), &said) != nil || said.Resolution != want {
+		t.Errorf("--window 20m, auto: -o json says resolution %q, want %q", said.Resolution, want)
+	}
+	if !strings.Contains(r.Stderr, "asked again with max_source_resolution=5m") {
+		t.Errorf("--window 20m, auto: stderr does not say it asked again allowing 5m:\n%s", r.Stderr)
+	}
+	_, r = queuesJSON(t, append(short, "--max-source-resolution", "raw")...)
+	if r.Code == 0 || !strings.Contains(r.Stderr, "holds no controller series") || strings.Contains(r.Stderr, "again") {
+		t.Errorf("--window 20m --max-source-resolution raw: exit %d, want no series and no second question:\n%s", r.Code, r)
 	}
 }

@@ -1,0 +1,50 @@
+package promsource
+
+import (
+	"context"
+	"time"
+)
+
+// downsampledAfter is how old data must be before Thanos' compactor can have downsampled it to
+// each resolution: it makes 5m data of blocks spanning 40 hours, 1h data of blocks spanning
+// 10 days (and refuses a retention that would delete data before its coarser copy exists).
+// Data younger than that is only held at the finer resolution.
+var downsampledAfter = map[time.Duration]time.Duration{
+	FiveMinutes: 40 * time.Hour,
+	OneHour:     10 * 24 * time.Hour,
+}
+
+// nextCoarser is the resolution after r (raw, 5m, 1h); ok is false after 1h.
+func nextCoarser(r time.Duration) (next time.Duration, ok bool) {
+	switch r {
+	case Raw:
+		return FiveMinutes, true
+	case FiveMinutes:
+		return OneHour, true
+	}
+	return 0, false
+}
+
+// coarser is the resolution to ask again at when nothing was found at the window's end in the
+// data of the resolution auto chose: the next coarser, when the window ends long enough ago
+// for data of that resolution to exist (and so for the finer data to have been deleted past
+// its retention) and the server is one that downsamples (Thanos Query). ok is false when no
+// retry is due: the user chose the resolution, there is none coarser, the window is too
+// recent, or the server answers raw whatever it is asked.
+func (s *Source) coarser(ctx context.Context) (time.Duration, bool) {
+	if !s.cfg.AutoResolution {
+		return 0, false
+	}
+	next, ok := nextCoarser(s.cfg.MaxSourceResolution)
+	if !ok {
+		return 0, false
+	}
+	now := s.cfg.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	if now.Sub(s.cfg.At) < downsampledAfter[next] {
+		return 0, false
+	}
+	return next, s.mayDownsample(ctx)
+}
