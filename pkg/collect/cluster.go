@@ -19,6 +19,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/rbacscope"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
@@ -39,6 +40,9 @@ type cluster struct {
 	watches map[objects.Kind]*objects.ChangeWatch
 	// mayListAll are the access reviews' answers: may the user list a kind in all namespaces.
 	mayListAll map[objects.Kind]bool
+	// rbac reads the ClusterRoleBindings once, for the controllers left to their
+	// ServiceAccount's RBAC.
+	rbac *rbacscope.Reader
 }
 
 var _ source.Cluster = (*cluster)(nil)
@@ -98,7 +102,7 @@ func (c *cluster) WatchChanges(ctx context.Context, ns string, controllers []obj
 		return // Objects says why
 	}
 	bindings, _ := c.bindings(controllers, overrides)
-	places, _ := objects.Place(ctx, bindings, ns, c.mayList)
+	places, _ := objects.Place(ctx, bindings, ns, c.mayList, c.byRBAC)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.watches == nil {
@@ -131,7 +135,7 @@ func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.
 	for k, w := range watches {
 		changes[k] = w.Stop()
 	}
-	places, more := objects.Place(ctx, bindings, ns, c.mayList)
+	places, more := objects.Place(ctx, bindings, ns, c.mayList, c.byRBAC)
 	kinds, capped := objects.Read(ctx, dyn, bindings, places, time.Now())
 	v.Kinds, v.Notes = kinds, append(append(v.Notes, more...), capped...)
 	for i := range v.Kinds {
@@ -162,6 +166,22 @@ func (c *cluster) mayList(ctx context.Context, k objects.Kind) (bool, error) {
 	}
 	c.mayListAll[k] = len(missing) == 0
 	return len(missing) == 0, nil
+}
+
+// byRBAC asks the ClusterRoleBindings, read once, whether they let the ServiceAccount list or
+// watch the kind in every namespace, and says which does.
+func (c *cluster) byRBAC(ctx context.Context, account string, k objects.Kind) (string, error) {
+	c.mu.Lock()
+	if c.rbac == nil {
+		c.rbac = rbacscope.NewReader(c.kube.Client)
+	}
+	r := c.rbac
+	c.mu.Unlock()
+	g, ok, err := r.Grant(ctx, account, k.Group, k.Resource)
+	if err != nil || !ok {
+		return "", err
+	}
+	return g.Why(), nil
 }
 
 // workloadResources are the workload kinds whose objects' annotations are read, by the

@@ -51,18 +51,11 @@ func Read(ctx context.Context, client kubernetes.Interface, req Request) View {
 	var notes []string
 	api := map[string]string{} // by namespace, the group of the events API the user may list there
 	v.Namespaces, notes = place(ctx, req, func(ctx context.Context, ns string) (bool, error) {
-		for _, group := range []string{eventsGroup, ""} {
-			missing, err := access.Missing(ctx, client, []access.Permission{{Verb: "list", Group: group, Resource: "events", Namespace: ns,
-				For: "to read the Warning events of the controllers' objects"}})
-			if err != nil {
-				return false, err
-			}
-			if len(missing) == 0 {
-				api[ns] = group
-				return true, nil
-			}
+		group, ok, err := listable(ctx, client, ns)
+		if ok {
+			api[ns] = group
 		}
-		return false, nil
+		return ok, err
 	})
 	v.Notes = append(v.Notes, notes...)
 	groups := map[string]*Group{}
@@ -92,6 +85,22 @@ func Read(ctx context.Context, client kubernetes.Interface, req Request) View {
 
 // eventsGroup is the API group of events.k8s.io/v1.
 const eventsGroup = "events.k8s.io"
+
+// listable says which events API the user may list in namespace ns ("" for all):
+// events.k8s.io/v1 (eventsGroup) where they may, else core/v1 (""); ok false when neither.
+func listable(ctx context.Context, client kubernetes.Interface, ns string) (group string, ok bool, err error) {
+	for _, group := range []string{eventsGroup, ""} {
+		missing, err := access.Missing(ctx, client, []access.Permission{{Verb: "list", Group: group, Resource: "events", Namespace: ns,
+			For: "to read the Warning events of the controllers' objects"}})
+		if err != nil {
+			return "", false, err
+		}
+		if len(missing) == 0 {
+			return group, true, nil
+		}
+	}
+	return "", false, nil
+}
 
 // listCore pages through the core/v1 Warning events of ns into groups, until the list ends or
 // maxEvents were read in all.

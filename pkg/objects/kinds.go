@@ -41,6 +41,10 @@ type Controller struct {
 	// own (kube-controller-manager; an operator recognised by pkg/knobs whose flags do not
 	// restrict it to namespaces).
 	ClusterWide bool
+	// ServiceAccount, "namespace/name", is the ServiceAccount of the controller's pod when
+	// neither its kind of controller nor its flags decide whether it is cluster-wide: its
+	// ClusterRoleBindings do, kind by kind ("" when something else decided).
+	ServiceAccount string
 }
 
 // Binding is a controller and the kind it reconciles.

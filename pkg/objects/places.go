@@ -14,6 +14,10 @@ type Places struct {
 	// All are the kinds read in every namespace although Namespace is set: a controller that
 	// reconciles them cluster-wide is read, and the user may list them in all namespaces.
 	All map[Kind]bool
+	// Why says, of a kind of All that its controller's RBAC made cluster-wide, where that
+	// came from: "controller workload reconciles workloads.demo.ctrldiag.dev in every
+	// namespace (ClusterRole op bound to its ServiceAccount ops/op by ClusterRoleBinding op)".
+	Why map[Kind]string
 }
 
 // Of is the namespace the kind's objects are read in ("" for all).
@@ -28,21 +32,47 @@ func (p Places) Of(k Kind) string {
 // SelfSubjectAccessReview of verb list, cluster-wide).
 type MayListAll func(ctx context.Context, k Kind) (bool, error)
 
+// ByRBAC answers whether a ClusterRoleBinding lets the ServiceAccount account
+// ("namespace/name") list or watch a kind in every namespace: where that comes from
+// ("ClusterRole op bound to its ServiceAccount ops/op by ClusterRoleBinding op"), or "" when
+// none does. An error says why it could not be decided, with the RBAC that would decide it.
+type ByRBAC func(ctx context.Context, account string, k Kind) (string, error)
+
 // Place decides where each bound kind is read. With a namespace to look at, a namespaced
 // kind that a cluster-wide controller reconciles (kube-controller-manager, an operator whose
-// flags make it watch every namespace) is read in all namespaces when may says the user may
-// list it there; otherwise in the namespace, and a note says what is not seen and the RBAC
-// that would show it. may nil never widens.
-func Place(ctx context.Context, bindings []Binding, ns string, may MayListAll) (Places, []string) {
-	p := Places{Namespace: ns, All: map[Kind]bool{}}
+// flags make it watch every namespace, or, for a controller left to its ServiceAccount, one
+// whose ClusterRoleBindings let it list or watch the kind everywhere, as rbac says) is read in
+// all namespaces when may says the user may list it there; otherwise in the namespace, and a
+// note says what is not seen and the RBAC that would show it. A controller whose RBAC could
+// not be read stays in the namespace, with a note. may nil never widens; rbac nil widens no
+// controller left to its ServiceAccount.
+func Place(ctx context.Context, bindings []Binding, ns string, may MayListAll, rbac ByRBAC) (Places, []string) {
+	p := Places{Namespace: ns, All: map[Kind]bool{}, Why: map[Kind]string{}}
 	if ns == "" || may == nil {
 		return p, nil
 	}
 	wide := map[Kind][]string{}
 	var order []Kind
+	undecided := map[string][]string{} // controllers by why their RBAC could not be read
+	var errs []string
 	for _, b := range bindings {
-		if !b.Kind.Namespaced || !b.Controller.ClusterWide {
+		if !b.Kind.Namespaced {
 			continue
+		}
+		if !b.Controller.ClusterWide {
+			why, err := byRBAC(ctx, rbac, b)
+			if err != nil {
+				if undecided[err.Error()] == nil {
+					errs = append(errs, err.Error())
+				}
+				undecided[err.Error()] = append(undecided[err.Error()], b.Controller.Name)
+			}
+			if why == "" {
+				continue
+			}
+			if _, seen := p.Why[b.Kind]; !seen {
+				p.Why[b.Kind] = fmt.Sprintf("controller %s reconciles %s in every namespace (%s)", b.Controller.Name, b.Kind.GroupResource(), why)
+			}
 		}
 		if wide[b.Kind] == nil {
 			order = append(order, b.Kind)
@@ -50,6 +80,10 @@ func Place(ctx context.Context, bindings []Binding, ns string, may MayListAll) (
 		wide[b.Kind] = append(wide[b.Kind], b.Controller.Name)
 	}
 	var notes []string
+	for _, e := range errs {
+		notes = append(notes, fmt.Sprintf("whether controller %s reconciles every namespace could not be decided from its ServiceAccount's ClusterRoleBindings (%s): its kinds are read in namespace %s only",
+			names(undecided[e]), e, ns))
+	}
 	for _, k := range order {
 		ok, err := may(ctx, k)
 		switch {
@@ -61,9 +95,20 @@ func Place(ctx context.Context, bindings []Binding, ns string, may MayListAll) (
 				names(wide[k]), k.GroupResource(), k.GroupResource(), ns))
 		default:
 			p.All[k] = true
+			if why := p.Why[k]; why != "" {
+				notes = append(notes, why)
+			}
 		}
 	}
 	return p, notes
+}
+
+// byRBAC asks rbac about a controller left to its ServiceAccount.
+func byRBAC(ctx context.Context, rbac ByRBAC, b Binding) (string, error) {
+	if b.Controller.ServiceAccount == "" || rbac == nil {
+		return "", nil
+	}
+	return rbac(ctx, b.Controller.ServiceAccount, b.Kind)
 }
 
 // names are the controllers' names, sorted, each once.

@@ -52,6 +52,9 @@ func Read(ctx context.Context, dyn dynamic.Interface, bindings []Binding, p Plac
 		s := byKind[b.Kind]
 		if s == nil {
 			s = &Summary{Kind: b.Kind, Controllers: []string{}, Namespace: p.Of(b.Kind)}
+			if p.All[b.Kind] {
+				s.Scope = p.Why[b.Kind]
+			}
 			byKind[b.Kind] = s
 			order = append(order, b.Kind)
 		}

@@ -2,6 +2,7 @@ package objects
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -205,13 +206,13 @@ func TestPlaceAndCap(t *testing.T) {
 	asked := 0
 	yes := func(context.Context, Kind) (bool, error) { asked++; return true, nil }
 	no := func(context.Context, Kind) (bool, error) { return false, nil }
-	if p, notes := Place(context.Background(), []Binding{narrow}, "ns", yes); p.Of(workload) != "ns" || len(notes) != 0 || asked != 0 {
+	if p, notes := Place(context.Background(), []Binding{narrow}, "ns", yes, nil); p.Of(workload) != "ns" || len(notes) != 0 || asked != 0 {
 		t.Errorf("a namespaced controller widened: %+v %v (asked %d)", p, notes, asked)
 	}
-	if p, notes := Place(context.Background(), []Binding{narrow, wide}, "ns", yes); p.Of(workload) != "" || len(notes) != 0 || asked != 1 {
+	if p, notes := Place(context.Background(), []Binding{narrow, wide}, "ns", yes, nil); p.Of(workload) != "" || len(notes) != 0 || asked != 1 {
 		t.Errorf("a cluster-wide controller not widened: %+v %v", p, notes)
 	}
-	p, notes := Place(context.Background(), []Binding{wide}, "ns", no)
+	p, notes := Place(context.Background(), []Binding{wide}, "ns", no, nil)
 	if want := "controller workload reconciles workloads.demo.ctrldiag.dev in every namespace, but you may not list them in all namespaces (needs RBAC verb list on workloads.demo.ctrldiag.dev cluster-wide): read in namespace ns only"; p.Of(workload) != "ns" || len(notes) != 1 || notes[0] != want {
 		t.Errorf("refused: %+v %q", p, notes)
 	}
@@ -235,5 +236,54 @@ func TestPlaceAndCap(t *testing.T) {
 	if len(got) != 1 || got[0].Total != 2 || !got[0].Capped || got[0].Namespace != "ns" || len(limits) != 1 || limits[0] != 2 ||
 		len(notes) != 1 || notes[0] != "workloads.demo.ctrldiag.dev: only the first 2 objects in namespace ns were read; the figures count those" {
 		t.Errorf("capped read: %+v limits %v notes %q", got, limits, notes)
+	}
+}
+
+// A controller left to its ServiceAccount's RBAC is read in every namespace for the kinds its
+// ClusterRoleBindings let it list or watch there, saying why; for others, and when the
+// bindings could not be read (a note naming the RBAC that would decide), in the namespace.
+func TestPlaceByRBAC(t *testing.T) {
+	op := Binding{Controller: Controller{Target: "ops/op", Name: "workload", ServiceAccount: "ops/op"}, Kind: workload}
+	restricted := Binding{Controller: Controller{Target: "ops/op", Name: "workload"}, Kind: workload}
+	yes := func(context.Context, Kind) (bool, error) { return true, nil }
+	no := func(context.Context, Kind) (bool, error) { return false, nil }
+	asked := 0
+	granted := func(_ context.Context, account string, k Kind) (string, error) {
+		asked++
+		if account != "ops/op" || k != workload {
+			t.Errorf("asked about %s on %s", account, k.GroupResource())
+		}
+		return "ClusterRole op bound to its ServiceAccount ops/op by ClusterRoleBinding op", nil
+	}
+	none := func(context.Context, string, Kind) (string, error) { return "", nil }
+	unread := func(context.Context, string, Kind) (string, error) {
+		return "", errors.New("needs RBAC verb list on clusterrolebindings.rbac.authorization.k8s.io and get on clusterroles.rbac.authorization.k8s.io")
+	}
+
+	why := "controller workload reconciles workloads.demo.ctrldiag.dev in every namespace (ClusterRole op bound to its ServiceAccount ops/op by ClusterRoleBinding op)"
+	p, notes := Place(context.Background(), []Binding{op}, "ops", yes, granted)
+	if p.Of(workload) != "" || p.Why[workload] != why || len(notes) != 1 || notes[0] != why {
+		t.Errorf("granted: %+v %q", p, notes)
+	}
+	if p, notes := Place(context.Background(), []Binding{restricted}, "ops", yes, granted); p.Of(workload) != "ops" || len(notes) != 0 || asked != 1 {
+		t.Errorf("a controller whose flags decided was widened by RBAC: %+v %q (asked %d)", p, notes, asked)
+	}
+	if p, notes := Place(context.Background(), []Binding{op}, "ops", yes, none); p.Of(workload) != "ops" || len(notes) != 0 {
+		t.Errorf("no grant: %+v %q", p, notes)
+	}
+	p, notes = Place(context.Background(), []Binding{op}, "ops", yes, unread)
+	if want := "whether controller workload reconciles every namespace could not be decided from its ServiceAccount's ClusterRoleBindings (needs RBAC verb list on clusterrolebindings.rbac.authorization.k8s.io and get on clusterroles.rbac.authorization.k8s.io): its kinds are read in namespace ops only"; p.Of(workload) != "ops" || len(notes) != 1 || notes[0] != want {
+		t.Errorf("undecided: %+v %q", p, notes)
+	}
+	if p, notes := Place(context.Background(), []Binding{op}, "ops", no, granted); p.Of(workload) != "ops" || len(notes) != 1 || !strings.Contains(notes[0], "you may not list them in all namespaces") {
+		t.Errorf("granted but the user may not list: %+v %q", p, notes)
+	}
+
+	// The summary says why it was read everywhere.
+	c := fakeClient()
+	p, _ = Place(context.Background(), []Binding{op}, "ops", yes, granted)
+	got, _ := Read(context.Background(), c, []Binding{op}, p, now)
+	if len(got) != 1 || got[0].Namespace != "" || got[0].Scope != why {
+		t.Errorf("read: %+v", got)
 	}
 }

@@ -18,6 +18,11 @@ type Summary struct {
 	Controllers []string `json:"controllers"`
 	// Namespace is the namespace read; "" for all (and for kinds without a namespace).
 	Namespace string `json:"namespace,omitempty"`
+	// Scope says why a kind was read in every namespace although one was asked, when its
+	// controller's RBAC decided it: "controller workload reconciles workloads.demo.ctrldiag.dev
+	// in every namespace (ClusterRole op bound to its ServiceAccount ops/op by
+	// ClusterRoleBinding op)".
+	Scope string `json:"scope,omitempty"`
 	// Capped says there were more objects than were read (the read stops at a bound); the
 	// figures count those read.
 	Capped bool `json:"capped,omitempty"`

@@ -5,12 +5,21 @@ import (
 	"fmt"
 	"time"
 
+	"k8s.io/apimachinery/pkg/labels"
+
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/scenario"
 )
 
 // Config is the validated configuration of one operator run.
 type Config struct {
-	Namespace          string
+	// Namespace holds the operator's Lease and its scenario's objects, and is the one it
+	// watches unless WatchAllNamespaces.
+	Namespace string
+	// WatchAllNamespaces reconciles Workloads in every namespace (its RBAC must allow it).
+	WatchAllNamespaces bool
+	// WorkloadSelector, a label selector, limits the Workloads reconciled to those it
+	// matches ("" = all); a scenario's own Workloads carry no labels.
+	WorkloadSelector   string
 	MetricsBindAddress string // "0" disables the metrics server
 	MetricsSecure      bool
 	MetricsCertDir     string // tls.crt and tls.key; empty = self-signed certificate
@@ -77,6 +86,9 @@ func (c Config) Validate() error {
 		if err := checkWebhookAddress(c.WebhookBindAddress); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if _, err := labels.Parse(c.WorkloadSelector); err != nil {
+		errs = append(errs, fmt.Errorf("--workload-selector %q is not a label selector: %v", c.WorkloadSelector, err))
 	}
 	if c.GracefulShutdown < 0 {
 		errs = append(errs, errors.New("graceful shutdown timeout must not be negative"))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
@@ -148,7 +149,7 @@ func Run(ctx context.Context, restCfg *rest.Config, cfg Config) error {
 			return fmt.Errorf("add scenario %s: %w", sc.Name, err)
 		}
 	}
-	logger.Info("starting reference operator", "namespace", cfg.Namespace, "controller", name,
+	logger.Info("starting reference operator", "namespace", cfg.Namespace, "allNamespaces", cfg.WatchAllNamespaces, "controller", name,
 		"workers", workers(cfg, sc), "scenario", cfg.Scenario, "metrics", cfg.MetricsBindAddress,
 		"metricsSecure", cfg.MetricsSecure, "leaderElect", cfg.LeaderElect, "warmup", cfg.Warmup || sc.Warmup)
 	if err := mgr.Start(ctx); err != nil {
@@ -192,6 +193,12 @@ func managerOptions(cfg Config, sc scenario.Scenario, scheme *runtime.Scheme, na
 	cacheOpts := cache.Options{
 		DefaultNamespaces: map[string]cache.Config{cfg.Namespace: {}},
 		NewInformer:       named.NewInformer,
+	}
+	if cfg.WatchAllNamespaces {
+		cacheOpts.DefaultNamespaces = nil // every namespace
+	}
+	if sel, err := labels.Parse(cfg.WorkloadSelector); err == nil && !sel.Empty() {
+		cacheOpts.ByObject = map[client.Object]cache.ByObject{&v1alpha1.Workload{}: {Label: sel}}
 	}
 	if d := sc.Cache.Transform; d > 0 {
 		cacheOpts.DefaultTransform = func(obj any) (any, error) {

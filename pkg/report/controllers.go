@@ -26,7 +26,7 @@ func Controllers(targets []model.Target) []objects.Controller {
 			continue
 		}
 		runtime := string(findings.KindOf(cur, m.PodLabels()))
-		wide := allNamespaces(m, cur, runtime)
+		wide, account := allNamespaces(m, cur, runtime)
 		names := map[string]bool{}
 		for name := range cur.Controllers {
 			names[name] = true
@@ -42,20 +42,23 @@ func Controllers(targets []model.Target) []objects.Controller {
 		}
 		sort.Strings(sorted)
 		for _, name := range sorted {
-			out = append(out, objects.Controller{Target: m.ID(), Name: name, Runtime: runtime, ClusterWide: wide})
+			out = append(out, objects.Controller{Target: m.ID(), Name: name, Runtime: runtime, ClusterWide: wide, ServiceAccount: account})
 		}
 	}
 	return out
 }
 
 // allNamespaces says whether the target's controllers reconcile their kinds in every
-// namespace.
-func allNamespaces(m model.Target, cur *health.Snapshot, runtime string) bool {
+// namespace: kube-controller-manager does, the API server does not, a controller pkg/knobs
+// knows as its table and flags say. For another controller whose container's flags do not
+// restrict it to namespaces, it returns the ServiceAccount of its pod instead
+// ("namespace/name"), whose RBAC decides kind by kind.
+func allNamespaces(m model.Target, cur *health.Snapshot, runtime string) (bool, string) {
 	switch runtime {
 	case string(findings.KubeControllerManager):
-		return true
+		return true, ""
 	case string(findings.KubeAPIServer):
-		return false
+		return false, ""
 	}
 	s := knobs.Seen{Families: cur.Families}
 	if m.Pod != nil {
@@ -68,8 +71,17 @@ func allNamespaces(m model.Target, cur *health.Snapshot, runtime string) bool {
 	for name := range cur.Controllers {
 		s.Queues = append(s.Queues, name)
 	}
-	km, ok := knobs.Recognise(s)
-	return ok && km.AllNamespaces()
+	if km, ok := knobs.Recognise(s); ok {
+		return km.AllNamespaces(), ""
+	}
+	if m.Pod == nil || knobs.Restricted(s) != "" {
+		return false, ""
+	}
+	account := m.Pod.Spec.ServiceAccountName
+	if account == "" {
+		account = "default"
+	}
+	return false, m.Pod.Namespace + "/" + account
 }
 
 // envOf is a container's environment as knobs.Seen holds it: the values it gives, and

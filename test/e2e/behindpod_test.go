@@ -34,6 +34,10 @@ type podSpec struct {
 	Sidecar string
 	// Owner, when set, is the pod's controlling owner ("Deployment", name, uid).
 	Owner *podOwner
+	// ServiceAccount is the pod's serviceAccountName ("" for none named: default); Args the
+	// main container's arguments as the pod shows them (the process's flags that matter).
+	ServiceAccount string
+	Args           []string
 	// Command returns the process to start; listen maps each pod port to the address the
 	// process must listen on (the pod IP and that port in the cluster's network namespace).
 	Command func(listen map[int32]string) []string
@@ -205,14 +209,19 @@ func (p *behindPod) manifest(spec podSpec) string {
 	if o := spec.Owner; o != nil {
 		meta["ownerReferences"] = []map[string]any{{"apiVersion": o.APIVersion, "kind": o.Kind, "name": o.Name, "uid": o.UID, "controller": true}}
 	}
+	podSpec := map[string]any{
+		"nodeName":                      "ctrldiag-node",
+		"terminationGracePeriodSeconds": 0,
+		"containers":                    containers(spec, ports),
+	}
+	if spec.ServiceAccount != "" {
+		podSpec["serviceAccountName"] = spec.ServiceAccount
+		podSpec["automountServiceAccountToken"] = false
+	}
 	pod := map[string]any{
 		"apiVersion": "v1", "kind": "Pod",
 		"metadata": meta,
-		"spec": map[string]any{
-			"nodeName":                      "ctrldiag-node",
-			"terminationGracePeriodSeconds": 0,
-			"containers":                    containers(spec, ports),
-		},
+		"spec":     podSpec,
 	}
 	forward := map[string]any{
 		"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "PortForward",
@@ -246,6 +255,9 @@ func containers(spec podSpec, ports []map[string]any) []map[string]any {
 
 func container(spec podSpec, ports []map[string]any) map[string]any {
 	c := map[string]any{"name": "main", "image": "ctrldiag.dev/behind-pod:test", "ports": ports}
+	if len(spec.Args) > 0 {
+		c["args"] = spec.Args
+	}
 	if spec.MemoryLimit != "" {
 		c["resources"] = map[string]any{"limits": map[string]any{"memory": spec.MemoryLimit}}
 	}

@@ -33,7 +33,7 @@ func newRunCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Comm
 		Use:   "run",
 		Short: "Run the reference operator against the current kubeconfig until SIGINT/SIGTERM",
 		Long: `Run the reference operator in the foreground against the current kubeconfig, in the namespace
-of -n (else the context's). It installs its CRD when missing, serves /metrics, /healthz and
+of -n (else the context's), or with --watch-all-namespaces in every namespace. It installs its CRD when missing, serves /metrics, /healthz and
 /readyz, and with --scenario NAME creates and keeps changing that scenario's Workloads.
 SIGINT or SIGTERM stops taking work, lets in-flight reconciles finish and exits 0.
 
@@ -61,6 +61,8 @@ Scenarios:
 	f.BoolVar(&c.EnableHTTP2, "enable-http2", c.EnableHTTP2, "Allow HTTP/2 on the HTTPS metrics server (off by default, as in kubebuilder)")
 	f.StringVar(&c.HealthProbeAddress, "health-probe-bind-address", c.HealthProbeAddress, `Address of /healthz and /readyz (ready once the informer caches synced); "0" disables them`)
 	f.StringVar(&c.PprofBindAddress, "pprof-bind-address", c.PprofBindAddress, `Address of net/http/pprof (/debug/pprof/, e.g. ":8082"), which report reads the goroutine dump of stuck workers from; "" or "0" disables it`)
+	f.BoolVar(&c.WatchAllNamespaces, "watch-all-namespaces", c.WatchAllNamespaces, "Reconcile Workloads in every namespace, not only in -n's (which still holds the Lease and the scenario's Workloads); the operator's RBAC must let it list and watch them everywhere")
+	f.StringVar(&c.WorkloadSelector, "workload-selector", c.WorkloadSelector, "Reconcile only the Workloads this label selector matches, e.g. team=a (a scenario's own Workloads carry no labels)")
 	f.BoolVar(&c.LeaderElect, "leader-elect", c.LeaderElect, "Elect a leader with a Lease in the namespace, so that leader_election_master_status is exported")
 	f.StringVar(&c.LeaderElectionID, "leader-election-id", c.LeaderElectionID, "Name of the leader election Lease")
 	f.BoolVar(&c.Warmup, "warmup", c.Warmup, "Start the controller's watches before this replica leads (controller-runtime warm replicas): a standby's workqueue fills while no worker runs (the warm-standby scenario turns it on)")
