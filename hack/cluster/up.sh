@@ -153,7 +153,12 @@ kubectl apply -f "$here/manifests/" >/dev/null
 sed "s/@NODE_IP@/$node_ip/g" "$here/node.yaml" | kubectl apply -f - >/dev/null
 
 # --- kube-controller-manager ----------------------------------------------------------------------
-start kube-controller-manager "$bin/kube-controller-manager" \
+# Through crilog, which also writes its output in the CRI log format, as a kubelet does: the
+# kwok Logs object of its pod (below) serves that file to `kubectl logs` and to report.
+mkdir -p "$run/bin"
+(cd "$root" && go build -o "$run/bin/crilog" ./hack/crilog)
+: >"$run/logs/kube-controller-manager.cri.log"
+start kube-controller-manager "$run/bin/crilog" "$run/logs/kube-controller-manager.cri.log" -- "$bin/kube-controller-manager" \
   --kubeconfig="$run/controller-manager.kubeconfig" \
   --authentication-kubeconfig="$run/controller-manager.kubeconfig" \
   --authorization-kubeconfig="$run/controller-manager.kubeconfig" \
@@ -179,7 +184,7 @@ wait_for "the default ServiceAccount" 60 kubectl -n default get serviceaccount d
 
 # kube-controller-manager shown the way kubeadm clusters show it: a host-network pod in
 # kube-system whose IP is the node's, so its real /metrics is reachable through the pod.
-sed "s/@NODE_NAME@/$NODE_NAME/g; s/@NODE_IP@/$node_ip/g" "$here/kube-controller-manager-pod.yaml" |
+sed "s/@NODE_NAME@/$NODE_NAME/g; s/@NODE_IP@/$node_ip/g; s|@RUN@|$run|g" "$here/kube-controller-manager-pod.yaml" |
   kubectl apply -f - >/dev/null
 wait_for "pod kube-system/kube-controller-manager-$NODE_NAME Ready" 60 sh -c \
   "kubectl -n kube-system get pod kube-controller-manager-$NODE_NAME -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True"

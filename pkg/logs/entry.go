@@ -20,6 +20,8 @@ type entry struct {
 	// structured says the line had a message and fields (JSON, klog's structured text,
 	// logfmt); a plain line is its message only, and may continue a stack trace.
 	structured bool
+	// source is klog's file of the call ("replica_set.go"), "" for other shapes.
+	source string
 }
 
 // maxFields bounds the fields kept of one line.
@@ -124,7 +126,7 @@ func objectRef(raw []byte) (string, bool) {
 }
 
 // klogHeader is klog's "E1126 11:00:00.123456    1 controller.go:316] " header.
-var klogHeader = regexp.MustCompile(`^([IWEF])(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})\.(\d{1,9})\s+\d+ [^\]\s]+\] ?`)
+var klogHeader = regexp.MustCompile(`^([IWEF])(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})\.(\d{1,9})\s+\d+ ([^\]\s:]+)(?::\d+)?\] ?`)
 
 // decodeKlog reads klog's text lines: a structured message ("msg" key="value" ...) or a plain one.
 func decodeKlog(s string, ref time.Time) (entry, bool) {
@@ -132,7 +134,7 @@ func decodeKlog(s string, ref time.Time) (entry, bool) {
 	if h == nil {
 		return entry{}, false
 	}
-	e := entry{level: normLevel(s[:1])}
+	e := entry{level: normLevel(s[:1]), source: s[h[16]:h[17]]}
 	num := func(i int) int { n, _ := strconv.Atoi(s[h[2*i]:h[2*i+1]]); return n }
 	if !ref.IsZero() {
 		frac := s[h[14]:h[15]]

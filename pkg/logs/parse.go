@@ -141,10 +141,14 @@ func (p *parser) line(ts time.Time, s string) {
 	}
 }
 
-// isFailure says whether e is a reconcile's error: controller-runtime's "Reconciler error", or
-// a client-go worker's "Error syncing" with the item's key.
+// isFailure says whether e is a reconcile's error: controller-runtime's "Reconciler error", a
+// client-go worker's "Error syncing" with the item's key, or kube-controller-manager's "sync
+// failed" Unhandled Error (kcm.go).
 func isFailure(e entry) bool {
 	if e.msg == "Reconciler error" {
+		return true
+	}
+	if _, _, ok := unhandledSync(e); ok {
 		return true
 	}
 	return e.structured && (strings.HasPrefix(e.msg, "Error syncing") || strings.HasPrefix(e.msg, "error syncing")) && e.field("key") != ""
@@ -161,8 +165,17 @@ func (p *parser) failure(e entry) {
 	} else if kind := e.field("controllerKind"); kind != "" && e.field(kind) != "" {
 		obj = e.field(kind)
 	}
-	f := Failure{Controller: bounded(e.field("controller", "logger")), Object: bounded(obj),
-		Error: clean(e.field("error", "err")), Last: e.time}
+	controller, msg := e.field("controller"), e.field("error", "err")
+	if controller == "" {
+		controller = loggerController(e.field("logger"))
+	}
+	if key, err, ok := unhandledSync(e); ok {
+		obj, msg = key, err
+		if controller == "" {
+			controller = sourceController(e.source)
+		}
+	}
+	f := Failure{Controller: bounded(controller), Object: bounded(obj), Error: clean(msg), Last: e.time}
 	key := f.Controller + "\x00" + f.Object + "\x00" + f.Error
 	g := p.failures[key]
 	if g == nil {

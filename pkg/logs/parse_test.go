@@ -154,3 +154,38 @@ func TestCRIPartial(t *testing.T) {
 		t.Errorf("%+v", l)
 	}
 }
+
+// kube-controller-manager's failed syncs name their objects and controllers although its
+// HandleError logger names none; the garbage collector's line, which names no object key, is
+// not a failure.
+func TestKubeControllerManager(t *testing.T) {
+	l := parseFile(t, "kcm.log", Options{})
+	got := map[string]Failure{}
+	for _, f := range l.Failures {
+		got[f.Controller+" "+f.Object] = f
+	}
+	if len(got) != 2 {
+		t.Fatalf("failures %+v", l.Failures)
+	}
+	rs, ok := got["replicaset quota-ns/quota-blocked"]
+	if !ok || !strings.HasPrefix(rs.Error, `pods \"quota-blocked-`) && !strings.HasPrefix(rs.Error, `pods "quota-blocked-`) || !strings.Contains(rs.Error, "exceeded quota: one-pod") {
+		t.Errorf("replicaset: %+v", l.Failures)
+	}
+	if ss, ok := got["statefulset shop/db"]; !ok || !strings.Contains(ss.Error, "exceeded quota") {
+		t.Errorf("statefulset: %+v", l.Failures)
+	}
+	if n := len(l.FailuresOf("replicaset")); n != len(l.Failures)-1 {
+		t.Errorf("FailuresOf(replicaset) = %d, want every failure but the statefulset's", n)
+	}
+}
+
+func TestLoggerController(t *testing.T) {
+	for in, want := range map[string]string{
+		"UnhandledError": "", "statefulset-controller.UnhandledError": "statefulset",
+		"widget": "widget", "my-controller": "my-controller",
+	} {
+		if got := loggerController(in); got != want {
+			t.Errorf("loggerController(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

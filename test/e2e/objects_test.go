@@ -108,6 +108,16 @@ spec:
 			}
 		}
 	}
+	// kube-controller-manager's own log (served by its pod like a kubelet's) names the
+	// ReplicaSet, its queue and why its syncs fail.
+	l := logsOf(t, r).logOfPod(t, "kube-system/kube-controller-manager-ctrldiag-node")
+	named := false
+	for _, f := range l.Failures {
+		named = named || f.Controller == "replicaset" && f.Object == object && strings.Contains(f.Error, "exceeded quota") && f.Count > 0
+	}
+	if l.Note != "" || l.Lines == 0 || !named {
+		t.Errorf("kube-controller-manager's log does not name %s on the replicaset queue: %+v", object, l)
+	}
 	txt := ctrldiag(t, "report", "-n", "kube-system", "--interval", "1s")
 	if txt.Code != 0 || !strings.Contains(txt.Stdout, object) || !strings.Contains(txt.Stdout, "ReplicaFailure=True") {
 		t.Errorf("the text report does not name %s with ReplicaFailure=True:\n%s", object, txt)
