@@ -107,23 +107,7 @@ func (m Match) Advise(check, queue string) (a Advice, ok bool) {
 // as with pflag), or "" when they do not set it. Names compare as pflag's word-separator
 // normalisation does: "--concurrent_rc_syncs" is "--concurrent-rc-syncs".
 func flagValue(args []string, flag string) string {
-	want := flagName(flag)
-	var v string
-	for i, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			continue
-		}
-		name, val, hasVal := strings.Cut(a, "=")
-		if flagName(name) != want {
-			continue
-		}
-		switch {
-		case hasVal:
-			v = val
-		case i+1 < len(args) && !strings.HasPrefix(args[i+1], "-"):
-			v = args[i+1]
-		}
-	}
+	v, _ := flagSet(args, flag)
 	return v
 }
 
