@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
-
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 )
@@ -16,13 +14,7 @@ import (
 // is no label name, or names the targets, is a usage error naming the flag.
 func TestReplicaLabelFlag(t *testing.T) {
 	parse := func(args ...string) Flags {
-		f := Defaults()
-		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-		f.AddFlags(fs, true)
-		if err := fs.Parse(append([]string{"--prometheus", "http://thanos:9090"}, args...)); err != nil {
-			t.Fatal(err)
-		}
-		return f
+		return parsed(t, append([]string{"--prometheus", "http://thanos:9090"}, args...)...)
 	}
 	for _, c := range []struct {
 		args   []string

@@ -15,12 +15,7 @@ import (
 // and what it takes.
 func TestMaxSourceResolutionFlag(t *testing.T) {
 	spec := func(args ...string) (string, error) {
-		f := Defaults()
-		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-		f.AddFlags(fs, true)
-		if err := fs.Parse(args); err != nil {
-			t.Fatal(err)
-		}
+		f := parsed(t, args...)
 		s, err := f.Spec(&globals.Flags{}, nil)
 		return s.Prometheus.MaxSourceResolution, err
 	}

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
-
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 )
@@ -16,12 +14,7 @@ import (
 // or control characters, and --tenant without --prometheus are usage errors naming the flag.
 func TestTenantFlag(t *testing.T) {
 	spec := func(args ...string) (map[string]string, error) {
-		f := Defaults()
-		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-		f.AddFlags(fs, true)
-		if err := fs.Parse(args); err != nil {
-			t.Fatal(err)
-		}
+		f := parsed(t, args...)
 		s, err := f.Spec(&globals.Flags{}, nil)
 		return s.Prometheus.Headers, err
 	}

@@ -1,0 +1,20 @@
+package sourceflags
+
+import (
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+// parsed is the source flags a command line sets, as a command that reads them (with
+// Prometheus) has them.
+func parsed(t *testing.T, args ...string) Flags {
+	t.Helper()
+	f := Defaults()
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	f.AddFlags(fs, true)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
