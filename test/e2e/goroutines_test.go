@@ -73,13 +73,14 @@ func TestReportGoroutinesOfAStuckWorker(t *testing.T) {
 		}})
 	time.Sleep(12 * time.Second)
 
-	const own = "github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/controller.(*Reconciler).Reconcile"
+	// The stuck reconcile calls a backend that never answers, with no deadline.
+	const own = "github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/controller.(*backend).call"
 	d, _ := goroutineReport(t, "-n", ns)
 	summary, rec, _ := d.stuck(t)
-	if !strings.Contains(summary, ": 1 worker blocked ") || !strings.HasSuffix(summary, " on chan receive in "+own) {
+	if !strings.Contains(summary, ": 1 worker blocked ") || !strings.HasSuffix(summary, " in net/http.(*Client).Do, called from "+own+" [select]") {
 		t.Errorf("the stuck-worker finding does not name where the worker waits: %s", summary)
 	}
-	if !strings.HasPrefix(rec, "The workers wait on a channel") {
+	if !strings.HasPrefix(rec, "The workers wait in an HTTP call that has no deadline: give the client a Timeout") {
 		t.Errorf("the advice does not follow from the frame: %s", rec)
 	}
 	if len(d.Goroutines) != 1 || len(d.Goroutines[0].Groups) == 0 {
@@ -88,13 +89,13 @@ func TestReportGoroutinesOfAStuckWorker(t *testing.T) {
 	g := d.Goroutines[0]
 	top := g.Groups[0]
 	if g.Target != ns+"/stuck:8080" || g.Endpoint != ns+"/stuck:8082/debug/pprof/goroutine" || g.Reason != "container port named pprof" ||
-		g.Workers != 1 || top.Count != 1 || top.State != "chan receive" || top.Own == nil || top.Own.Func != own ||
-		!strings.HasSuffix(top.Own.File, "pkg/operator/controller/reconciler.go") || top.Own.Line == 0 {
+		g.Workers != 1 || top.Count != 1 || top.State != "select" || top.Wait.Func != "net/http.(*Client).Do" || top.Own == nil || top.Own.Func != own ||
+		!strings.HasSuffix(top.Own.File, "pkg/operator/controller/backend.go") || top.Own.Line == 0 {
 		t.Errorf("the dump's groups: %+v %+v", g, top)
 	}
 
 	text := ctrldiag(t, "report", "-n", ns, "--include-apiserver=false", "--threshold", "stuckAfter=5s")
-	if !strings.Contains(text.Stdout, "GOROUTINES: WHERE THE WORKERS WAIT") || !strings.Contains(text.Stdout, "controller.(*Reconciler).Reconcile (reconciler.go:") {
+	if !strings.Contains(text.Stdout, "GOROUTINES: WHERE THE WORKERS WAIT") || !strings.Contains(text.Stdout, "controller.(*backend).call (backend.go:") {
 		t.Errorf("the text report shows no goroutine section:\n%s", text.Stdout)
 	}
 

@@ -20,7 +20,7 @@ import (
 const statusRefresh = time.Minute
 
 // Reconciler reconciles Workloads: it waits spec.reconcileDelay, fails at spec.failureRate,
-// blocks when spec.stuck, keeps spec.children ConfigMaps, writes status and requeues after
+// blocks in an HTTP call that never returns when spec.stuck, keeps spec.children ConfigMaps, writes status and requeues after
 // spec.requeueAfter.
 type Reconciler struct {
 	Client client.Client
@@ -28,6 +28,7 @@ type Reconciler struct {
 	Now func() time.Time
 
 	attempts attempts
+	backend  backend
 }
 
 // Reconcile implements reconcile.Reconciler.
@@ -46,8 +47,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	}
 
 	if w.Spec.Stuck {
-		<-ctx.Done() // a stuck reconcile returns only when the operator shuts down
-		return reconcile.Result{}, fmt.Errorf("workload %s: stuck reconcile interrupted: %w", key, ctx.Err())
+		// A call to a backend that never answers, made without a deadline: it returns only
+		// when the operator shuts down.
+		err := r.backend.call(ctx, key)
+		return reconcile.Result{}, fmt.Errorf("workload %s: stuck reconcile interrupted: %w", key, err)
 	}
 	if d := w.Spec.ReconcileDelay.Duration; d > 0 {
 		t := time.NewTimer(d)

@@ -2,6 +2,8 @@ package controller
 
 import (
 	"context"
+	"errors"
+	"runtime/pprof"
 	"strings"
 	"testing"
 	"time"
@@ -128,21 +130,37 @@ func TestReconcileFailureReasonAndMessage(t *testing.T) {
 	}
 }
 
+// A stuck reconcile blocks in an HTTP call to a backend that never answers, made without a
+// deadline (what a goroutine dump must show), and returns the context's error on shutdown.
 func TestReconcileStuckReturnsOnCancel(t *testing.T) {
 	r := &Reconciler{Client: newClient(t, workload(v1alpha1.WorkloadSpec{Stuck: true}))}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { _, err := r.Reconcile(ctx, req); done <- err }()
-	select {
-	case err := <-done:
-		t.Fatalf("stuck reconcile returned early: %v", err)
-	case <-time.After(50 * time.Millisecond):
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var dump strings.Builder
+		if err := pprof.Lookup("goroutine").WriteTo(&dump, 2); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(dump.String(), "net/http.(*Client).Do") && strings.Contains(dump.String(), "controller.(*backend).call") {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("stuck reconcile returned: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no goroutine blocked in net/http.(*Client).Do called from (*backend).call:\n%s", dump.String())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	cancel()
 	select {
 	case err := <-done:
-		if err == nil {
-			t.Error("stuck reconcile returned nil after cancel, want the context error")
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("stuck reconcile returned %v after cancel, want the context's error", err)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("stuck reconcile did not return after cancel")

@@ -121,7 +121,7 @@ var all = []Scenario{
 	},
 	{
 		Name:      "stuck",
-		Signature: "one reconcile never returns; workqueue_longest_running_processor_seconds and unfinished_work_seconds grow steadily, one worker stays busy",
+		Signature: "one reconcile never returns (an HTTP call without a timeout to a backend that never answers); workqueue_longest_running_processor_seconds and unfinished_work_seconds grow steadily, one worker stays busy",
 		Objects:   4,
 		Spec: func(i int) v1alpha1.WorkloadSpec {
 			if i == 0 {
