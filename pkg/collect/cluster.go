@@ -129,7 +129,7 @@ func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.
 	c.mu.Unlock()
 	changes := map[objects.Kind]objects.Changes{}
 	for k, w := range watches {
-		changes[k] = w.Stop()
+		changes[k], _ = w.Stop()
 	}
 	places, more := objects.Place(ctx, bindings, ns, c.mayList)
 	kinds, capped := objects.Read(ctx, dyn, bindings, places, time.Now())
