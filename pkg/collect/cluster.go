@@ -116,7 +116,7 @@ func (c *cluster) WatchChanges(ctx context.Context, ns string, controllers []obj
 }
 
 // Objects resolves the controllers' kinds through API discovery and summarizes their objects,
-// with the changes counted since WatchChanges. Discovery that fails for some API groups still
+// with the changes counted and the spec latency measured since WatchChanges. Discovery that fails for some API groups still
 // resolves the kinds of the others.
 func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind) objects.View {
 	var v objects.View
@@ -132,8 +132,9 @@ func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.
 	c.watches = nil
 	c.mu.Unlock()
 	changes := map[objects.Kind]objects.Changes{}
+	specs := map[objects.Kind]*objects.SpecLatency{}
 	for k, w := range watches {
-		changes[k] = w.Stop()
+		changes[k], specs[k] = w.Stop()
 	}
 	places, more := objects.Place(ctx, bindings, ns, c.mayList, c.byRBAC)
 	kinds, capped := objects.Read(ctx, dyn, bindings, places, time.Now())
@@ -141,6 +142,7 @@ func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.
 	for i := range v.Kinds {
 		if ch, ok := changes[v.Kinds[i].Kind]; ok {
 			v.Kinds[i].Changes = &ch
+			v.Kinds[i].SpecLatency = specs[v.Kinds[i].Kind]
 		}
 	}
 	return v

@@ -14,7 +14,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
@@ -95,14 +94,15 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 			if inv.Cluster == nil || cfg.Read.Interval <= 0 {
 				return nil
 			}
-			// The objects' changes are counted over the window, from each target's first
-			// sample, for the controllers whose queues hold items then (the ones that may be
-			// saturated; a watch starts with a list of the kind).
+			// The objects' changes are counted and their spec latency measured over the
+			// window, from each target's first sample, for all of its controllers: a healthy
+			// controller's queue is mostly empty then, and its spec latency is judged too (a
+			// watch starts with a list of the kind, once per kind).
 			return func(r source.Result) {
 				r.Pod = inv.Pods[r.Target.Namespace+"/"+r.Target.Name]
 				m := r.Model()
-				if busy := waiting(m, report.Controllers([]model.Target{m})); len(busy) > 0 {
-					inv.Cluster.WatchChanges(reading, cfg.Scope.Namespace, busy, cfg.ControllerKinds)
+				if cs := report.Controllers([]model.Target{m}); len(cs) > 0 {
+					inv.Cluster.WatchChanges(reading, cfg.Scope.Namespace, cs, cfg.ControllerKinds)
 				}
 			}
 		},
@@ -205,21 +205,6 @@ func apiServerPage(targets []model.Target) (read, callsWebhooks bool) {
 		callsWebhooks = callsWebhooks || len(cur.Admission) > 0
 	}
 	return read, callsWebhooks
-}
-
-// waiting are the controllers whose queues hold items in t's last sample.
-func waiting(t model.Target, controllers []objects.Controller) []objects.Controller {
-	cur := t.Last()
-	if cur == nil {
-		return nil
-	}
-	var out []objects.Controller
-	for _, c := range controllers {
-		if q := cur.Queues[c.Name]; q != nil && q.Depth > 0 {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // reportFamilies are the metric families `report` parses: what the model reads, and the

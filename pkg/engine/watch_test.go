@@ -86,16 +86,16 @@ func (s *firstSampleSource) Read(_ context.Context, o source.Options) []source.R
 	return out
 }
 
-// The report watches the kinds of the controllers whose queues hold items at the first
-// sample, and only those: a watch starts with a list of the kind.
-func TestReportWatchesTheBusyQueuesOnly(t *testing.T) {
+// The report watches the kinds of every controller from its target's first sample, the idle
+// ones too: their spec latency is judged, and a healthy queue is mostly empty then.
+func TestReportWatchesEveryController(t *testing.T) {
 	c := &watchCluster{}
 	src := &firstSampleSource{t: t, cluster: c}
 	_, err := Report(context.Background(), ReportConfig{Read: source.Options{Interval: 5 * time.Second}, Thresholds: findings.DefaultThresholds()}, Env{Source: src})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.watched) != 1 || c.watched[0].Target != "ops/busy:8080" || c.watched[0].Name != "widget" {
-		t.Errorf("watched %+v, want ops/busy:8080's widget only", c.watched)
+	if len(c.watched) != 2 || c.watched[0].Target != "ops/busy:8080" || c.watched[1].Target != "ops/idle:8080" || c.watched[1].Name != "widget" {
+		t.Errorf("watched %+v, want the widget controllers of ops/busy:8080 and ops/idle:8080", c.watched)
 	}
 }

@@ -77,6 +77,11 @@ func targetFindings(t Target, th Thresholds, leaders map[string]*replicas.Electi
 			out = append(out, f)
 		}
 	}
+	for _, s := range SpecSLIs(t, th) {
+		if f, ok := specLatencySLO(t, s, th); ok {
+			out = append(out, f)
+		}
+	}
 	return out
 }
 

@@ -73,7 +73,8 @@ func (c Changes) PerSecond() float64 {
 }
 
 // ChangeWatch counts the changes of one kind's objects in a namespace ("" for all) from the
-// moment it starts until Stop.
+// moment it starts until Stop, and times how long the controller takes to act on their spec
+// changes (SpecLatency).
 type ChangeWatch struct {
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -85,6 +86,8 @@ type ChangeWatch struct {
 	now     func() time.Time
 	// per counts the changes of each object.
 	per map[types.UID]*ObjectChanges
+	// spec follows the objects' spec changes until the controller acts on them.
+	spec *specTracker
 }
 
 // WatchChanges lists the kind's objects (to know their state before the first change) and
@@ -94,7 +97,7 @@ func WatchChanges(ctx context.Context, dyn dynamic.Interface, k Kind, ns string)
 		ns = ""
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	w := &ChangeWatch{cancel: cancel, done: make(chan struct{}), now: time.Now, per: map[types.UID]*ObjectChanges{}}
+	w := &ChangeWatch{cancel: cancel, done: make(chan struct{}), now: time.Now, per: map[types.UID]*ObjectChanges{}, spec: newSpecTracker()}
 	w.started = w.now()
 	go func() {
 		defer close(w.done)
@@ -103,8 +106,8 @@ func WatchChanges(ctx context.Context, dyn dynamic.Interface, k Kind, ns string)
 	return w
 }
 
-// Stop ends the watch and returns what it counted.
-func (w *ChangeWatch) Stop() Changes {
+// Stop ends the watch and returns what it counted, and the spec latency it measured.
+func (w *ChangeWatch) Stop() (Changes, *SpecLatency) {
 	w.mu.Lock()
 	if w.stopped.IsZero() {
 		w.stopped = w.now()
@@ -132,7 +135,9 @@ func (w *ChangeWatch) Stop() Changes {
 	if len(c.Top) > maxTop {
 		c.Top = c.Top[:maxTop]
 	}
-	return c
+	spec := w.spec.result(c.Seconds, w.stopped)
+	spec.Error = w.err
+	return c, &spec
 }
 
 // fail records why the watch stopped, and when, unless it was stopped first.
@@ -145,11 +150,16 @@ func (w *ChangeWatch) fail(msg string) {
 	}
 }
 
-// counted counts a change of u, unless the watch was stopped.
-func (w *ChangeWatch) counted(u *unstructured.Unstructured) {
+// received follows one event of u (its spec state, and whether it is a change, counted), unless
+// the watch was stopped.
+func (w *ChangeWatch) received(t watch.EventType, u *unstructured.Unstructured, changed bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.stopped.IsZero() {
+		return
+	}
+	w.spec.event(t, u, w.now())
+	if !changed {
 		return
 	}
 	o := w.per[u.GetUID()]
@@ -164,7 +174,7 @@ func (w *ChangeWatch) counted(u *unstructured.Unstructured) {
 // the last event seen when the server closes it.
 func (w *ChangeWatch) run(ctx context.Context, ri dynamic.ResourceInterface, k Kind, ns string) {
 	seen := map[types.UID]uint64{}
-	rv, err := seed(ctx, ri, seen)
+	rv, err := seed(ctx, ri, seen, w.seeded)
 	if err != nil {
 		if ctx.Err() == nil {
 			w.fail(watchError(k, ns, "list", err))
@@ -206,17 +216,22 @@ func (w *ChangeWatch) follow(ctx context.Context, wi watch.Interface, seen map[t
 				continue
 			}
 			rv = u.GetResourceVersion()
-			if Changed(seen, ev.Type, u) {
-				w.counted(u)
-			}
+			w.received(ev.Type, u, Changed(seen, ev.Type, u))
 		}
 	}
 }
 
-// seed lists the objects into seen, up to maxObjects, and returns the list's resourceVersion
-// (a paged list's pages share it). Objects beyond the bound are not seen: their first change
-// counts.
-func seed(ctx context.Context, ri dynamic.ResourceInterface, seen map[types.UID]uint64) (string, error) {
+// seeded records the spec state of a listed object.
+func (w *ChangeWatch) seeded(u *unstructured.Unstructured) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.spec.seed(u, w.now())
+}
+
+// seed lists the objects into seen, and each into each, up to maxObjects, and returns the
+// list's resourceVersion (a paged list's pages share it). Objects beyond the bound are not
+// seen: their first change counts.
+func seed(ctx context.Context, ri dynamic.ResourceInterface, seen map[types.UID]uint64, each func(*unstructured.Unstructured)) (string, error) {
 	opts := metav1.ListOptions{Limit: pageSize}
 	for {
 		l, err := ri.List(ctx, opts)
@@ -225,6 +240,7 @@ func seed(ctx context.Context, ri dynamic.ResourceInterface, seen map[types.UID]
 		}
 		for i := range l.Items {
 			seen[l.Items[i].GetUID()] = fingerprint(&l.Items[i])
+			each(&l.Items[i])
 		}
 		if l.GetContinue() == "" || len(seen) >= maxObjects {
 			return l.GetResourceVersion(), nil

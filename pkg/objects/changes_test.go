@@ -79,6 +79,7 @@ func TestWatchChanges(t *testing.T) {
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	var got Changes
+	var spec *SpecLatency
 	for {
 		time.Sleep(20 * time.Millisecond)
 		w.mu.Lock()
@@ -88,7 +89,7 @@ func TestWatchChanges(t *testing.T) {
 		}
 		w.mu.Unlock()
 		if n >= 3 || time.Now().After(deadline) {
-			got = w.Stop()
+			got, spec = w.Stop()
 			break
 		}
 	}
@@ -98,6 +99,11 @@ func TestWatchChanges(t *testing.T) {
 	if len(got.ByCount) != 2 || got.ByCount[2] != 1 || got.ByCount[1] != 1 || len(got.Top) != 2 ||
 		got.Top[0] != (ObjectChanges{Object: "ops/w-a", Count: 2}) || got.Top[1] != (ObjectChanges{Object: "ops/w-b", Count: 1}) {
 		t.Errorf("spread %v, top %v; want w-a twice (annotation, deletion), w-b once", got.ByCount, got.Top)
+	}
+	// The Workloads here carry no observedGeneration: the creation of w-b is a spec change
+	// that nothing says was acted on.
+	if spec == nil || spec.Changes != 1 || spec.Pending != 1 || !spec.NoObservedGeneration || spec.Seconds != got.Seconds {
+		t.Errorf("spec latency %+v, want the creation pending and no observedGeneration", spec)
 	}
 }
 

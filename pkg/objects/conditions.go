@@ -117,18 +117,48 @@ func failed(u *unstructured.Unstructured) (condition, bool) {
 	return condition{}, false
 }
 
-// behindSpec says whether the controller has not yet acted on the object's latest spec: its
-// status.observedGeneration trails its generation, and no Ready condition of the current
+// observedOf is the newest generation the controller says it has acted on: the greater of
+// status.observedGeneration and any condition's own observedGeneration (kstatus and Gateway API
+// kinds stamp each condition, Flux leaves status.observedGeneration behind while a generation
+// fails). found says whether the object carries either.
+func observedOf(u *unstructured.Unstructured) (int64, bool) {
+	var observed int64
+	found := false
+	if st, ok := u.Object["status"].(map[string]any); ok {
+		if v, ok := st["observedGeneration"]; ok {
+			observed, found = integer(v), true
+		}
+	}
+	for _, c := range conditions(u) {
+		if c.ObservedGeneration > 0 {
+			found = true
+			observed = max(observed, c.ObservedGeneration)
+		}
+	}
+	return observed, found
+}
+
+// specOf says whether the controller has acted on the object's latest spec: specCurrent when
+// what it observed (observedOf) reaches the generation, specOlder when it trails it, and
+// specUnknown when the object keeps no generation or says nothing of what was observed. The
+// objects section (behind spec) and the spec latency read it alike.
+func specOf(u *unstructured.Unstructured) spec {
+	gen := u.GetGeneration()
+	observed, found := observedOf(u)
+	switch {
+	case !found || gen <= 0:
+		return specUnknown
+	case observed >= gen:
+		return specCurrent
+	}
+	return specOlder
+}
+
+// behindSpec says whether the controller has not yet acted on the object's latest spec (specOf):
+// its status.observedGeneration trails its generation, and no condition of the current
 // generation says otherwise (Flux leaves status.observedGeneration behind while a generation
 // fails, and stamps the generation on each condition). Objects without observedGeneration do
 // not say.
 func behindSpec(u *unstructured.Unstructured) bool {
-	observed, found, err := unstructured.NestedInt64(u.Object, "status", "observedGeneration")
-	if err != nil || !found || observed >= u.GetGeneration() {
-		return false
-	}
-	if c, ok := conditions(u)["Ready"]; ok && c.speaksOf(u) == specCurrent {
-		return false
-	}
-	return true
+	return specOf(u) == specOlder
 }

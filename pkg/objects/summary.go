@@ -41,6 +41,9 @@ type Summary struct {
 	Error string `json:"error,omitempty"`
 	// Changes are the objects' changes while the metrics were read (live reads only).
 	Changes *Changes `json:"changes,omitempty"`
+	// SpecLatency is how long the controllers took to act on the objects' spec changes while
+	// the metrics were read (live reads only).
+	SpecLatency *SpecLatency `json:"specLatency,omitempty"`
 }
 
 // Reason is the objects that failed for one reason.

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
@@ -10,23 +11,42 @@ import (
 // queue-wait objective, the verdict, and the headroom before it breaks. Queues whose waits
 // were not judged for want of waits are counted in the note, not listed.
 func slisSection(r view.Report) section {
-	objective := "1s"
+	objective, specObjective := "1s", "30s"
 	if len(r.SLIs) > 0 {
 		objective = Seconds(&r.SLIs[0].QueueWait.ObjectiveSeconds)
 	}
-	s := section{Title: "Service levels (p99: queue wait <= " + objective + ")",
-		Header: []string{"TARGET", "QUEUE", "WAITS", "OVER " + objective, "VERDICT", "HEADROOM", "WHY"}}
+	for _, x := range r.SLIs {
+		if x.Spec != nil {
+			specObjective = Seconds(&x.Spec.ObjectiveSeconds)
+			break
+		}
+	}
+	s := section{Title: "Service levels (p99: queue wait <= " + objective + ", spec to observed <= " + specObjective + ")",
+		Header: []string{"TARGET", "QUEUE", "WAITS", "OVER " + objective, "VERDICT", "HEADROOM", "CHANGES", "SPEC p99", "OVER " + specObjective, "VERDICT", "WHY"}}
 	quiet := 0
 	for _, x := range r.SLIs {
 		q := x.QueueWait
-		if q.Verdict == "not-judged" && (q.Samples == nil || *q.Samples == 0) {
+		if q.Verdict == "not-judged" && (q.Samples == nil || *q.Samples == 0) && !specRead(x.Spec) {
 			quiet++
 			continue
 		}
 		if len(s.Rows) == maxRows {
 			continue
 		}
-		s.Rows = append(s.Rows, []string{x.Target, x.Queue, Count(q.Samples), overCell(q), q.Verdict, sliHeadroom(x), dash(shorten(q.Why, 100))})
+		var whys []string
+		if q.Why != "" {
+			whys = append(whys, q.Why)
+		}
+		spec := []string{"-", "-", "-", "-"}
+		if x.Spec != nil {
+			sp := x.Spec
+			spec = []string{Count(sp.Samples), Seconds(sp.P99Seconds), overCell(sp.Objective), sp.Verdict}
+			if sp.Why != "" && sp.Kind != "" {
+				whys = append(whys, "spec: "+sp.Why)
+			}
+		}
+		row := append([]string{x.Target, x.Queue, Count(q.Samples), overCell(q), q.Verdict, sliHeadroom(x)}, spec...)
+		s.Rows = append(s.Rows, append(row, dash(shorten(strings.Join(whys, "; "), 140))))
 	}
 	switch {
 	case r.Window == view.Lifetime:
@@ -34,7 +54,7 @@ func slisSection(r view.Report) section {
 	case len(r.SLIs) == 0:
 		s.Note = "No queue was read."
 	default:
-		s.Note = fmt.Sprintf("Breaks: more than 1%% of the window's waits surely over %s, at least 3 and beyond chance; holds: 100 waits or more, at most 1%% possibly over (--slo queue-wait-p99).", objective)
+		s.Note = fmt.Sprintf("Breaks: more than 1%% of the window's waits surely over %s, at least 3 and beyond chance; holds: 100 waits or more, at most 1%% possibly over (--slo queue-wait-p99). The spec changes of the controller's objects (creations, new generations, timed until status.observedGeneration reaches them; with those still behind) are judged alike against %s (--slo spec-p99).", objective, specObjective)
 		if quiet > 0 {
 			s.Note += fmt.Sprintf(" %d queues without waits in the window are not listed.", quiet)
 		}
@@ -68,4 +88,10 @@ func sliHeadroom(x view.SLI) string {
 		return "already over"
 	}
 	return headroomCell(view.Capacity{Headroom: h.Ratio, MaxOfferedPerSecond: h.MaxOfferedPerSecond, OfferedPerSecond: h.OfferedPerSecond})
+}
+
+// specRead says whether the spec latency of a queue's kind was measured: its objects were
+// watched (a kind is known) and changed, or are judged.
+func specRead(sp *view.SpecObjective) bool {
+	return sp != nil && sp.Kind != "" && (sp.Samples != nil && *sp.Samples > 0 || sp.Verdict != "not-judged")
 }

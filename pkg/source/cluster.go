@@ -27,8 +27,9 @@ type Cluster interface {
 	// first) and summarizes their objects in namespace ns ("" for all).
 	Objects(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind) objects.View
 	// WatchChanges starts counting the changes of the objects the controllers reconcile in
-	// namespace ns, each kind once however often it is asked; the next Objects stops the
-	// counts and gives them with the kinds (Summary.Changes).
+	// namespace ns, and timing their spec changes, each kind once however often it is asked;
+	// the next Objects stops the counts and gives them with the kinds (Summary.Changes,
+	// Summary.SpecLatency).
 	WatchChanges(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind)
 	// Usage reads metrics.k8s.io for the pods of the namespaces, by "namespace/name"; note
 	// says why it is missing when it is.

@@ -10,6 +10,23 @@ type SLI struct {
 	QueueWait Objective `json:"queueWait"`
 	// Headroom is the capacity section's headroom for the queue; nil when it was not modelled.
 	Headroom *Headroom `json:"headroom"`
+	// Spec is the spec latency of the objects of the queue's controller's kind against the
+	// spec-latency objective; nil when the objects of that kind were not read (no cluster,
+	// or the controller's kind is not known).
+	Spec *SpecObjective `json:"spec"`
+}
+
+// SpecObjective is the spec-latency indicator: the changes of the window (with those behind
+// at its start that caught up, and those pending at its end) against the objective, and the
+// exact p50 and p99 of those acted on.
+type SpecObjective struct {
+	Objective
+	// Kind is the resource watched ("workloads.demo.ctrldiag.dev"); "" when not known.
+	Kind string `json:"kind,omitempty"`
+	// Changes are the spec changes seen in the window; Pending those not acted on at its end.
+	Changes    int      `json:"changes"`
+	Pending    int      `json:"pending"`
+	P50Seconds *float64 `json:"p50Seconds"`
 }
 
 // Objective is one indicator against its objective at a quantile: the samples of the window,

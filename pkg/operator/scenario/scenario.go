@@ -279,6 +279,13 @@ var all = []Scenario{
 		Spec:      same(v1alpha1.WorkloadSpec{ReconcileDelay: dur(100 * time.Millisecond), RequeueAfter: dur(10 * time.Second)}),
 	},
 	{
+		Name:      "steps",
+		Signature: "300 objects, each reconcile takes 500ms, 4 workers (8 reconciles/s), nothing touches them: the load is whoever changes their spec (a test or a user patching spec.seed), so that queue wait, spec latency and headroom can be measured at a chosen rate",
+		Objects:   300,
+		Spec:      same(v1alpha1.WorkloadSpec{ReconcileDelay: dur(500 * time.Millisecond)}),
+		Workers:   4,
+	},
+	{
 		Name:      "warm-standby",
 		Signature: "run it as two replicas with one --leader-election-id: 8 healthy objects with controller-runtime warm replicas (EnableWarmup); the standby's informers fill its workqueue (workqueue_depth 8) while it runs no worker and exports no controller_runtime_* series; the leader looks like healthy",
 		Objects:   8,

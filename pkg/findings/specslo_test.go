@@ -1,0 +1,87 @@
+package findings
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/slo"
+)
+
+// specTarget is a healthy queue whose kind's watch saw fast changes acted on in 0.3s, slow
+// ones in 60s, and pending ones still behind after 120s at the end (the oldest named).
+func specTarget(fast, slow, pending int, noObserved bool) Target {
+	t := sloTarget(200, 0)
+	l := &objects.SpecLatency{Seconds: 45, Changes: fast + slow + pending, Observed: fast + slow, Pending: pending,
+		NoObservedGeneration: noObserved,
+		Buckets:              []objects.Bucket{{LE: 0.5, Count: fast}, {LE: 30, Count: fast}, {LE: 60, Count: fast + slow}}}
+	if pending > 0 {
+		l.PendingBuckets = []objects.Bucket{{LE: 0.5, Count: 0}, {LE: 30, Count: 0}, {LE: 60, Count: 0}}
+		l.PendingObjects = []objects.PendingObject{{Object: "ops/w-\x1b[2Jstuck", Generation: 4, ObservedGeneration: 2, BehindSeconds: 120, BehindAtLeast: true}}
+	}
+	t.Objects = &objects.View{Kinds: []objects.Summary{{Kind: objects.Kind{Group: "demo.ctrldiag.dev", Resource: "workloads"},
+		Controllers: []string{"ns/op:8080 ctrl"}, Total: 300, SpecLatency: l}}}
+	return t
+}
+
+// specLatencySLOIn returns the spec-latency-slo finding of fs, if any.
+func specLatencySLOIn(fs []Finding) (Finding, bool) {
+	for _, f := range fs {
+		if f.Check == "spec-latency-slo" {
+			return f, true
+		}
+	}
+	return Finding{}, false
+}
+
+// The spec-latency objective breaks only on evidence beyond chance, counting the changes still
+// pending at the end; a healthy controller's changes, too few changes, or a kind that keeps no
+// observedGeneration raise nothing.
+func TestSpecLatencySLO(t *testing.T) {
+	th := DefaultThresholds()
+	for _, c := range []struct {
+		name                string
+		fast, slow, pending int
+		noObserved          bool
+		verdict             slo.Verdict
+		why                 string
+	}{
+		{"healthy: 300 fast changes", 300, 0, 0, false, slo.Holds, ""},
+		{"one slow change of 150", 149, 1, 0, false, slo.Holds, ""},
+		{"two changes pending long, few changes", 10, 0, 2, false, slo.NotJudged, "12 spec changes in 45s, a p99 needs 100"},
+		{"no change", 0, 0, 0, false, slo.NotJudged, "no spec change of workloads.demo.ctrldiag.dev in 45s"},
+		{"10 of 200 slow", 190, 10, 0, false, slo.Breaks, ""},
+		{"3 pending of 5, all over", 2, 0, 3, false, slo.Breaks, ""},
+		{"a kind without observedGeneration", 0, 0, 50, true, slo.NotJudged, "keeps no observedGeneration"},
+	} {
+		tgt := specTarget(c.fast, c.slow, c.pending, c.noObserved)
+		s := SpecSLIs(tgt, th)
+		if len(s) != 1 || s[0].Verdict != c.verdict || !strings.Contains(s[0].Why, c.why) {
+			t.Errorf("%s: %+v, want %s (%q)", c.name, s, c.verdict, c.why)
+			continue
+		}
+		f, ok := specLatencySLOIn(Evaluate([]Target{tgt}, nil, nil, th))
+		if ok != (c.verdict == slo.Breaks) {
+			t.Errorf("%s: finding %v (%+v), verdict %s", c.name, ok, f, c.verdict)
+		}
+		if ok && (f.Severity != Warning || f.Code != "CD224" || !strings.Contains(f.Summary, "spec changes of workloads.demo.ctrldiag.dev took over 30s until ctrl acted on them, in the last 45s (p99 objective 30s: at most 1%)")) {
+			t.Errorf("%s: %s %s %q", c.name, f.Code, f.Severity, f.Summary)
+		}
+		if ok && c.pending > 0 && !strings.Contains(f.Summary, "behind longest: ops/w-\x1b[2Jstuck") {
+			t.Errorf("%s: the oldest object behind is not named: %q", c.name, f.Summary)
+		}
+	}
+}
+
+// Without a cluster, or without a watch over the window, there is nothing to judge.
+func TestSpecLatencySLONotRead(t *testing.T) {
+	th := DefaultThresholds()
+	tgt := sloTarget(200, 0)
+	if s := SpecSLIs(tgt, th); len(s) != 1 || s[0].Verdict != slo.NotJudged || !strings.Contains(s[0].Why, "no cluster") {
+		t.Errorf("no objects read: %+v", s)
+	}
+	tgt.Objects = &objects.View{Kinds: []objects.Summary{{Controllers: []string{"ns/op:8080 ctrl"}, Total: 3}}}
+	if s := SpecSLIs(tgt, th); len(s) != 1 || s[0].Verdict != slo.NotJudged || !strings.Contains(s[0].Why, "not watched") {
+		t.Errorf("no watch: %+v", s)
+	}
+}

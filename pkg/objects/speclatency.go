@@ -1,0 +1,334 @@
+package objects
+
+import (
+	"math"
+	"sort"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// SpecLatency is how long the controller took to act on the spec changes of a kind's objects
+// while they were watched: from the change (a creation, or a new metadata.generation) to the
+// object's status saying it observed that generation (status.observedGeneration, or a
+// condition's own observedGeneration). Both ends are the times this tool received the watch
+// events, so the delivery delay cancels out and every clock is the same.
+type SpecLatency struct {
+	// Seconds is how long the objects were watched.
+	Seconds float64 `json:"seconds"`
+	// Changes are the spec changes seen: creations and generation bumps.
+	Changes int `json:"changes"`
+	// Observed are the changes the controller acted on within the watch, with their latency:
+	// exact quantiles and maximum (null when none), and cumulative buckets (Count of them
+	// at most LE seconds).
+	Observed   int      `json:"observed"`
+	P50Seconds *float64 `json:"p50Seconds"`
+	P99Seconds *float64 `json:"p99Seconds"`
+	MaxSeconds *float64 `json:"maxSeconds"`
+	Buckets    []Bucket `json:"buckets,omitempty"`
+	// ObservedSeeded are objects already behind their spec when the watch started that caught
+	// up within it; SeededBuckets hold their latencies' lower bounds (the change was at or
+	// before the object's last write that was not to its status).
+	ObservedSeeded int      `json:"observedSeeded"`
+	SeededBuckets  []Bucket `json:"seededBuckets,omitempty"`
+	// Pending are the changes not acted on when the watch stopped; PendingBuckets hold how
+	// long they had waited by then, PendingObjects the oldest few.
+	Pending        int             `json:"pending"`
+	PendingBuckets []Bucket        `json:"pendingBuckets,omitempty"`
+	PendingObjects []PendingObject `json:"pendingObjects,omitempty"`
+	// NoObservedGeneration says no object of the kind carried an observedGeneration (Jobs,
+	// CronJobs): the controller does not say when it acted, so there is no latency to judge.
+	NoObservedGeneration bool `json:"noObservedGeneration,omitempty"`
+	// Capped says more objects changed than were followed, or the exact quantiles hold only the
+	// first samples: the counts and buckets still hold every change followed.
+	Capped bool `json:"capped,omitempty"`
+	// Error says why the watch stopped early or never started.
+	Error string `json:"error,omitempty"`
+}
+
+// Bucket is a cumulative histogram bucket: Count samples of at most LE seconds.
+type Bucket struct {
+	LE    float64 `json:"le"`
+	Count int     `json:"count"`
+}
+
+// PendingObject is an object whose latest spec the controller had not acted on when the
+// watch stopped.
+type PendingObject struct {
+	Object             string `json:"object"`
+	Generation         int64  `json:"generation"`
+	ObservedGeneration int64  `json:"observedGeneration"`
+	// BehindSeconds is how long its oldest change not acted on had waited; BehindAtLeast
+	// says the change was before the watch, so it waited at least that long.
+	BehindSeconds float64 `json:"behindSeconds"`
+	BehindAtLeast bool    `json:"behindAtLeast,omitempty"`
+}
+
+// specBounds are the buckets' bounds in seconds, log-spaced so that an objective from 50ms
+// to 30m is judged against a bound at it or near it.
+var specBounds = []float64{0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800}
+
+const (
+	// maxPending bounds the changes not acted on kept per object: changes beyond it are
+	// counted, not timed (the oldest ones carry the age).
+	maxPending = 8
+	// maxSamples bounds the latencies kept for the exact quantiles.
+	maxSamples = 10000
+	// maxPendingObjects bounds SpecLatency.PendingObjects.
+	maxPendingObjects = 3
+)
+
+// maxFollowed bounds the objects whose spec state is kept.
+func maxFollowed() int { return 2 * maxObjects }
+
+// Samples are the spec changes judged against an objective of t seconds: those acted on, those
+// already behind at the start that caught up, and those still pending; surely over t (their
+// latency, or its lower bound, is above the smallest bound >= t) and possibly over t (above the
+// largest bound <= t; a seeded change's latency is only known from below, so any of them may
+// be). surely is NaN when t is above every bound.
+func (s SpecLatency) Samples(t float64) (n, surely, possibly float64) {
+	n = float64(s.Observed + s.ObservedSeeded + s.Pending)
+	so, po := above(s.Buckets, s.Observed, t)
+	ss, _ := above(s.SeededBuckets, s.ObservedSeeded, t)
+	sp, pp := above(s.PendingBuckets, s.Pending, t)
+	return n, so + ss + sp, po + float64(s.ObservedSeeded) + pp
+}
+
+// above reads cumulative buckets of n samples: how many are surely over t (over the
+// smallest bound >= t; NaN without one) and possibly over t (over the largest bound <= t; all
+// without one).
+func above(bs []Bucket, n int, t float64) (surely, possibly float64) {
+	if n == 0 {
+		return 0, 0
+	}
+	surely, possibly = math.NaN(), float64(n)
+	for _, b := range bs {
+		if b.LE <= t {
+			possibly = float64(n - b.Count)
+		}
+		if b.LE >= t && math.IsNaN(surely) {
+			surely = float64(n - b.Count)
+		}
+	}
+	return surely, possibly
+}
+
+// pend is one spec change not acted on yet: its generation, when it was seen, and whether that
+// is only a bound (the change was before the watch started).
+type pend struct {
+	gen     int64
+	at      time.Time
+	atLeast bool
+}
+
+// specState is what is known of one object's spec.
+type specState struct {
+	name     string
+	gen      int64
+	observed int64
+	pending  []pend
+}
+
+// specTracker follows the objects' spec changes until they are acted on. It is pure: the
+// times are given to it.
+type specTracker struct {
+	objects map[types.UID]*specState
+	changes int
+	// latency counts the changes acted on by bucket (not cumulative, the last for above all
+	// bounds); samples keep their exact values up to maxSamples.
+	latency, seeded []int
+	observed        int
+	observedSeeded  int
+	samples         []float64
+	// sawObserved says an object carried an observedGeneration.
+	sawObserved bool
+	capped      bool
+}
+
+func newSpecTracker() *specTracker {
+	return &specTracker{objects: map[types.UID]*specState{}, latency: make([]int, len(specBounds)+1), seeded: make([]int, len(specBounds)+1)}
+}
+
+// bucketOf is the index of the first bound v fits under (len(specBounds) above all).
+func bucketOf(v float64) int {
+	return sort.SearchFloat64s(specBounds, v)
+}
+
+// cumulative turns per-bucket counts into cumulative Buckets; nil when there are none.
+func cumulative(counts []int) []Bucket {
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	if total == 0 {
+		return nil
+	}
+	out := make([]Bucket, len(specBounds))
+	n := 0
+	for i, le := range specBounds {
+		n += counts[i]
+		out[i] = Bucket{LE: le, Count: n}
+	}
+	return out
+}
+
+// seed records an object of the initial list at time now: its generation and what it
+// observed; one already behind its spec gets a change pending since its last write that was
+// not to its status (or now, without one), as a lower bound.
+func (s *specTracker) seed(u *unstructured.Unstructured, now time.Time) {
+	gen := u.GetGeneration()
+	if gen <= 0 || u.GetDeletionTimestamp() != nil || len(s.objects) >= maxFollowed() {
+		return
+	}
+	observed, found := observedOf(u)
+	s.sawObserved = s.sawObserved || found
+	st := &specState{name: objectName(u), gen: gen, observed: observed}
+	if specOf(u) == specOlder {
+		at := lastSpecWrite(u)
+		if at.IsZero() || at.After(now) {
+			at = now
+		}
+		st.pending = []pend{{gen: gen, at: at, atLeast: true}}
+	}
+	s.objects[u.GetUID()] = st
+}
+
+// lastSpecWrite is the newest time a manager wrote the object other than through its status
+// (the API server's clock, to the second): the spec change was then or before.
+func lastSpecWrite(u *unstructured.Unstructured) time.Time {
+	var last time.Time
+	for _, m := range u.GetManagedFields() {
+		if m.Subresource == "status" || m.Time == nil {
+			continue
+		}
+		if m.Time.After(last) {
+			last = m.Time.Time
+		}
+	}
+	return last
+}
+
+// event follows one watch event received at now: a creation or a new generation is a
+// change; whatever the object now says it observed acts on the changes up to it. A deletion,
+// or a deletion timestamp (which bumps the generation of an object with finalizers), drops the
+// object's pending changes uncounted.
+func (s *specTracker) event(t watch.EventType, u *unstructured.Unstructured, now time.Time) {
+	uid := u.GetUID()
+	if t == watch.Deleted {
+		delete(s.objects, uid)
+		return
+	}
+	if t != watch.Added && t != watch.Modified {
+		return
+	}
+	gen := u.GetGeneration()
+	if gen <= 0 {
+		return
+	}
+	observed, found := observedOf(u)
+	s.sawObserved = s.sawObserved || found
+	st := s.objects[uid]
+	if u.GetDeletionTimestamp() != nil {
+		if st != nil {
+			st.gen, st.pending = gen, nil
+		}
+		return
+	}
+	switch {
+	case st == nil && len(s.objects) >= maxFollowed():
+		s.capped = true
+		return
+	case st == nil:
+		st = &specState{name: objectName(u), gen: gen}
+		s.objects[uid] = st
+		if t == watch.Added {
+			// A creation; an object modified before it was seen (beyond the list's bound)
+			// has changes of unknown age.
+			s.changes++
+			st.pending = append(st.pending, pend{gen: gen, at: now})
+		}
+	case gen > st.gen:
+		s.changes++
+		if len(st.pending) < maxPending {
+			st.pending = append(st.pending, pend{gen: gen, at: now})
+		}
+		st.gen = gen
+	}
+	if found {
+		s.acted(st, observed, now)
+	}
+}
+
+// acted records the object's pending changes up to generation observed as acted on at now.
+func (s *specTracker) acted(st *specState, observed int64, now time.Time) {
+	st.observed = max(st.observed, observed)
+	n := 0
+	for _, p := range st.pending {
+		if p.gen > observed {
+			st.pending[n] = p
+			n++
+			continue
+		}
+		v := now.Sub(p.at).Seconds()
+		if p.atLeast {
+			s.observedSeeded++
+			s.seeded[bucketOf(v)]++
+			continue
+		}
+		s.observed++
+		s.latency[bucketOf(v)]++
+		if len(s.samples) < maxSamples {
+			s.samples = append(s.samples, v)
+		} else {
+			s.capped = true
+		}
+	}
+	st.pending = st.pending[:n]
+}
+
+// result is the latency over the watch, stopped at now.
+func (s *specTracker) result(seconds float64, now time.Time) SpecLatency {
+	out := SpecLatency{Seconds: seconds, Changes: s.changes, Observed: s.observed, ObservedSeeded: s.observedSeeded,
+		Buckets: cumulative(s.latency), SeededBuckets: cumulative(s.seeded), NoObservedGeneration: !s.sawObserved, Capped: s.capped}
+	if len(s.samples) > 0 {
+		xs := append([]float64(nil), s.samples...)
+		sort.Float64s(xs)
+		out.P50Seconds, out.P99Seconds, out.MaxSeconds = ptr(rank(xs, 0.5)), ptr(rank(xs, 0.99)), ptr(xs[len(xs)-1])
+	}
+	pending := make([]int, len(specBounds)+1)
+	var objs []PendingObject
+	for _, st := range s.objects {
+		if len(st.pending) == 0 {
+			continue
+		}
+		for _, p := range st.pending {
+			out.Pending++
+			pending[bucketOf(now.Sub(p.at).Seconds())]++
+		}
+		oldest := st.pending[0]
+		objs = append(objs, PendingObject{Object: st.name, Generation: st.gen, ObservedGeneration: st.observed,
+			BehindSeconds: now.Sub(oldest.at).Seconds(), BehindAtLeast: oldest.atLeast})
+	}
+	out.PendingBuckets = cumulative(pending)
+	sort.Slice(objs, func(i, j int) bool {
+		if objs[i].BehindSeconds != objs[j].BehindSeconds {
+			return objs[i].BehindSeconds > objs[j].BehindSeconds
+		}
+		return objs[i].Object < objs[j].Object
+	})
+	if len(objs) > maxPendingObjects {
+		objs = objs[:maxPendingObjects]
+	}
+	out.PendingObjects = objs
+	return out
+}
+
+// rank is the q-quantile of sorted xs by nearest rank.
+func rank(xs []float64, q float64) float64 {
+	i := int(math.Ceil(q*float64(len(xs)))) - 1
+	return xs[max(0, min(i, len(xs)-1))]
+}
+
+func ptr(v float64) *float64 { return &v }

@@ -1,0 +1,220 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// specChange is one spec change the test made: the object, the generation the patch gave it,
+// when the patch was sent (t0) and answered (t0done), and the poll that first saw it observed:
+// the observation was after the previous poll was sent (after) and before this one's answer
+// (t1, zero until seen).
+type specChange struct {
+	object     string
+	gen        int64
+	t0, t0done time.Time
+	after, t1  time.Time
+}
+
+// specDoc is the part of `report -o json` the test reads.
+type specDoc struct {
+	Objects struct {
+		Kinds []struct {
+			Kind struct {
+				Resource string `json:"resource"`
+			} `json:"kind"`
+			SpecLatency *struct {
+				Seconds    float64  `json:"seconds"`
+				Changes    int      `json:"changes"`
+				Observed   int      `json:"observed"`
+				P50Seconds *float64 `json:"p50Seconds"`
+				P99Seconds *float64 `json:"p99Seconds"`
+				Pending    int      `json:"pending"`
+			} `json:"specLatency"`
+		} `json:"kinds"`
+	} `json:"objects"`
+}
+
+// The spec latency the report measures from its watch agrees with what the test measures
+// itself on the same objects: the steps scenario (300 Workloads, 500ms reconciles, 4
+// workers), spec changes patched at ~3/s with Poisson gaps, each timed from just before its
+// patch to the first poll (every 250ms) that sees status.observedGeneration reach it. The
+// changes of the report's window and acted on in it agree in number within 10%, their p50 and
+// p99 within one poll step and its slack (350ms); few are left pending; and nothing breaks.
+func TestSpecLatencyMatchesObjects(t *testing.T) {
+	ns := newNamespace(t)
+	p := startOperatorWith(t, ns, "operator", "steps", 4)
+	cfg, err := clientcmd.BuildConfigFromFlags("", env.kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.QPS, cfg.Burst = 200, 400
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	workloads := dyn.Resource(schema.GroupVersionResource{Group: "demo.ctrldiag.dev", Version: "v1alpha1", Resource: "workloads"}).Namespace(ns)
+	// The initial reconcile of 300 objects at 8/s: wait until every object is observed.
+	eventually(t, 3*time.Minute, "all 300 Workloads observed", func() error {
+		l, err := workloads.List(context.Background(), metav1.ListOptions{})
+		if err != nil {
+			return err
+		}
+		behind := 0
+		for _, u := range l.Items {
+			if o, _, _ := unstructured.NestedInt64(u.Object, "status", "observedGeneration"); o < u.GetGeneration() {
+				behind++
+			}
+		}
+		if len(l.Items) < 300 || behind > 0 {
+			return fmt.Errorf("%d objects, %d behind", len(l.Items), behind)
+		}
+		return nil
+	})
+
+	var mu sync.Mutex
+	var changes []*specChange
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	wg.Add(2)
+	go func() { // the load: Poisson arrivals at 3/s, objects round robin
+		defer wg.Done()
+		rng := rand.New(rand.NewSource(1))
+		for n := 0; ctx.Err() == nil; n++ {
+			name := fmt.Sprintf("steps-%03d", n%300)
+			body := fmt.Sprintf(`{"metadata":{"annotations":{"e2e.ctrldiag.dev/changed-at":"%d"}},"spec":{"seed":%d}}`, time.Now().UnixNano(), 1000+n)
+			t0 := time.Now()
+			u, err := workloads.Patch(ctx, name, types.MergePatchType, []byte(body), metav1.PatchOptions{})
+			if err == nil {
+				mu.Lock()
+				changes = append(changes, &specChange{object: name, gen: u.GetGeneration(), t0: t0, t0done: time.Now()})
+				mu.Unlock()
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Duration(rng.ExpFloat64() / 3 * float64(time.Second))):
+			}
+		}
+	}()
+	go func() { // the test's own measure: a list every 250ms
+		defer wg.Done()
+		prevSent := time.Now()
+		for ctx.Err() == nil {
+			sent := time.Now()
+			l, err := workloads.List(ctx, metav1.ListOptions{})
+			now := time.Now()
+			if err == nil {
+				observed := map[string]int64{}
+				for _, u := range l.Items {
+					observed[u.GetName()], _, _ = unstructured.NestedInt64(u.Object, "status", "observedGeneration")
+				}
+				mu.Lock()
+				for _, c := range changes {
+					if c.t1.IsZero() && observed[c.object] >= c.gen {
+						c.after, c.t1 = prevSent, now
+					}
+				}
+				mu.Unlock()
+				prevSent = sent
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(250 * time.Millisecond):
+			}
+		}
+	}()
+	time.Sleep(20 * time.Second)
+	r := ctrldiag(t, "report", "-o", "json", "-n", ns, "--include-apiserver=false", "--interval", "45s", "--slo", "spec-p99=5s", "pod/"+p.Name)
+	stop := time.Now()
+	if r.Code != 0 {
+		t.Fatalf("report:\n%s", r)
+	}
+	time.Sleep(2 * time.Second) // let the poller see the last changes of the window
+	var d specDoc
+	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
+		t.Fatalf("report -o json: %v", err)
+	}
+	var got *struct {
+		Seconds    float64  `json:"seconds"`
+		Changes    int      `json:"changes"`
+		Observed   int      `json:"observed"`
+		P50Seconds *float64 `json:"p50Seconds"`
+		P99Seconds *float64 `json:"p99Seconds"`
+		Pending    int      `json:"pending"`
+	}
+	for _, k := range d.Objects.Kinds {
+		if k.Kind.Resource == "workloads" {
+			got = k.SpecLatency
+		}
+	}
+	if got == nil || got.P50Seconds == nil || got.P99Seconds == nil {
+		t.Fatalf("no spec latency of workloads: %+v\n%s", got, r.Stdout)
+	}
+	// The watch stopped after the second sample, moments before the command returned: the
+	// window is the watch's seconds up to then.
+	end := stop
+	start := end.Add(-time.Duration(got.Seconds * float64(time.Second)))
+	mu.Lock()
+	// Each change's latency lies between lo (from the patch's answer to the previous poll's
+	// sending) and hi (from the patch's sending to the answer of the poll that saw it), so its
+	// quantiles lie between theirs (order statistics are monotone); the report's, timed at the
+	// watch events, must too, within 100ms of delivery jitter.
+	var lo, hi []float64
+	for _, c := range changes {
+		if c.t0.After(start) && !c.t1.IsZero() && c.t1.Before(end) {
+			lo = append(lo, math.Max(0, c.after.Sub(c.t0done).Seconds()))
+			hi = append(hi, c.t1.Sub(c.t0).Seconds())
+		}
+	}
+	mu.Unlock()
+	sort.Float64s(lo)
+	sort.Float64s(hi)
+	if len(hi) < 50 {
+		t.Fatalf("the test measured only %d changes in the window", len(hi))
+	}
+	q := func(xs []float64, p float64) float64 { return xs[max(0, int(math.Ceil(p*float64(len(xs))))-1)] }
+	t.Logf("report: %d changes, %d observed, p50 %.3fs p99 %.3fs, %d pending over %.1fs; test: %d observed, p50 %.3f-%.3fs p99 %.3f-%.3fs",
+		got.Changes, got.Observed, *got.P50Seconds, *got.P99Seconds, got.Pending, got.Seconds, len(hi), q(lo, 0.5), q(hi, 0.5), q(lo, 0.99), q(hi, 0.99))
+	if diff := math.Abs(float64(got.Observed-len(hi))) / float64(len(hi)); diff > 0.10 {
+		t.Errorf("observed %d, the test counted %d: %.0f%% apart, want within 10%%", got.Observed, len(hi), 100*diff)
+	}
+	for _, c := range []struct {
+		name string
+		p    float64
+		got  float64
+	}{{"p50", 0.5, *got.P50Seconds}, {"p99", 0.99, *got.P99Seconds}} {
+		if l, h := q(lo, c.p)-0.1, q(hi, c.p)+0.1; c.got < l || c.got > h {
+			t.Errorf("%s %.3fs, outside the test's %.3f-%.3fs (with 100ms slack)", c.name, c.got, l, h)
+		}
+		if w := q(hi, c.p) - q(lo, c.p); w > 0.6 {
+			t.Logf("%s: the test's bracket is %.3fs wide: its polls were slow", c.name, w)
+		}
+	}
+	if got.Pending > 5 {
+		t.Errorf("%d changes pending at the end, want at most 5", got.Pending)
+	}
+	var f reportDoc
+	_ = json.Unmarshal([]byte(r.Stdout), &f)
+	for _, x := range f.Findings {
+		if x.Code == "CD224" {
+			t.Errorf("3 changes/s at 8/s served, spec p99 objective 5s: CD224 raised: %s", x.Summary)
+		}
+	}
+}
