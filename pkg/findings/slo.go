@@ -38,12 +38,17 @@ func SLIs(t Target, th Thresholds) []QueueSLI {
 
 // slisOf is SLIs, computed.
 func slisOf(t Target, th Thresholds) []QueueSLI {
+	return perQueue(t, func(q health.QueueStats) QueueSLI { return queueSLI(t, q, th) })
+}
+
+// perQueue is one indicator of each queue of a target that was read; none for one that was not.
+func perQueue[S any](t Target, indicator func(health.QueueStats) S) []S {
 	if t.Cur == nil || t.ScrapeError != "" {
 		return nil
 	}
-	out := make([]QueueSLI, 0, len(t.Queues))
+	out := make([]S, 0, len(t.Queues))
 	for _, q := range t.Queues {
-		out = append(out, queueSLI(t, q, th))
+		out = append(out, indicator(q))
 	}
 	return out
 }

@@ -40,14 +40,7 @@ type SpecSLI struct {
 // SpecSLIs judges the spec-latency indicator of every queue of t whose controller's kind was
 // read.
 func SpecSLIs(t Target, th Thresholds) []SpecSLI {
-	if t.Cur == nil || t.ScrapeError != "" {
-		return nil
-	}
-	out := make([]SpecSLI, 0, len(t.Queues))
-	for _, q := range t.Queues {
-		out = append(out, specSLI(t, q, th))
-	}
-	return out
+	return perQueue(t, func(q health.QueueStats) SpecSLI { return specSLI(t, q, th) })
 }
 
 // specSLI judges one queue's controller's spec latency from the watch of its kind's objects.

@@ -98,6 +98,7 @@ func TestReportGoroutinesOfAStuckWorker(t *testing.T) {
 	if !strings.Contains(text.Stdout, "GOROUTINES: WHERE THE WORKERS WAIT") || !strings.Contains(text.Stdout, "controller.(*backend).call (backend.go:") {
 		t.Errorf("the text report shows no goroutine section:\n%s", text.Stdout)
 	}
+	t.Logf("report of the stuck scenario:\n%s", text.Stdout)
 
 	d, _ = goroutineReport(t, "-n", ns, "--no-profile")
 	if summary, _, _ := d.stuck(t); strings.Contains(summary, "called from") || len(d.Goroutines) != 0 {
