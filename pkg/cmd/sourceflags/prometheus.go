@@ -62,7 +62,7 @@ func (p *PromFlags) addPromFlags(fs *pflag.FlagSet, sampling bool) {
 	fs.StringVar(&p.ClusterLabel, "cluster-label", "cluster", "With --prometheus: the label that tells clusters apart")
 	fs.StringSliceVar(&p.ReplicaLabels, "replica-label", DefaultReplicaLabels, "With --prometheus: the labels that tell the replicas of an HA pair apart; each target is read from one replica. Given, the server is also asked to deduplicate over them (Thanos Query's dedup); --replica-label= reads every replica")
 	fs.BoolVar(&p.PartialResponse, "partial-response", true, "With --prometheus: accept an answer some of the server's stores did not contribute to (Thanos Query, Mimir), reported as partial; --partial-response=false asks Thanos Query to fail instead (partial_response=false)")
-	fs.StringVar(&p.MaxSourceResolution, "max-source-resolution", "auto", "With --prometheus: the coarsest downsampled data Thanos Query may answer from (max_source_resolution, sent with every query; Prometheus and VictoriaMetrics ignore it): auto (raw for a --window under 25m, 5m from 25m, 1h from 5h), raw, 5m or 1h")
+	fs.StringVar(&p.MaxSourceResolution, "max-source-resolution", "auto", "With --prometheus: the coarsest downsampled data Thanos Query may answer from (max_source_resolution, sent with every query; Prometheus and VictoriaMetrics ignore it): auto (raw for a --window under 25m, 5m from 25m, 1h from 5h; when a Thanos Query finds no targets at that level for a window old enough to be compacted, it asks once more one level coarser and says so), raw, 5m or 1h (never retried)")
 	if sampling {
 		fs.DurationVar(&p.Window, "window", open.DefaultWindow, "With --prometheus: the window judged; rates and increases run over it, between the two samples rebuilt from its ends")
 	}
