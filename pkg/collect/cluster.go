@@ -116,7 +116,7 @@ func (c *cluster) WatchChanges(ctx context.Context, ns string, controllers []obj
 }
 
 // Objects resolves the controllers' kinds through API discovery and summarizes their objects,
-// with the changes counted and the spec latency measured since WatchChanges. Discovery that fails for some API groups still
+// with the changes counted, the spec latency and the time to Ready measured since WatchChanges. Discovery that fails for some API groups still
 // resolves the kinds of the others.
 func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind) objects.View {
 	var v objects.View
@@ -133,8 +133,9 @@ func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.
 	c.mu.Unlock()
 	changes := map[objects.Kind]objects.Changes{}
 	specs := map[objects.Kind]*objects.SpecLatency{}
+	ready := map[objects.Kind]*objects.TimeToReady{}
 	for k, w := range watches {
-		changes[k], specs[k] = w.Stop()
+		changes[k], specs[k], ready[k] = w.Stop()
 	}
 	places, more := objects.Place(ctx, bindings, ns, c.mayList, c.byRBAC)
 	kinds, capped := objects.Read(ctx, dyn, bindings, places, time.Now())
@@ -143,6 +144,7 @@ func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.
 		if ch, ok := changes[v.Kinds[i].Kind]; ok {
 			v.Kinds[i].Changes = &ch
 			v.Kinds[i].SpecLatency = specs[v.Kinds[i].Kind]
+			v.Kinds[i].TimeToReady = ready[v.Kinds[i].Kind]
 		}
 	}
 	return v
