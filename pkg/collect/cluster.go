@@ -36,6 +36,9 @@ type cluster struct {
 	resources    []*metav1.APIResourceList
 	discoveryErr error
 	discovered   bool
+	// groupVersions are the full discovery lists (subresources included) of the controllers'
+	// kinds' group versions, asked once each; nil when the answer failed.
+	groupVersions map[schema.GroupVersion]*metav1.APIResourceList
 	// watches count the changes of the kinds WatchChanges was asked for, until Objects.
 	watches map[objects.Kind]*objects.ChangeWatch
 	// mayListAll are the access reviews' answers: may the user list a kind in all namespaces.
@@ -91,7 +94,31 @@ func (c *cluster) bindings(controllers []objects.Controller, overrides map[strin
 		notes = append(notes, "API discovery was partial: "+err.Error())
 	}
 	bindings, more := objects.Resolve(controllers, resources, overrides)
+	objects.MarkStatusSubresources(bindings, c.groupVersionLists(objects.GroupVersions(bindings)))
 	return bindings, append(notes, more...)
+}
+
+// groupVersionLists are the full discovery lists of gvs, each asked once (the preferred
+// resources leave the subresources out); one that fails is nil, and its kinds stay unmarked.
+func (c *cluster) groupVersionLists(gvs []schema.GroupVersion) []*metav1.APIResourceList {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.groupVersions == nil {
+		c.groupVersions = map[schema.GroupVersion]*metav1.APIResourceList{}
+	}
+	out := make([]*metav1.APIResourceList, 0, len(gvs))
+	for _, gv := range gvs {
+		l, asked := c.groupVersions[gv]
+		if !asked {
+			var err error
+			if l, err = c.kube.Client.Discovery().ServerResourcesForGroupVersion(gv.String()); err != nil {
+				l = nil
+			}
+			c.groupVersions[gv] = l
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // WatchChanges starts counting the changes of the kinds the controllers reconcile, each kind

@@ -100,6 +100,9 @@ func WatchChanges(ctx context.Context, dyn dynamic.Interface, k Kind, ns string)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	w := &ChangeWatch{cancel: cancel, done: make(chan struct{}), now: time.Now, per: map[types.UID]*ObjectChanges{}, spec: newSpecTracker(), ready: newReadyTracker()}
+	// Without a /status subresource the controller's status writes bump the generation: the
+	// changes are counted, their latency not followed.
+	w.spec.noStatus, w.ready.noStatus = k.NoStatusSubresource, k.NoStatusSubresource
 	w.started = w.now()
 	go func() {
 		defer close(w.done)

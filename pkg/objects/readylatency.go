@@ -37,6 +37,9 @@ type TimeToReady struct {
 	// NoReadyCondition says no object of the kind carried a Ready condition (Deployments, Jobs):
 	// there is no time to Ready to measure, which is not a time of zero.
 	NoReadyCondition bool `json:"noReadyCondition,omitempty"`
+	// NoStatusSubresource says the kind has no /status subresource: its changes were not
+	// followed (see SpecLatency).
+	NoStatusSubresource bool `json:"noStatusSubresource,omitempty"`
 	// Capped says more objects changed than were followed, or the exact quantiles hold only the
 	// first samples.
 	Capped bool `json:"capped,omitempty"`
@@ -75,6 +78,8 @@ type readyTracker struct {
 	// sawReady says an object carried a Ready condition.
 	sawReady bool
 	capped   bool
+	// noStatus says the kind has no /status subresource: nothing is followed.
+	noStatus bool
 }
 
 func newReadyTracker() *readyTracker {
@@ -84,6 +89,9 @@ func newReadyTracker() *readyTracker {
 // seed records an object of the initial list: its generation, with nothing pending (an object
 // not Ready when the watch starts has no change of known time to time it from).
 func (r *readyTracker) seed(u *unstructured.Unstructured) {
+	if r.noStatus {
+		return
+	}
 	if _, ok := conditions(u)["Ready"]; ok {
 		r.sawReady = true
 	}
@@ -98,6 +106,9 @@ func (r *readyTracker) seed(u *unstructured.Unstructured) {
 // a Ready=True for it ends it. A deletion, or a deletion timestamp, ends the object's pending
 // changes as deleted before Ready.
 func (r *readyTracker) event(t watch.EventType, u *unstructured.Unstructured, now time.Time) {
+	if r.noStatus {
+		return
+	}
 	r.events++
 	uid := u.GetUID()
 	st := r.objects[uid]
@@ -189,7 +200,7 @@ func statusObservedGeneration(u *unstructured.Unstructured) (int64, bool) {
 // result is the time to Ready over the watch.
 func (r *readyTracker) result(seconds float64) TimeToReady {
 	out := TimeToReady{Seconds: seconds, Changes: r.changes, Ready: r.ready, Buckets: cumulative(r.latency),
-		DeletedBeforeReady: r.deleted, NoReadyCondition: !r.sawReady, Capped: r.capped}
+		DeletedBeforeReady: r.deleted, NoReadyCondition: !r.sawReady && !r.noStatus, NoStatusSubresource: r.noStatus, Capped: r.capped}
 	if len(r.samples) > 0 {
 		xs := append([]float64(nil), r.samples...)
 		sort.Float64s(xs)

@@ -123,3 +123,23 @@ func TestTimeToReadyDeletionTimestamp(t *testing.T) {
 		t.Errorf("%+v, want the creation deleted before Ready", got)
 	}
 }
+
+// A kind without a /status subresource is not followed: the controller's own status writes
+// bump its generation, so each looks like a change that never becomes Ready or observed.
+func TestLatencyNoStatusSubresource(t *testing.T) {
+	r, s := newReadyTracker(), newSpecTracker()
+	r.noStatus, s.noStatus = true, true
+	r.seed(readyObj("a", 1, 1, "True", 0))
+	s.seed(readyObj("a", 1, 1, "True", 0), now)
+	for i, u := range []*unstructured.Unstructured{readyObj("a", 2, 1, "True", 0), readyObj("a", 3, 2, "True", 0)} { // its own writes
+		r.event(watch.Modified, u, now.Add(time.Duration(i)*time.Second))
+		s.event(watch.Modified, u, now.Add(time.Duration(i)*time.Second))
+	}
+	gotR, gotS := r.result(10), s.result(10, now.Add(10*time.Second))
+	if !gotR.NoStatusSubresource || gotR.NoReadyCondition || gotR.Changes != 0 || gotR.Pending != 0 {
+		t.Errorf("time to Ready %+v, want nothing followed and no /status said", gotR)
+	}
+	if !gotS.NoStatusSubresource || gotS.NoObservedGeneration || gotS.Changes != 0 || gotS.Pending != 0 {
+		t.Errorf("spec latency %+v, want nothing followed and no /status said", gotS)
+	}
+}

@@ -19,6 +19,11 @@ func specLatencySection(v *objects.View) (section, bool) {
 		if sl == nil || k.Error != "" {
 			continue
 		}
+		if sl.NoStatusSubresource {
+			s.Rows = append(s.Rows, []string{k.Kind.Kind, "-", "-", "-", "-", "-", "-", "-", "-",
+				"no /status subresource: the controller's status writes bump metadata.generation, so the latency is not measurable"})
+			continue
+		}
 		ready := []string{"-", "-"}
 		if r := k.TimeToReady; r != nil {
 			ready = []string{Seconds(r.P50Seconds), Seconds(r.P99Seconds)}

@@ -24,6 +24,12 @@ func TestSpecLatencySectionNotMeasurable(t *testing.T) {
 	if want := "Job|2|0|-|-|-|2|-|-|no observedGeneration: when the controller acts is not measurable; no Ready condition"; got != want {
 		t.Errorf("row\n%s\nwant\n%s", got, want)
 	}
+	old := objects.Summary{Kind: objects.Kind{Kind: "Legacy"}, SpecLatency: &objects.SpecLatency{NoStatusSubresource: true},
+		TimeToReady: &objects.TimeToReady{NoStatusSubresource: true}}
+	if s, _ := specLatencySection(&objects.View{Kinds: []objects.Summary{old}}); len(s.Rows) != 1 || s.Rows[0][1] != "-" ||
+		!strings.Contains(s.Rows[0][9], "no /status subresource") {
+		t.Errorf("a kind without /status: %v", s.Rows)
+	}
 	if _, ok := specLatencySection(&objects.View{Kinds: []objects.Summary{{Kind: job}}}); ok {
 		t.Error("a kind not watched (a snapshot, --url) made a table")
 	}
