@@ -313,7 +313,11 @@ func checkSpecTable(t *testing.T, snap string, spec *specLatencyDoc, ready *time
 			f[3] == "-" || f[4] == "-" || f[7] == "-" || f[8] == "-" {
 			t.Errorf("row %q, want %d changes, %d observed, %d pending, and every latency", l, spec.Changes, spec.Observed, spec.Pending)
 		}
-		t.Logf("section 6:\nSpec to observed\n%s\n%s", lines[0], l)
+		levels := ""
+		if _, after, ok := strings.Cut(r.Stdout, "\nSERVICE LEVELS"); ok {
+			levels, _, _ = strings.Cut("SERVICE LEVELS"+after, "\n\n")
+		}
+		t.Logf("section 6:\nSpec to observed\n%s\n%s\n\n%s", lines[0], l, levels)
 		return
 	}
 	t.Errorf("no Workload row in Spec to observed:\n%s", table)
