@@ -36,6 +36,9 @@ type cluster struct {
 	resources    []*metav1.APIResourceList
 	discoveryErr error
 	discovered   bool
+	// groupVersions are the full discovery lists (subresources included) of the controllers'
+	// kinds' group versions, asked once each; nil when the answer failed.
+	groupVersions map[schema.GroupVersion]*metav1.APIResourceList
 	// watches count the changes of the kinds WatchChanges was asked for, until Objects.
 	watches map[objects.Kind]*objects.ChangeWatch
 	// mayListAll are the access reviews' answers: may the user list a kind in all namespaces.
@@ -91,7 +94,31 @@ func (c *cluster) bindings(controllers []objects.Controller, overrides map[strin
 		notes = append(notes, "API discovery was partial: "+err.Error())
 	}
 	bindings, more := objects.Resolve(controllers, resources, overrides)
+	objects.MarkStatusSubresources(bindings, c.groupVersionLists(objects.GroupVersions(bindings)))
 	return bindings, append(notes, more...)
+}
+
+// groupVersionLists are the full discovery lists of gvs, each asked once (the preferred
+// resources leave the subresources out); one that fails is nil, and its kinds stay unmarked.
+func (c *cluster) groupVersionLists(gvs []schema.GroupVersion) []*metav1.APIResourceList {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.groupVersions == nil {
+		c.groupVersions = map[schema.GroupVersion]*metav1.APIResourceList{}
+	}
+	out := make([]*metav1.APIResourceList, 0, len(gvs))
+	for _, gv := range gvs {
+		l, asked := c.groupVersions[gv]
+		if !asked {
+			var err error
+			if l, err = c.kube.Client.Discovery().ServerResourcesForGroupVersion(gv.String()); err != nil {
+				l = nil
+			}
+			c.groupVersions[gv] = l
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // WatchChanges starts counting the changes of the kinds the controllers reconcile, each kind
@@ -116,7 +143,7 @@ func (c *cluster) WatchChanges(ctx context.Context, ns string, controllers []obj
 }
 
 // Objects resolves the controllers' kinds through API discovery and summarizes their objects,
-// with the changes counted and the spec latency measured since WatchChanges. Discovery that fails for some API groups still
+// with the changes counted, the spec latency and the time to Ready measured since WatchChanges. Discovery that fails for some API groups still
 // resolves the kinds of the others.
 func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind) objects.View {
 	var v objects.View
@@ -133,8 +160,9 @@ func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.
 	c.mu.Unlock()
 	changes := map[objects.Kind]objects.Changes{}
 	specs := map[objects.Kind]*objects.SpecLatency{}
+	ready := map[objects.Kind]*objects.TimeToReady{}
 	for k, w := range watches {
-		changes[k], specs[k] = w.Stop()
+		changes[k], specs[k], ready[k] = w.Stop()
 	}
 	places, more := objects.Place(ctx, bindings, ns, c.mayList, c.byRBAC)
 	kinds, capped := objects.Read(ctx, dyn, bindings, places, time.Now())
@@ -143,6 +171,7 @@ func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.
 		if ch, ok := changes[v.Kinds[i].Kind]; ok {
 			v.Kinds[i].Changes = &ch
 			v.Kinds[i].SpecLatency = specs[v.Kinds[i].Kind]
+			v.Kinds[i].TimeToReady = ready[v.Kinds[i].Kind]
 		}
 	}
 	return v

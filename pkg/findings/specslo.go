@@ -45,7 +45,7 @@ func SpecSLIs(t Target, th Thresholds) []SpecSLI {
 
 // specSLI judges one queue's controller's spec latency from the watch of its kind's objects.
 // Without a watch (no cluster, one sample, a snapshot taken without one), without a kind, or
-// for a kind that keeps no observedGeneration, it is not judged.
+// for a kind that keeps no observedGeneration or has no /status subresource, it is not judged.
 func specSLI(t Target, q health.QueueStats, th Thresholds) SpecSLI {
 	s := SpecSLI{Target: t.ID, Queue: q.Queue, Controller: q.Controller, Objective: th.TargetSpecLatency.Seconds(),
 		Counts: slo.Counts{N: math.NaN(), Over: math.NaN(), OverAtMost: math.NaN()}, P50: math.NaN(), P99: math.NaN(), Verdict: slo.NotJudged}
@@ -69,6 +69,9 @@ func specSLI(t Target, q health.QueueStats, th Thresholds) SpecSLI {
 		return s
 	case l.Error != "" && l.Seconds < t.Window.Seconds()/2:
 		s.Why = "not read: " + l.Error
+		return s
+	case l.NoStatusSubresource:
+		s.Why = fmt.Sprintf("%s has no /status subresource: the controller's status writes bump its generation, so when a change was acted on is not measurable", s.Kind)
 		return s
 	case l.NoObservedGeneration:
 		s.Why = fmt.Sprintf("%s keeps no observedGeneration: its status does not say when a change was acted on", s.Kind)

@@ -85,3 +85,18 @@ func TestSpecLatencySLONotRead(t *testing.T) {
 		t.Errorf("no watch: %+v", s)
 	}
 }
+
+// A kind without a /status subresource, whose controller's own status writes bump the
+// generation, is not judged even when every change looks pending: a healthy controller of such
+// a kind must not get CD224.
+func TestSpecLatencySLONoStatusSubresource(t *testing.T) {
+	th := DefaultThresholds()
+	tgt := specTarget(0, 0, 300, false)
+	tgt.Objects.Kinds[0].SpecLatency.NoStatusSubresource = true
+	if s := SpecSLIs(tgt, th); len(s) != 1 || s[0].Verdict != slo.NotJudged || !strings.Contains(s[0].Why, "has no /status subresource") {
+		t.Errorf("no /status: %+v", s)
+	}
+	if f, ok := specLatencySLOIn(Evaluate([]Target{tgt}, nil, nil, th)); ok {
+		t.Errorf("no /status: %s %s", f.Code, f.Summary)
+	}
+}

@@ -74,7 +74,7 @@ func (c Changes) PerSecond() float64 {
 
 // ChangeWatch counts the changes of one kind's objects in a namespace ("" for all) from the
 // moment it starts until Stop, and times how long the controller takes to act on their spec
-// changes (SpecLatency).
+// changes (SpecLatency) and how long they take to become Ready (TimeToReady).
 type ChangeWatch struct {
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -88,6 +88,8 @@ type ChangeWatch struct {
 	per map[types.UID]*ObjectChanges
 	// spec follows the objects' spec changes until the controller acts on them.
 	spec *specTracker
+	// ready follows the same changes until the objects are Ready.
+	ready *readyTracker
 }
 
 // WatchChanges lists the kind's objects (to know their state before the first change) and
@@ -97,7 +99,10 @@ func WatchChanges(ctx context.Context, dyn dynamic.Interface, k Kind, ns string)
 		ns = ""
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	w := &ChangeWatch{cancel: cancel, done: make(chan struct{}), now: time.Now, per: map[types.UID]*ObjectChanges{}, spec: newSpecTracker()}
+	w := &ChangeWatch{cancel: cancel, done: make(chan struct{}), now: time.Now, per: map[types.UID]*ObjectChanges{}, spec: newSpecTracker(), ready: newReadyTracker()}
+	// Without a /status subresource the controller's status writes bump the generation: the
+	// changes are counted, their latency not followed.
+	w.spec.noStatus, w.ready.noStatus = k.NoStatusSubresource, k.NoStatusSubresource
 	w.started = w.now()
 	go func() {
 		defer close(w.done)
@@ -106,8 +111,9 @@ func WatchChanges(ctx context.Context, dyn dynamic.Interface, k Kind, ns string)
 	return w
 }
 
-// Stop ends the watch and returns what it counted, and the spec latency it measured.
-func (w *ChangeWatch) Stop() (Changes, *SpecLatency) {
+// Stop ends the watch and returns what it counted, and the spec latency and time to Ready it
+// measured.
+func (w *ChangeWatch) Stop() (Changes, *SpecLatency, *TimeToReady) {
 	w.mu.Lock()
 	if w.stopped.IsZero() {
 		w.stopped = w.now()
@@ -137,7 +143,9 @@ func (w *ChangeWatch) Stop() (Changes, *SpecLatency) {
 	}
 	spec := w.spec.result(c.Seconds, w.stopped)
 	spec.Error = w.err
-	return c, &spec
+	ready := w.ready.result(c.Seconds)
+	ready.Error = w.err
+	return c, &spec, &ready
 }
 
 // fail records why the watch stopped, and when, unless it was stopped first.
@@ -158,7 +166,9 @@ func (w *ChangeWatch) received(t watch.EventType, u *unstructured.Unstructured, 
 	if !w.stopped.IsZero() {
 		return
 	}
-	w.spec.event(t, u, w.now())
+	now := w.now()
+	w.spec.event(t, u, now)
+	w.ready.event(t, u, now)
 	if !changed {
 		return
 	}
@@ -226,6 +236,7 @@ func (w *ChangeWatch) seeded(u *unstructured.Unstructured) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.spec.seed(u, w.now())
+	w.ready.seed(u)
 }
 
 // seed lists the objects into seen, and each into each, up to maxObjects, and returns the

@@ -80,6 +80,7 @@ func TestWatchChanges(t *testing.T) {
 	deadline := time.Now().Add(5 * time.Second)
 	var got Changes
 	var spec *SpecLatency
+	var ready *TimeToReady
 	for {
 		time.Sleep(20 * time.Millisecond)
 		w.mu.Lock()
@@ -89,7 +90,7 @@ func TestWatchChanges(t *testing.T) {
 		}
 		w.mu.Unlock()
 		if n >= 3 || time.Now().After(deadline) {
-			got, spec = w.Stop()
+			got, spec, ready = w.Stop()
 			break
 		}
 	}
@@ -104,6 +105,10 @@ func TestWatchChanges(t *testing.T) {
 	// that nothing says was acted on.
 	if spec == nil || spec.Changes != 1 || spec.Pending != 1 || !spec.NoObservedGeneration || spec.Seconds != got.Seconds {
 		t.Errorf("spec latency %+v, want the creation pending and no observedGeneration", spec)
+	}
+	// Nor any Ready condition: the creation is not Ready, and the kind says it has no Ready.
+	if ready == nil || ready.Changes != 1 || ready.Pending != 1 || !ready.NoReadyCondition || ready.Seconds != got.Seconds {
+		t.Errorf("time to Ready %+v, want the creation pending and no Ready condition", ready)
 	}
 }
 

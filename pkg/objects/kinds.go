@@ -16,6 +16,11 @@ type Kind struct {
 	Kind       string `json:"kind"`
 	Resource   string `json:"resource"`
 	Namespaced bool   `json:"namespaced"`
+	// NoStatusSubresource says API discovery of its group version lists no RESOURCE/status
+	// (MarkStatusSubresources): the status is written in the main resource, and for a custom
+	// resource every such write bumps metadata.generation, so status.observedGeneration always
+	// trails it and the spec latency is not measurable.
+	NoStatusSubresource bool `json:"noStatusSubresource,omitempty"`
 }
 
 // GVR is the resource to list.

@@ -83,3 +83,26 @@ func TestParseOverride(t *testing.T) {
 		}
 	}
 }
+
+// The full lists of the bindings' group versions say which kinds have a /status subresource;
+// a group version not asked (its list missing) leaves its kinds unmarked.
+func TestMarkStatusSubresources(t *testing.T) {
+	bs, _ := Resolve([]Controller{{Name: "deployment", Runtime: "kube-controller-manager"}, {Name: "replicaset", Runtime: "kube-controller-manager"},
+		{Name: "workload", Runtime: "controller-runtime"}, {Name: "certificate", Runtime: "controller-runtime"}}, discovery, nil)
+	if gvs := GroupVersions(bs); len(gvs) != 3 || gvs[0].String() != "apps/v1" {
+		t.Errorf("group versions %v, want apps/v1, demo.ctrldiag.dev/v1alpha1, cert-manager.io/v1", gvs)
+	}
+	MarkStatusSubresources(bs, []*metav1.APIResourceList{
+		{GroupVersion: "apps/v1", APIResources: []metav1.APIResource{
+			{Name: "deployments", Kind: "Deployment"}, {Name: "deployments/status", Kind: "Deployment"},
+			{Name: "replicasets", Kind: "ReplicaSet"}, {Name: "replicasets/scale", Kind: "Scale"}}},
+		{GroupVersion: "demo.ctrldiag.dev/v1alpha1", APIResources: []metav1.APIResource{{Name: "workloads", Kind: "Workload"}}},
+		nil,
+	})
+	want := map[string]bool{"deployments": false, "replicasets": true, "workloads": true, "certificates": false}
+	for _, b := range bs {
+		if b.Kind.NoStatusSubresource != want[b.Kind.Resource] {
+			t.Errorf("%s: no /status subresource %v, want %v", b.Kind.GroupResource(), b.Kind.NoStatusSubresource, want[b.Kind.Resource])
+		}
+	}
+}

@@ -41,6 +41,10 @@ type SpecLatency struct {
 	// NoObservedGeneration says no object of the kind carried an observedGeneration (Jobs,
 	// CronJobs): the controller does not say when it acted, so there is no latency to judge.
 	NoObservedGeneration bool `json:"noObservedGeneration,omitempty"`
+	// NoStatusSubresource says the kind has no /status subresource (Kind.NoStatusSubresource):
+	// the controller's own status writes bump the generation, so its changes were not
+	// followed and there is no latency to judge.
+	NoStatusSubresource bool `json:"noStatusSubresource,omitempty"`
 	// Capped says more objects changed than were followed, or the exact quantiles hold only the
 	// first samples: the counts and buckets still hold every change followed.
 	Capped bool `json:"capped,omitempty"`
@@ -145,6 +149,8 @@ type specTracker struct {
 	// sawObserved says an object carried an observedGeneration.
 	sawObserved bool
 	capped      bool
+	// noStatus says the kind has no /status subresource: nothing is followed.
+	noStatus bool
 }
 
 func newSpecTracker() *specTracker {
@@ -179,7 +185,7 @@ func cumulative(counts []int) []Bucket {
 // not to its status (or now, without one), as a lower bound.
 func (s *specTracker) seed(u *unstructured.Unstructured, now time.Time) {
 	gen := u.GetGeneration()
-	if gen <= 0 || u.GetDeletionTimestamp() != nil || len(s.objects) >= maxFollowed() {
+	if s.noStatus || gen <= 0 || u.GetDeletionTimestamp() != nil || len(s.objects) >= maxFollowed() {
 		return
 	}
 	observed, found := observedOf(u)
@@ -215,6 +221,9 @@ func lastSpecWrite(u *unstructured.Unstructured) time.Time {
 // or a deletion timestamp (which bumps the generation of an object with finalizers), drops the
 // object's pending changes uncounted.
 func (s *specTracker) event(t watch.EventType, u *unstructured.Unstructured, now time.Time) {
+	if s.noStatus {
+		return
+	}
 	uid := u.GetUID()
 	if t == watch.Deleted {
 		delete(s.objects, uid)
@@ -291,7 +300,7 @@ func (s *specTracker) acted(st *specState, observed int64, now time.Time) {
 // result is the latency over the watch, stopped at now.
 func (s *specTracker) result(seconds float64, now time.Time) SpecLatency {
 	out := SpecLatency{Seconds: seconds, Changes: s.changes, Observed: s.observed, ObservedSeeded: s.observedSeeded,
-		Buckets: cumulative(s.latency), SeededBuckets: cumulative(s.seeded), NoObservedGeneration: !s.sawObserved, Capped: s.capped}
+		Buckets: cumulative(s.latency), SeededBuckets: cumulative(s.seeded), NoObservedGeneration: !s.sawObserved && !s.noStatus, NoStatusSubresource: s.noStatus, Capped: s.capped}
 	if len(s.samples) > 0 {
 		xs := append([]float64(nil), s.samples...)
 		sort.Float64s(xs)

@@ -44,6 +44,9 @@ type Summary struct {
 	// SpecLatency is how long the controllers took to act on the objects' spec changes while
 	// the metrics were read (live reads only).
 	SpecLatency *SpecLatency `json:"specLatency,omitempty"`
+	// TimeToReady is how long the objects took to become Ready after those changes (live
+	// reads only).
+	TimeToReady *TimeToReady `json:"timeToReady,omitempty"`
 }
 
 // Reason is the objects that failed for one reason.

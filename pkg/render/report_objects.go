@@ -9,8 +9,8 @@ import (
 )
 
 // objectsSection is section 6: per kind the controllers reconcile, how many objects failed,
-// trail their spec or wait on finalizers, the failed ones by reason, and the Warning events
-// that speak of the controllers.
+// trail their spec or wait on finalizers, the failed ones by reason, how fast their spec changes
+// were acted on, and the Warning events that speak of the controllers.
 func objectsSection(r view.Report) section {
 	s := section{Title: "6. Objects the controllers reconcile",
 		Header: []string{"KIND", "NAMESPACE", "CONTROLLERS", "OBJECTS", "FAILED", "BEHIND SPEC", "DELETING", "NOTE"}}
@@ -70,6 +70,9 @@ func objectsSection(r view.Report) section {
 	s.Note = strings.Join(notes, " ")
 	if len(reasons.Rows) > 0 {
 		s.Sub = append(s.Sub, reasons)
+	}
+	if sl, ok := specLatencySection(v); ok {
+		s.Sub = append(s.Sub, sl)
 	}
 	if r.WarningEvents != nil {
 		s.Sub = append(s.Sub, warningEventsSection(r.WarningEvents, r.GeneratedAt))

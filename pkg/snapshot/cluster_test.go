@@ -84,7 +84,7 @@ func (f *fakeCluster) Generations(context.Context, string, []schema.GroupVersion
 func (f *fakeCluster) Objects(context.Context, string, []objects.Controller, map[string]schema.GroupKind) objects.View {
 	return objects.View{Kinds: []objects.Summary{{Kind: objects.Kind{Group: "example.com", Kind: "Widget"}, Controllers: []string{"x widget"},
 		Total: 5, Failed: 1, Reasons: []objects.Reason{{Condition: "Ready=False", Reason: "Broken", Count: 1, Objects: []string{"ops/w1"}}},
-		Changes: &objects.Changes{Count: 40, Seconds: 5}}}}
+		Changes: &objects.Changes{Count: 40, Seconds: 5}, TimeToReady: &objects.TimeToReady{Seconds: 5, Changes: 4, Ready: 3, Pending: 1}}}}
 }
 
 func (f *fakeCluster) WorkloadAnnotation(_ context.Context, key string, workloads []string) (map[string]string, []string) {
@@ -162,7 +162,7 @@ func TestClusterReportFromSnapshotEqualsTheLiveReport(t *testing.T) {
 	if !bytes.Equal(liveJSON, replayJSON) {
 		t.Errorf("the report from the snapshot differs from the live one:\n%s", firstDifference(liveJSON, replayJSON))
 	}
-	for _, want := range []string{`"OOMKilled"`, `"Broken"`, `"usageCPUCores": 0.25`, `"checked": 5`, `"annotation ctrldiag.io/ignore on deployment/widget in ops"`, `"QuotaExceeded"`} {
+	for _, want := range []string{`"OOMKilled"`, `"Broken"`, `"usageCPUCores": 0.25`, `"checked": 5`, `"annotation ctrldiag.io/ignore on deployment/widget in ops"`, `"QuotaExceeded"`, `"timeToReady"`} {
 		if !strings.Contains(string(liveJSON), want) {
 			t.Errorf("the live report lacks %s, so the comparison proves less than it should", want)
 		}
