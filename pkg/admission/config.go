@@ -8,6 +8,18 @@ type View struct {
 	Webhooks []Webhook `json:"webhooks,omitempty"`
 	// Notes say what could not be read, and what permission would help.
 	Notes []string `json:"notes,omitempty"`
+	// Ownership is what the owner-reference probe found of the kinds controllers own, when
+	// it ran (a slow or rejecting webhook to probe for).
+	Ownership *Ownership `json:"ownership,omitempty"`
+}
+
+// Owned are the kinds controller ("target queue") owns, as the owner-reference probe found
+// them; nil when it found none or did not run.
+func (v *View) Owned(controller string) []Owned {
+	if v == nil {
+		return nil
+	}
+	return v.Ownership.Of(controller)
 }
 
 // Webhook is one webhook of a Validating- or MutatingWebhookConfiguration.

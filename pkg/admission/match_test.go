@@ -38,7 +38,7 @@ func TestIntercepts(t *testing.T) {
 }
 
 func TestWritesOf(t *testing.T) {
-	ws := WritesOf("kube-controller-manager", "replicaset", &Reconciled{Group: "apps", Resource: "replicasets", Namespaced: true})
+	ws := WritesOf("kube-controller-manager", "replicaset", &Reconciled{Group: "apps", Resource: "replicasets", Namespaced: true}, nil)
 	var names []string
 	for _, w := range ws {
 		names = append(names, w.String())
@@ -52,7 +52,7 @@ func TestWritesOf(t *testing.T) {
 			t.Errorf("write %d: %s, want %s", i, names[i], want[i])
 		}
 	}
-	if got := WritesOf("controller-runtime", "replicaset", nil); len(got) != 0 {
+	if got := WritesOf("controller-runtime", "replicaset", nil, nil); len(got) != 0 {
 		t.Errorf("a controller-runtime queue named replicaset writes %v; only kube-controller-manager's writes pods", got)
 	}
 }

@@ -29,17 +29,40 @@ type Reconciled struct {
 }
 
 // WritesOf are the writes a controller makes: updates of the kind it reconciles and of its
-// status (when that kind is known), and for kube-controller-manager (runtime
-// "kube-controller-manager") the objects the controller named by queue creates and deletes.
-func WritesOf(runtime, queue string, reconciled *Reconciled) []Write {
+// status (when that kind is known), creates, updates and deletes of the kinds it owns (found
+// from its objects' ownerReferences: the children a reconcile makes), and for
+// kube-controller-manager (runtime "kube-controller-manager") the objects the controller
+// named by queue creates and deletes.
+func WritesOf(runtime, queue string, reconciled *Reconciled, owned []Reconciled) []Write {
 	var out []Write
 	if reconciled != nil && reconciled.Resource != "" {
 		out = append(out,
 			Write{Operation: "UPDATE", Group: reconciled.Group, Resource: reconciled.Resource, Namespaced: reconciled.Namespaced},
 			Write{Operation: "UPDATE", Group: reconciled.Group, Resource: reconciled.Resource + "/status", Namespaced: reconciled.Namespaced})
 	}
+	for _, o := range owned {
+		for _, op := range []string{"CREATE", "UPDATE", "DELETE"} {
+			w := Write{Operation: op, Group: o.Group, Resource: o.Resource, Namespaced: o.Namespaced}
+			if !has(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
 	if runtime == "kube-controller-manager" {
-		out = append(out, kubeControllerManagerWrites[queue]...)
+		for _, w := range kubeControllerManagerWrites[queue] {
+			if !has(out, w) {
+				out = append(out, w)
+			}
+		}
 	}
 	return out
+}
+
+func has(ws []Write, w Write) bool {
+	for _, x := range ws {
+		if x == w {
+			return true
+		}
+	}
+	return false
 }

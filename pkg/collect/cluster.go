@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/metadata"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/access"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
@@ -274,6 +275,42 @@ func (c *cluster) FlowSchemas(ctx context.Context) flowschemas.View {
 // Admission reads the admission webhook configurations, where they may be listed.
 func (c *cluster) Admission(ctx context.Context) admission.View {
 	return admission.Read(ctx, c.kube.Client)
+}
+
+// OwnedKinds resolves the kinds the webhooks intercept through API discovery and lists one
+// page of each one's metadata where the owners' objects were read, each list access-reviewed
+// first.
+func (c *cluster) OwnedKinds(ctx context.Context, hooks []admission.Webhook, owners []admission.Owner) admission.Ownership {
+	if len(hooks) == 0 || len(owners) == 0 {
+		return admission.Ownership{}
+	}
+	resources, err := c.discovery()
+	var notes []string
+	if err != nil {
+		if len(resources) == 0 {
+			return admission.Ownership{Notes: []string{"API discovery failed, so the kinds slow webhooks intercept were not probed for owners: " + err.Error()}}
+		}
+		notes = append(notes, "API discovery was partial: "+err.Error())
+	}
+	kinds, more := admission.ProbeKinds(hooks, resources, admission.MaxProbeKinds)
+	notes = append(notes, more...)
+	meta, err := metadata.NewForConfig(c.kube.Config)
+	if err != nil {
+		return admission.Ownership{Notes: append(notes, fmt.Sprintf("kubeconfig: %v", err))}
+	}
+	o := admission.Probe(ctx, meta, kinds, owners, c.mayListIn)
+	o.Notes = append(notes, o.Notes...)
+	return o
+}
+
+// mayListIn asks whether the user may list a kind's objects in namespace ns ("" for all).
+func (c *cluster) mayListIn(ctx context.Context, k admission.ProbeKind, ns string) (bool, error) {
+	missing, err := access.Missing(ctx, c.kube.Client, []access.Permission{{Verb: "list", Group: k.Group, Resource: k.Resource, Namespace: ns,
+		For: "to find the kinds controllers own, that a slow webhook intercepts"}})
+	if err != nil {
+		return false, err
+	}
+	return len(missing) == 0, nil
 }
 
 // LeaseHolders lists the holders of the namespaces' Leases, where they may be listed.

@@ -150,7 +150,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 
 // clusterFacts reads what the metrics do not hold from the cluster, after the targets:
 // generation lag still there after the window, the objects the controllers reconcile and
-// the Warning events that speak of them, the admission webhook configurations and the FlowSchemas when an API server's page was read, the pods' usage and,
+// the Warning events that speak of them, the admission webhook configurations (with, for a slow or rejecting webhook, the kinds controllers own) and the FlowSchemas when an API server's page was read, the pods' usage and,
 // for replicas whose metrics do not say who leads, the Leases. It returns what kept slow
 // webhooks (when the API server called any) or FlowSchemas from being tied to controllers.
 func clusterFacts(ctx context.Context, cfg ReportConfig, inv *source.Inventory, targets []model.Target,
@@ -162,12 +162,16 @@ func clusterFacts(ctx context.Context, cfg ReportConfig, inv *source.Inventory, 
 	in.WarningEvents = &evs
 	if read, calls := apiServerPage(targets); read {
 		adm := inv.Cluster.Admission(ctx)
+		probeOwnedKinds(ctx, inv.Cluster, targets, in.Objects, &adm, cfg.Thresholds)
 		in.Admission = &adm
 		fss := inv.Cluster.FlowSchemas(ctx)
 		in.FlowSchemas = &fss
 		admissionNotes = append(admissionNotes, fss.Notes...)
 		if calls {
 			admissionNotes = append(admissionNotes, adm.Notes...)
+		}
+		if adm.Ownership != nil {
+			admissionNotes = append(admissionNotes, adm.Ownership.Notes...)
 		}
 	}
 	in.Usage, in.UsageNote = inv.Cluster.Usage(ctx, namespaces(inv))

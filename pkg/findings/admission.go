@@ -163,10 +163,13 @@ func webhookTie(t Target, q health.QueueStats, s slowCall, th Thresholds) (Findi
 	if sum := t.Objects.Of(t.ID, name); sum != nil {
 		reconciled = &admission.Reconciled{Group: sum.Kind.Group, Resource: sum.Kind.Resource, Namespaced: sum.Kind.Namespaced}
 	}
+	owned := t.Admission.Owned(t.ID + " " + name)
 	var writes []string
-	for _, w := range admission.WritesOf(string(t.Kind), q.Queue, reconciled) {
+	ownedBy := map[string]bool{} // the owned kinds whose writes the webhook intercepts
+	for _, w := range admission.WritesOf(string(t.Kind), q.Queue, reconciled, reconciledOf(owned)) {
 		if w.Operation == s.key.Operation && s.hook.Intercepts(w) {
 			writes = append(writes, w.String())
+			ownedBy[w.Group+"/"+w.Resource] = true
 		}
 	}
 	if len(writes) == 0 {
@@ -196,6 +199,13 @@ func webhookTie(t Target, q health.QueueStats, s slowCall, th Thresholds) (Findi
 	ev := []Evidence{
 		{Name: "webhook", Value: fmt.Sprintf("%s in %s", s.hook.Name, s.hook.Configuration)},
 		{Name: "intercepted writes", Value: strings.Join(writes, ", ")},
+	}
+	for _, o := range owned {
+		if ownedBy[o.Group+"/"+o.Resource] {
+			ev = append(ev, Evidence{Name: "owned kind", Value: o.Evidence()})
+		}
+	}
+	ev = append(ev, []Evidence{
 		{Name: "webhook latency p90 on " + s.apiserver.ID, Value: fmt.Sprintf("%s (in the %s-%s bucket)", estimated(s.p90), format(s.lower, "s"), format(s.upper, "s")),
 			Threshold: ">= " + th.WebhookLatency.String()},
 		{Name: "webhook mean latency", Value: format(s.mean, "s")},
@@ -205,8 +215,42 @@ func webhookTie(t Target, q health.QueueStats, s slowCall, th Thresholds) (Findi
 			Threshold: ">= the webhook's mean latency"},
 		{Name: "timeout and failure policy", Value: s.hook.Policy()},
 		{Name: "selectors", Value: selectors},
-	}
+	}...)
 	summary := fmt.Sprintf("%s's %s wait in admission webhook %s (%s): p90 %s, mean %s over %.0f calls %s",
 		q.Queue, strings.Join(writes, ", "), s.hook.Name, s.hook.Configuration, estimated(s.p90), format(s.mean, "s"), s.calls, over(s.apiserver))
 	return newFinding("webhook-slows-writes", t.Kind, t.ID, q.Queue, summary, ev...), true
+}
+
+// reconciledOf are the owned kinds as kinds a controller writes.
+func reconciledOf(owned []admission.Owned) []admission.Reconciled {
+	out := make([]admission.Reconciled, 0, len(owned))
+	for _, o := range owned {
+		out = append(out, o.Reconciled())
+	}
+	return out
+}
+
+// WebhooksToProbe are the webhooks of API server a (with its configurations read) whose kinds
+// the owner-reference probe looks at: those slow over the window as webhook-slows-writes
+// judges them, and those that rejected or failed calls in it. A fast webhook is never probed
+// for, so a controller is never tied to it.
+func WebhooksToProbe(a Target, th Thresholds) []admission.Webhook {
+	if a.Cur == nil || a.Prev == nil || a.Admission == nil {
+		return nil
+	}
+	var out []admission.Webhook
+	seen := map[string]bool{}
+	for _, k := range admissionKeys(a.Cur) {
+		h, rejections := admissionWindow(a, k)
+		if _, slow := slowWebhook(h, th); !slow && len(rejections) == 0 {
+			continue
+		}
+		hook := a.Admission.Find(k.Name, k.Type)
+		if hook == nil || seen[hook.Configuration+"\x00"+hook.Name] {
+			continue
+		}
+		seen[hook.Configuration+"\x00"+hook.Name] = true
+		out = append(out, *hook)
+	}
+	return out
 }

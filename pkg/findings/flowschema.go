@@ -77,7 +77,7 @@ func requestsOf(t Target, q health.QueueStats) []flowschemas.Request {
 			out = append(out, flowschemas.Request{Verb: v, Group: sum.Kind.Group, Resource: sum.Kind.Resource})
 		}
 	}
-	for _, w := range admission.WritesOf(string(t.Kind), q.Queue, reconciled) {
+	for _, w := range admission.WritesOf(string(t.Kind), q.Queue, reconciled, reconciledOf(t.Admission.Owned(t.ID+" "+name))) {
 		out = append(out, flowschemas.Request{Verb: strings.ToLower(w.Operation), Group: w.Group, Resource: w.Resource})
 	}
 	return out

@@ -105,6 +105,9 @@ func (f *fakeCluster) Usage(context.Context, []string) (map[string]usage.Pod, st
 }
 
 func (f *fakeCluster) Admission(context.Context) admission.View { return admission.View{} }
+func (f *fakeCluster) OwnedKinds(context.Context, []admission.Webhook, []admission.Owner) admission.Ownership {
+	return admission.Ownership{}
+}
 
 func (f *fakeCluster) FlowSchemas(context.Context) flowschemas.View {
 	return flowschemas.View{FlowSchemas: []flowschemas.FlowSchema{{Name: "service-accounts", PriorityLevel: "workload-low", MatchingPrecedence: 9000}}}

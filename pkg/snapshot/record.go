@@ -162,6 +162,7 @@ type recordingCluster struct {
 	workloads   map[string]map[string]string
 	wwarnings   []string
 	admission   *admission.View
+	ownership   *admission.Ownership
 	flowSchemas *flowschemas.View
 	events      *events.View
 }
@@ -224,6 +225,15 @@ func (c *recordingCluster) Admission(ctx context.Context) admission.View {
 	return v
 }
 
+func (c *recordingCluster) OwnedKinds(ctx context.Context, hooks []admission.Webhook, owners []admission.Owner) admission.Ownership {
+	o := c.live.OwnedKinds(ctx, hooks, owners)
+	cp := copyOf(o)
+	c.mu.Lock()
+	c.ownership = &cp
+	c.mu.Unlock()
+	return o
+}
+
 func (c *recordingCluster) Events(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind, since time.Time) events.View {
 	v := c.live.Events(ctx, ns, controllers, overrides, since)
 	cp := copyOf(v)
@@ -267,7 +277,7 @@ func (c *recordingCluster) answers() *ClusterAnswers {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	a := &ClusterAnswers{Generations: c.gens, Objects: c.view, Usage: c.usage, UsageNote: c.usageNote,
-		WorkloadAnnotations: c.workloads, WorkloadWarnings: c.wwarnings, Admission: c.admission, FlowSchemas: c.flowSchemas, WarningEvents: c.events}
+		WorkloadAnnotations: c.workloads, WorkloadWarnings: c.wwarnings, Admission: c.admission, Ownership: c.ownership, FlowSchemas: c.flowSchemas, WarningEvents: c.events}
 	for h := range c.leases {
 		a.Leases = append(a.Leases, h)
 	}

@@ -154,6 +154,14 @@ func (c *replayCluster) FlowSchemas(context.Context) flowschemas.View {
 	return copyOf(*c.a.FlowSchemas)
 }
 
+// OwnedKinds gives the stored probe's answer; a snapshot that holds none found no owned kind.
+func (c *replayCluster) OwnedKinds(context.Context, []admission.Webhook, []admission.Owner) admission.Ownership {
+	if c.a.Ownership == nil {
+		return admission.Ownership{}
+	}
+	return copyOf(*c.a.Ownership)
+}
+
 // Admission gives the stored webhook configurations, or says they were not read.
 func (c *replayCluster) Admission(context.Context) admission.View {
 	if c.a.Admission == nil {

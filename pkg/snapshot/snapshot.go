@@ -106,6 +106,9 @@ type ClusterAnswers struct {
 	WorkloadWarnings    []string                     `json:"workloadWarnings,omitempty"`
 	// Admission is the admission webhook configurations, read when an API server's page was.
 	Admission *admission.View `json:"admission,omitempty"`
+	// Ownership is what the owner-reference probe found: the kinds controllers own, asked
+	// when a slow or rejecting webhook was (older snapshots hold none).
+	Ownership *admission.Ownership `json:"ownership,omitempty"`
 	// FlowSchemas are the API Priority and Fairness FlowSchemas, read when an API server's page was.
 	FlowSchemas *flowschemas.View `json:"flowSchemas,omitempty"`
 	// WarningEvents are the Warning events that speak of the controllers, grouped by reason

@@ -42,6 +42,10 @@ type Cluster interface {
 	LeaseHolders(ctx context.Context, namespaces []string) []replicas.Holder
 	// Admission reads the admission webhook configurations, where they may be listed.
 	Admission(ctx context.Context) admission.View
+	// OwnedKinds probes the kinds the webhooks intercept for objects whose controller
+	// ownerReference is of a kind an owner reconciles: one page of each kind's metadata
+	// where the owners' objects were read, bounded, where it may be listed.
+	OwnedKinds(ctx context.Context, hooks []admission.Webhook, owners []admission.Owner) admission.Ownership
 	// FlowSchemas reads the API Priority and Fairness FlowSchemas, where they may be listed.
 	FlowSchemas(ctx context.Context) flowschemas.View
 	// Events reads the Warning events that speak of the controllers (reported by them, or on
