@@ -39,9 +39,12 @@ type headroomStep struct {
 
 // The headroom the capacity section predicts is where the queue-wait objective really breaks.
 // The steps scenario (4 workers, 500ms reconciles: 8/s at most) under spec changes at 3/s: the
-// report predicts the highest load the workers take with a p99 wait of at most 1s. Driven at
-// 0.75 of that the objective holds and nothing is raised; at 1.25 of it the window's waits break
-// it and CD223 says so.
+// report predicts the highest load the workers take with a p99 wait of at most 1s (about 5.8/s;
+// the queue's true 1% point is about 6.1/s). Driven at 0.75 of it the objective does not break
+// and nothing is raised; at 1.3 of it, under what the workers complete, the window's waits break
+// it and CD223 says so. A 1% tail near the break point is slow to show: the windows are long
+// enough that a simulated M/D/4 queue under the same loads fails either check in under 1 run
+// of 200 (0.75x over 60s breaks in 0.1%, 1.3x over 150s holds or is unknown in 0.4%).
 func TestHeadroomPredictsBreakPoint(t *testing.T) {
 	ns := newNamespace(t)
 	p := startOperatorWith(t, ns, "operator", "steps", 4)
@@ -50,9 +53,10 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 	load.setRate(3)
 	load.start(t, stepsWorkloads(t, ns))
 
-	step := func(name string) headroomStep {
+	step := func(name, window string) headroomStep {
 		t.Helper()
-		r := ctrldiag(t, "report", "-o", "json", "-n", ns, "--include-apiserver=false", "--interval", "45s", "pod/"+p.Name)
+		r, _ := runWithin(t, 5*time.Minute, env.kubeconfig, "kubectl", "ctrldiag", "report", "-o", "json", "-n", ns, "--include-apiserver=false",
+			"--interval", window, "--deadline", "4m", "pod/"+p.Name)
 		if r.Code != 0 {
 			t.Fatalf("report at %s:\n%s", name, r)
 		}
@@ -92,7 +96,7 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 	}
 
 	time.Sleep(10 * time.Second)
-	base := step("3/s")
+	base := step("3/s", "45s")
 	// The steps' service time is fixed, so the model's most lies between the 3/s offered and
 	// the 8/s the workers complete at most.
 	if !(base.maxOffered > 3.5 && base.maxOffered < 8) || !(base.offered > 2 && base.offered < 4) {
@@ -101,22 +105,23 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 	if base.verdict == "breaks" || base.cd223 {
 		t.Fatalf("at 3/s the objective must hold: %+v", base)
 	}
-	// A change of spec is one add (the operator's predicates ignore status writes); the
-	// load is set in changes, so scale by what the queue saw of them.
-	perChange := base.offered / 3
-	breakAt := base.maxOffered / perChange
+	// A change of spec is one add (the operator's predicates ignore its status writes).
+	breakAt := base.maxOffered
 
 	load.setRate(0.75 * breakAt)
-	time.Sleep(15 * time.Second)
-	below := step(fmt.Sprintf("0.75x (%.2f/s)", 0.75*breakAt))
+	time.Sleep(10 * time.Second)
+	below := step(fmt.Sprintf("0.75x (%.2f/s)", 0.75*breakAt), "60s")
 	if below.verdict == "breaks" || below.cd223 || below.waits < 100 {
-		t.Errorf("at 0.75 of the predicted break point the objective must hold over 100 waits or more: %+v", below)
+		t.Errorf("at 0.75 of the predicted break point the objective must not break, over 100 waits or more: %+v", below)
 	}
 
-	load.setRate(1.25 * breakAt)
-	time.Sleep(15 * time.Second)
-	above := step(fmt.Sprintf("1.25x (%.2f/s)", 1.25*breakAt))
+	load.setRate(1.3 * breakAt)
+	time.Sleep(20 * time.Second)
+	above := step(fmt.Sprintf("1.3x (%.2f/s)", 1.3*breakAt), "150s")
 	if above.verdict != "breaks" || !above.cd223 {
-		t.Errorf("at 1.25 of the predicted break point the objective must break with CD223: %+v", above)
+		t.Errorf("at 1.3 of the predicted break point the objective must break with CD223: %+v", above)
+	}
+	if !(above.offered < 8.5) {
+		t.Errorf("at 1.3x the load offered %.2f/s, well past the 8/s the workers complete: the check would say nothing of the model", above.offered)
 	}
 }
