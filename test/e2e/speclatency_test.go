@@ -5,9 +5,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
-	"math/rand"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -18,10 +16,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/tools/clientcmd"
 )
 
 // specChange is one spec change the test made: the object, the generation the patch gave it,
@@ -82,59 +76,21 @@ type specDoc struct {
 func TestSpecLatencyMatchesObjects(t *testing.T) {
 	ns := newNamespace(t)
 	p := startOperatorWith(t, ns, "operator", "steps", 4)
-	cfg, err := clientcmd.BuildConfigFromFlags("", env.kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.QPS, cfg.Burst = 200, 400
-	dyn, err := dynamic.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	workloads := dyn.Resource(schema.GroupVersionResource{Group: "demo.ctrldiag.dev", Version: "v1alpha1", Resource: "workloads"}).Namespace(ns)
-	// The initial reconcile of 300 objects at 8/s: wait until every object is observed.
-	eventually(t, 3*time.Minute, "all 300 Workloads observed", func() error {
-		l, err := workloads.List(context.Background(), metav1.ListOptions{})
-		if err != nil {
-			return err
-		}
-		behind := 0
-		for _, u := range l.Items {
-			if o, _, _ := unstructured.NestedInt64(u.Object, "status", "observedGeneration"); o < u.GetGeneration() {
-				behind++
-			}
-		}
-		if len(l.Items) < 300 || behind > 0 {
-			return fmt.Errorf("%d objects, %d behind", len(l.Items), behind)
-		}
-		return nil
-	})
+	workloads := stepsWorkloads(t, ns)
 
 	var mu sync.Mutex
 	var changes []*specChange
+	load := &specLoad{answers: func(name string, gen int64, t0, t0done time.Time) {
+		mu.Lock()
+		changes = append(changes, &specChange{object: name, gen: gen, t0: t0, t0done: t0done})
+		mu.Unlock()
+	}}
+	load.setRate(3)
+	load.start(t, workloads)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	t.Cleanup(func() { cancel(); wg.Wait() })
-	wg.Add(2)
-	go func() { // the load: Poisson arrivals at 3/s, objects round robin
-		defer wg.Done()
-		rng := rand.New(rand.NewSource(1))
-		for n := 0; ctx.Err() == nil; n++ {
-			name := fmt.Sprintf("steps-%03d", n%300)
-			body := fmt.Sprintf(`{"metadata":{"annotations":{"e2e.ctrldiag.dev/changed-at":"%d"}},"spec":{"seed":%d}}`, time.Now().UnixNano(), 1000+n)
-			t0 := time.Now()
-			u, err := workloads.Patch(ctx, name, types.MergePatchType, []byte(body), metav1.PatchOptions{})
-			if err == nil {
-				mu.Lock()
-				changes = append(changes, &specChange{object: name, gen: u.GetGeneration(), t0: t0, t0done: time.Now()})
-				mu.Unlock()
-			}
-			select {
-			case <-ctx.Done():
-			case <-time.After(time.Duration(rng.ExpFloat64() / 3 * float64(time.Second))):
-			}
-		}
-	}()
+	wg.Add(1)
 	go func() { // the test's own measure: a list every 250ms
 		defer wg.Done()
 		prevSent := time.Now()

@@ -100,6 +100,8 @@ func startSlowWebhook(t *testing.T, delay time.Duration) slowWebhook {
 // controller, whose writes are ReplicaSets, is not blamed on it; on the API server the webhook
 // is slow (webhook-latency) with its configuration; and kube-controller-manager is told the
 // API server is slow for POST pods, with its p99 (request-latency), and for nothing else.
+// Read in the same window with a token allowed /debug/pprof, kube-controller-manager's
+// goroutine dump shows where its replicaset workers wait.
 func TestReportNamesASlowWebhook(t *testing.T) {
 	ns := newNamespace(t)
 	hook := startSlowWebhook(t, 2*time.Second)
@@ -109,6 +111,14 @@ func TestReportNamesASlowWebhook(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "webhook.tar.gz")
 	done := make(chan Result, 1)
 	go func() { done <- ctrldiag(t, "snapshot", "-n", "kube-system", "--interval", "15s", "-f", file) }()
+	// The same window read with a token allowed /debug/pprof: kube-controller-manager's own
+	// goroutine dump, through a port-forward.
+	pprofReader(t, ns)
+	dumped := make(chan Result, 1)
+	go func() {
+		dumped <- ctrldiag(t, "report", "-n", "kube-system", "-o", "json", "--interval", "15s", "--include-apiserver=false",
+			"--token-from-sa", ns+"/pprof-reader", "--insecure-skip-tls-verify-metrics", "pod/kube-controller-manager-ctrldiag-node")
+	}()
 	time.Sleep(2 * time.Second)
 	var deployments strings.Builder
 	for i := range 15 {
@@ -173,6 +183,7 @@ spec:
 		}
 	}
 	t.Logf("findings: %s", d.checks())
+	checkKCMDump(t, <-dumped)
 	if !seen {
 		t.Errorf("no webhook-latency on the API server for the webhook's CREATEs; findings: %s", d.checks())
 	}
@@ -263,5 +274,69 @@ func TestReportDiagnosesTheSlowWebhookScenario(t *testing.T) {
 	}
 	if r := kubectl(t, "get", "validatingwebhookconfiguration", config); r.Code == 0 {
 		t.Errorf("the scenario's webhook configuration outlived the operator")
+	}
+}
+
+// pprofReader makes ServiceAccount ns/pprof-reader, which may get /metrics and /debug/pprof of
+// the components that authorize through the API server; the binding goes with the test.
+func pprofReader(t *testing.T, ns string) {
+	t.Helper()
+	name := "ctrldiag-e2e-pprof-" + ns
+	apply(t, fmt.Sprintf(`apiVersion: v1
+kind: ServiceAccount
+metadata: {name: pprof-reader, namespace: %[1]s}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: %[2]s}
+rules: [{nonResourceURLs: ["/metrics", "/debug/pprof", "/debug/pprof/*"], verbs: ["get"]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: %[2]s}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[2]s}
+subjects: [{kind: ServiceAccount, name: pprof-reader, namespace: %[1]s}]
+`, ns, name))
+	t.Cleanup(func() {
+		mustKubectl(t, "delete", "clusterrolebinding,clusterrole", name, "--ignore-not-found")
+	})
+}
+
+// checkKCMDump checks the report of kube-controller-manager's ReplicaSet load behind a slow
+// webhook, read with a token allowed /debug/pprof: its goroutine dump was read and groups its
+// replicaset workers where they wait (sync.(*WaitGroup).Wait in slowStartBatch, for the pod
+// creates the webhook holds), with a frame of kube-controller-manager's own code.
+func checkKCMDump(t *testing.T, r Result) {
+	t.Helper()
+	if r.Code != 0 {
+		t.Fatalf("report with --token-from-sa:\n%s", r)
+	}
+	var g goroutineDoc
+	if err := json.Unmarshal([]byte(r.Stdout), &g); err != nil {
+		t.Fatal(err)
+	}
+	read := false
+	for _, x := range g.Goroutines {
+		t.Logf("goroutines of %s from %s (%s): note %q, %d workers", x.Target, x.Endpoint, x.Reason, x.Note, x.Workers)
+		for _, gr := range x.Groups {
+			t.Logf("  %d %s wait %s own %+v", gr.Count, gr.State, gr.Wait.Func, gr.Own)
+		}
+		if x.Target != kcmTarget {
+			continue
+		}
+		if x.Note != "" || x.Endpoint != kcmTarget+"/debug/pprof/goroutine" {
+			t.Errorf("kube-controller-manager's dump not read from its secure port: %q from %s", x.Note, x.Endpoint)
+		}
+		// Its ReplicaSet workers wait for the pods they create in a batch, each create held
+		// by the webhook: the group names the worker's own frame in the replicaset package.
+		for _, gr := range x.Groups {
+			if gr.Own != nil && strings.HasPrefix(gr.Own.Func, "k8s.io/kubernetes/pkg/controller/replicaset.") &&
+				strings.HasSuffix(gr.Own.File, "replica_set.go") && gr.Count >= 1 && gr.Wait.Func != "" {
+				read = true
+			}
+		}
+	}
+	if !read {
+		t.Errorf("no group of kube-controller-manager's replicaset workers in its dump:\n%s", r.Stdout)
 	}
 }
