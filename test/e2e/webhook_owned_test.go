@@ -13,42 +13,12 @@ import (
 )
 
 // interceptWrites registers hook as the validating webhook (named webhook, in configuration
-// config, failurePolicy Fail, timeout 10s) of every CREATE and UPDATE of resource (core group)
-// in ns, and waits until the API server calls it with a dry-run create (kubectl create
-// args... --dry-run=server). The configuration is deleted before the server stops.
+// config, failurePolicy Fail) of every CREATE and UPDATE of resource (core group) in ns, and
+// waits until the API server calls it with a dry-run `kubectl create create...`.
 func interceptWrites(t *testing.T, ns, config, webhook, resource string, hook slowWebhook, create ...string) {
 	t.Helper()
-	apply(t, fmt.Sprintf(`apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingWebhookConfiguration
-metadata:
-  name: %s
-webhooks:
-  - name: %s
-    clientConfig:
-      url: %s
-      caBundle: %s
-    rules:
-      - apiGroups: [""]
-        apiVersions: ["v1"]
-        operations: ["CREATE", "UPDATE"]
-        resources: ["%s"]
-        scope: Namespaced
-    namespaceSelector:
-      matchLabels:
-        kubernetes.io/metadata.name: %s
-    failurePolicy: Fail
-    timeoutSeconds: 10
-    sideEffects: None
-    admissionReviewVersions: ["v1"]
-`, config, webhook, hook.url, hook.caBundle, resource, ns))
-	t.Cleanup(func() { kubectl(t, "delete", "validatingwebhookconfiguration", config, "--wait=false") })
-	eventually(t, time.Minute, "webhook "+webhook+" to be called", func() error {
-		kubectl(t, append(append([]string{"-n", ns, "create"}, create...), "--dry-run=server")...)
-		if hook.calls.Load() == 0 {
-			return fmt.Errorf("no call yet")
-		}
-		return nil
-	})
+	intercept(t, ns, config, webhook, hook, interception{resource: resource, operations: `"CREATE", "UPDATE"`, policy: "Fail",
+		probe: append([]string{"create"}, create...)})
 }
 
 // The reference operator's Workload controller creates child ConfigMaps (controller

@@ -26,9 +26,25 @@ type slowWebhook struct {
 
 // interceptPodCreates registers hook as the validating webhook (named webhook, in the
 // configuration config, with failurePolicy policy) of every pod created in ns, and waits until
-// the API server calls it. The configuration is deleted before the server stops (cleanups
-// run last first), so no pod create waits on a webhook that is gone.
+// the API server calls it.
 func interceptPodCreates(t *testing.T, ns, config, webhook, policy string, hook slowWebhook) {
+	t.Helper()
+	intercept(t, ns, config, webhook, hook, interception{resource: "pods", operations: `"CREATE"`, policy: policy,
+		probe: []string{"run", "probe", "--image=registry.k8s.io/pause:3.10"}})
+}
+
+// interception is what a test webhook intercepts: the operations on a core resource, with its
+// failure policy, and the kubectl command whose server-side dry run it sees.
+type interception struct {
+	resource, operations, policy string
+	probe                        []string
+}
+
+// intercept registers hook as the validating webhook (named webhook, in the configuration
+// config, timeout 10s) of i's writes in ns, and waits until the API server calls it for the
+// dry run of i.probe. The configuration is deleted before the server stops (cleanups run
+// last first), so no write waits on a webhook that is gone.
+func intercept(t *testing.T, ns, config, webhook string, hook slowWebhook, i interception) {
 	t.Helper()
 	apply(t, fmt.Sprintf(`apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
@@ -42,8 +58,8 @@ webhooks:
     rules:
       - apiGroups: [""]
         apiVersions: ["v1"]
-        operations: ["CREATE"]
-        resources: ["pods"]
+        operations: [%s]
+        resources: ["%s"]
         scope: Namespaced
     namespaceSelector:
       matchLabels:
@@ -52,10 +68,10 @@ webhooks:
     timeoutSeconds: 10
     sideEffects: None
     admissionReviewVersions: ["v1"]
-`, config, webhook, hook.url, hook.caBundle, ns, policy))
+`, config, webhook, hook.url, hook.caBundle, i.operations, i.resource, ns, i.policy))
 	t.Cleanup(func() { kubectl(t, "delete", "validatingwebhookconfiguration", config, "--wait=false") })
-	eventually(t, time.Minute, "the webhook to be called", func() error {
-		kubectl(t, "-n", ns, "run", "probe", "--image=registry.k8s.io/pause:3.10", "--dry-run=server")
+	eventually(t, time.Minute, "webhook "+webhook+" to be called", func() error {
+		kubectl(t, append(append([]string{"-n", ns}, i.probe...), "--dry-run=server")...)
 		if hook.calls.Load() == 0 {
 			return fmt.Errorf("no call yet")
 		}
