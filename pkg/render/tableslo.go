@@ -1,0 +1,34 @@
+package render
+
+import (
+	"slices"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
+)
+
+// sloColumn is where WAIT SLO goes in the queue table: after QUEUE p99.
+const sloColumn = 6
+
+// hasSLO reports whether a row of l carries its queue-wait service level (top's frames).
+func hasSLO(l view.QueueList) bool {
+	for _, it := range l.Items {
+		if it.QueueWait != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// withSLO puts the WAIT SLO cell into a row of the queue table.
+func withSLO(r []string, cell string) []string {
+	return slices.Insert(r, sloColumn, cell)
+}
+
+// SLOVerdict is a queue-wait service level as a cell: breaks, holds, unknown, not-judged; "-"
+// when none was judged.
+func SLOVerdict(o *view.Objective) string {
+	if o == nil || o.Verdict == "" {
+		return "-"
+	}
+	return o.Verdict
+}
