@@ -16,7 +16,7 @@ import (
 // spaces between columns (the same text/tabwriter settings as kubectl get). WINDOW says what
 // each row's rates and quantiles are over (see view.QueueList.Window). wide adds
 // WORKERS, BY PRIORITY, ERRORS/s, the p50s, WORK MEAN, LEADER and REASON. When the rows
-// carry their queue-wait service level (top), WAIT SLO follows QUEUE p99: its verdict. A quantile only
+// carry their queue-wait service level (top), WAIT SLO follows WINDOW: its verdict. A quantile only
 // known to be at least the highest finite bucket bound reads ">= 100ms". Failed targets are ERROR rows; the standby
 // replicas folded into a leader's rows are one STANDBY row per workload, last. Over a fleet
 // (several clusters read) a CLUSTER column comes first and TARGET is named within its cluster.

@@ -6,8 +6,10 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
-// sloColumn is where WAIT SLO goes in the queue table: after QUEUE p99.
-const sloColumn = 6
+// sloColumn is where WAIT SLO goes in the queue table: after WINDOW, so that the columns of
+// queues keep their places (a script reading the Nth field of top's rows still finds STATUS),
+// before those of wide.
+const sloColumn = 11
 
 // hasSLO reports whether a row of l carries its queue-wait service level (top's frames).
 func hasSLO(l view.QueueList) bool {
