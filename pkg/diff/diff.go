@@ -52,7 +52,8 @@ func Compare(before, after view.Report, beforeName, afterName string) view.Diff 
 		}
 	}
 	d.Objects = objectChanges(before, after)
-	d.SLIs, d.KindSLIs = sliChanges(before, after, ib, ia), kindSLIChanges(before, after)
+	d.SLIs, d.SLINote = sliChanges(before, after, ib, ia)
+	d.KindSLIs = kindSLIChanges(before, after)
 	fb, fa := findingKeys(before, ib), findingKeys(after, ia)
 	for _, f := range after.Findings {
 		if !fb[findingKey(ia, f)] {

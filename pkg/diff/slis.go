@@ -20,8 +20,17 @@ var verdictFigures = map[int]bool{1: true, 2: true, 4: true}
 // sliChanges compares the service levels of every queue (report json `slis`) by controller
 // (ids: each target's, see identities) and queue. A queue is shown when a verdict changed or a
 // figure behind one did (to three significant digits); of several replicas of one controller
-// the one with the most waits stands for it.
-func sliChanges(before, after view.Report, ib, ia map[string]string) []view.SLIChange {
+// the one with the most waits stands for it. When one side has queues but no service levels
+// (a report made before them), nothing is compared and the note says which side.
+func sliChanges(before, after view.Report, ib, ia map[string]string) ([]view.SLIChange, string) {
+	for _, side := range []struct {
+		name string
+		r    view.Report
+	}{{"BEFORE", before}, {"AFTER", after}} {
+		if len(side.r.SLIs) == 0 && len(view.FromSections(side.r.Backlog, side.r.Events)) > 0 {
+			return []view.SLIChange{}, side.name + " has queues but no service levels (a report made by an older version): not compared"
+		}
+	}
 	b, a := slisOf(before, ib), slisOf(after, ia)
 	keys := map[queueKey]bool{}
 	for k := range b {
@@ -56,7 +65,7 @@ func sliChanges(before, after view.Report, ib, ia map[string]string) []view.SLIC
 			out = append(out, c)
 		}
 	}
-	return out
+	return out, ""
 }
 
 // slisOf is the report's service levels by controller and queue.

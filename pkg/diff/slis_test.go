@@ -58,6 +58,13 @@ func TestCompareSLIsCallsOutTheVerdictChange(t *testing.T) {
 			t.Errorf("the text lacks %q:\n%s", want, out.String())
 		}
 	}
+	out.Reset()
+	if err := render.DiffMarkdown(&out, d); err != nil {
+		t.Fatal(err)
+	}
+	if md := out.String(); !strings.Contains(md, "## Service levels") || !strings.Contains(md, "| holds -> breaks |") || !strings.Contains(md, "## Spec to observed by kind") {
+		t.Errorf("the markdown lacks the service levels:\n%s", md)
+	}
 	back := Compare(after, before, "after", "before")
 	if len(back.SLIs) != 1 || back.SLIs[0].QueueWait.Change != "breaks -> holds" {
 		t.Errorf("reversed: %+v, want breaks -> holds", back.SLIs)
@@ -80,5 +87,23 @@ func TestCompareSLIsLeavesTheUnchangedOut(t *testing.T) {
 	d := Compare(a, view.Report{Kind: view.ReportKind}, "a", "b")
 	if len(d.SLIs) != 1 || d.SLIs[0].Change != "gone" || d.SLIs[0].QueueWait.Change != "holds -> -" {
 		t.Errorf("a gone queue: %+v", d.SLIs)
+	}
+}
+
+// A report made before the service levels (queues, no slis) is not taken for one whose
+// queues all appeared: nothing is compared and the note says which side lacks them.
+func TestCompareSLIsOfAnOlderReport(t *testing.T) {
+	old := reportOf("widget-aaaa", 0, 2)
+	now := withSLI(reportOf("widget-bbbb", 0, 2), 150, 0.08, 0, "holds", "")
+	d := Compare(old, now, "before", "after")
+	if len(d.SLIs) != 0 || !strings.HasPrefix(d.SLINote, "BEFORE has queues but no service levels") {
+		t.Errorf("slis %+v note %q, want none compared and a note on BEFORE", d.SLIs, d.SLINote)
+	}
+	var out bytes.Buffer
+	if err := render.DiffText(&out, d); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "SERVICE LEVELS\nBEFORE has queues but no service levels") {
+		t.Errorf("the text does not say so:\n%s", out.String())
 	}
 }

@@ -65,7 +65,7 @@ func DiffText(w io.Writer, d view.Diff) error {
 	}{
 		{"QUEUES", diffQueueHeader, queues, "no queue figure changed"},
 		{"OBJECTS", diffObjectHeader, objects, "no change in the objects the controllers reconcile"},
-		{"SERVICE LEVELS", diffSLIHeader, slis, "no service level changed"},
+		{"SERVICE LEVELS", diffSLIHeader, slis, orElse(d.SLINote, "no service level changed")},
 		{"SPEC TO OBSERVED BY KIND", diffKindHeader, kinds, "no change in how fast the controllers act on spec changes"},
 		{"FINDINGS APPEARED", diffFindingHeader, appeared, "none"},
 		{"FINDINGS RESOLVED", diffFindingHeader, resolved, "none"},
@@ -115,6 +115,10 @@ func DiffMarkdown(w io.Writer, d view.Diff) error {
 		{"Findings resolved", diffFindingHeader, resolved},
 	} {
 		fmt.Fprintf(w, "\n## %s\n\n", s.title)
+		if len(s.rows) == 0 && s.title == "Service levels" && d.SLINote != "" {
+			fmt.Fprintf(w, "%s.\n", mdCell(d.SLINote))
+			continue
+		}
 		if len(s.rows) == 0 {
 			fmt.Fprintf(w, "None.\n")
 			continue

@@ -70,3 +70,11 @@ func share(v *float64) string {
 	}
 	return fmt.Sprintf("%.1f%%", 100**v)
 }
+
+// orElse is s, or otherwise when s is "".
+func orElse(s, otherwise string) string {
+	if s == "" {
+		return otherwise
+	}
+	return s
+}

@@ -23,6 +23,9 @@ type Diff struct {
 	// KindSLIs the kinds whose spec latency or time to Ready changed.
 	SLIs     []SLIChange     `json:"slis"`
 	KindSLIs []KindSLIChange `json:"kindSlis"`
+	// SLINote says why the queues' service levels were not compared: one side's report has
+	// queues but no service levels (made by a version before them).
+	SLINote string `json:"sliNote,omitempty"`
 	// Appeared are the findings of After that Before did not have; Resolved the reverse.
 	Appeared []findings.Finding `json:"appeared"`
 	Resolved []findings.Finding `json:"resolved"`
