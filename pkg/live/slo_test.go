@@ -39,3 +39,26 @@ func TestViewShowsTheQueueWaitSLO(t *testing.T) {
 		t.Errorf("details of calm lack its queue wait:\n%s", v)
 	}
 }
+
+// On a screen too narrow for WAIT SLO beside TOP FINDING's header the column is left out,
+// not TOP FINDING cut; the details still give the verdict.
+func TestNarrowViewLeavesWaitSLOOut(t *testing.T) {
+	m := plainModel()
+	m.width = 110
+	f := twoQueues(1, false)
+	for i := range f.List.Items {
+		f.List.Items[i].QueueWait = &view.Objective{ObjectiveSeconds: 1, Verdict: "holds"}
+	}
+	m.Update(frameMsg{frame: f})
+	v := m.View()
+	if h := lineOf(v, "TARGET"); strings.Contains(h, "WAIT SLO") || !strings.Contains(h, "TOP FINDING") {
+		t.Errorf("header at 110 columns %q: want TOP FINDING whole and no WAIT SLO", h)
+	}
+	if l := lineOf(v, "calm"); strings.Contains(l, "holds") {
+		t.Errorf("calm row %q shows the verdict without its column", l)
+	}
+	press(m, "down", "down", "enter")
+	if v = m.View(); !strings.Contains(v, "queue wait SLO (p99 <= 1s): holds") {
+		t.Errorf("details lack the verdict:\n%s", v)
+	}
+}
