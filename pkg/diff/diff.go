@@ -1,6 +1,7 @@
 // Package diff compares two reports, of two snapshots (made from their pages as `report
 // --from-snapshot` makes them) or of two `report -o json` files: per controller and queue
-// the figures that changed, the objects that failed, and the findings that appeared and
+// the figures that changed, the objects that failed, the service levels (their verdicts and
+// the figures behind them, and each kind's spec latency and time to Ready), and the findings that appeared and
 // those that resolved. A controller is matched across the two by what it is, not by where it
 // was read: by its workload, not its pod, so that a rollout, which renames the pods, compares
 // the same controller before and after; and a target without a workload (saved pages, a URL)
@@ -51,6 +52,8 @@ func Compare(before, after view.Report, beforeName, afterName string) view.Diff 
 		}
 	}
 	d.Objects = objectChanges(before, after)
+	d.SLIs, d.SLINote = sliChanges(before, after, ib, ia)
+	d.KindSLIs = kindSLIChanges(before, after)
 	fb, fa := findingKeys(before, ib), findingKeys(after, ia)
 	for _, f := range after.Findings {
 		if !fb[findingKey(ia, f)] {

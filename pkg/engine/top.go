@@ -116,6 +116,7 @@ func (t *Top) Next(ctx context.Context) (*Frame, error) {
 	t.noteFailures(read)
 	j := judgeQueues(read, t.cfg.Thresholds, func(ns []string) []replicas.Holder { return t.leaseHolders(ctx, ns) })
 	f.List = j.list
+	setQueueWait(&f.List, j.targets, t.cfg.Thresholds)
 	// Who leads, as report judges it: a standby is not a stalled controller.
 	f.Findings = findings.Evaluate(j.targets, replicas.Elections(j.reps, j.holders), nil, t.cfg.Thresholds)
 	f.Warnings = append(f.Warnings, notes(read)...)

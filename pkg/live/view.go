@@ -2,6 +2,7 @@ package live
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -66,9 +67,22 @@ func (m *model) footer() string {
 	return m.styles.dim.Render("q quit  s sort  / filter  ↑↓ select  Enter details  ? help")
 }
 
-// columns lays a row out: fixed widths, the reason taking what is left.
-func columns(target, queue int, cells []string) string {
-	widths := []int{target, queue, 7, sparkWidth, 8, sparkWidth, 9, 9, 9, 8}
+// widthsOf are the widths of a row's cells but the last (TOP FINDING), WAIT SLO included.
+func widthsOf(target, queue int) []int {
+	return []int{target, queue, 7, sparkWidth, 8, sparkWidth, 9, 9, 10, 9, 8}
+}
+
+// sloAt is the index of WAIT SLO among a row's cells.
+const sloAt = 8
+
+// columns lays a row out: fixed widths, the reason taking what is left. Without slo the WAIT
+// SLO cell is left out.
+func columns(target, queue int, slo bool, cells []string) string {
+	widths := widthsOf(target, queue)
+	if !slo {
+		widths = slices.Delete(widths, sloAt, sloAt+1)
+		cells = slices.Delete(slices.Clone(cells), sloAt, sloAt+1)
+	}
 	var b strings.Builder
 	for i, c := range cells {
 		if i < len(widths) {
@@ -95,8 +109,9 @@ func (m *model) tableView() []string {
 		tw, qw = max(tw, len(r.item.Target)), max(qw, len(r.item.Queue))
 	}
 	tw, qw = min(tw, max(20, m.width/3)), min(qw, 28)
-	lines := []string{m.titleLine(), m.styles.header.Render(columns(tw, qw,
-		[]string{"TARGET", "QUEUE", "DEPTH", "depth", "ADDS/s", "adds/s", "RETRIES/s", "QUEUE p99", "WORK p99", "STATUS", "TOP FINDING"}))}
+	slo := sloFits(tw, qw, m.width)
+	lines := []string{m.titleLine(), m.styles.header.Render(columns(tw, qw, slo,
+		[]string{"TARGET", "QUEUE", "DEPTH", "depth", "ADDS/s", "adds/s", "RETRIES/s", "QUEUE p99", "WAIT SLO", "WORK p99", "STATUS", "TOP FINDING"}))}
 	if len(rows) == 0 && m.frame != nil {
 		return append(lines, "no queue matches")
 	}
@@ -108,13 +123,13 @@ func (m *model) tableView() []string {
 		r := rows[i]
 		var line string
 		if r.err != "" {
-			line = columns(tw, qw, []string{r.item.Target, "-", "-", "", "-", "", "-", "-", "-", m.styles.statusCell(r.status()), r.reason()})
+			line = columns(tw, qw, slo, []string{r.item.Target, "-", "-", "", "-", "", "-", "-", "-", "-", m.styles.statusCell(r.status()), r.reason()})
 		} else {
 			it := r.item
 			h := m.history[r.key]
-			line = columns(tw, qw, []string{it.Target, it.Queue, render.Count(it.Depth), sparkline(h.depth, sparkWidth),
+			line = columns(tw, qw, slo, []string{it.Target, it.Queue, render.Count(it.Depth), sparkline(h.depth, sparkWidth),
 				render.Rate(it.AddsPerSecond), sparkline(h.adds, sparkWidth), render.Rate(it.RetriesPerSecond),
-				render.Quantile(it.QueueP99Seconds, it.QueueP99AtLeast), render.Quantile(it.WorkP99Seconds, it.WorkP99AtLeast), m.styles.statusCell(it.Status), dashed(it.Reason)})
+				render.Quantile(it.QueueP99Seconds, it.QueueP99AtLeast), render.SLOVerdict(it.QueueWait), render.Quantile(it.WorkP99Seconds, it.WorkP99AtLeast), m.styles.statusCell(it.Status), dashed(it.Reason)})
 		}
 		if i == cur && m.selected != "" {
 			line = m.styles.selected.Render(ansi.Strip(pad(line, m.width)))
@@ -153,6 +168,7 @@ func (m *model) detailsView() []string {
 			render.Seconds(it.QueueMeanSeconds), render.Quantile(it.WorkP50Seconds, it.WorkP50AtLeast),
 			render.Quantile(it.WorkP99Seconds, it.WorkP99AtLeast), render.Seconds(it.WorkMeanSeconds), render.Seconds(it.UnfinishedWorkSeconds), render.Seconds(it.LongestRunningSeconds),
 			render.Workers(it.ActiveWorkers, it.MaxWorkers), it.Window),
+		"  "+queueWaitLine(it.QueueWait),
 		"  depth   "+sparkline(h.depth, spark),
 		"  adds/s  "+sparkline(h.adds, spark), "")
 	fs := m.findingsOf(r)
@@ -184,5 +200,7 @@ func helpView() []string {
 		"  ?           this help",
 		"",
 		"Sparklines: depth and adds/s of each queue at every refresh of this session, scaled to their highest.",
-		"Rates are over the time since the refresh before; TOP FINDING is the finding behind STATUS."}
+		"Rates are over the time since the refresh before; TOP FINDING is the finding behind STATUS.",
+		"WAIT SLO: the queue-wait objective (p99 <= --slo queue-wait-p99, 1s) over that window: breaks, holds,",
+		"unknown, or not-judged when the window has too few waits for a p99 (100)."}
 }

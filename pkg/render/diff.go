@@ -54,6 +54,7 @@ var (
 func DiffText(w io.Writer, d view.Diff) error {
 	d = printable.Value(d)
 	queues, objects, appeared, resolved := diffRows(d)
+	slis, kinds := diffSLIRows(d)
 	fmt.Fprintf(w, "BEFORE  %s  %s  window %s  %s\n", d.Before.GeneratedAt.Format("2006-01-02T15:04:05Z07:00"), d.Before.Source, d.Before.Window, d.Before.Summary.Verdict)
 	fmt.Fprintf(w, "AFTER   %s  %s  window %s  %s\n", d.After.GeneratedAt.Format("2006-01-02T15:04:05Z07:00"), d.After.Source, d.After.Window, d.After.Summary.Verdict)
 	sections := []struct {
@@ -64,6 +65,8 @@ func DiffText(w io.Writer, d view.Diff) error {
 	}{
 		{"QUEUES", diffQueueHeader, queues, "no queue figure changed"},
 		{"OBJECTS", diffObjectHeader, objects, "no change in the objects the controllers reconcile"},
+		{"SERVICE LEVELS", diffSLIHeader, slis, orElse(d.SLINote, "no service level changed")},
+		{"SPEC TO OBSERVED BY KIND", diffKindHeader, kinds, "no change in how fast the controllers act on spec changes"},
 		{"FINDINGS APPEARED", diffFindingHeader, appeared, "none"},
 		{"FINDINGS RESOLVED", diffFindingHeader, resolved, "none"},
 	}
@@ -89,6 +92,7 @@ func DiffText(w io.Writer, d view.Diff) error {
 func DiffMarkdown(w io.Writer, d view.Diff) error {
 	d = printable.Value(d)
 	queues, objects, appeared, resolved := diffRows(d)
+	slis, kinds := diffSLIRows(d)
 	fmt.Fprintf(w, "# Controller diagnosis: before and after\n\n")
 	fmt.Fprintf(w, "| | taken | source | window | verdict |\n|---|---|---|---|---|\n")
 	for _, s := range []struct {
@@ -105,10 +109,16 @@ func DiffMarkdown(w io.Writer, d view.Diff) error {
 	}{
 		{"Queues", diffQueueHeader, queues},
 		{"Objects", diffObjectHeader, objects},
+		{"Service levels", diffSLIHeader, slis},
+		{"Spec to observed by kind", diffKindHeader, kinds},
 		{"Findings appeared", diffFindingHeader, appeared},
 		{"Findings resolved", diffFindingHeader, resolved},
 	} {
 		fmt.Fprintf(w, "\n## %s\n\n", s.title)
+		if len(s.rows) == 0 && s.title == "Service levels" && d.SLINote != "" {
+			fmt.Fprintf(w, "%s.\n", mdCell(d.SLINote))
+			continue
+		}
 		if len(s.rows) == 0 {
 			fmt.Fprintf(w, "None.\n")
 			continue

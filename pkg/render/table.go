@@ -15,7 +15,8 @@ import (
 // QueueTable writes l as kubectl-style plain columns: upper-case headers, no borders, three
 // spaces between columns (the same text/tabwriter settings as kubectl get). WINDOW says what
 // each row's rates and quantiles are over (see view.QueueList.Window). wide adds
-// WORKERS, BY PRIORITY, ERRORS/s, the p50s, WORK MEAN, LEADER and REASON. A quantile only
+// WORKERS, BY PRIORITY, ERRORS/s, the p50s, WORK MEAN, LEADER and REASON. When the rows
+// carry their queue-wait service level (top), WAIT SLO follows WINDOW: its verdict. A quantile only
 // known to be at least the highest finite bucket bound reads ">= 100ms". Failed targets are ERROR rows; the standby
 // replicas folded into a leader's rows are one STANDBY row per workload, last. Over a fleet
 // (several clusters read) a CLUSTER column comes first and TARGET is named within its cluster.
@@ -30,6 +31,10 @@ func queueTable(w io.Writer, l view.QueueList, wide, noHeaders bool) error {
 	l = printable.Value(l)
 	tw := &fleetColumns{columns: newColumns(w), fleet: len(l.Clusters) > 1, noHeaders: noHeaders}
 	header := []string{"TARGET", "QUEUE", "DEPTH", "ADDS/s", "RETRIES/s", "QUEUE p99", "WORK p99", "UNFINISHED", "LONGEST", "STATUS", "WINDOW"}
+	slo := hasSLO(l)
+	if slo {
+		header = withSLO(header, "WAIT SLO")
+	}
 	if wide {
 		header = append(header, "WORKERS", "BY PRIORITY", "ERRORS/s", "QUEUE p50", "WORK p50", "WORK MEAN", "LEADER", "REASON")
 	}
@@ -41,6 +46,9 @@ func queueTable(w io.Writer, l view.QueueList, wide, noHeaders bool) error {
 			continue
 		}
 		r := []string{e.Target, "-", "-", "-", "-", "-", "-", "-", "-", "ERROR", "-"}
+		if slo {
+			r = withSLO(r, "-")
+		}
 		if wide {
 			r = append(r, "-", "-", "-", "-", "-", "-", "-", e.Error)
 		}
@@ -50,6 +58,9 @@ func queueTable(w io.Writer, l view.QueueList, wide, noHeaders bool) error {
 		r := []string{it.Target, it.Queue, Count(it.Depth), Rate(it.AddsPerSecond), Rate(it.RetriesPerSecond),
 			Quantile(it.QueueP99Seconds, it.QueueP99AtLeast), Quantile(it.WorkP99Seconds, it.WorkP99AtLeast), Seconds(it.UnfinishedWorkSeconds),
 			Seconds(it.LongestRunningSeconds), it.Status, it.Window}
+		if slo {
+			r = withSLO(r, SLOVerdict(it.QueueWait))
+		}
 		if wide {
 			r = append(r, Workers(it.ActiveWorkers, it.MaxWorkers), ByPriority(it.DepthByPriority), Rate(it.ReconcileErrorsPerSecond),
 				Quantile(it.QueueP50Seconds, it.QueueP50AtLeast), Quantile(it.WorkP50Seconds, it.WorkP50AtLeast), Seconds(it.WorkMeanSeconds),
@@ -63,6 +74,9 @@ func queueTable(w io.Writer, l view.QueueList, wide, noHeaders bool) error {
 			continue
 		}
 		r := []string{strings.Join(folded, ","), "-", "-", "-", "-", "-", "-", "-", "-", string(health.StatusStandby), "-"}
+		if slo {
+			r = withSLO(r, "-")
+		}
 		if wide {
 			r = append(r, "-", "-", "-", "-", "-", "-", "no", StandbyReason(g))
 		}

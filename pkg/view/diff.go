@@ -19,6 +19,13 @@ type Diff struct {
 	Queues []QueueChange `json:"queues"`
 	// Objects are the kinds whose failed or behind-spec counts changed.
 	Objects []ObjectChange `json:"objects"`
+	// SLIs are the queues whose service levels changed (a verdict, or a figure behind one);
+	// KindSLIs the kinds whose spec latency or time to Ready changed.
+	SLIs     []SLIChange     `json:"slis"`
+	KindSLIs []KindSLIChange `json:"kindSlis"`
+	// SLINote says why the queues' service levels were not compared: one side's report has
+	// queues but no service levels (made by a version before them).
+	SLINote string `json:"sliNote,omitempty"`
 	// Appeared are the findings of After that Before did not have; Resolved the reverse.
 	Appeared []findings.Finding `json:"appeared"`
 	Resolved []findings.Finding `json:"resolved"`

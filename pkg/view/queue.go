@@ -59,6 +59,10 @@ type Queue struct {
 	// Finished is how many items' work finished over the window (the work duration's count):
 	// what orders the report's event processing section.
 	Finished float64
+	// QueueWait is the queue-wait indicator over the window judged against its objective, as
+	// the report's service levels judge it; set by top only (nil in queues and the report,
+	// whose service levels are a section of their own).
+	QueueWait *Objective
 }
 
 // Bucket is a non-cumulative histogram bucket: Count observations at or below LE seconds and

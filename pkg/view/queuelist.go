@@ -77,6 +77,9 @@ type QueueItem struct {
 	// DepthByPriority is the depth by the priority label of controller-runtime's priority
 	// queue ("0", "-100", ...); absent on a plain queue.
 	DepthByPriority map[string]*float64 `json:"depthByPriority,omitempty"`
+	// QueueWait is the queue-wait service level over the refresh's window (top only: absent
+	// in queues).
+	QueueWait *Objective `json:"queueWait,omitempty"`
 }
 
 // NewQueueList builds the list of stats (already sorted) and the per-target errors.
@@ -109,7 +112,7 @@ func (q Queue) Item() QueueItem {
 		QueueMeanSeconds: q.QueueMeanSeconds, WorkMeanSeconds: q.WorkMeanSeconds,
 		UnfinishedWorkSeconds: q.UnfinishedWorkSeconds, LongestRunningSeconds: q.LongestRunningSeconds,
 		ActiveWorkers: q.ActiveWorkers, MaxWorkers: q.MaxWorkers, Leader: q.Leader, Status: q.Status, Reason: q.Reason,
-		DepthByPriority: q.DepthByPriority,
+		DepthByPriority: q.DepthByPriority, QueueWait: q.QueueWait,
 	}
 }
 
@@ -133,7 +136,7 @@ func (q *Queue) UnmarshalJSON(b []byte) error {
 		QueueMeanSeconds: it.QueueMeanSeconds, WorkMeanSeconds: it.WorkMeanSeconds,
 		UnfinishedWorkSeconds: it.UnfinishedWorkSeconds, LongestRunningSeconds: it.LongestRunningSeconds,
 		ActiveWorkers: it.ActiveWorkers, MaxWorkers: it.MaxWorkers, Leader: it.Leader, Status: it.Status, Reason: it.Reason,
-		DepthByPriority: it.DepthByPriority,
+		DepthByPriority: it.DepthByPriority, QueueWait: it.QueueWait,
 	}
 	return nil
 }

@@ -24,8 +24,10 @@ import (
 const long = `Compare two diagnoses: two snapshots (kubectl ctrldiag snapshot -f), two 'report -o json'
 files, or one of each. Shows, per controller and queue, the figures that changed (depth,
 drain time, adds, completions and retries per second, reconcile errors, queue and work
-latency p50/p90/p99), the objects that failed or trail their spec by kind, and the findings
-that appeared and those that resolved.
+latency p50/p90/p99), the objects that failed or trail their spec by kind, the service levels
+(per queue: queue wait p99, share over the objective and the verdicts, a changed verdict
+called out as "holds -> breaks"; per kind: spec latency and time to Ready p50/p99 and what
+was pending), and the findings that appeared and those that resolved.
 
 A snapshot is judged from its pages, as 'report --from-snapshot' judges it (default
 thresholds; the ignore file .ctrldiag-ignore.yaml of the current folder when present), so

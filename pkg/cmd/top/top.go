@@ -17,6 +17,9 @@ A target that fails shows as an ERROR row until it answers again.
 Targets are those of queues (-n, -A, TARGET arguments, --url; not --from-file). Targets found
 in the cluster are looked for again every --rediscover (30s; 0 never), so that a rollout's new pods
 appear and the old ones leave. STATUS is that of queues: kubectl ctrldiag explain status.
+WAIT SLO is the queue-wait objective (p99 <= --slo queue-wait-p99, 1s) judged over each
+refresh's window as report judges it: breaks, holds, unknown, or not-judged when the window
+holds too few waits for a p99 (100); json/yaml give it as queueWait.
 
 On a terminal the view is full screen, with sparklines of each queue's depth and adds/s.
 Keys: q quit; s change the sort; / filter rows; up and down select; Enter details of a
