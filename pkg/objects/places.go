@@ -44,7 +44,8 @@ type ByRBAC func(ctx context.Context, account string, k Kind) (string, error)
 // whose ClusterRoleBindings let it list or watch the kind everywhere, as rbac says) is read in
 // all namespaces when may says the user may list it there; otherwise in the namespace, and a
 // note says what is not seen and the RBAC that would show it. A controller whose RBAC could
-// not be read stays in the namespace, with a note. may nil never widens; rbac nil widens no
+// not be read stays in the namespace, with a note, and so does one whose WATCH_NAMESPACE could
+// not be resolved (Controller.Unsure; a note when its RBAC would have widened it). may nil never widens; rbac nil widens no
 // controller left to its ServiceAccount.
 func Place(ctx context.Context, bindings []Binding, ns string, may MayListAll, rbac ByRBAC) (Places, []string) {
 	p := Places{Namespace: ns, All: map[Kind]bool{}, Why: map[Kind]string{}}
@@ -54,7 +55,7 @@ func Place(ctx context.Context, bindings []Binding, ns string, may MayListAll, r
 	wide := map[Kind][]string{}
 	var order []Kind
 	undecided := map[string][]string{} // controllers by why their RBAC could not be read
-	var errs []string
+	var errs, unsure []string
 	for _, b := range bindings {
 		if !b.Kind.Namespaced {
 			continue
@@ -70,6 +71,11 @@ func Place(ctx context.Context, bindings []Binding, ns string, may MayListAll, r
 			if why == "" {
 				continue
 			}
+			if b.Controller.Unsure != "" {
+				unsure = append(unsure, fmt.Sprintf("controller %s would reconcile %s in every namespace (%s), but %s: it is taken to watch its own namespace only, and %s are read in namespace %s only",
+					b.Controller.Name, b.Kind.GroupResource(), why, b.Controller.Unsure, b.Kind.GroupResource(), ns))
+				continue
+			}
 			if _, seen := p.Why[b.Kind]; !seen {
 				p.Why[b.Kind] = fmt.Sprintf("controller %s reconciles %s in every namespace (%s)", b.Controller.Name, b.Kind.GroupResource(), why)
 			}
@@ -79,7 +85,7 @@ func Place(ctx context.Context, bindings []Binding, ns string, may MayListAll, r
 		}
 		wide[b.Kind] = append(wide[b.Kind], b.Controller.Name)
 	}
-	var notes []string
+	notes := slices.Compact(unsure)
 	for _, e := range errs {
 		notes = append(notes, fmt.Sprintf("whether controller %s reconciles every namespace could not be decided from its ServiceAccount's ClusterRoleBindings (%s): its kinds are read in namespace %s only",
 			names(undecided[e]), e, ns))

@@ -279,6 +279,18 @@ func TestPlaceByRBAC(t *testing.T) {
 		t.Errorf("granted but the user may not list: %+v %q", p, notes)
 	}
 
+	// A WATCH_NAMESPACE that could not be had keeps it in its namespace: a note when its RBAC
+	// would have widened it, none when it would not.
+	unsure := op
+	unsure.Controller.Unsure = "WATCH_NAMESPACE may come from Secret creds (envFrom), which is never read"
+	p, notes = Place(context.Background(), []Binding{unsure}, "ops", yes, granted)
+	if want := "controller workload would reconcile workloads.demo.ctrldiag.dev in every namespace (ClusterRole op bound to its ServiceAccount ops/op by ClusterRoleBinding op), but WATCH_NAMESPACE may come from Secret creds (envFrom), which is never read: it is taken to watch its own namespace only, and workloads.demo.ctrldiag.dev are read in namespace ops only"; p.Of(workload) != "ops" || len(notes) != 1 || notes[0] != want {
+		t.Errorf("unsure: %+v %q", p, notes)
+	}
+	if p, notes := Place(context.Background(), []Binding{unsure}, "ops", yes, none); p.Of(workload) != "ops" || len(notes) != 0 {
+		t.Errorf("unsure without a grant: %+v %q", p, notes)
+	}
+
 	// The summary says why it was read everywhere.
 	c := fakeClient()
 	p, _ = Place(context.Background(), []Binding{op}, "ops", yes, granted)
