@@ -170,4 +170,22 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: %[3]s}]
 	if strings.Contains(string(d.Objects), third) {
 		t.Errorf("the objects view names namespace %s, which the user may not list:\n%s", third, d.Objects)
 	}
+
+	// A snapshot keeps where the Workloads were read, and its report places them the same way
+	// offline.
+	file := filepath.Join(t.TempDir(), "nsbyns.tar.gz")
+	if r := runAs(t, kubeconfig, "kubectl", "ctrldiag", "snapshot", "-n", ns, "--include-apiserver=false", "--interval", "2s", "-f", file); r.Code != 0 {
+		t.Fatalf("snapshot as the restricted user:\n%s", r)
+	}
+	r := offline(t, "report", "--from-snapshot", file, "-o", "json")
+	var replayed reportDoc
+	if err := json.Unmarshal([]byte(r.Stdout), &replayed); err != nil || r.Code != 0 {
+		t.Fatalf("report --from-snapshot: %v\n%s", err, r)
+	}
+	if got := objectsOf(t, replayed).failedAs("workloads", second+"/broken"); got != "Ready=False RepositoryNotFound" {
+		t.Errorf("replayed offline, the objects view names %s/broken as %q:\n%s", second, got, replayed.Objects)
+	}
+	if !strings.Contains(string(replayed.Objects), `"namespaces"`) || strings.Contains(string(replayed.Objects), third) {
+		t.Errorf("replayed offline, the objects view does not say where the Workloads were read, or names %s:\n%s", third, replayed.Objects)
+	}
 }
