@@ -64,10 +64,10 @@ type ByRBAC func(ctx context.Context, account string, k Kind) (string, error)
 // all namespaces when may says the user may list it there; otherwise in the namespace, and a
 // note says what is not seen and the RBAC that would show it. A controller whose RBAC could
 // not be read stays in the namespace, with a note, and so does one whose WATCH_NAMESPACE could
-// not be resolved (Controller.Unsure; a note when its RBAC would have widened it). may nil never widens; rbac nil widens no
-// controller left to its ServiceAccount. A kind the user may not list in all namespaces is
-// read namespace by namespace where each says the user may list it (each nil: in the
-// namespace), and the note says which namespaces were read.
+// not be resolved (Controller.Unsure; a note when its RBAC would have widened it). may nil
+// never widens; rbac nil widens no controller left to its ServiceAccount. A kind the user may
+// not list in all namespaces is read namespace by namespace where each says the user may list
+// it (each nil: in the namespace), and the note says which namespaces were read.
 func Place(ctx context.Context, bindings []Binding, ns string, may MayListAll, rbac ByRBAC, each MayListEach) (Places, []string) {
 	p := Places{Namespace: ns, All: map[Kind]bool{}, Why: map[Kind]string{}, Each: map[Kind][]string{}}
 	if ns == "" || may == nil {
