@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -37,6 +38,8 @@ type WithCluster struct {
 	// pods are the pods Open found behind the targets, by "namespace/pod"; nil when the
 	// cluster was not read.
 	pods map[string]*corev1.Pod
+	// watchEnv is what the pods' WATCH_NAMESPACE(S) resolved to (see source.Inventory).
+	watchEnv map[string]map[string]*knobs.WatchEnv
 }
 
 var _ source.Source = (*WithCluster)(nil)
@@ -75,6 +78,8 @@ func (w *WithCluster) Open(ctx context.Context) (*source.Inventory, error) {
 		}
 	}
 	inv.Pods, w.pods = pods, pods
+	inv.WatchEnv = watchEnvs(ctx, k.Client, pods)
+	w.watchEnv = inv.WatchEnv
 	inv.Cluster = &cluster{kube: k}
 	inv.ClusterRead = fmt.Sprintf("the kubeconfig's cluster (%s) as it was at %s", k.Config.Host, w.Now().UTC().Format(time.RFC3339))
 	return inv, nil
@@ -87,6 +92,7 @@ func (w *WithCluster) Read(ctx context.Context, o source.Options) []source.Resul
 		t := results[i].Target
 		if results[i].Pod == nil && t.Namespace != "" && t.Name != "" {
 			results[i].Pod = w.pods[t.Namespace+"/"+t.Name]
+			results[i].WatchEnv = w.watchEnv[t.Namespace+"/"+t.Name]
 		}
 	}
 	return results

@@ -47,6 +47,10 @@ type cluster struct {
 	// rbac reads the ClusterRoleBindings once, for the controllers left to their
 	// ServiceAccount's RBAC.
 	rbac *rbacscope.Reader
+	// nsList is the namespaces listed once for the kinds read namespace by namespace.
+	nsList *namespaceList
+	// each are mayListEach's answers by kind: the namespaces the user may list it in.
+	each map[objects.Kind]namespaceList
 }
 
 var _ source.Cluster = (*cluster)(nil)
@@ -130,7 +134,7 @@ func (c *cluster) WatchChanges(ctx context.Context, ns string, controllers []obj
 		return // Objects says why
 	}
 	bindings, _ := c.bindings(controllers, overrides)
-	places, _ := objects.Place(ctx, bindings, ns, c.mayList, c.byRBAC)
+	places, _ := objects.Place(ctx, bindings, ns, c.mayList, c.byRBAC, c.mayListEach)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.watches == nil {
@@ -138,7 +142,7 @@ func (c *cluster) WatchChanges(ctx context.Context, ns string, controllers []obj
 	}
 	for _, b := range bindings {
 		if c.watches[b.Kind] == nil {
-			c.watches[b.Kind] = objects.WatchChanges(ctx, dyn, b.Kind, places.Of(b.Kind))
+			c.watches[b.Kind] = objects.WatchChangesIn(ctx, dyn, b.Kind, places.In(b.Kind))
 		}
 	}
 }
@@ -165,7 +169,7 @@ func (c *cluster) Objects(ctx context.Context, ns string, controllers []objects.
 	for k, w := range watches {
 		changes[k], specs[k], ready[k] = w.Stop()
 	}
-	places, more := objects.Place(ctx, bindings, ns, c.mayList, c.byRBAC)
+	places, more := objects.Place(ctx, bindings, ns, c.mayList, c.byRBAC, c.mayListEach)
 	kinds, capped := objects.Read(ctx, dyn, bindings, places, time.Now())
 	v.Kinds, v.Notes = kinds, append(append(v.Notes, more...), capped...)
 	for i := range v.Kinds {

@@ -120,6 +120,18 @@ func (p *Pages) Open(ctx context.Context) (*source.Inventory, error) {
 			return nil, err
 		}
 		p.pages = append(p.pages, pages...)
+		pods := targetPods(inv.Pods, inv.Targets)
+		for _, u := range inv.Unreadable {
+			if u.Pod != nil {
+				pods[u.Pod.Namespace+"/"+u.Pod.Name] = u.Pod
+			}
+		}
+		inv.WatchEnv = watchEnvs(ctx, k.Client, pods)
+		for i, u := range inv.Unreadable {
+			if u.Pod != nil {
+				inv.Unreadable[i].WatchEnv = inv.WatchEnv[u.Pod.Namespace+"/"+u.Pod.Name]
+			}
+		}
 	}
 	inv.Targets = append(direct, inv.Targets...)
 	inv.Warnings = p.warnings
@@ -137,6 +149,7 @@ func (p *Pages) Read(ctx context.Context, o source.Options) []source.Result {
 		t := results[i].Target
 		if t.Kind == target.KindPod {
 			results[i].Pod = p.inv.Pods[t.Namespace+"/"+t.Name]
+			results[i].WatchEnv = p.inv.WatchEnv[t.Namespace+"/"+t.Name]
 		}
 	}
 	return append(results, p.inv.Unreadable...)

@@ -23,7 +23,7 @@ func (c *cluster) Events(ctx context.Context, ns string, controllers []objects.C
 		for _, b := range bindings {
 			id := b.Controller.Target + " " + b.Controller.Name
 			kinds[id] = append(kinds[id], events.Kind{Group: b.Kind.Group, Kind: b.Kind.Kind})
-			if ns != "" && b.Kind.Namespaced && !b.Controller.ClusterWide && b.Controller.ServiceAccount != "" {
+			if ns != "" && b.Kind.Namespaced && !b.Controller.ClusterWide && b.Controller.ServiceAccount != "" && b.Controller.Unsure == "" {
 				if why, _ := c.byRBAC(ctx, b.Controller.ServiceAccount, b.Kind); why != "" {
 					wide[id] = true
 				}

@@ -35,7 +35,8 @@ func (p *Pages) Rediscover(ctx context.Context) (*source.Inventory, error) {
 	if err != nil {
 		return nil, err
 	}
-	inv := &source.Inventory{Targets: res.Targets, Skipped: res.Skipped, Pods: res.Pods, Warnings: res.Warnings, Cluster: p.inv.Cluster}
+	inv := &source.Inventory{Targets: res.Targets, Skipped: res.Skipped, Pods: res.Pods, Warnings: res.Warnings, Cluster: p.inv.Cluster,
+		WatchEnv: p.inv.WatchEnv}
 	inv.Targets = append(inv.Targets, stillThere(p.inv, res)...)
 	pages, err := p.clusterSources(ctx, p.k, inv)
 	if err != nil {

@@ -100,6 +100,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 			// watch starts with a list of the kind, once per kind).
 			return func(r source.Result) {
 				r.Pod = inv.Pods[r.Target.Namespace+"/"+r.Target.Name]
+				r.WatchEnv = inv.WatchEnv[r.Target.Namespace+"/"+r.Target.Name]
 				m := r.Model()
 				if cs := report.Controllers([]model.Target{m}); len(cs) > 0 {
 					inv.Cluster.WatchChanges(reading, cfg.Scope.Namespace, cs, cfg.ControllerKinds)

@@ -81,3 +81,22 @@ func flagSet(args []string, flag string) (string, bool) {
 	}
 	return v, set
 }
+
+// Unsure says why a controller Restricted keeps in its namespace may in fact reconcile every
+// namespace: only variables w could not resolve (a Secret, a ConfigMap that may not be read)
+// restrict it. It is "" when something known restricts it, or nothing does.
+func Unsure(s Seen, w *WatchEnv) string {
+	if w == nil || len(w.Unresolved) == 0 {
+		return ""
+	}
+	r := Restricted(s)
+	if r == "" || s.Env[r] != Unknown {
+		return ""
+	}
+	for _, name := range namespaceEnv {
+		if v := s.Env[name]; v != "" && v != Unknown {
+			return ""
+		}
+	}
+	return strings.Join(w.Notes, "; ")
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -23,6 +24,10 @@ type Facts struct {
 	Target target.Target
 	// Pod is the pod behind the target; nil when it is not a pod.
 	Pod *corev1.Pod
+	// WatchEnv is, by container name, what the WATCH_NAMESPACE(S) of the pod's containers that
+	// take them from elsewhere (a ConfigMap, a field, a Secret) resolved to when it was read;
+	// nil when none was resolved.
+	WatchEnv map[string]*knobs.WatchEnv
 	// Window is the time between the two samples (0 with one).
 	Window time.Duration
 	// ResetsCounted says that the source made the counters of the first sample exact about

@@ -95,8 +95,14 @@ type ChangeWatch struct {
 // WatchChanges lists the kind's objects (to know their state before the first change) and
 // watches them from that list on, in the background, until Stop.
 func WatchChanges(ctx context.Context, dyn dynamic.Interface, k Kind, ns string) *ChangeWatch {
-	if !k.Namespaced {
-		ns = ""
+	return WatchChangesIn(ctx, dyn, k, []string{ns})
+}
+
+// WatchChangesIn is WatchChanges over several namespaces, one list and watch each, counted and
+// timed together: a kind read namespace by namespace. The first to fail stops them all.
+func WatchChangesIn(ctx context.Context, dyn dynamic.Interface, k Kind, namespaces []string) *ChangeWatch {
+	if !k.Namespaced || len(namespaces) == 0 {
+		namespaces = []string{""}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	w := &ChangeWatch{cancel: cancel, done: make(chan struct{}), now: time.Now, per: map[types.UID]*ObjectChanges{}, spec: newSpecTracker(), ready: newReadyTracker()}
@@ -104,9 +110,17 @@ func WatchChanges(ctx context.Context, dyn dynamic.Interface, k Kind, ns string)
 	// changes are counted, their latency not followed.
 	w.spec.noStatus, w.ready.noStatus = k.NoStatusSubresource, k.NoStatusSubresource
 	w.started = w.now()
+	var wg sync.WaitGroup
+	for _, ns := range namespaces {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run(ctx, dyn.Resource(k.GVR()).Namespace(ns), k, ns)
+		}()
+	}
 	go func() {
-		defer close(w.done)
-		w.run(ctx, dyn.Resource(k.GVR()).Namespace(ns), k, ns)
+		wg.Wait()
+		close(w.done)
 	}()
 	return w
 }

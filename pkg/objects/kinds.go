@@ -42,6 +42,10 @@ type Controller struct {
 	// "kube-controller-manager", "kube-apiserver", "client-go"): it decides how a name maps
 	// to a kind.
 	Runtime string
+	// Unsure, with ServiceAccount, says why the controller is kept in its namespace although it
+	// may not be: a WATCH_NAMESPACE whose value could not be had (a Secret, a ConfigMap that
+	// may not be read). Its kinds are not widened; a note says so when its RBAC would.
+	Unsure string
 	// ClusterWide says the controller reconciles its kind in every namespace, not only its
 	// own (kube-controller-manager; an operator recognised by pkg/knobs whose flags do not
 	// restrict it to namespaces).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -55,6 +56,9 @@ func Read(ctx context.Context, dyn dynamic.Interface, bindings []Binding, p Plac
 			if p.All[b.Kind] {
 				s.Scope = p.Why[b.Kind]
 			}
+			if nss := p.In(b.Kind); len(p.Each[b.Kind]) > 0 && len(nss) > 0 {
+				s.Namespace, s.Namespaces = "", nss
+			}
 			byKind[b.Kind] = s
 			order = append(order, b.Kind)
 		}
@@ -65,10 +69,15 @@ func Read(ctx context.Context, dyn dynamic.Interface, bindings []Binding, p Plac
 	for _, k := range order {
 		s := byKind[k]
 		var capped bool
-		s.Error, capped = list(ctx, dyn, s, now)
+		for _, ns := range s.places() {
+			s.Error, capped = list(ctx, dyn, s, ns, now)
+			if s.Error != "" || capped {
+				break
+			}
+		}
 		if capped {
 			s.Capped = true
-			notes = append(notes, fmt.Sprintf("%s: only the first %d objects %s were read; the figures count those", k.GroupResource(), s.Total, where(k, s.Namespace)))
+			notes = append(notes, fmt.Sprintf("%s: only the first %d objects %s were read; the figures count those", k.GroupResource(), s.Total, s.where()))
 		}
 		s.Sort()
 		sort.Strings(s.Controllers)
@@ -78,17 +87,37 @@ func Read(ctx context.Context, dyn dynamic.Interface, bindings []Binding, p Plac
 	return out, notes
 }
 
-// list pages through the kind's objects into s, up to maxObjects, and returns why it stopped
-// early, if it did, and whether there were more than it read.
-func list(ctx context.Context, dyn dynamic.Interface, s *Summary, now time.Time) (string, bool) {
+// places are the namespaces the summary's objects are listed in, one list each.
+func (s *Summary) places() []string {
+	if len(s.Namespaces) > 0 {
+		return s.Namespaces
+	}
+	return []string{s.Namespace}
+}
+
+// where says where the summary's objects were read.
+func (s *Summary) where() string {
+	if len(s.Namespaces) > 0 {
+		return "in namespaces " + strings.Join(s.Namespaces, ", ")
+	}
+	return where(s.Kind, s.Namespace)
+}
+
+// list pages through the kind's objects of namespace ns into s, up to maxObjects in all, and
+// returns why it stopped early, if it did, and whether there were more than it read.
+func list(ctx context.Context, dyn dynamic.Interface, s *Summary, ns string, now time.Time) (string, bool) {
 	opts := metav1.ListOptions{Limit: pageSize}
 	for {
-		if left := int64(maxObjects - s.Total); left < opts.Limit {
+		left := int64(maxObjects - s.Total)
+		if left <= 0 {
+			return "", true
+		}
+		if left < opts.Limit {
 			opts.Limit = left
 		}
-		l, err := dyn.Resource(s.Kind.GVR()).Namespace(s.Namespace).List(ctx, opts)
+		l, err := dyn.Resource(s.Kind.GVR()).Namespace(ns).List(ctx, opts)
 		if err != nil {
-			return listError(s, err), false
+			return requestError(s.Kind, ns, "list", "verb list", err), false
 		}
 		for i := range l.Items {
 			s.Add(&l.Items[i], now)
@@ -101,10 +130,6 @@ func list(ctx context.Context, dyn dynamic.Interface, s *Summary, now time.Time)
 		}
 		opts.Continue = l.GetContinue()
 	}
-}
-
-func listError(s *Summary, err error) string {
-	return requestError(s.Kind, s.Namespace, "list", "verb list", err)
 }
 
 // requestError says what verb on the kind's objects in namespace ns ("" for all) failed, and

@@ -206,13 +206,13 @@ func TestPlaceAndCap(t *testing.T) {
 	asked := 0
 	yes := func(context.Context, Kind) (bool, error) { asked++; return true, nil }
 	no := func(context.Context, Kind) (bool, error) { return false, nil }
-	if p, notes := Place(context.Background(), []Binding{narrow}, "ns", yes, nil); p.Of(workload) != "ns" || len(notes) != 0 || asked != 0 {
+	if p, notes := Place(context.Background(), []Binding{narrow}, "ns", yes, nil, nil); p.Of(workload) != "ns" || len(notes) != 0 || asked != 0 {
 		t.Errorf("a namespaced controller widened: %+v %v (asked %d)", p, notes, asked)
 	}
-	if p, notes := Place(context.Background(), []Binding{narrow, wide}, "ns", yes, nil); p.Of(workload) != "" || len(notes) != 0 || asked != 1 {
+	if p, notes := Place(context.Background(), []Binding{narrow, wide}, "ns", yes, nil, nil); p.Of(workload) != "" || len(notes) != 0 || asked != 1 {
 		t.Errorf("a cluster-wide controller not widened: %+v %v", p, notes)
 	}
-	p, notes := Place(context.Background(), []Binding{wide}, "ns", no, nil)
+	p, notes := Place(context.Background(), []Binding{wide}, "ns", no, nil, nil)
 	if want := "controller workload reconciles workloads.demo.ctrldiag.dev in every namespace, but you may not list them in all namespaces (needs RBAC verb list on workloads.demo.ctrldiag.dev cluster-wide): read in namespace ns only"; p.Of(workload) != "ns" || len(notes) != 1 || notes[0] != want {
 		t.Errorf("refused: %+v %q", p, notes)
 	}
@@ -261,27 +261,39 @@ func TestPlaceByRBAC(t *testing.T) {
 	}
 
 	why := "controller workload reconciles workloads.demo.ctrldiag.dev in every namespace (ClusterRole op bound to its ServiceAccount ops/op by ClusterRoleBinding op)"
-	p, notes := Place(context.Background(), []Binding{op}, "ops", yes, granted)
+	p, notes := Place(context.Background(), []Binding{op}, "ops", yes, granted, nil)
 	if p.Of(workload) != "" || p.Why[workload] != why || len(notes) != 1 || notes[0] != why {
 		t.Errorf("granted: %+v %q", p, notes)
 	}
-	if p, notes := Place(context.Background(), []Binding{restricted}, "ops", yes, granted); p.Of(workload) != "ops" || len(notes) != 0 || asked != 1 {
+	if p, notes := Place(context.Background(), []Binding{restricted}, "ops", yes, granted, nil); p.Of(workload) != "ops" || len(notes) != 0 || asked != 1 {
 		t.Errorf("a controller whose flags decided was widened by RBAC: %+v %q (asked %d)", p, notes, asked)
 	}
-	if p, notes := Place(context.Background(), []Binding{op}, "ops", yes, none); p.Of(workload) != "ops" || len(notes) != 0 {
+	if p, notes := Place(context.Background(), []Binding{op}, "ops", yes, none, nil); p.Of(workload) != "ops" || len(notes) != 0 {
 		t.Errorf("no grant: %+v %q", p, notes)
 	}
-	p, notes = Place(context.Background(), []Binding{op}, "ops", yes, unread)
+	p, notes = Place(context.Background(), []Binding{op}, "ops", yes, unread, nil)
 	if want := "whether controller workload reconciles every namespace could not be decided from its ServiceAccount's ClusterRoleBindings (needs RBAC verb list on clusterrolebindings.rbac.authorization.k8s.io and get on clusterroles.rbac.authorization.k8s.io): its kinds are read in namespace ops only"; p.Of(workload) != "ops" || len(notes) != 1 || notes[0] != want {
 		t.Errorf("undecided: %+v %q", p, notes)
 	}
-	if p, notes := Place(context.Background(), []Binding{op}, "ops", no, granted); p.Of(workload) != "ops" || len(notes) != 1 || !strings.Contains(notes[0], "you may not list them in all namespaces") {
+	if p, notes := Place(context.Background(), []Binding{op}, "ops", no, granted, nil); p.Of(workload) != "ops" || len(notes) != 1 || !strings.Contains(notes[0], "you may not list them in all namespaces") {
 		t.Errorf("granted but the user may not list: %+v %q", p, notes)
+	}
+
+	// A WATCH_NAMESPACE that could not be had keeps it in its namespace: a note when its RBAC
+	// would have widened it, none when it would not.
+	unsure := op
+	unsure.Controller.Unsure = "WATCH_NAMESPACE may come from Secret creds (envFrom), which is never read"
+	p, notes = Place(context.Background(), []Binding{unsure}, "ops", yes, granted, nil)
+	if want := "controller workload would reconcile workloads.demo.ctrldiag.dev in every namespace (ClusterRole op bound to its ServiceAccount ops/op by ClusterRoleBinding op), but WATCH_NAMESPACE may come from Secret creds (envFrom), which is never read: it is taken to watch its own namespace only, and workloads.demo.ctrldiag.dev are read in namespace ops only"; p.Of(workload) != "ops" || len(notes) != 1 || notes[0] != want {
+		t.Errorf("unsure: %+v %q", p, notes)
+	}
+	if p, notes := Place(context.Background(), []Binding{unsure}, "ops", yes, none, nil); p.Of(workload) != "ops" || len(notes) != 0 {
+		t.Errorf("unsure without a grant: %+v %q", p, notes)
 	}
 
 	// The summary says why it was read everywhere.
 	c := fakeClient()
-	p, _ = Place(context.Background(), []Binding{op}, "ops", yes, granted)
+	p, _ = Place(context.Background(), []Binding{op}, "ops", yes, granted, nil)
 	got, _ := Read(context.Background(), c, []Binding{op}, p, now)
 	if len(got) != 1 || got[0].Namespace != "" || got[0].Scope != why {
 		t.Errorf("read: %+v", got)

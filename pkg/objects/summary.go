@@ -16,8 +16,12 @@ type Summary struct {
 	Kind Kind `json:"kind"`
 	// Controllers reconcile this kind, as "target queue".
 	Controllers []string `json:"controllers"`
-	// Namespace is the namespace read; "" for all (and for kinds without a namespace).
+	// Namespace is the namespace read; "" for all (and for kinds without a namespace), or for
+	// a kind read namespace by namespace in Namespaces.
 	Namespace string `json:"namespace,omitempty"`
+	// Namespaces, when set, are the namespaces the kind was read in one by one: a cluster-wide
+	// controller's kind the user may list there but not in all namespaces.
+	Namespaces []string `json:"namespaces,omitempty"`
 	// Scope says why a kind was read in every namespace although one was asked, when its
 	// controller's RBAC decided it: "controller workload reconciles workloads.demo.ctrldiag.dev
 	// in every namespace (ClusterRole op bound to its ServiceAccount ops/op by

@@ -30,6 +30,10 @@ func objectsSection(r view.Report) section {
 		switch {
 		case !k.Kind.Namespaced:
 			ns = "-"
+		case len(k.Namespaces) > 3:
+			ns = fmt.Sprintf("(%d namespaces)", len(k.Namespaces))
+		case len(k.Namespaces) > 0:
+			ns = strings.Join(k.Namespaces, ",")
 		case ns == "":
 			ns = "(all)"
 		}

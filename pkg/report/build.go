@@ -282,7 +282,7 @@ func findingsTarget(rd read, in Input) findings.Target {
 		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Container: served.Name, ServiceAccount: p.Spec.ServiceAccountName,
 			Terminations: terminations(p, in.Now), MemoryLimitBytes: quantity(served.Resources.Limits, corev1.ResourceMemory),
 			CPULimitCores: quantity(served.Resources.Limits, corev1.ResourceCPU),
-			Image:         served.Image, Args: slices.Concat(served.Command, served.Args), Env: envOf(served)}
+			Image:         served.Image, Args: slices.Concat(served.Command, served.Args), Env: envOf(served, rd.in.WatchEnv[served.Name])}
 	} else if in.MemoryLimitBytes > 0 && rd.in.Target.Kind != target.KindAPIServer {
 		ft.Pod = &findings.Pod{Name: rd.in.ID(), MemoryLimitBytes: in.MemoryLimitBytes}
 	}

@@ -26,7 +26,7 @@ func Controllers(targets []model.Target) []objects.Controller {
 			continue
 		}
 		runtime := string(findings.KindOf(cur, m.PodLabels()))
-		wide, account := allNamespaces(m, cur, runtime)
+		wide, account, unsure := allNamespaces(m, cur, runtime)
 		names := map[string]bool{}
 		for name := range cur.Controllers {
 			names[name] = true
@@ -42,7 +42,7 @@ func Controllers(targets []model.Target) []objects.Controller {
 		}
 		sort.Strings(sorted)
 		for _, name := range sorted {
-			out = append(out, objects.Controller{Target: m.ID(), Name: name, Runtime: runtime, ClusterWide: wide, ServiceAccount: account})
+			out = append(out, objects.Controller{Target: m.ID(), Name: name, Runtime: runtime, ClusterWide: wide, ServiceAccount: account, Unsure: unsure})
 		}
 	}
 	return out
@@ -52,18 +52,22 @@ func Controllers(targets []model.Target) []objects.Controller {
 // namespace: kube-controller-manager does, the API server does not, a controller pkg/knobs
 // knows as its table and flags say. For another controller whose container's flags do not
 // restrict it to namespaces, it returns the ServiceAccount of its pod instead
-// ("namespace/name"), whose RBAC decides kind by kind.
-func allNamespaces(m model.Target, cur *health.Snapshot, runtime string) (bool, string) {
+// ("namespace/name"), whose RBAC decides kind by kind; and when only a WATCH_NAMESPACE(S)
+// whose value could not be had restricts it, why (its RBAC then decides only whether a note
+// says so).
+func allNamespaces(m model.Target, cur *health.Snapshot, runtime string) (wide bool, account, unsure string) {
 	switch runtime {
 	case string(findings.KubeControllerManager):
-		return true, ""
+		return true, "", ""
 	case string(findings.KubeAPIServer):
-		return false, ""
+		return false, "", ""
 	}
 	s := knobs.Seen{Families: cur.Families}
+	var w *knobs.WatchEnv
 	if m.Pod != nil {
 		c := container(m.Pod, m.Target.Container)
-		s.Image, s.Args, s.Env = c.Image, slices.Concat(c.Command, c.Args), envOf(c)
+		w = m.WatchEnv[c.Name]
+		s.Image, s.Args, s.Env = c.Image, slices.Concat(c.Command, c.Args), envOf(c, w)
 	}
 	for name := range cur.Queues {
 		s.Queues = append(s.Queues, name)
@@ -72,24 +76,33 @@ func allNamespaces(m model.Target, cur *health.Snapshot, runtime string) (bool, 
 		s.Queues = append(s.Queues, name)
 	}
 	if km, ok := knobs.Recognise(s); ok {
-		return km.AllNamespaces(), ""
+		return km.AllNamespaces(), "", ""
 	}
-	if m.Pod == nil || knobs.Restricted(s) != "" {
-		return false, ""
+	if m.Pod == nil {
+		return false, "", ""
 	}
-	account := m.Pod.Spec.ServiceAccountName
+	unsure = knobs.Unsure(s, w)
+	if unsure == "" && knobs.Restricted(s) != "" {
+		return false, "", ""
+	}
+	account = m.Pod.Spec.ServiceAccountName
 	if account == "" {
 		account = "default"
 	}
-	return false, m.Pod.Namespace + "/" + account
+	return false, m.Pod.Namespace + "/" + account, unsure
 }
 
 // envOf is a container's environment as knobs.Seen holds it: the values it gives, and
-// knobs.Unknown for those it takes from elsewhere.
-func envOf(c corev1.Container) map[string]string {
+// knobs.Unknown for those it takes from elsewhere, WATCH_NAMESPACE(S) as w resolved them.
+func envOf(c corev1.Container, w *knobs.WatchEnv) map[string]string {
 	if len(c.Env) == 0 && len(c.EnvFrom) == 0 {
 		return nil
 	}
+	return w.Env(given(c))
+}
+
+// given is a container's environment as the container itself gives it.
+func given(c corev1.Container) map[string]string {
 	out := map[string]string{}
 	if len(c.EnvFrom) > 0 {
 		out[knobs.Others] = knobs.Unknown

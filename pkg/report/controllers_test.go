@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -52,5 +53,42 @@ func withAccount(labels map[string]string, image string, args []string, account 
 			Spec: corev1.PodSpec{ServiceAccountName: account, Containers: []corev1.Container{{Name: "c", Image: image, Args: args}}}}
 		return model.Target{Facts: model.Facts{Target: target.Target{Namespace: "ns", Name: "p", Container: "c"}, Pod: pod},
 			Snapshots: []*health.Snapshot{s}}
+	}
+}
+
+// A WATCH_NAMESPACE the container takes from elsewhere counts as resolved: a ConfigMap that
+// sets it restricts the operator, one that sets it empty leaves it to its RBAC; one that could
+// not be had (a Secret) keeps it in its namespace, saying why, for a note when its RBAC would
+// widen it. Without a resolution (an older snapshot) a valueFrom restricts it, as before.
+func TestControllersWatchEnv(t *testing.T) {
+	at := func(c corev1.Container, w *knobs.WatchEnv) model.Target {
+		m := withAccount(nil, "example.com/op:v1", nil, "op", "workload")
+		c.Name, c.Image = "c", "example.com/op:v1"
+		m.Pod.Spec.Containers = []corev1.Container{c}
+		if w != nil {
+			m.WatchEnv = map[string]*knobs.WatchEnv{"c": w}
+		}
+		return m
+	}
+	fromCM := corev1.Container{EnvFrom: []corev1.EnvFromSource{{ConfigMapRef: &corev1.ConfigMapEnvSource{LocalObjectReference: corev1.LocalObjectReference{Name: "env"}}}}}
+	valueFrom := corev1.Container{Env: []corev1.EnvVar{{Name: "WATCH_NAMESPACE", ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{Key: "ns"}}}}}
+	secret := &knobs.WatchEnv{Values: map[string]string{"WATCH_NAMESPACES": ""}, Unresolved: []string{"WATCH_NAMESPACE"},
+		Notes: []string{"WATCH_NAMESPACE comes from Secret s, which is never read"}}
+	for _, tc := range []struct {
+		what            string
+		t               model.Target
+		account, unsure string
+	}{
+		{"envFrom, unresolved", at(fromCM, nil), "ns/op", ""},
+		{"envFrom a ConfigMap that sets it", at(fromCM, &knobs.WatchEnv{Values: map[string]string{"WATCH_NAMESPACE": "ns", "WATCH_NAMESPACES": ""}}), "", ""},
+		{"envFrom a ConfigMap that sets it empty", at(fromCM, &knobs.WatchEnv{Values: map[string]string{"WATCH_NAMESPACE": "", "WATCH_NAMESPACES": ""}}), "ns/op", ""},
+		{"valueFrom, unresolved", at(valueFrom, nil), "", ""},
+		{"valueFrom a Secret", at(valueFrom, secret), "ns/op", secret.Notes[0]},
+		{"a flag restricts it whatever the Secret says", at(corev1.Container{Args: []string{"--namespace=ns"}, Env: valueFrom.Env}, secret), "", ""},
+	} {
+		cs := Controllers([]model.Target{tc.t})
+		if len(cs) != 1 || cs[0].ClusterWide || cs[0].ServiceAccount != tc.account || cs[0].Unsure != tc.unsure {
+			t.Errorf("%s: %+v, want ServiceAccount %q, unsure %q", tc.what, cs, tc.account, tc.unsure)
+		}
 	}
 }

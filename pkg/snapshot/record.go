@@ -114,7 +114,8 @@ func (r *Recorder) Snapshot(ctx context.Context, m Manifest) *Snapshot {
 
 // storedResult is a result without its samples, its target and errors free of credentials.
 func storedResult(res source.Result) Result {
-	sr := Result{Target: redactTargets([]target.Target{res.Target})[0], Window: res.Window, ResetsCounted: res.ResetsCounted, Notes: res.Notes}
+	sr := Result{Target: redactTargets([]target.Target{res.Target})[0], Window: res.Window, ResetsCounted: res.ResetsCounted, Notes: res.Notes,
+		WatchEnv: res.WatchEnv}
 	if res.Pod != nil {
 		sr.Pod = res.Pod.Namespace + "/" + res.Pod.Name
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -40,6 +41,15 @@ func (p *Replay) Open(context.Context) (*source.Inventory, error) {
 	inv := &source.Inventory{Targets: in.Targets, Skipped: in.Skipped, Pods: in.Pods, Warnings: in.Warnings}
 	for _, u := range in.Unreadable {
 		inv.Unreadable = append(inv.Unreadable, p.result(u, nil))
+	}
+	// Where the pods' WATCH_NAMESPACE(S) resolved to, as each result kept it.
+	for _, r := range append(slices.Clone(p.s.Results), in.Unreadable...) {
+		if r.Pod != "" && len(r.WatchEnv) > 0 {
+			if inv.WatchEnv == nil {
+				inv.WatchEnv = map[string]map[string]*knobs.WatchEnv{}
+			}
+			inv.WatchEnv[r.Pod] = r.WatchEnv
+		}
 	}
 	if p.s.Cluster != nil {
 		inv.Cluster = &replayCluster{a: p.s.Cluster}
@@ -69,7 +79,7 @@ func (p *Replay) Read(ctx context.Context, o source.Options) []source.Result {
 
 // result rebuilds one Result; sel nil leaves its samples out.
 func (p *Replay) result(r Result, sel *parse.Selector) source.Result {
-	res := source.Result{Target: r.Target, Pod: p.s.Inventory.Pods[r.Pod], Window: r.Window, ResetsCounted: r.ResetsCounted, Notes: r.Notes}
+	res := source.Result{Target: r.Target, Pod: p.s.Inventory.Pods[r.Pod], WatchEnv: r.WatchEnv, Window: r.Window, ResetsCounted: r.ResetsCounted, Notes: r.Notes}
 	if r.Error != "" {
 		res.Err = errors.New(r.Error)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
@@ -81,6 +82,11 @@ type Result struct {
 	// Log is what was extracted of the target's log, when it was read (absent from snapshots
 	// made before logs were read, which load as without one). Never a line of it.
 	Log *logs.Log `json:"log,omitempty"`
+	// WatchEnv is, by container, what the WATCH_NAMESPACE(S) of the pod's containers that take
+	// them from elsewhere resolved to when it was read: the decision only (the values of these
+	// two variables, or that they could not be had, and why), never anything else of a
+	// ConfigMap (absent from older snapshots, which load as unresolved).
+	WatchEnv map[string]*knobs.WatchEnv `json:"watchEnv,omitempty"`
 }
 
 // Sample is one page of a target: when it was read and the member that holds it.

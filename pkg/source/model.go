@@ -32,5 +32,5 @@ func (r Result) With(snaps ...*health.Snapshot) model.Target {
 
 // Facts are what the source says of the target besides its pages.
 func (r Result) Facts() model.Facts {
-	return model.Facts{Target: r.Target, Pod: r.Pod, Window: r.Window, ResetsCounted: r.ResetsCounted, Err: r.Err, Notes: r.Notes}
+	return model.Facts{Target: r.Target, Pod: r.Pod, WatchEnv: r.WatchEnv, Window: r.Window, ResetsCounted: r.ResetsCounted, Err: r.Err, Notes: r.Notes}
 }

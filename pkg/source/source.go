@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -44,6 +45,10 @@ type Inventory struct {
 	Skipped []discover.Skipped
 	// Pods are the pods behind targets and skipped pods, by "namespace/name".
 	Pods map[string]*corev1.Pod
+	// WatchEnv is, by pod ("namespace/name") and container, what the WATCH_NAMESPACE(S) of the
+	// target pods' containers that take them from elsewhere resolved to (the pod's namespace,
+	// a ConfigMap's key; never a Secret); nil when the source resolved none.
+	WatchEnv map[string]map[string]*knobs.WatchEnv
 	// Warnings are what the user should know about the finding of targets.
 	Warnings []string
 	// Cluster is the live cluster the targets are in; nil when the source reads none.
@@ -107,8 +112,11 @@ type Result struct {
 	// Target is the target as it was reached in the end (Via says how).
 	Target target.Target
 	// Pod is the pod behind the target; nil when it is not a pod.
-	Pod     *corev1.Pod
-	Samples []Sample
+	Pod *corev1.Pod
+	// WatchEnv is what the WATCH_NAMESPACE(S) of Pod's containers resolved to, by container
+	// (see Inventory.WatchEnv).
+	WatchEnv map[string]*knobs.WatchEnv
+	Samples  []Sample
 	// Window is the time between the two samples (0 with one).
 	Window time.Duration
 	// ResetsCounted says that the source itself made the counters of the first sample exact

@@ -38,6 +38,8 @@ type podSpec struct {
 	// main container's arguments as the pod shows them (the process's flags that matter).
 	ServiceAccount string
 	Args           []string
+	// EnvFrom is the main container's envFrom, as the pod shows it (the process does not get it).
+	EnvFrom []map[string]any
 	// Command returns the process to start; listen maps each pod port to the address the
 	// process must listen on (the pod IP and that port in the cluster's network namespace).
 	Command func(listen map[int32]string) []string
@@ -257,6 +259,9 @@ func container(spec podSpec, ports []map[string]any) map[string]any {
 	c := map[string]any{"name": "main", "image": "ctrldiag.dev/behind-pod:test", "ports": ports}
 	if len(spec.Args) > 0 {
 		c["args"] = spec.Args
+	}
+	if len(spec.EnvFrom) > 0 {
+		c["envFrom"] = spec.EnvFrom
 	}
 	if spec.MemoryLimit != "" {
 		c["resources"] = map[string]any{"limits": map[string]any{"memory": spec.MemoryLimit}}

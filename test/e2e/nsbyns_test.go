@@ -1,0 +1,191 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A user who may list namespaces and the Workloads of two namespaces only (RoleBindings, no
+// cluster-wide list) reports the reference operator, which reconciles Workloads in every
+// namespace: its Workloads are read namespace by namespace in those two, a failing one of the
+// second is named with its reason, the note says which namespaces were read, and the failing
+// one of a third namespace the user may not list is named nowhere.
+func TestReportObjectsNamespaceByNamespace(t *testing.T) {
+	ns := newNamespace(t)
+	// The other namespaces sort first, so that they are among the namespaces checked however
+	// many the cluster holds.
+	suffix := fmt.Sprintf("%d", time.Now().UnixNano()%100000)
+	second, third := "a-e2e-nsbyns-allowed-"+suffix, "a-e2e-nsbyns-denied-"+suffix
+	for _, n := range []string{second, third} {
+		mustKubectl(t, "create", "namespace", n)
+		t.Cleanup(func() {
+			cmd := exec.Command("kubectl", "delete", "namespace", n, "--wait=false")
+			cmd.Env = commandEnv(env.kubeconfig)
+			_ = cmd.Run()
+		})
+	}
+	role := "ctrldiag-e2e-nsbyns-" + ns
+	apply(t, fmt.Sprintf(`apiVersion: v1
+kind: ServiceAccount
+metadata: {name: op, namespace: %[1]s}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: %[2]s}
+rules:
+- apiGroups: [demo.ctrldiag.dev]
+  resources: [workloads, workloads/status]
+  verbs: [get, list, watch, update, patch]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: %[2]s}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[2]s}
+subjects: [{kind: ServiceAccount, name: op, namespace: %[1]s}]
+---
+apiVersion: demo.ctrldiag.dev/v1alpha1
+kind: Workload
+metadata: {name: fine, namespace: %[1]s, labels: {ctrldiag.dev/e2e: %[1]s}}
+spec: {}
+---
+apiVersion: demo.ctrldiag.dev/v1alpha1
+kind: Workload
+metadata: {name: broken, namespace: %[3]s, labels: {ctrldiag.dev/e2e: %[1]s}}
+spec: {failureRate: 1, failureReason: RepositoryNotFound, failureMessage: "repository not found"}
+---
+apiVersion: demo.ctrldiag.dev/v1alpha1
+kind: Workload
+metadata: {name: hidden, namespace: %[4]s, labels: {ctrldiag.dev/e2e: %[1]s}}
+spec: {failureRate: 1, failureReason: RepositoryNotFound, failureMessage: "repository not found"}
+`, ns, role, second, third))
+	t.Cleanup(func() {
+		kubectl(t, "delete", "clusterrolebinding", role, "--ignore-not-found")
+		kubectl(t, "delete", "clusterrole", role, "--ignore-not-found")
+	})
+	args := []string{"operator", "run", "-n", ns, "--watch-all-namespaces", "--workload-selector", "ctrldiag.dev/e2e=" + ns}
+	startBehindPod(t, podSpec{Namespace: ns, Name: "operator-wide",
+		Labels: map[string]string{"app": "ctrldiag-demo"}, MemoryLimit: "150Mi",
+		Ports:          []podPort{{Name: "http-metrics", Port: 8080}},
+		ServiceAccount: "op", Args: args,
+		Command: func(listen map[int32]string) []string {
+			return append(append([]string{filepath.Join(env.binDir, "kubectl-ctrldiag")}, args...),
+				"--metrics-bind-address", listen[8080], "--health-probe-bind-address", "0")
+		}})
+	for _, object := range []string{second + "/broken", third + "/hidden"} {
+		n, name, _ := strings.Cut(object, "/")
+		eventually(t, 60*time.Second, "the operator to fail "+object, func() error {
+			out := mustKubectl(t, "-n", n, "get", "workloads.demo.ctrldiag.dev", name, "-o",
+				`jsonpath={.status.conditions[?(@.type=="Ready")].status} {.status.conditions[?(@.type=="Ready")].reason}`)
+			if out != "False RepositoryNotFound" {
+				return fmt.Errorf("Ready %q", out)
+			}
+			return nil
+		})
+	}
+
+	// The user reads what report reads (namespaces among it, cluster-wide, and the RBAC that
+	// makes the operator cluster-wide), and the Workloads of the operator's namespace and the
+	// second one only.
+	user := "ctrldiag-e2e-nsbyns-" + suffix
+	apply(t, fmt.Sprintf(`apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: %[1]s}
+rules:
+- apiGroups: [""]
+  resources: [%[2]s]
+  verbs: [get, list, watch]
+- apiGroups: [apps, coordination.k8s.io, metrics.k8s.io]
+  resources: ["*"]
+  verbs: [get, list, watch]
+- apiGroups: [rbac.authorization.k8s.io]
+  resources: [clusterrolebindings, clusterroles]
+  verbs: [get, list]
+- nonResourceURLs: [/metrics]
+  verbs: [get]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: %[1]s}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[1]s}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: %[1]s}]
+`, user, strings.Join(reportReaderResources, ", ")))
+	t.Cleanup(func() {
+		kubectl(t, "delete", "clusterrolebinding", user, "--ignore-not-found")
+		kubectl(t, "delete", "clusterrole", user, "--ignore-not-found")
+	})
+	for _, n := range []string{ns, second} {
+		apply(t, fmt.Sprintf(`apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: workload-reader, namespace: %[1]s}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[2]s}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: %[3]s}]
+`, n, role, user))
+	}
+	kubeconfig := certKubeconfig(t, user)
+	var d reportDoc
+	eventually(t, 30*time.Second, "the user's report to read the Workloads namespace by namespace", func() error {
+		r := runAs(t, kubeconfig, "kubectl", "ctrldiag", "report", "-n", ns, "--include-apiserver=false", "--interval", "2s", "-o", "json")
+		if r.Code != 0 {
+			return fmt.Errorf("report -n %s as a restricted user:\n%s", ns, r)
+		}
+		if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
+			return err
+		}
+		if !strings.Contains(string(d.Objects), "namespace by namespace") {
+			return fmt.Errorf("not read namespace by namespace yet:\n%s", d.Objects)
+		}
+		return nil
+	})
+	o := objectsOf(t, d)
+	if got := o.failedAs("workloads", second+"/broken"); got != "Ready=False RepositoryNotFound" {
+		t.Errorf("the objects view names %s/broken as %q, want Ready=False RepositoryNotFound:\n%s", second, got, d.Objects)
+	}
+	var where struct {
+		Kinds []struct {
+			Kind       struct{ Resource string }
+			Namespace  string
+			Namespaces []string
+		}
+	}
+	if err := json.Unmarshal(d.Objects, &where); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range where.Kinds {
+		if k.Kind.Resource == "workloads" && (k.Namespace != "" || !slices.Equal(k.Namespaces, []string{ns, second})) {
+			t.Errorf("workloads read in namespace %q, namespaces %q; want %s and %s", k.Namespace, k.Namespaces, ns, second)
+		}
+	}
+	notes := strings.Join(o.Notes, " ")
+	if want := fmt.Sprintf("read namespace by namespace in the 2 namespaces you may list them in (%s, %s); the other namespaces were not allowed", ns, second); !strings.Contains(notes, want) {
+		t.Errorf("notes %q, want one saying %q", notes, want)
+	}
+	if strings.Contains(string(d.Objects), third) {
+		t.Errorf("the objects view names namespace %s, which the user may not list:\n%s", third, d.Objects)
+	}
+
+	// A snapshot keeps where the Workloads were read, and its report places them the same way
+	// offline.
+	file := filepath.Join(t.TempDir(), "nsbyns.tar.gz")
+	if r := runAs(t, kubeconfig, "kubectl", "ctrldiag", "snapshot", "-n", ns, "--include-apiserver=false", "--interval", "2s", "-f", file); r.Code != 0 {
+		t.Fatalf("snapshot as the restricted user:\n%s", r)
+	}
+	r := offline(t, "report", "--from-snapshot", file, "-o", "json")
+	var replayed reportDoc
+	if err := json.Unmarshal([]byte(r.Stdout), &replayed); err != nil || r.Code != 0 {
+		t.Fatalf("report --from-snapshot: %v\n%s", err, r)
+	}
+	if got := objectsOf(t, replayed).failedAs("workloads", second+"/broken"); got != "Ready=False RepositoryNotFound" {
+		t.Errorf("replayed offline, the objects view names %s/broken as %q:\n%s", second, got, replayed.Objects)
+	}
+	if !strings.Contains(string(replayed.Objects), `"namespaces"`) || strings.Contains(string(replayed.Objects), third) {
+		t.Errorf("replayed offline, the objects view does not say where the Workloads were read, or names %s:\n%s", third, replayed.Objects)
+	}
+}
