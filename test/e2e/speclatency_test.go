@@ -171,24 +171,7 @@ func TestSpecLatencyMatchesObjects(t *testing.T) {
 	if len(hi) < 50 || len(readyHi) < 50 {
 		t.Fatalf("the test measured only %d changes observed and %d Ready in the window", len(hi), len(readyHi))
 	}
-	q := func(xs []float64, p float64) float64 { return xs[max(0, int(math.Ceil(p*float64(len(xs))))-1)] }
-	t.Logf("report: %d changes, %d observed, p50 %.3fs p99 %.3fs, %d pending over %.1fs; test: %d observed, p50 %.3f-%.3fs p99 %.3f-%.3fs",
-		got.Changes, got.Observed, *got.P50Seconds, *got.P99Seconds, got.Pending, got.Seconds, len(hi), q(lo, 0.5), q(hi, 0.5), q(lo, 0.99), q(hi, 0.99))
-	if diff := math.Abs(float64(got.Observed-len(hi))) / float64(len(hi)); diff > 0.10 {
-		t.Errorf("observed %d, the test counted %d: %.0f%% apart, want within 10%%", got.Observed, len(hi), 100*diff)
-	}
-	for _, c := range []struct {
-		name string
-		p    float64
-		got  float64
-	}{{"p50", 0.5, *got.P50Seconds}, {"p99", 0.99, *got.P99Seconds}} {
-		if l, h := q(lo, c.p)-0.1, q(hi, c.p)+0.1; c.got < l || c.got > h {
-			t.Errorf("%s %.3fs, outside the test's %.3f-%.3fs (with 100ms slack)", c.name, c.got, l, h)
-		}
-		if w := q(hi, c.p) - q(lo, c.p); w > 0.6 {
-			t.Logf("%s: the test's bracket is %.3fs wide: its polls were slow", c.name, w)
-		}
-	}
+	checkBrackets(t, "observed", "", got.Changes, got.Observed, got.Pending, *got.P50Seconds, *got.P99Seconds, lo, hi)
 	if got.Pending > 5 {
 		t.Errorf("%d changes pending at the end, want at most 5", got.Pending)
 	}
@@ -224,23 +207,35 @@ func checkTimeToReady(t *testing.T, got *timeToReadyDoc, lo, hi []float64) {
 	if got == nil || got.NoReadyCondition || got.P50Seconds == nil || got.P99Seconds == nil {
 		t.Fatalf("no time to Ready of workloads: %+v", got)
 	}
+	checkBrackets(t, "Ready", "time to Ready ", got.Changes, got.Ready, got.Pending, *got.P50Seconds, *got.P99Seconds, lo, hi)
+	if got.Pending > 5 {
+		t.Errorf("%d changes not Ready at the end, want at most 5", got.Pending)
+	}
+}
+
+// checkBrackets compares what the report counted (done of changes) and its p50 and p99 with the
+// test's own brackets (sorted lower and upper bounds) of the same changes: the count within
+// 10%, each quantile between the brackets' quantiles with 100ms of slack (order statistics are
+// monotone, so the true one lies between them).
+func checkBrackets(t *testing.T, done, prefix string, changes, n, pending int, p50, p99 float64, lo, hi []float64) {
+	t.Helper()
 	q := func(xs []float64, p float64) float64 { return xs[max(0, int(math.Ceil(p*float64(len(xs))))-1)] }
-	t.Logf("report: %d changes, %d Ready, p50 %.3fs p99 %.3fs, %d pending; test: %d Ready, p50 %.3f-%.3fs p99 %.3f-%.3fs",
-		got.Changes, got.Ready, *got.P50Seconds, *got.P99Seconds, got.Pending, len(hi), q(lo, 0.5), q(hi, 0.5), q(lo, 0.99), q(hi, 0.99))
-	if diff := math.Abs(float64(got.Ready-len(hi))) / float64(len(hi)); diff > 0.10 {
-		t.Errorf("Ready %d, the test counted %d: %.0f%% apart, want within 10%%", got.Ready, len(hi), 100*diff)
+	t.Logf("report: %d changes, %d %s, p50 %.3fs p99 %.3fs, %d pending; test: %d %s, p50 %.3f-%.3fs p99 %.3f-%.3fs",
+		changes, n, done, p50, p99, pending, len(hi), done, q(lo, 0.5), q(hi, 0.5), q(lo, 0.99), q(hi, 0.99))
+	if diff := math.Abs(float64(n-len(hi))) / float64(len(hi)); diff > 0.10 {
+		t.Errorf("%s %d, the test counted %d: %.0f%% apart, want within 10%%", done, n, len(hi), 100*diff)
 	}
 	for _, c := range []struct {
 		name string
 		p    float64
 		got  float64
-	}{{"time to Ready p50", 0.5, *got.P50Seconds}, {"time to Ready p99", 0.99, *got.P99Seconds}} {
+	}{{prefix + "p50", 0.5, p50}, {prefix + "p99", 0.99, p99}} {
 		if l, h := q(lo, c.p)-0.1, q(hi, c.p)+0.1; c.got < l || c.got > h {
 			t.Errorf("%s %.3fs, outside the test's %.3f-%.3fs (with 100ms slack)", c.name, c.got, l, h)
 		}
-	}
-	if got.Pending > 5 {
-		t.Errorf("%d changes not Ready at the end, want at most 5", got.Pending)
+		if w := q(hi, c.p) - q(lo, c.p); w > 0.6 {
+			t.Logf("%s: the test's bracket is %.3fs wide: its polls were slow", c.name, w)
+		}
 	}
 }
 
