@@ -25,6 +25,11 @@ type headroomDoc struct {
 			P99Seconds    *float64
 			Verdict, Why  string
 		} `json:"queueWait"`
+		Spec *struct {
+			Changes      int
+			P99Seconds   *float64
+			Verdict, Why string
+		} `json:"spec"`
 	} `json:"slis"`
 }
 
@@ -35,6 +40,11 @@ type headroomStep struct {
 	waits                    float64
 	verdict                  string
 	cd223                    bool
+	// The spec-latency objective (3s) over the same window: its changes, p99 and verdict.
+	specChanges int
+	specP99     float64
+	specVerdict string
+	cd224       bool
 }
 
 // The headroom the capacity section predicts is where the queue-wait objective really breaks.
@@ -56,7 +66,7 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 	step := func(name, window string) headroomStep {
 		t.Helper()
 		r, _ := runWithin(t, 5*time.Minute, env.kubeconfig, "kubectl", "ctrldiag", "report", "-o", "json", "-n", ns, "--include-apiserver=false",
-			"--interval", window, "--deadline", "4m", "pod/"+p.Name)
+			"--interval", window, "--deadline", "4m", "--slo", "spec-p99=3s", "pod/"+p.Name)
 		if r.Code != 0 {
 			t.Fatalf("report at %s:\n%s", name, r)
 		}
@@ -68,7 +78,7 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 		if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
 			t.Fatal(err)
 		}
-		s := headroomStep{offered: math.NaN(), maxOffered: math.NaN(), p99: math.NaN(), waits: math.NaN()}
+		s := headroomStep{offered: math.NaN(), maxOffered: math.NaN(), p99: math.NaN(), waits: math.NaN(), specP99: math.NaN()}
 		for _, c := range h.Capacity {
 			if c.Target == operator && c.Queue == "workload" && c.OfferedPerSecond != nil && c.MaxOfferedPerSecond != nil {
 				s.offered, s.maxOffered = *c.OfferedPerSecond, *c.MaxOfferedPerSecond
@@ -83,15 +93,24 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 				if x.QueueWait.P99Seconds != nil {
 					s.p99 = *x.QueueWait.P99Seconds
 				}
+				if x.Spec != nil {
+					s.specChanges, s.specVerdict = x.Spec.Changes, x.Spec.Verdict
+					if x.Spec.P99Seconds != nil {
+						s.specP99 = *x.Spec.P99Seconds
+					}
+				}
 			}
 		}
 		for _, f := range d.Findings {
 			if f.Code == "CD223" && f.Target == operator {
 				s.cd223 = true
 			}
+			if f.Code == "CD224" && f.Target == operator {
+				s.cd224 = true
+			}
 		}
-		t.Logf("%s: offered %.2f/s, the model's most %.2f/s, %.0f waits, p99 %.3fs, verdict %s, CD223 %v; findings %s",
-			name, s.offered, s.maxOffered, s.waits, s.p99, s.verdict, s.cd223, d.checks())
+		t.Logf("%s: offered %.2f/s, the model's most %.2f/s, %.0f waits, p99 %.3fs, verdict %s, CD223 %v; %d spec changes, p99 %.3fs, verdict %s, CD224 %v; findings %s",
+			name, s.offered, s.maxOffered, s.waits, s.p99, s.verdict, s.cd223, s.specChanges, s.specP99, s.specVerdict, s.cd224, d.checks())
 		return s
 	}
 
@@ -114,12 +133,21 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 	if below.verdict == "breaks" || below.cd223 || below.waits < 100 {
 		t.Errorf("at 0.75 of the predicted break point the objective must not break, over 100 waits or more: %+v", below)
 	}
+	// A change is acted on after its wait and one 500ms reconcile: under a 1s wait, well under 3s.
+	if below.specVerdict != "holds" || below.cd224 {
+		t.Errorf("at 0.75 of the predicted break point the spec-latency objective (3s) must hold: %+v", below)
+	}
 
 	load.setRate(1.3 * breakAt)
 	time.Sleep(20 * time.Second)
 	above := step(fmt.Sprintf("1.3x (%.2f/s)", 1.3*breakAt), "150s")
 	if above.verdict != "breaks" || !above.cd223 {
 		t.Errorf("at 1.3 of the predicted break point the objective must break with CD223: %+v", above)
+	}
+	// Waits of several seconds put the changes' time to be acted on past 3s too: both service
+	// levels break, each with its own finding.
+	if above.specVerdict != "breaks" || !above.cd224 {
+		t.Errorf("at 1.3 of the predicted break point the spec-latency objective (3s) must break with CD224: %+v", above)
 	}
 	if !(above.offered < 8.5) {
 		t.Errorf("at 1.3x the load offered %.2f/s, well past the 8/s the workers complete: the check would say nothing of the model", above.offered)
