@@ -138,17 +138,7 @@ func unionKeys(a, b map[queueKey][]*float64) []queueKey {
 	for k := range b {
 		set[k] = true
 	}
-	keys := make([]queueKey, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].controller != keys[j].controller {
-			return keys[i].controller < keys[j].controller
-		}
-		return keys[i].queue < keys[j].queue
-	})
-	return keys
+	return sortedKeys(set)
 }
 
 // differs says whether two figures differ as shown: to three significant digits.

@@ -32,53 +32,23 @@ func TestReportObjectsNamespaceByNamespace(t *testing.T) {
 			_ = cmd.Run()
 		})
 	}
-	role := "ctrldiag-e2e-nsbyns-" + ns
-	apply(t, fmt.Sprintf(`apiVersion: v1
-kind: ServiceAccount
-metadata: {name: op, namespace: %[1]s}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: %[2]s}
-rules:
-- apiGroups: [demo.ctrldiag.dev]
-  resources: [workloads, workloads/status]
-  verbs: [get, list, watch, update, patch]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: %[2]s}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[2]s}
-subjects: [{kind: ServiceAccount, name: op, namespace: %[1]s}]
----
-apiVersion: demo.ctrldiag.dev/v1alpha1
+	role := clusterWideOperator(t, ns, "ctrldiag-e2e-nsbyns-")
+	apply(t, fmt.Sprintf(`apiVersion: demo.ctrldiag.dev/v1alpha1
 kind: Workload
 metadata: {name: fine, namespace: %[1]s, labels: {ctrldiag.dev/e2e: %[1]s}}
 spec: {}
 ---
 apiVersion: demo.ctrldiag.dev/v1alpha1
 kind: Workload
-metadata: {name: broken, namespace: %[3]s, labels: {ctrldiag.dev/e2e: %[1]s}}
+metadata: {name: broken, namespace: %[2]s, labels: {ctrldiag.dev/e2e: %[1]s}}
 spec: {failureRate: 1, failureReason: RepositoryNotFound, failureMessage: "repository not found"}
 ---
 apiVersion: demo.ctrldiag.dev/v1alpha1
 kind: Workload
-metadata: {name: hidden, namespace: %[4]s, labels: {ctrldiag.dev/e2e: %[1]s}}
+metadata: {name: hidden, namespace: %[3]s, labels: {ctrldiag.dev/e2e: %[1]s}}
 spec: {failureRate: 1, failureReason: RepositoryNotFound, failureMessage: "repository not found"}
-`, ns, role, second, third))
-	t.Cleanup(func() {
-		kubectl(t, "delete", "clusterrolebinding", role, "--ignore-not-found")
-		kubectl(t, "delete", "clusterrole", role, "--ignore-not-found")
-	})
-	args := []string{"operator", "run", "-n", ns, "--watch-all-namespaces", "--workload-selector", "ctrldiag.dev/e2e=" + ns}
-	startBehindPod(t, podSpec{Namespace: ns, Name: "operator-wide",
-		Labels: map[string]string{"app": "ctrldiag-demo"}, MemoryLimit: "150Mi",
-		Ports:          []podPort{{Name: "http-metrics", Port: 8080}},
-		ServiceAccount: "op", Args: args,
-		Command: func(listen map[int32]string) []string {
-			return append(append([]string{filepath.Join(env.binDir, "kubectl-ctrldiag")}, args...),
-				"--metrics-bind-address", listen[8080], "--health-probe-bind-address", "0")
-		}})
+`, ns, second, third))
+	startWideOperator(t, ns)
 	for _, object := range []string{second + "/broken", third + "/hidden"} {
 		n, name, _ := strings.Cut(object, "/")
 		eventually(t, 60*time.Second, "the operator to fail "+object, func() error {

@@ -18,12 +18,8 @@ import (
 // says why.
 func TestReportWatchNamespaceFromConfigMap(t *testing.T) {
 	ns := newNamespace(t)
-	role := "ctrldiag-e2e-watchenv-" + ns
+	role := clusterWideOperator(t, ns, "ctrldiag-e2e-watchenv-")
 	apply(t, fmt.Sprintf(`apiVersion: v1
-kind: ServiceAccount
-metadata: {name: op, namespace: %[1]s}
----
-apiVersion: v1
 kind: ConfigMap
 metadata: {name: op-env, namespace: %[1]s}
 data: {WATCH_NAMESPACE: %[1]s, LOG_LEVEL: debug}
@@ -33,29 +29,11 @@ kind: Secret
 metadata: {name: op-creds, namespace: %[1]s}
 stringData: {TOKEN: not-a-namespace}
 ---
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: %[2]s}
-rules:
-- apiGroups: [demo.ctrldiag.dev]
-  resources: [workloads, workloads/status]
-  verbs: [get, list, watch, update, patch]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: %[2]s}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[2]s}
-subjects: [{kind: ServiceAccount, name: op, namespace: %[1]s}]
----
 apiVersion: demo.ctrldiag.dev/v1alpha1
 kind: Workload
 metadata: {name: fine, namespace: %[1]s, labels: {ctrldiag.dev/e2e: %[1]s}}
 spec: {}
-`, ns, role))
-	t.Cleanup(func() {
-		kubectl(t, "delete", "clusterrolebinding", role, "--ignore-not-found")
-		kubectl(t, "delete", "clusterrole", role, "--ignore-not-found")
-	})
+`, ns))
 	// Each pod's operator leads alone (no Lease shared with the other), so that its controller runs.
 	start := func(name string, envFrom ...map[string]any) {
 		args := []string{"operator", "run", "--workload-selector", "ctrldiag.dev/e2e=" + ns, "--leader-elect=false"}
