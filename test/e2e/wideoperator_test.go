@@ -5,6 +5,7 @@ package e2e
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -14,6 +15,7 @@ import (
 // name, which the report cites as the reason the operator is cluster-wide.
 func clusterWideOperator(t *testing.T, ns, prefix string) string {
 	t.Helper()
+	workloadCRD(t)
 	role := prefix + ns
 	apply(t, fmt.Sprintf(`apiVersion: v1
 kind: ServiceAccount
@@ -53,4 +55,23 @@ func startWideOperator(t *testing.T, ns string) {
 			return append(append([]string{filepath.Join(env.binDir, "kubectl-ctrldiag")}, args...),
 				"--metrics-bind-address", listen[8080], "--health-probe-bind-address", "0")
 		}})
+}
+
+// workloadCRD installs the Workload CRD, as the operator does when it starts, for a test that
+// creates Workloads before its operator runs: the manifests `operator install` would apply
+// hold it.
+func workloadCRD(t *testing.T) {
+	t.Helper()
+	r := ctrldiag(t, "operator", "install", "--dry-run=client", "-o", "yaml")
+	if r.Code != 0 {
+		t.Fatalf("operator install --dry-run=client:\n%s", r)
+	}
+	for _, doc := range strings.Split(r.Stdout, "\n---\n") {
+		if strings.Contains(doc, "\nkind: CustomResourceDefinition\n") || strings.HasPrefix(doc, "kind: CustomResourceDefinition\n") {
+			apply(t, doc)
+			mustKubectl(t, "wait", "--for", "condition=Established", "--timeout", "60s", "crd/workloads.demo.ctrldiag.dev")
+			return
+		}
+	}
+	t.Fatalf("operator install --dry-run=client prints no CustomResourceDefinition:\n%s", r.Stdout)
 }
