@@ -65,32 +65,10 @@ spec: {failureRate: 1, failureReason: RepositoryNotFound, failureMessage: "repos
 	// makes the operator cluster-wide), and the Workloads of the operator's namespace and the
 	// second one only.
 	user := "ctrldiag-e2e-nsbyns-" + suffix
-	apply(t, fmt.Sprintf(`apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata: {name: %[1]s}
-rules:
-- apiGroups: [""]
-  resources: [%[2]s]
-  verbs: [get, list, watch]
-- apiGroups: [apps, coordination.k8s.io, metrics.k8s.io]
-  resources: ["*"]
-  verbs: [get, list, watch]
-- apiGroups: [rbac.authorization.k8s.io]
+	kubeconfig := readerUser(t, user, "", `- apiGroups: [rbac.authorization.k8s.io]
   resources: [clusterrolebindings, clusterroles]
   verbs: [get, list]
-- nonResourceURLs: [/metrics]
-  verbs: [get]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata: {name: %[1]s}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[1]s}
-subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: %[1]s}]
-`, user, strings.Join(reportReaderResources, ", ")))
-	t.Cleanup(func() {
-		kubectl(t, "delete", "clusterrolebinding", user, "--ignore-not-found")
-		kubectl(t, "delete", "clusterrole", user, "--ignore-not-found")
-	})
+`)
 	for _, n := range []string{ns, second} {
 		apply(t, fmt.Sprintf(`apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding
@@ -99,7 +77,6 @@ roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[2]s}
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: %[3]s}]
 `, n, role, user))
 	}
-	kubeconfig := certKubeconfig(t, user)
 	var d reportDoc
 	eventually(t, 30*time.Second, "the user's report to read the Workloads namespace by namespace", func() error {
 		r := runAs(t, kubeconfig, "kubectl", "ctrldiag", "report", "-n", ns, "--include-apiserver=false", "--interval", "2s", "-o", "json")

@@ -20,7 +20,14 @@ var reportReaderResources = []string{"pods", "pods/proxy", "services", "endpoint
 // binding are deleted at the end of the test.
 func restrictedReader(t *testing.T, prefix, without string) string {
 	t.Helper()
-	user := fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano()%1e6)
+	return readerUser(t, fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano()%1e6), without, "")
+}
+
+// readerUser makes user a user who may read what report reads, less the core resource
+// without, plus the rules in extra (YAML list items), and returns the kubeconfig of that
+// user; the ClusterRole and its binding, named user, are deleted at the end of the test.
+func readerUser(t *testing.T, user, without, extra string) string {
+	t.Helper()
 	resources := slices.DeleteFunc(slices.Clone(reportReaderResources), func(r string) bool { return r == without })
 	apply(t, fmt.Sprintf(`apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
@@ -34,16 +41,16 @@ rules:
   verbs: [get, list, watch]
 - nonResourceURLs: [/metrics]
   verbs: [get]
----
+%[3]s---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
 metadata: {name: %[1]s}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[1]s}
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: %[1]s}]
-`, user, strings.Join(resources, ", ")))
+`, user, strings.Join(resources, ", "), extra))
 	t.Cleanup(func() {
-		kubectl(t, "delete", "clusterrolebinding", user)
-		kubectl(t, "delete", "clusterrole", user)
+		kubectl(t, "delete", "clusterrolebinding", user, "--ignore-not-found")
+		kubectl(t, "delete", "clusterrole", user, "--ignore-not-found")
 	})
 	return certKubeconfig(t, user)
 }
