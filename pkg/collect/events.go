@@ -16,7 +16,10 @@ import (
 // ClusterRoleBindings let it list or watch one of its kinds in every namespace (as Objects
 // decides; a decision that cannot be made leaves it in the namespace, Objects says why).
 func (c *cluster) Events(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind, since time.Time) events.View {
-	req := events.Request{Namespace: ns, Since: since}
+	req := events.Request{Namespace: ns, Since: since, Candidates: func(ctx context.Context) ([]string, int, error) {
+		l := c.namespaces(ctx, ns)
+		return l.names, l.more, l.err
+	}}
 	kinds := map[string][]events.Kind{}
 	wide := map[string]bool{}
 	if bindings, _ := c.bindings(controllers, overrides); len(bindings) > 0 {

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 )
 
 // mayList answers whether the user may list events in namespace ns ("" for all).
@@ -23,8 +26,13 @@ func place(ctx context.Context, req Request, may mayList) ([]string, []string) {
 			notes = append(notes, fmt.Sprintf("the controllers of %s reconcile every namespace, but whether you may list events in all namespaces could not be checked (%v): Warning events read in namespace %s only",
 				names(req.ClusterWide), err, req.Namespace))
 		case !ok:
-			notes = append(notes, fmt.Sprintf("the controllers of %s reconcile every namespace, but you may not list events in all namespaces (needs RBAC verb list on events cluster-wide): Warning events read in namespace %s only",
-				names(req.ClusterWide), req.Namespace))
+			head := fmt.Sprintf("the controllers of %s reconcile every namespace, but you may not list events in all namespaces (needs RBAC verb list on events cluster-wide)",
+				names(req.ClusterWide))
+			nss, note := eachNamespace(ctx, req, may, head)
+			if nss != nil {
+				return nss, []string{note}
+			}
+			notes = append(notes, note)
 		default:
 			return []string{""}, nil
 		}
@@ -45,3 +53,51 @@ func names(ns []string) string {
 	slices.Sort(ns)
 	return strings.Join(slices.Compact(ns), ", ")
 }
+
+// eachNamespace finds, for a report of one namespace whose controllers reconcile every
+// namespace when the user may not list events in all of them, the namespaces Candidates lists
+// in which the user may list events: with more than the report's namespace, those are read,
+// and the note says so. Else nss is nil and the note says the report's namespace is read only.
+func eachNamespace(ctx context.Context, req Request, may mayList, head string) (nss []string, note string) {
+	only := fmt.Sprintf("Warning events read in namespace %s only", req.Namespace)
+	if req.Candidates == nil {
+		return nil, head + ": " + only
+	}
+	candidates, unchecked, err := req.Candidates(ctx)
+	if err != nil {
+		return nil, fmt.Sprintf("%s, and the namespaces you may list them in could not be found (%v): %s", head, err, only)
+	}
+	allowed := make([]bool, len(candidates))
+	errs := make([]error, len(candidates))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, parallelReviews)
+	for i, ns := range candidates {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			allowed[i], errs[i] = may(ctx, ns)
+		}()
+	}
+	wg.Wait()
+	for i, ns := range candidates {
+		if errs[i] != nil {
+			return nil, fmt.Sprintf("%s, and whether you may list them in namespace %s could not be checked (%v): %s", head, ns, errs[i], only)
+		}
+		if allowed[i] {
+			nss = append(nss, ns)
+		}
+	}
+	if len(nss) == 0 || len(nss) == 1 && nss[0] == req.Namespace && unchecked == 0 {
+		return nil, head + ": " + only
+	}
+	note = fmt.Sprintf("%s: Warning events read namespace by namespace in the %s you may list them in (%s); the other namespaces were not allowed",
+		head, plural.Count(len(nss), "namespace"), strings.Join(nss, ", "))
+	if unchecked > 0 {
+		note += fmt.Sprintf(", and %s beyond those were not checked", plural.Count(unchecked, "namespace"))
+	}
+	return nss, note
+}
+
+// parallelReviews bounds the access reviews asked at once for the namespaces of eachNamespace.
+const parallelReviews = 8

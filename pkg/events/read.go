@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -35,6 +36,11 @@ type Request struct {
 	// Since is the oldest last occurrence to keep.
 	Since       time.Time
 	Controllers []Controller
+	// Candidates lists the namespaces (the request's first, a bounded number, and how many more
+	// were not listed) in which events are read one by one, where the user may list them, when
+	// a controller reconciles every namespace but the user may not list events in all of them;
+	// nil reads the request's namespace only then.
+	Candidates func(ctx context.Context) (namespaces []string, more int, err error)
 }
 
 // Read lists the Warning events (field selector type=Warning) of the namespaces the request
@@ -50,10 +56,13 @@ func Read(ctx context.Context, client kubernetes.Interface, req Request) View {
 	}
 	var notes []string
 	api := map[string]string{} // by namespace, the group of the events API the user may list there
+	var mu sync.Mutex
 	v.Namespaces, notes = place(ctx, req, func(ctx context.Context, ns string) (bool, error) {
 		group, ok, err := listable(ctx, client, ns)
 		if ok {
+			mu.Lock()
 			api[ns] = group
+			mu.Unlock()
 		}
 		return ok, err
 	})

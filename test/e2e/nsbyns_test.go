@@ -17,7 +17,8 @@ import (
 // cluster-wide list) reports the reference operator, which reconciles Workloads in every
 // namespace: its Workloads are read namespace by namespace in those two, a failing one of the
 // second is named with its reason, the note says which namespaces were read, and the failing
-// one of a third namespace the user may not list is named nowhere.
+// one of a third namespace the user may not list is named nowhere. The Warning events, which
+// the user may list in the same two namespaces only, are read there the same way.
 func TestReportObjectsNamespaceByNamespace(t *testing.T) {
 	ns := newNamespace(t)
 	// The other namespaces sort first, so that they are among the namespaces checked however
@@ -64,20 +65,54 @@ spec: {failureRate: 1, failureReason: RepositoryNotFound, failureMessage: "repos
 	// The user reads what report reads (namespaces among it, cluster-wide, and the RBAC that
 	// makes the operator cluster-wide), and the Workloads of the operator's namespace and the
 	// second one only.
+	// Events the same way: not cluster-wide, but in those two namespaces.
 	user := "ctrldiag-e2e-nsbyns-" + suffix
-	kubeconfig := readerUser(t, user, "", `- apiGroups: [rbac.authorization.k8s.io]
+	kubeconfig := readerUser(t, user, "events", `- apiGroups: [rbac.authorization.k8s.io]
   resources: [clusterrolebindings, clusterroles]
   verbs: [get, list]
 `)
+	apply(t, fmt.Sprintf(`apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: %s-events}
+rules:
+- apiGroups: [""]
+  resources: [events]
+  verbs: [list]
+`, user))
+	t.Cleanup(func() { kubectl(t, "delete", "clusterrole", user+"-events", "--ignore-not-found") })
 	for _, n := range []string{ns, second} {
 		apply(t, fmt.Sprintf(`apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding
 metadata: {name: workload-reader, namespace: %[1]s}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[2]s}
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: %[3]s}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: events-reader, namespace: %[1]s}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: %[3]s-events}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: %[3]s}]
 `, n, role, user))
 	}
+	// A Warning event on each failing Workload (the operator records none itself).
+	for _, object := range []string{second + "/broken", third + "/hidden"} {
+		n, name, _ := strings.Cut(object, "/")
+		at := time.Now().UTC().Format(time.RFC3339)
+		apply(t, fmt.Sprintf(`apiVersion: v1
+kind: Event
+metadata: {name: %[2]s-sync-failed, namespace: %[1]s}
+type: Warning
+reason: SyncFailed
+message: repository not found
+involvedObject: {apiVersion: demo.ctrldiag.dev/v1alpha1, kind: Workload, namespace: %[1]s, name: %[2]s}
+source: {component: workload-controller}
+count: 1
+firstTimestamp: %[3]s
+lastTimestamp: %[3]s
+`, n, name, at))
+	}
 	var d reportDoc
+	var evs warningEventsDoc
 	eventually(t, 30*time.Second, "the user's report to read the Workloads namespace by namespace", func() error {
 		r := runAs(t, kubeconfig, "kubectl", "ctrldiag", "report", "-n", ns, "--include-apiserver=false", "--interval", "2s", "-o", "json")
 		if r.Code != 0 {
@@ -86,6 +121,7 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: %[3]s}]
 		if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
 			return err
 		}
+		evs = warningEventsOf(t, r)
 		if !strings.Contains(string(d.Objects), "namespace by namespace") {
 			return fmt.Errorf("not read namespace by namespace yet:\n%s", d.Objects)
 		}
@@ -116,6 +152,21 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: %[3]s}]
 	}
 	if strings.Contains(string(d.Objects), third) {
 		t.Errorf("the objects view names namespace %s, which the user may not list:\n%s", third, d.Objects)
+	}
+	// The Warning events are read in the same two namespaces: the second's event is there, the
+	// third's not.
+	if w := evs.WarningEvents; !slices.Equal(w.Namespaces, []string{ns, second}) {
+		t.Errorf("Warning events read in %q, want %s and %s (notes %q)", w.Namespaces, ns, second, w.Notes)
+	}
+	var objects []string
+	for _, g := range evs.WarningEvents.Groups {
+		objects = append(objects, g.Reason+" "+g.Kind+" "+g.Object)
+	}
+	if !slices.Contains(objects, "SyncFailed Workload "+second+"/broken") || slices.Contains(objects, "SyncFailed Workload "+third+"/hidden") {
+		t.Errorf("Warning event groups %q: want %s/broken's, not %s/hidden's", objects, second, third)
+	}
+	if want := fmt.Sprintf("Warning events read namespace by namespace in the 2 namespaces you may list them in (%s, %s)", ns, second); !strings.Contains(strings.Join(evs.WarningEvents.Notes, " "), want) {
+		t.Errorf("Warning event notes %q, want one saying %q", evs.WarningEvents.Notes, want)
 	}
 
 	// A snapshot keeps where the Workloads were read, and its report places them the same way
