@@ -44,7 +44,9 @@ func TestReadNamespaceByNamespace(t *testing.T) {
 		note       string
 	}{
 		{"no list", nil, "cluster-wide): Warning events read in namespace kube-system only"},
-		{"namespaces not listed", func(context.Context) ([]string, int, error) { return nil, 0, errors.New("needs RBAC verb list on namespaces") },
+		{"namespaces not listed", func(context.Context) ([]string, int, error) {
+			return nil, 0, errors.New("needs RBAC verb list on namespaces")
+		},
 			"the namespaces you may list them in could not be found (needs RBAC verb list on namespaces): Warning events read in namespace kube-system only"},
 		{"only the report's", func(context.Context) ([]string, int, error) { return []string{"kube-system", "secret"}, 0, nil },
 			"cluster-wide): Warning events read in namespace kube-system only"},

@@ -42,14 +42,7 @@ func TestSnapshotKeepsAndReplaysTheGoroutineDump(t *testing.T) {
 	}
 	target := results[0].Model()
 	want := rec.Goroutines(ctx, target, profiling.Want{}, profiling.DefaultBounds())
-	var file bytes.Buffer
-	if err := rec.Snapshot(ctx, Manifest{}).Write(&file); err != nil {
-		t.Fatal(err)
-	}
-	back, err := Read(bytes.NewReader(file.Bytes()), DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := readBack(t, ctx, rec)
 	got := NewReplay(back).Goroutines(ctx, target, profiling.Want{}, profiling.DefaultBounds())
 	wj, _ := json.Marshal(want)
 	gj, _ := json.Marshal(got)

@@ -38,14 +38,7 @@ func TestSnapshotKeepsAndReplaysTheLog(t *testing.T) {
 	target := results[0].Model()
 	req := podlog.Request{Since: time.Date(2026, 11, 26, 10, 58, 0, 0, time.UTC), From: time.Date(2026, 11, 26, 11, 0, 0, 0, time.UTC)}
 	want := rec.Log(ctx, target, req)
-	var file bytes.Buffer
-	if err := rec.Snapshot(ctx, Manifest{}).Write(&file); err != nil {
-		t.Fatal(err)
-	}
-	back, err := Read(bytes.NewReader(file.Bytes()), DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := readBack(t, ctx, rec)
 	got := NewReplay(back).Log(ctx, target, podlog.Request{})
 	wj, _ := json.Marshal(want)
 	gj, _ := json.Marshal(got)

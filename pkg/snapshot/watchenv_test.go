@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"bytes"
 	"context"
 	"reflect"
 	"testing"
@@ -51,14 +50,7 @@ func TestSnapshotKeepsTheResolvedWatchNamespace(t *testing.T) {
 	if rs := rec.Read(ctx, source.Options{Timeout: time.Second}); len(rs) != 1 {
 		t.Fatalf("%d results", len(rs))
 	}
-	var file bytes.Buffer
-	if err := rec.Snapshot(ctx, Manifest{}).Write(&file); err != nil {
-		t.Fatal(err)
-	}
-	back, err := Read(bytes.NewReader(file.Bytes()), DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := readBack(t, ctx, rec)
 	replay := NewReplay(back)
 	inv, err := replay.Open(ctx)
 	if err != nil {
