@@ -12,11 +12,15 @@ log() { echo "cluster: $*" >&2; }
 die() { echo "cluster: error: $*" >&2; exit 1; }
 
 # start NAME CMD...: runs CMD in the background with its output in logs/NAME.log and its pid in
-# pids/NAME, detached from the caller's terminal so that it outlives this script.
+# pids/NAME, detached from the caller's terminal and in a session of its own, so that it
+# outlives this script and whatever started it: a shell or CI step that ends by signalling its
+# process group (a cancelled job, a closed terminal) must not take the cluster with it while
+# another run still uses it. down.sh stops it by its pid.
 start() {
   local name=$1; shift
   # 8>&-: a long-lived process must not hold up.sh's start lock (fd 8) after up.sh ends.
-  nohup "$@" >"$run/logs/$name.log" 2>&1 </dev/null 8>&- &
+  # setsid execs CMD (the background child is no process group leader), so $! is CMD's pid.
+  setsid nohup "$@" >"$run/logs/$name.log" 2>&1 </dev/null 8>&- &
   echo $! >"$run/pids/$name"
 }
 

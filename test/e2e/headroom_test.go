@@ -40,7 +40,8 @@ type headroomStep struct {
 	waits                    float64
 	verdict                  string
 	cd223                    bool
-	// The spec-latency objective (3s) over the same window: its changes, p99 and verdict.
+	// The spec-latency objective (5s, a bound of the watch's buckets, so that their counts
+	// decide it exactly) over the same window: its changes, p99 and verdict.
 	specChanges int
 	specP99     float64
 	specVerdict string
@@ -66,7 +67,7 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 	step := func(name, window string) headroomStep {
 		t.Helper()
 		r, _ := runWithin(t, 5*time.Minute, env.kubeconfig, "kubectl", "ctrldiag", "report", "-o", "json", "-n", ns, "--include-apiserver=false",
-			"--interval", window, "--deadline", "4m", "--slo", "spec-p99=3s", "pod/"+p.Name)
+			"--interval", window, "--deadline", "4m", "--slo", "spec-p99=5s", "pod/"+p.Name)
 		if r.Code != 0 {
 			t.Fatalf("report at %s:\n%s", name, r)
 		}
@@ -133,9 +134,9 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 	if below.verdict == "breaks" || below.cd223 || below.waits < 100 {
 		t.Errorf("at 0.75 of the predicted break point the objective must not break, over 100 waits or more: %+v", below)
 	}
-	// A change is acted on after its wait and one 500ms reconcile: under a 1s wait, well under 3s.
+	// A change is acted on after its wait and one 500ms reconcile: under a 1s wait, well under 5s.
 	if below.specVerdict != "holds" || below.cd224 {
-		t.Errorf("at 0.75 of the predicted break point the spec-latency objective (3s) must hold: %+v", below)
+		t.Errorf("at 0.75 of the predicted break point the spec-latency objective (5s) must hold: %+v", below)
 	}
 
 	load.setRate(1.3 * breakAt)
@@ -144,10 +145,10 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 	if above.verdict != "breaks" || !above.cd223 {
 		t.Errorf("at 1.3 of the predicted break point the objective must break with CD223: %+v", above)
 	}
-	// Waits of several seconds put the changes' time to be acted on past 3s too: both service
-	// levels break, each with its own finding.
+	// Waits of up to 10s put the changes' time to be acted on past 5s too: both service levels
+	// break, each with its own finding.
 	if above.specVerdict != "breaks" || !above.cd224 {
-		t.Errorf("at 1.3 of the predicted break point the spec-latency objective (3s) must break with CD224: %+v", above)
+		t.Errorf("at 1.3 of the predicted break point the spec-latency objective (5s) must break with CD224: %+v", above)
 	}
 	if !(above.offered < 8.5) {
 		t.Errorf("at 1.3x the load offered %.2f/s, well past the 8/s the workers complete: the check would say nothing of the model", above.offered)
