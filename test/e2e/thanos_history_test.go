@@ -34,7 +34,7 @@ func TestThanosDownsampledHistory(t *testing.T) {
 		// Four days past the instant asked about, so that the compactor closes its ranges.
 		Start: at.Add(-8 * 24 * time.Hour), End: at.Add(4 * 24 * time.Hour), Step: time.Minute, AddsPerSecond: rate, Depth: depth,
 	}
-	hist := promserver.ThanosDownsampled(t, thanos, promtool, h.OpenMetrics(), map[string]string{"cluster": "e2e-history"}, true)
+	hist := promserver.ThanosDownsampled(t, thanos, promtool, h.OpenMetrics(), map[string]string{"cluster": "e2e-history"}, promserver.Retention{Raw: 48 * time.Hour})
 	for _, r := range hist.Resolutions {
 		if r != 300000 {
 			t.Fatalf("after compaction the bucket holds blocks of resolutions %v, want only 5m (300000): raw deleted, no 1h yet", hist.Resolutions)
