@@ -90,6 +90,10 @@ func TestCoarserWhenNothingAtTheResolutionChosen(t *testing.T) {
 	} {
 		// The failures where data coarser than any asked for may hold the targets (the
 		// window is old enough for it, the server downsamples) say so, and how to allow it.
+		shortLoss := map[string]string{
+			"raw deleted, auto over 10m: 5m": "rates may be off by up to 50 % (5m of counts over 10m)",
+			"5m deleted, auto over 1h: 1h":   "rates may be off by up to 100 % (1h of counts over 1h)",
+		}
 		hints := map[string]string{
 			"raw asked for: no retry": "data of resolution 5m may hold them (Thanos keeps coarser data longer): " +
 				"--max-source-resolution auto allows it for a --window of 25m or more (5 points of 5m)",
@@ -138,6 +142,11 @@ func TestCoarserWhenNothingAtTheResolutionChosen(t *testing.T) {
 				t.Errorf("resolution %q, want %q", inv.Resolution, tc.want)
 			}
 			warned := strings.Join(inv.Warnings, "\n")
+			// Read one level coarser, a window shorter than five points of that data says how
+			// far off its rates may be.
+			if loss, ok := shortLoss[tc.name]; ok != strings.Contains(warned, "spans fewer than 5 points") || !strings.Contains(warned, loss) {
+				t.Errorf("want the loss of a short window said (%v): %q\n%s", ok, loss, warned)
+			}
 			if retried := len(tc.asked) > 1; retried != strings.Contains(warned, "asked again with max_source_resolution="+tc.asked[len(tc.asked)-1]) ||
 				retried != strings.Contains(inv.ResolutionNote, "asked again allowing") {
 				t.Errorf("retried %v, but stderr and the text outputs say:\n%s\n%s", retried, warned, inv.ResolutionNote)
