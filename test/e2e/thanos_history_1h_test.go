@@ -24,7 +24,7 @@ import (
 // nothing there, is asked once more allowing 1h and judged there, saying so. A 20m window
 // chooses raw, is asked once more allowing 5m, finds nothing there either: the error says
 // both, and that 1h data may hold the targets (a 20m window is not judged on 1h aggregates
-// unless the user allows it).
+// unless the user allows it; allowed, the run says how far off its rates may be).
 func TestThanosOneHourHistory(t *testing.T) {
 	promtool, err := exec.LookPath("promtool")
 	if err != nil {
@@ -71,8 +71,9 @@ func TestThanosOneHourHistory(t *testing.T) {
 		if said := resolutionOf(t, r.Stdout); said != want {
 			t.Errorf("--window 216h --max-source-resolution %s: -o json says resolution %q, want %q", res, said, want)
 		}
-		if !strings.Contains(r.Stderr, "judged on data of resolution "+want) || !strings.Contains(r.Stderr, "may be a 1h aggregate") {
-			t.Errorf("--window 216h --max-source-resolution %s: stderr does not say the resolution and its loss:\n%s", res, r.Stderr)
+		if !strings.Contains(r.Stderr, "judged on data of resolution "+want) || !strings.Contains(r.Stderr, "may be a 1h aggregate") ||
+			strings.Contains(r.Stderr, "spans fewer than") {
+			t.Errorf("--window 216h --max-source-resolution %s: stderr does not say the resolution and its loss, or calls 9 days short:\n%s", res, r.Stderr)
 		}
 	}
 	r := ctrldiag(t, append([]string{"queues"}, long...)...)
@@ -108,11 +109,19 @@ func TestThanosOneHourHistory(t *testing.T) {
 	if want := "1h: downsampled data used (data up to 5m held no series at the window's end)"; resolutionOf(t, r.Stdout) != want {
 		t.Errorf("--window 1h, auto: -o json says resolution %q, want %q", resolutionOf(t, r.Stdout), want)
 	}
-	if !strings.Contains(r.Stderr, "asked again with max_source_resolution=1h") || !strings.Contains(r.Stderr, "is a 1h aggregate") {
-		t.Errorf("--window 1h, auto: stderr does not say it asked again allowing 1h and what that costs:\n%s", r.Stderr)
+	if flat := strings.Join(strings.Fields(r.Stderr), " "); !strings.Contains(flat, "asked again with max_source_resolution=1h") ||
+		!strings.Contains(flat, "is a 1h aggregate") || !strings.Contains(flat, "rates may be off by up to 100 % (1h of counts over 1h)") {
+		t.Errorf("--window 1h, auto: stderr does not say it asked again allowing 1h and what that costs a window of one aggregate:\n%s", r.Stderr)
 	}
 
+	// Forced to 1h, a 20m window is judged on aggregates over 1h: its ends are an hour of
+	// adds apart (6 adds/s here, not 2), and the run says by how much it may be off.
 	short := []string{"--prometheus", hist.Query, "-n", ns, "--window", "20m", "--at", at.Format(time.RFC3339)}
+	_, r = queuesJSON(t, append(short, "--max-source-resolution", "1h")...)
+	if flat := strings.Join(strings.Fields(r.Stderr), " "); r.Code != 0 || !strings.Contains(flat, "the window (20m) spans fewer than 5 points of 1h data") ||
+		!strings.Contains(flat, "rates may be off by up to 300 % (1h of counts over 20m)") {
+		t.Errorf("--window 20m --max-source-resolution 1h: exit %d, want the window judged and its loss said:\n%s", r.Code, r)
+	}
 	_, r = queuesJSON(t, short...)
 	if flat := strings.Join(strings.Fields(r.Stderr), " "); r.Code == 0 || !strings.Contains(flat, "holds no controller series") ||
 		!strings.Contains(flat, "asked with max_source_resolution=0s and again with 5m") || !strings.Contains(flat, hint) {
