@@ -2,6 +2,8 @@ package promsource
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -39,12 +41,46 @@ func (s *Source) coarser(ctx context.Context) (time.Duration, bool) {
 	if !ok {
 		return 0, false
 	}
+	if s.age() < downsampledAfter[next] {
+		return 0, false
+	}
+	return next, s.mayDownsample(ctx)
+}
+
+// age is how long ago the window ends.
+func (s *Source) age() time.Duration {
 	now := s.cfg.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
-	if now.Sub(s.cfg.At) < downsampledAfter[next] {
-		return 0, false
+	return now.Sub(s.cfg.At)
+}
+
+// coarserHint is what the error of finding no targets adds when data coarser than the
+// coarsest asked for may hold them: the window ends long enough ago for it to exist, and the
+// server is one that downsamples. Thanos keeps coarser data longer, and auto asks only one
+// level coarser than the window chose: a window too short for that data (fewer than
+// minPointsPerWindow of its points, each end an aggregate of more than the window) is not
+// judged on it behind the user's back; the hint says how long a window is. "" when no hint
+// is due.
+func (s *Source) coarserHint(ctx context.Context, coarsest time.Duration) string {
+	next, ok := nextCoarser(coarsest)
+	if !ok || s.age() < downsampledAfter[next] || !s.mayDownsample(ctx) {
+		return ""
 	}
-	return next, s.mayDownsample(ctx)
+	p := ResolutionParam(next)
+	return fmt.Sprintf("; data of resolution %s may hold them (Thanos keeps coarser data longer): --max-source-resolution auto allows it "+
+		"for a --window of %s or more (%d points of %s)", p, shortDuration(minPointsPerWindow*next), minPointsPerWindow, p)
+}
+
+// shortDuration renders d without its zero minutes and seconds (5h, 25m).
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

@@ -61,7 +61,7 @@ func (d *downsampledThanos) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // retention) is asked once more one level coarser, and read there, saying so on stderr, in
 // -o json's resolution and in the text outputs; asked for raw explicitly, a recent window or
 // a server that does not downsample are not asked again, and neither is a coarser level than
-// the next one.
+// the next one: the error then says when coarser data may hold the targets.
 func TestCoarserWhenNothingAtTheResolutionChosen(t *testing.T) {
 	now := time.Unix(1700000600, 0)
 	old := now.Add(-30 * 24 * time.Hour)
@@ -88,6 +88,18 @@ func TestCoarserWhenNothingAtTheResolutionChosen(t *testing.T) {
 		{"5m to 1h needs 10 days", now.Add(-5 * 24 * time.Hour), time.Hour, "auto", []string{"1h"}, false, "", []string{"5m"}},
 		{"prometheus: no retry", old, 10 * time.Minute, "auto", []string{"5m"}, true, "", []string{"0s"}},
 	} {
+		// The failures where data coarser than any asked for may hold the targets (the
+		// window is old enough for it, the server downsamples) say so, and how to allow it.
+		shortLoss := map[string]string{
+			"raw deleted, auto over 10m: 5m": "rates may be off by up to 50 % (5m of counts over 10m)",
+			"5m deleted, auto over 1h: 1h":   "rates may be off by up to 100 % (1h of counts over 1h)",
+		}
+		hints := map[string]string{
+			"raw asked for: no retry": "data of resolution 5m may hold them (Thanos keeps coarser data longer): " +
+				"--max-source-resolution auto allows it for a --window of 25m or more (5 points of 5m)",
+			"only 1h held: one level, not two": "data of resolution 1h may hold them (Thanos keeps coarser data longer): " +
+				"--max-source-resolution auto allows it for a --window of 5h or more (5 points of 1h)",
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			d := &downsampledThanos{f: &fakeThanos{start: tc.at.Add(-tc.window), end: tc.at, down: func(int) bool { return false }},
 				held: tc.held, prometheus: tc.prometheus}
@@ -117,6 +129,10 @@ func TestCoarserWhenNothingAtTheResolutionChosen(t *testing.T) {
 				if retried := len(tc.asked) > 1; retried != strings.Contains(err.Error(), "and again with") {
 					t.Errorf("the error does not say whether it asked again (%v): %v", retried, err)
 				}
+				hint, hinted := hints[tc.name]
+				if hinted != strings.Contains(err.Error(), "may hold them") || hinted && !strings.Contains(err.Error(), hint) {
+					t.Errorf("want the hint %q (%v) that coarser data may hold the targets: %v", hint, hinted, err)
+				}
 				return
 			}
 			if err != nil {
@@ -126,6 +142,11 @@ func TestCoarserWhenNothingAtTheResolutionChosen(t *testing.T) {
 				t.Errorf("resolution %q, want %q", inv.Resolution, tc.want)
 			}
 			warned := strings.Join(inv.Warnings, "\n")
+			// Read one level coarser, a window shorter than five points of that data says how
+			// far off its rates may be.
+			if loss, ok := shortLoss[tc.name]; ok != strings.Contains(warned, "spans fewer than 5 points") || !strings.Contains(warned, loss) {
+				t.Errorf("want the loss of a short window said (%v): %q\n%s", ok, loss, warned)
+			}
 			if retried := len(tc.asked) > 1; retried != strings.Contains(warned, "asked again with max_source_resolution="+tc.asked[len(tc.asked)-1]) ||
 				retried != strings.Contains(inv.ResolutionNote, "asked again allowing") {
 				t.Errorf("retried %v, but stderr and the text outputs say:\n%s\n%s", retried, warned, inv.ResolutionNote)

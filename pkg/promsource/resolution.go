@@ -116,6 +116,9 @@ func (s *Source) sayResolution(ctx context.Context, inv *source.Inventory) {
 			"Thanos deletes data of a resolution past its retention): asked again with max_source_resolution=%s, the window is judged on data of resolution %s: "+
 			"the value at each end of the window is a %s aggregate, so rates and quantiles may be off by what that span adds; --max-source-resolution %s asks for that data only",
 			s.cfg.Client.Name(), from, ResolutionParam(*s.coarsened), p, p, p, from))
+		if w := s.shortWindowWarning(r); w != "" {
+			inv.Warnings = append(inv.Warnings, w)
+		}
 		return
 	}
 	inv.Resolution = ResolutionWords(r)
@@ -123,4 +126,7 @@ func (s *Source) sayResolution(ctx context.Context, inv *source.Inventory) {
 	inv.Warnings = append(inv.Warnings, fmt.Sprintf("Prometheus at %s: the window is judged on data of resolution %s (max_source_resolution=%s, which Thanos Query reads: "+
 		"the value at each end of the window may be a %s aggregate, so rates and quantiles may be off by what that span adds; Prometheus and VictoriaMetrics ignore it and answer raw; "+
 		"--max-source-resolution raw forbids downsampled data)", s.cfg.Client.Name(), ResolutionWords(r), p, p))
+	if w := s.shortWindowWarning(r); w != "" {
+		inv.Warnings = append(inv.Warnings, w)
+	}
 }

@@ -60,3 +60,46 @@ func TestResolutionSaidOnlyWhereDownsampled(t *testing.T) {
 		})
 	}
 }
+
+// A resolution forced coarser than the window allows (fewer than five of its points in the
+// window) says how far off the rates may be, the aggregate at each end spanning more than a
+// fifth of the window; a window long enough for it, or raw, says nothing of it.
+func TestShortWindowForCoarseDataSaysItsLoss(t *testing.T) {
+	end := time.Unix(1700000600, 0)
+	for _, tc := range []struct {
+		window time.Duration
+		res    time.Duration
+		loss   string
+	}{
+		{20 * time.Minute, promsource.OneHour, "the window (20m) spans fewer than 5 points of 1h data: " +
+			"where Thanos Query answers from it, each end of the window is read from an aggregate over 1h, " +
+			"so rates may be off by up to 300 % (1h of counts over 20m); a --window of 5h or more is judged on it with less loss"},
+		{4 * time.Hour, promsource.OneHour, "rates may be off by up to 25 % (1h of counts over 4h)"},
+		{10 * time.Minute, promsource.FiveMinutes, "rates may be off by up to 50 % (5m of counts over 10m)"},
+		{5 * time.Hour, promsource.OneHour, ""},
+		{25 * time.Minute, promsource.FiveMinutes, ""},
+		{time.Minute, promsource.Raw, ""},
+	} {
+		f := &fakeThanos{start: end.Add(-tc.window), end: end, down: func(int) bool { return false }}
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/api/v1/stores" {
+				_, _ = w.Write([]byte(`{"status":"success","data":{"store":[]}}`))
+				return
+			}
+			f.ServeHTTP(w, r)
+		}))
+		client, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: promsource.ResolutionParam(tc.res)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		inv, err := promsource.New(promsource.Config{Client: client, At: end, Window: tc.window, MaxSourceResolution: tc.res}).Open(context.Background())
+		srv.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := strings.Join(inv.Warnings, "\n")
+		if said := strings.Contains(warned, "spans fewer than"); said != (tc.loss != "") || !strings.Contains(warned, tc.loss) {
+			t.Errorf("--window %s at %s: want the loss %q said (%v):\n%s", tc.window, promsource.ResolutionParam(tc.res), tc.loss, tc.loss != "", warned)
+		}
+	}
+}

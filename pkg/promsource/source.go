@@ -114,7 +114,7 @@ func (s *Source) Open(ctx context.Context) (*source.Inventory, error) {
 	if err != nil {
 		return nil, err
 	}
-	tried := ""
+	tried, coarsest := "", s.cfg.MaxSourceResolution
 	if len(found.targets) == 0 {
 		if next, ok := s.coarser(ctx); ok {
 			// Nothing in the data of the resolution the window chose, and it is old enough
@@ -130,6 +130,7 @@ func (s *Source) Open(ctx context.Context) (*source.Inventory, error) {
 			} else {
 				s.cfg.Client.SetMaxSourceResolution(ResolutionParam(first))
 				tried = fmt.Sprintf("; asked with max_source_resolution=%s and again with %s", ResolutionParam(first), ResolutionParam(next))
+				coarsest = next
 			}
 		}
 	}
@@ -140,8 +141,8 @@ func (s *Source) Open(ctx context.Context) (*source.Inventory, error) {
 		if resp.Partial && len(resp.Warnings) > 0 {
 			partly = " in an answer it gave partially (" + resp.Warnings[0] + ")"
 		}
-		return nil, fmt.Errorf("Prometheus at %s holds no controller series at %s%s (looked for %s%s%s): check --at, -n, --clusters and --cluster-label",
-			s.cfg.Client.Name(), s.cfg.At.UTC().Format(time.RFC3339), partly, strings.Join(markers, ", "), s.scopeWords(), tried)
+		return nil, fmt.Errorf("Prometheus at %s holds no controller series at %s%s (looked for %s%s%s): check --at, -n, --clusters and --cluster-label%s",
+			s.cfg.Client.Name(), s.cfg.At.UTC().Format(time.RFC3339), partly, strings.Join(markers, ", "), s.scopeWords(), tried, s.coarserHint(ctx, coarsest))
 	}
 	s.lacking(resp, s.clustersIn(resp), s.cfg.Clusters)
 	sort.Slice(s.targets, func(i, j int) bool { return s.targets[i].ID() < s.targets[j].ID() })

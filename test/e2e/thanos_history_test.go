@@ -34,7 +34,7 @@ func TestThanosDownsampledHistory(t *testing.T) {
 		// Four days past the instant asked about, so that the compactor closes its ranges.
 		Start: at.Add(-8 * 24 * time.Hour), End: at.Add(4 * 24 * time.Hour), Step: time.Minute, AddsPerSecond: rate, Depth: depth,
 	}
-	hist := promserver.ThanosDownsampled(t, thanos, promtool, h.OpenMetrics(), map[string]string{"cluster": "e2e-history"}, true)
+	hist := promserver.ThanosDownsampled(t, thanos, promtool, h.OpenMetrics(), map[string]string{"cluster": "e2e-history"}, promserver.Retention{Raw: 48 * time.Hour})
 	for _, r := range hist.Resolutions {
 		if r != 300000 {
 			t.Fatalf("after compaction the bucket holds blocks of resolutions %v, want only 5m (300000): raw deleted, no 1h yet", hist.Resolutions)
@@ -109,8 +109,9 @@ func TestThanosDownsampledHistory(t *testing.T) {
 	if want := "5m: downsampled data used (data up to raw held no series at the window's end)"; json.Unmarshal([]byte(r.Stdout), &said) != nil || said.Resolution != want {
 		t.Errorf("--window 20m, auto: -o json says resolution %q, want %q", said.Resolution, want)
 	}
-	if !strings.Contains(r.Stderr, "asked again with max_source_resolution=5m") {
-		t.Errorf("--window 20m, auto: stderr does not say it asked again allowing 5m:\n%s", r.Stderr)
+	if flat := strings.Join(strings.Fields(r.Stderr), " "); !strings.Contains(flat, "asked again with max_source_resolution=5m") ||
+		!strings.Contains(flat, "rates may be off by up to 25 % (5m of counts over 20m)") {
+		t.Errorf("--window 20m, auto: stderr does not say it asked again allowing 5m and what that may cost a window of four aggregates:\n%s", r.Stderr)
 	}
 	_, r = queuesJSON(t, append(short, "--max-source-resolution", "raw")...)
 	if r.Code == 0 || !strings.Contains(r.Stderr, "holds no controller series") || strings.Contains(r.Stderr, "again") {
