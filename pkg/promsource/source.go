@@ -529,18 +529,16 @@ func deadlineError(d time.Duration) error {
 	return fmt.Errorf("overall deadline reached: --deadline %s passed before the series were read and converted; raise --deadline, or narrow the query with -n or --clusters", d)
 }
 
-// strip removes the target labels from a series, keeping its own.
+// strip removes the name and the target labels from a series' labels, keeping its own. It
+// removes them from l itself (a copy per series cost as much as the rest of the reading):
+// the answer's labels are not read after (samples takes their keys first).
 func (s *Source) strip(l map[string]string, v float64) series {
-	own := make(map[string]string, len(l))
-	for k, val := range l {
-		own[k] = val
-	}
-	name := own["__name__"]
-	delete(own, "__name__")
+	name := l["__name__"]
+	delete(l, "__name__")
 	for _, n := range targetLabels(s.cfg.ClusterLabel) {
-		delete(own, n)
+		delete(l, n)
 	}
-	return series{name: name, labels: own, value: v}
+	return series{name: name, labels: l, value: v}
 }
 
 // seriesKey is a series' identity: all its labels, name included.
