@@ -349,9 +349,12 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 			}
 		}
 	}
-	reps := s.chooseReplicas(atEnd.Series, atStart.Series)
-	atEnd.Series, atStart.Series = reps.keep(s, atEnd.Series), reps.keep(s, atStart.Series)
-	keys := answerKeys{end: seriesKeys(atEnd.Series), start: seriesKeys(atStart.Series)}
+	var keys answerKeys
+	keys.endTarget, keys.startTarget = s.targetKeys(atEnd.Series), s.targetKeys(atStart.Series)
+	reps := s.chooseReplicas(atEnd.Series, atStart.Series, keys.endTarget, keys.startTarget)
+	atEnd.Series, keys.endTarget = reps.keep(s, atEnd.Series, keys.endTarget)
+	atStart.Series, keys.startTarget = reps.keep(s, atStart.Series, keys.startTarget)
+	keys.end, keys.start = seriesKeys(atEnd.Series), seriesKeys(atStart.Series)
 	if reps.deduplicated > 0 && s.cfg.Log != nil {
 		s.cfg.Log(fmt.Sprintf("Prometheus at %s: %d targets scraped by several replicas (labels %s): each read from one", s.cfg.Client.Name(),
 			reps.deduplicated, strings.Join(reps.labels, ", ")))
@@ -373,10 +376,10 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 	}
 	for i, sr := range atEnd.Series {
 		if v, ok := startValues[keys.end[i]]; ok && counterLike(sr.Labels["__name__"]) && sr.Points[0].V < v {
-			reset[s.key(sr.Labels)] = true
+			reset[keys.endTarget[i]] = true
 		}
 		if c, ok := startCounts[keys.end[i]]; ok && sr.Points[0].H != nil && sr.Points[0].H.Count < c {
-			reset[s.key(sr.Labels)] = true
+			reset[keys.endTarget[i]] = true
 		}
 	}
 	increases := map[string]float64{}
@@ -393,7 +396,7 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 		endHists := map[string]*promapi.Histogram{}
 		nativeNames := map[string]bool{}
 		for i, sr := range atEnd.Series {
-			if h := sr.Points[0].H; h != nil && reset[s.key(sr.Labels)] {
+			if h := sr.Points[0].H; h != nil && reset[keys.endTarget[i]] {
 				endHists[keys.end[i]] = h
 				nativeNames[sr.Labels["__name__"]] = true
 			}
@@ -403,7 +406,8 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 			return nil, nil, err
 		}
 		notes = append(notes, s.answered(raw)...)
-		for _, sr := range reps.keep(s, raw.Series) {
+		rawSeries, _ := reps.keep(s, raw.Series, nil)
+		for _, sr := range rawSeries {
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
 			}
@@ -471,14 +475,14 @@ func (s *Source) samples(ctx context.Context, targets []target.Target, atEnd, at
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		k := s.key(sr.Labels)
+		k := keys.endTarget[i]
 		after[k] = append(after[k], strip(sr.Labels, keys.end[i], sr.Points[0], sr.Points[0].V, false))
 	}
 	for i, sr := range atStart.Series {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		k, sk := s.key(sr.Labels), keys.start[i]
+		k, sk := keys.startTarget[i], keys.start[i]
 		v := sr.Points[0].V
 		if counterLike(sr.Labels["__name__"]) {
 			if inc, ok := increases[sk]; ok {
@@ -544,9 +548,18 @@ func (s *Source) strip(l map[string]string, v float64) series {
 // seriesKey is a series' identity: all its labels, name included.
 func seriesKey(l map[string]string) string { return labelKey(l) }
 
-// answerKeys are the seriesKey of every series of the answers at the window's end and start,
-// in their order: built once, read several times.
-type answerKeys struct{ end, start []string }
+// answerKeys are the seriesKey and the target key (Source.key) of every series of the answers
+// at the window's end and start, in their order: built once, read several times.
+type answerKeys struct{ end, start, endTarget, startTarget []string }
+
+// targetKeys are the target keys of series.
+func (s *Source) targetKeys(ss []promapi.Series) []string {
+	out := make([]string, len(ss))
+	for i, sr := range ss {
+		out[i] = s.key(sr.Labels)
+	}
+	return out
+}
 
 func seriesKeys(ss []promapi.Series) []string {
 	out := make([]string, len(ss))
