@@ -230,13 +230,15 @@ func (s *Source) key(l map[string]string) string {
 
 // targetID joins the values of the target labels, in targetLabels' order, each ended by \xff.
 func targetID(c, ns, pod, job, inst string) string {
-	var b strings.Builder
-	b.Grow(len(c) + len(ns) + len(pod) + len(job) + len(inst) + 5)
+	return string(appendTargetID(make([]byte, 0, len(c)+len(ns)+len(pod)+len(job)+len(inst)+5), c, ns, pod, job, inst))
+}
+
+// appendTargetID appends targetID's bytes to b.
+func appendTargetID(b []byte, c, ns, pod, job, inst string) []byte {
 	for _, v := range [...]string{c, ns, pod, job, inst} {
-		b.WriteString(v)
-		b.WriteByte('\xff')
+		b = append(append(b, v...), '\xff')
 	}
-	return b.String()
+	return b
 }
 
 // targetKey is the key of a target's series.
@@ -552,11 +554,21 @@ func seriesKey(l map[string]string) string { return labelKey(l) }
 // at the window's end and start, in their order: built once, read several times.
 type answerKeys struct{ end, start, endTarget, startTarget []string }
 
-// targetKeys are the target keys of series.
+// targetKeys are the target keys of series (Source.key), one string per target: its
+// series are many.
 func (s *Source) targetKeys(ss []promapi.Series) []string {
 	out := make([]string, len(ss))
+	seen := map[string]string{}
+	var b []byte
 	for i, sr := range ss {
-		out[i] = s.key(sr.Labels)
+		l := sr.Labels
+		b = appendTargetID(b[:0], l[s.cfg.ClusterLabel], l["namespace"], l["pod"], l["job"], l["instance"])
+		k, ok := seen[string(b)]
+		if !ok {
+			k = string(b)
+			seen[k] = k
+		}
+		out[i] = k
 	}
 	return out
 }
