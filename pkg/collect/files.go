@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // FilePages are the saved pages of one target, as one --from-file value gives them, and the
@@ -21,8 +22,9 @@ type FilePages struct {
 }
 
 // nameRE is what a chosen NAME may be: letters, digits, '.', '_' and '-', starting with a
-// letter or digit. It has no '/', so "dir/a=b.prom" is always a path.
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$`)
+// letter or digit. It has no '/', so "dir/a=b.prom" is always a path. It is compiled when
+// first used (its 252 repeats cost every start of the binary otherwise).
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$`) })
 
 // stdinName names the target of a page read from standard input ("-").
 const stdinName = "stdin"
@@ -69,7 +71,7 @@ func exists(p string) bool {
 func parseFile(v string, exists func(string) bool) (FilePages, error) {
 	var fp FilePages
 	pages := v
-	if n, rest, ok := strings.Cut(v, "="); ok && nameRE.MatchString(n) {
+	if n, rest, ok := strings.Cut(v, "="); ok && nameRE().MatchString(n) {
 		first, _, _ := strings.Cut(v, ",")
 		if !exists(first) {
 			fp.Name, fp.Named, pages = n, true, rest

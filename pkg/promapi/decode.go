@@ -156,19 +156,26 @@ func decodeData(dec *json.Decoder, want string, maxSeries int) (*Response, error
 				return nil, fmt.Errorf("decoding the answer: its result is not a list")
 			}
 			n := 0
+			in := interner{}
+			var raw json.RawMessage
 			for dec.More() {
 				if n++; n > maxSeries {
 					return nil, &TooManySeriesError{Series: n, Limit: maxSeries}
 				}
-				var rs rawSeries
-				if err := dec.Decode(&rs); err != nil {
+				// The series is read whole (its syntax checked), then converted: most often
+				// by fastSeries, reading Prometheus' usual shape without reflection.
+				if err := dec.Decode(&raw); err != nil {
 					return nil, fmt.Errorf("decoding the answer's series %d: %w", n, err)
 				}
 				if resultType == "" {
+					var rs rawSeries
+					if err := json.Unmarshal(raw, &rs); err != nil {
+						return nil, fmt.Errorf("decoding the answer's series %d: %w", n, err)
+					}
 					pending = append(pending, rs)
 					continue
 				}
-				s, err := convert(rs, resultType)
+				s, err := readSeries(raw, resultType, in, n)
 				if err != nil {
 					return nil, err
 				}

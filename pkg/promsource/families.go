@@ -2,6 +2,7 @@ package promsource
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -117,7 +118,7 @@ func families(ss []series, wanted func(string) bool) map[string]*dto.MetricFamil
 				sort.Slice(h.Bucket, func(i, j int) bool { return h.Bucket[i].GetUpperBound() < h.Bucket[j].GetUpperBound() })
 			}
 		}
-		sort.Slice(f.Metric, func(i, j int) bool { return labelString(f.Metric[i]) < labelString(f.Metric[j]) })
+		sortByLabels(f.Metric)
 	}
 	return out
 }
@@ -180,10 +181,15 @@ func labelPairs(l map[string]string) []*dto.LabelPair {
 	for k := range l {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
-	out := make([]*dto.LabelPair, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, &dto.LabelPair{Name: proto.String(k), Value: proto.String(l[k])})
+	slices.Sort(keys)
+	// The pairs and their values are allocated together: a target's series are many.
+	pairs := make([]dto.LabelPair, len(keys))
+	values := make([]string, len(keys))
+	out := make([]*dto.LabelPair, len(keys))
+	for i, k := range keys {
+		values[i] = l[k]
+		pairs[i].Name, pairs[i].Value = &keys[i], &values[i]
+		out[i] = &pairs[i]
 	}
 	return out
 }
@@ -199,19 +205,54 @@ func without(l map[string]string, drop ...string) map[string]string {
 	return out
 }
 
-// labelKey is a series' identity among its family's, without the dropped labels.
+// labelKey is a series' identity among its family's, without the dropped labels: its labels
+// sorted by name, each name=value\xff. It is built in one allocation (besides the sorted
+// names): it is asked for several times a series, for every series of every answer.
 func labelKey(l map[string]string, drop ...string) string {
+	var stack [32]string
+	keys := stack[:0]
+	size := 0
+	for k, v := range l {
+		if !slices.Contains(drop, k) {
+			keys = append(keys, k)
+			size += len(k) + len(v) + 2
+		}
+	}
+	slices.Sort(keys)
 	var b strings.Builder
-	for _, p := range labelPairs(without(l, drop...)) {
-		b.WriteString(p.GetName() + "=" + p.GetValue() + "\xff")
+	b.Grow(size)
+	for _, k := range keys {
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(l[k])
+		b.WriteByte('\xff')
 	}
 	return b.String()
+}
+
+// sortByLabels sorts a family's metrics by their labels (labelString), each metric's string
+// built once.
+func sortByLabels(ms []*dto.Metric) {
+	keyed := make([]struct {
+		key string
+		m   *dto.Metric
+	}, len(ms))
+	for i, m := range ms {
+		keyed[i].key, keyed[i].m = labelString(m), m
+	}
+	sort.Slice(keyed, func(i, j int) bool { return keyed[i].key < keyed[j].key })
+	for i := range keyed {
+		ms[i] = keyed[i].m
+	}
 }
 
 func labelString(m *dto.Metric) string {
 	var b strings.Builder
 	for _, p := range m.Label {
-		b.WriteString(p.GetName() + "=" + p.GetValue() + "\xff")
+		b.WriteString(p.GetName())
+		b.WriteByte('=')
+		b.WriteString(p.GetValue())
+		b.WriteByte('\xff')
 	}
 	return b.String()
 }

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,12 +21,13 @@ import (
 )
 
 // fakeThanos answers like Thanos Query over two clusters, a and b, each one controller whose
-// queue added 60 items over the window. When a query is down (by how many queries were
-// answered so far) cluster b's store does not answer: its series are left out and the answer
+// queue added 60 items over the window. When a query is down (by its place in a run)
+// cluster b's store does not answer: its series are left out and the answer
 // is still a success, with the warning Thanos gives.
 type fakeThanos struct {
 	start, end time.Time
-	// down says whether b's store is down for the n-th query (0 first).
+	// down says whether b's store is down for the n-th query of a run (0 the targets, 1 the
+	// families at the window's end, 2 at its start, 3 the restarts, 4 the raw samples).
 	down    func(n int) bool
 	warning string
 	// replicated keeps b's series in a down answer: the store that did not answer is one
@@ -35,14 +35,26 @@ type fakeThanos struct {
 	replicated bool
 	// annotation, when set, is a PromQL annotation added to every answer.
 	annotation string
-	n          atomic.Int32
 }
 
 func (f *fakeThanos) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_ = r.ParseForm()
-	n := int(f.n.Add(1)) - 1
 	q := r.Form.Get("query")
 	at, _ := strconv.ParseFloat(r.Form.Get("time"), 64)
+	// The query's place in a run, told by what it asks: the reading sends the families at the
+	// window's ends and the restarts at once, in no set order.
+	n := 3
+	switch {
+	case strings.HasPrefix(q, "count by"):
+		n = 0
+	case strings.HasPrefix(q, "changes("):
+	case strings.HasSuffix(q, "]"):
+		n = 4 // the raw samples, after the others
+	case int64(at) >= f.end.Unix():
+		n = 1
+	default:
+		n = 2
+	}
 	clusters := []string{"a", "b"}
 	var warnings []string
 	if f.down(n) {

@@ -24,15 +24,16 @@ type replicas struct {
 // chooseReplicas chooses, for every target of the series at the window's end and start, the
 // replica read: the first (by its labels' values) present at both ends, else the first
 // present at the end, else the first at the start.
-func (s *Source) chooseReplicas(atEnd, atStart []promapi.Series) *replicas {
+// endKeys and startKeys are the series' target keys (Source.key).
+func (s *Source) chooseReplicas(atEnd, atStart []promapi.Series, endKeys, startKeys []string) *replicas {
 	r := &replicas{labels: s.cfg.Client.ReplicaLabels(), chosen: map[string]string{}}
 	if len(r.labels) == 0 {
 		return r
 	}
-	seen := func(ss []promapi.Series) map[string]map[string]bool {
+	seen := func(ss []promapi.Series, keys []string) map[string]map[string]bool {
 		m := map[string]map[string]bool{}
-		for _, sr := range ss {
-			k := s.key(sr.Labels)
+		for i, sr := range ss {
+			k := keys[i]
 			if m[k] == nil {
 				m[k] = map[string]bool{}
 			}
@@ -40,7 +41,7 @@ func (s *Source) chooseReplicas(atEnd, atStart []promapi.Series) *replicas {
 		}
 		return m
 	}
-	ends, starts := seen(atEnd), seen(atStart)
+	ends, starts := seen(atEnd, endKeys), seen(atStart, startKeys)
 	for k, at := range ends {
 		both := map[string]bool{}
 		for id := range at {
@@ -75,22 +76,27 @@ func (r *replicas) replica(l map[string]string) string {
 }
 
 // keep returns the series of the chosen replicas (every series of a target not chosen for:
-// it has one replica), without their replica labels.
-func (r *replicas) keep(s *Source, ss []promapi.Series) []promapi.Series {
+// it has one replica), without their replica labels, and the target keys of those kept;
+// keys are the series' target keys (Source.key), nil to compute them.
+func (r *replicas) keep(s *Source, ss []promapi.Series, keys []string) ([]promapi.Series, []string) {
 	if len(r.labels) == 0 {
-		return ss
+		return ss, keys
 	}
-	out := ss[:0]
-	for _, sr := range ss {
-		if id, ok := r.chosen[s.key(sr.Labels)]; ok && r.replica(sr.Labels) != id {
+	if keys == nil {
+		keys = s.targetKeys(ss)
+	}
+	out, outKeys := ss[:0], keys[:0]
+	for i, sr := range ss {
+		k := keys[i]
+		if id, ok := r.chosen[k]; ok && r.replica(sr.Labels) != id {
 			continue
 		}
 		for _, n := range r.labels {
 			delete(sr.Labels, n)
 		}
-		out = append(out, sr)
+		out, outKeys = append(out, sr), append(outKeys, k)
 	}
-	return out
+	return out, outKeys
 }
 
 // first is the smallest of a set of replica identities.

@@ -226,16 +226,25 @@ func (s *Source) target(l map[string]string) target.Target {
 
 // key is the identity of a target's series.
 func (s *Source) key(l map[string]string) string {
-	var b strings.Builder
-	for _, n := range targetLabels(s.cfg.ClusterLabel) {
-		b.WriteString(l[n] + "\xff")
+	return targetID(l[s.cfg.ClusterLabel], l["namespace"], l["pod"], l["job"], l["instance"])
+}
+
+// targetID joins the values of the target labels, in targetLabels' order, each ended by \xff.
+func targetID(c, ns, pod, job, inst string) string {
+	return string(appendTargetID(make([]byte, 0, len(c)+len(ns)+len(pod)+len(job)+len(inst)+5), c, ns, pod, job, inst))
+}
+
+// appendTargetID appends targetID's bytes to b.
+func appendTargetID(b []byte, c, ns, pod, job, inst string) []byte {
+	for _, v := range [...]string{c, ns, pod, job, inst} {
+		b = append(append(b, v...), '\xff')
 	}
-	return b.String()
+	return b
 }
 
 // targetKey is the key of a target's series.
 func (s *Source) targetKey(t target.Target) string {
-	return s.key(map[string]string{s.cfg.ClusterLabel: t.Cluster, "namespace": t.Namespace, "pod": t.Name, "job": t.Job, "instance": t.Instance})
+	return targetID(t.Cluster, t.Namespace, t.Name, t.Job, t.Instance)
 }
 
 // Read rebuilds the two samples of every target at the window's ends.
@@ -320,15 +329,13 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 	end, start := s.cfg.At, s.cfg.At.Add(-s.cfg.Window)
 	sel := familiesSelector(sc.sel, nameRe, sc.jobs)
 	var notes []string
-	atEnd, err := s.cfg.Client.Query(ctx, sel, end)
+	rng := promDuration((s.cfg.Window + lookback).Milliseconds())
+	answers, err := queryTogether(ctx, s.cfg.Client, instant{sel, end}, instant{sel, start}, instant{restartsQuery(sc.sel, sc.jobs, rng), end})
 	if err != nil {
 		return nil, nil, err
 	}
+	atEnd, atStart, restarts := answers[0], answers[1], answers[2]
 	notes = append(notes, s.answered(atEnd)...)
-	atStart, err := s.cfg.Client.Query(ctx, sel, start)
-	if err != nil {
-		return nil, nil, err
-	}
 	notes = append(notes, s.answered(atStart)...)
 	atEnd.Series, atStart.Series = instants(atEnd.Series), instants(atStart.Series)
 	// A partial answer at the window's end lacks the clusters expected there (found by Open,
@@ -345,16 +352,15 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 			}
 		}
 	}
-	reps := s.chooseReplicas(atEnd.Series, atStart.Series)
-	atEnd.Series, atStart.Series = reps.keep(s, atEnd.Series), reps.keep(s, atStart.Series)
+	var keys answerKeys
+	keys.endTarget, keys.startTarget = s.targetKeys(atEnd.Series), s.targetKeys(atStart.Series)
+	reps := s.chooseReplicas(atEnd.Series, atStart.Series, keys.endTarget, keys.startTarget)
+	atEnd.Series, keys.endTarget = reps.keep(s, atEnd.Series, keys.endTarget)
+	atStart.Series, keys.startTarget = reps.keep(s, atStart.Series, keys.startTarget)
+	keys.end, keys.start = seriesKeys(atEnd.Series), seriesKeys(atStart.Series)
 	if reps.deduplicated > 0 && s.cfg.Log != nil {
 		s.cfg.Log(fmt.Sprintf("Prometheus at %s: %d targets scraped by several replicas (labels %s): each read from one", s.cfg.Client.Name(),
 			reps.deduplicated, strings.Join(reps.labels, ", ")))
-	}
-	rng := promDuration((s.cfg.Window + lookback).Milliseconds())
-	restarts, err := s.cfg.Client.Query(ctx, restartsQuery(sc.sel, sc.jobs, rng), end)
-	if err != nil {
-		return nil, nil, err
 	}
 	notes = append(notes, s.answered(restarts)...)
 	// Reset targets: those whose process restarted, and those where a counter went down
@@ -365,18 +371,18 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 	}
 	startValues := map[string]float64{}
 	startCounts := map[string]float64{} // of native histograms
-	for _, sr := range atStart.Series {
-		startValues[seriesKey(sr.Labels)] = sr.Points[0].V
+	for i, sr := range atStart.Series {
+		startValues[keys.start[i]] = sr.Points[0].V
 		if h := sr.Points[0].H; h != nil {
-			startCounts[seriesKey(sr.Labels)] = h.Count
+			startCounts[keys.start[i]] = h.Count
 		}
 	}
-	for _, sr := range atEnd.Series {
-		if v, ok := startValues[seriesKey(sr.Labels)]; ok && counterLike(sr.Labels["__name__"]) && sr.Points[0].V < v {
-			reset[s.key(sr.Labels)] = true
+	for i, sr := range atEnd.Series {
+		if v, ok := startValues[keys.end[i]]; ok && counterLike(sr.Labels["__name__"]) && sr.Points[0].V < v {
+			reset[keys.endTarget[i]] = true
 		}
-		if c, ok := startCounts[seriesKey(sr.Labels)]; ok && sr.Points[0].H != nil && sr.Points[0].H.Count < c {
-			reset[s.key(sr.Labels)] = true
+		if c, ok := startCounts[keys.end[i]]; ok && sr.Points[0].H != nil && sr.Points[0].H.Count < c {
+			reset[keys.endTarget[i]] = true
 		}
 	}
 	increases := map[string]float64{}
@@ -392,9 +398,9 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 		}
 		endHists := map[string]*promapi.Histogram{}
 		nativeNames := map[string]bool{}
-		for _, sr := range atEnd.Series {
-			if h := sr.Points[0].H; h != nil && reset[s.key(sr.Labels)] {
-				endHists[seriesKey(sr.Labels)] = h
+		for i, sr := range atEnd.Series {
+			if h := sr.Points[0].H; h != nil && reset[keys.endTarget[i]] {
+				endHists[keys.end[i]] = h
 				nativeNames[sr.Labels["__name__"]] = true
 			}
 		}
@@ -403,7 +409,8 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 			return nil, nil, err
 		}
 		notes = append(notes, s.answered(raw)...)
-		for _, sr := range reps.keep(s, raw.Series) {
+		rawSeries, _ := reps.keep(s, raw.Series, nil)
+		for _, sr := range rawSeries {
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
 			}
@@ -421,7 +428,7 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 			}
 		}
 	}
-	results, err := s.samples(ctx, sc.targets, atEnd, atStart, increases, nativeStarts, wanted, start, end, gone)
+	results, err := s.samples(ctx, sc.targets, atEnd, atStart, keys, increases, nativeStarts, wanted, start, end, gone)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -430,30 +437,29 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 
 // samples groups the series by target and builds each target's two samples.
 // It stops, with ctx's error, when ctx ends.
-func (s *Source) samples(ctx context.Context, targets []target.Target, atEnd, atStart *promapi.Response, increases map[string]float64,
+func (s *Source) samples(ctx context.Context, targets []target.Target, atEnd, atStart *promapi.Response, keys answerKeys, increases map[string]float64,
 	nativeStarts map[string]nativeStart, wanted func(string) bool, start, end time.Time, gone partialGaps) ([]source.Result, error) {
 	endValues := map[string]float64{}
 	// Native histograms are read at the boundaries exact at both ends of the window.
 	ends := map[string][2]*promapi.Histogram{}
-	for _, sr := range atEnd.Series {
-		sk := seriesKey(sr.Labels)
+	for i, sr := range atEnd.Series {
+		sk := keys.end[i]
 		endValues[sk] = sr.Points[0].V
 		if h := sr.Points[0].H; h != nil {
 			ends[sk] = [2]*promapi.Histogram{nil, h}
 		}
 	}
-	for _, sr := range atStart.Series {
+	for i, sr := range atStart.Series {
 		if h := sr.Points[0].H; h != nil {
-			sk := seriesKey(sr.Labels)
+			sk := keys.start[i]
 			ends[sk] = [2]*promapi.Histogram{h, ends[sk][1]}
 		}
 	}
-	strip := func(l map[string]string, p promapi.Point, v float64, atStart bool) series {
+	strip := func(l map[string]string, sk string, p promapi.Point, v float64, atStart bool) series {
 		sr := s.strip(l, v)
 		if p.H == nil {
 			return sr
 		}
-		sk := seriesKey(l)
 		if ns, ok := nativeStarts[sk]; ok {
 			// Reset within the window: its first sample is what keeps the growth exact.
 			sr.hist, sr.bounds = p.H, ns.bounds
@@ -468,18 +474,18 @@ func (s *Source) samples(ctx context.Context, targets []target.Target, atEnd, at
 	}
 	before := map[string][]series{}
 	after := map[string][]series{}
-	for _, sr := range atEnd.Series {
+	for i, sr := range atEnd.Series {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		k := s.key(sr.Labels)
-		after[k] = append(after[k], strip(sr.Labels, sr.Points[0], sr.Points[0].V, false))
+		k := keys.endTarget[i]
+		after[k] = append(after[k], strip(sr.Labels, keys.end[i], sr.Points[0], sr.Points[0].V, false))
 	}
-	for _, sr := range atStart.Series {
+	for i, sr := range atStart.Series {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		k, sk := s.key(sr.Labels), seriesKey(sr.Labels)
+		k, sk := keys.startTarget[i], keys.start[i]
 		v := sr.Points[0].V
 		if counterLike(sr.Labels["__name__"]) {
 			if inc, ok := increases[sk]; ok {
@@ -488,7 +494,7 @@ func (s *Source) samples(ctx context.Context, targets []target.Target, atEnd, at
 				}
 			}
 		}
-		before[k] = append(before[k], strip(sr.Labels, sr.Points[0], v, true))
+		before[k] = append(before[k], strip(sr.Labels, sk, sr.Points[0], v, true))
 	}
 	// A series reset within the window and absent at its start (its first raw sample came
 	// after the start) stays absent, as it would be from a scrape at the start.
@@ -530,22 +536,51 @@ func deadlineError(d time.Duration) error {
 	return fmt.Errorf("overall deadline reached: --deadline %s passed before the series were read and converted; raise --deadline, or narrow the query with -n or --clusters", d)
 }
 
-// strip removes the target labels from a series, keeping its own.
+// strip removes the name and the target labels from a series' labels, keeping its own. It
+// removes them from l itself (a copy per series cost as much as the rest of the reading):
+// the answer's labels are not read after (samples takes their keys first).
 func (s *Source) strip(l map[string]string, v float64) series {
-	own := make(map[string]string, len(l))
-	for k, val := range l {
-		own[k] = val
-	}
-	name := own["__name__"]
-	delete(own, "__name__")
+	name := l["__name__"]
+	delete(l, "__name__")
 	for _, n := range targetLabels(s.cfg.ClusterLabel) {
-		delete(own, n)
+		delete(l, n)
 	}
-	return series{name: name, labels: own, value: v}
+	return series{name: name, labels: l, value: v}
 }
 
 // seriesKey is a series' identity: all its labels, name included.
 func seriesKey(l map[string]string) string { return labelKey(l) }
+
+// answerKeys are the seriesKey and the target key (Source.key) of every series of the answers
+// at the window's end and start, in their order: built once, read several times.
+type answerKeys struct{ end, start, endTarget, startTarget []string }
+
+// targetKeys are the target keys of series (Source.key), one string per target: its
+// series are many.
+func (s *Source) targetKeys(ss []promapi.Series) []string {
+	out := make([]string, len(ss))
+	seen := map[string]string{}
+	var b []byte
+	for i, sr := range ss {
+		l := sr.Labels
+		b = appendTargetID(b[:0], l[s.cfg.ClusterLabel], l["namespace"], l["pod"], l["job"], l["instance"])
+		k, ok := seen[string(b)]
+		if !ok {
+			k = string(b)
+			seen[k] = k
+		}
+		out[i] = k
+	}
+	return out
+}
+
+func seriesKeys(ss []promapi.Series) []string {
+	out := make([]string, len(ss))
+	for i, sr := range ss {
+		out[i] = seriesKey(sr.Labels)
+	}
+	return out
+}
 
 // increase is a counter's growth from its last sample at or before start to its last sample,
 // a drop counting as a reset (the value after it is what grew since), as PromQL reads resets
