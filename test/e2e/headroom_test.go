@@ -40,8 +40,8 @@ type headroomStep struct {
 	waits                    float64
 	verdict                  string
 	cd223                    bool
-	// The spec-latency objective (5s, a bound of the watch's buckets, so that their counts
-	// decide it exactly) over the same window: its changes, p99 and verdict.
+	// The spec-latency objective of the step (a bound of the watch's buckets, so that their
+	// counts decide it exactly) over the same window: its changes, p99 and verdict.
 	specChanges int
 	specP99     float64
 	specVerdict string
@@ -64,10 +64,10 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 	load.setRate(3)
 	load.start(t, stepsWorkloads(t, ns))
 
-	step := func(name, window string) headroomStep {
+	step := func(name, window, specObjective string) headroomStep {
 		t.Helper()
 		r, _ := runWithin(t, 5*time.Minute, env.kubeconfig, "kubectl", "ctrldiag", "report", "-o", "json", "-n", ns, "--include-apiserver=false",
-			"--interval", window, "--deadline", "4m", "--slo", "spec-p99=5s", "pod/"+p.Name)
+			"--interval", window, "--deadline", "4m", "--slo", "spec-p99="+specObjective, "pod/"+p.Name)
 		if r.Code != 0 {
 			t.Fatalf("report at %s:\n%s", name, r)
 		}
@@ -116,7 +116,7 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 	}
 
 	time.Sleep(10 * time.Second)
-	base := step("3/s", "45s")
+	base := step("3/s", "45s", "5s")
 	// The steps' service time is fixed, so the model's most lies between the 3/s offered and
 	// the 8/s the workers complete at most.
 	if !(base.maxOffered > 3.5 && base.maxOffered < 8) || !(base.offered > 2 && base.offered < 4) {
@@ -130,7 +130,7 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 
 	load.setRate(0.75 * breakAt)
 	time.Sleep(10 * time.Second)
-	below := step(fmt.Sprintf("0.75x (%.2f/s)", 0.75*breakAt), "60s")
+	below := step(fmt.Sprintf("0.75x (%.2f/s)", 0.75*breakAt), "60s", "5s")
 	if below.verdict == "breaks" || below.cd223 || below.waits < 100 {
 		t.Errorf("at 0.75 of the predicted break point the objective must not break, over 100 waits or more: %+v", below)
 	}
@@ -141,14 +141,16 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 
 	load.setRate(1.3 * breakAt)
 	time.Sleep(20 * time.Second)
-	above := step(fmt.Sprintf("1.3x (%.2f/s)", 1.3*breakAt), "150s")
+	above := step(fmt.Sprintf("1.3x (%.2f/s)", 1.3*breakAt), "150s", "2s")
 	if above.verdict != "breaks" || !above.cd223 {
 		t.Errorf("at 1.3 of the predicted break point the objective must break with CD223: %+v", above)
 	}
-	// Waits of up to 10s put the changes' time to be acted on past 5s too: both service levels
-	// break, each with its own finding.
+	// Waits of several seconds put the changes' time to be acted on past 2s too: both service
+	// levels break, each with its own finding. (A change that finds its object already queued
+	// waits less than the item: the spec latency's p99 runs below the queue wait's, 4.5s to
+	// 8.7s in runs where the wait's was 9.9s, so 5s is not surely broken.)
 	if above.specVerdict != "breaks" || !above.cd224 {
-		t.Errorf("at 1.3 of the predicted break point the spec-latency objective (5s) must break with CD224: %+v", above)
+		t.Errorf("at 1.3 of the predicted break point the spec-latency objective (2s) must break with CD224: %+v", above)
 	}
 	if !(above.offered < 8.5) {
 		t.Errorf("at 1.3x the load offered %.2f/s, well past the 8/s the workers complete: the check would say nothing of the model", above.offered)
