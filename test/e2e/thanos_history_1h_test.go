@@ -5,7 +5,6 @@ package e2e
 import (
 	"encoding/json"
 	"math"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -26,31 +25,13 @@ import (
 // both, and that 1h data may hold the targets (a 20m window is not judged on 1h aggregates
 // unless the user allows it; allowed, the run says how far off its rates may be).
 func TestThanosOneHourHistory(t *testing.T) {
-	promtool, err := exec.LookPath("promtool")
-	if err != nil {
-		t.Fatal("this test backfills blocks with promtool: install Debian's prometheus package (hack/test-deps.sh does, as root)")
-	}
-	thanos := thanosBin(t)
-	const ns, rate, depth = "e2e-history-1h", 2.0, 3.0
+	const ns, rate, depth = "e2e-history-1h", historyRate, historyDepth
 	day := 24 * time.Hour
-	// The range ends at least 11 days ago: its 5m data is past the 10 days kept.
+	// The range ends at least 11 days ago: its 5m data is past the 10 days kept. One sample
+	// every 5 minutes (promtool's time is most of the test's): each 1h aggregate still sums
+	// twelve. Raw and 5m data deleted: only 1h is left.
 	end := promserver.FortnightBefore(time.Now().Add(-11 * day))
-	h := promserver.QueueHistory{
-		Labels: map[string]string{"job": "operator", "instance": "10.0.0.1:8080", "namespace": ns, "pod": "operator-0", "name": "widgets"},
-		// One sample every 5 minutes (promtool's time is most of the test's): each 1h
-		// aggregate still sums twelve.
-		Start: end.Add(-11 * day), End: end.Add(day), Step: 5 * time.Minute, AddsPerSecond: rate, Depth: depth,
-	}
-	hist := promserver.ThanosDownsampled(t, thanos, promtool, h.OpenMetrics(), map[string]string{"cluster": "e2e-history-1h"},
-		promserver.Retention{Raw: 2 * day, FiveMinutes: 10 * day})
-	if len(hist.Resolutions) == 0 {
-		t.Fatal("after compaction the bucket holds no block")
-	}
-	for _, r := range hist.Resolutions {
-		if r != 3600000 {
-			t.Fatalf("after compaction the bucket holds blocks of resolutions %v, want only 1h (3600000): raw and 5m deleted", hist.Resolutions)
-		}
-	}
+	hist := downsampledHistory(t, ns, end.Add(-11*day), end.Add(day), 5*time.Minute, promserver.Retention{Raw: 2 * day, FiveMinutes: 10 * day}, 3600000)
 	at := end.Add(-day)
 	long := []string{"--prometheus", hist.Query, "-n", ns, "--window", "216h", "--at", at.Format(time.RFC3339)}
 

@@ -5,7 +5,6 @@ package e2e
 import (
 	"encoding/json"
 	"math"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -22,27 +21,11 @@ import (
 // outputs say the resolution too. A 20m window, for which auto chooses raw, finds nothing in
 // raw data and is asked once more allowing 5m, and judged there.
 func TestThanosDownsampledHistory(t *testing.T) {
-	promtool, err := exec.LookPath("promtool")
-	if err != nil {
-		t.Fatal("this test backfills blocks with promtool: install Debian's prometheus package (hack/test-deps.sh does, as root)")
-	}
-	thanos := thanosBin(t)
-	const ns, rate, depth = "e2e-history", 2.0, 3.0
+	const ns, rate, depth = "e2e-history", historyRate, historyDepth
 	at := time.Now().Add(-30 * 24 * time.Hour).Truncate(time.Hour)
-	h := promserver.QueueHistory{
-		Labels: map[string]string{"job": "operator", "instance": "10.0.0.1:8080", "namespace": ns, "pod": "operator-0", "name": "widgets"},
-		// Four days past the instant asked about, so that the compactor closes its ranges.
-		Start: at.Add(-8 * 24 * time.Hour), End: at.Add(4 * 24 * time.Hour), Step: time.Minute, AddsPerSecond: rate, Depth: depth,
-	}
-	hist := promserver.ThanosDownsampled(t, thanos, promtool, h.OpenMetrics(), map[string]string{"cluster": "e2e-history"}, promserver.Retention{Raw: 48 * time.Hour})
-	for _, r := range hist.Resolutions {
-		if r != 300000 {
-			t.Fatalf("after compaction the bucket holds blocks of resolutions %v, want only 5m (300000): raw deleted, no 1h yet", hist.Resolutions)
-		}
-	}
-	if len(hist.Resolutions) == 0 {
-		t.Fatal("after compaction the bucket holds no block")
-	}
+	// Four days past the instant asked about, so that the compactor closes its ranges; raw
+	// data deleted after 2 days, and no 1h yet.
+	hist := downsampledHistory(t, ns, at.Add(-8*24*time.Hour), at.Add(4*24*time.Hour), time.Minute, promserver.Retention{Raw: 48 * time.Hour}, 300000)
 	args := []string{"--prometheus", hist.Query, "-n", ns, "--window", "168h", "--at", at.UTC().Format(time.RFC3339)}
 
 	for _, res := range []struct{ flag, want string }{
