@@ -26,13 +26,7 @@ func Compare(before, after view.Report, beforeName, afterName string) view.Diff 
 	for _, k := range unionKeys(b, a) {
 		qb, okB := b[k]
 		qa, okA := a[k]
-		c := view.QueueChange{Controller: k.controller, Queue: k.queue, Change: "changed"}
-		switch {
-		case !okB:
-			c.Change = "appeared"
-		case !okA:
-			c.Change = "gone"
-		}
+		c := view.QueueChange{Controller: k.controller, Queue: k.queue, Change: presence(okB, okA)}
 		for i, name := range figureNames {
 			f := view.Figure{Name: name}
 			if okB {
@@ -128,6 +122,18 @@ func controller(r view.Report, target string) string {
 		}
 	}
 	return target
+}
+
+// presence is how a queue changed between the snapshots as far as being there goes: appeared
+// (only after), gone (only before) or changed (in both).
+func presence(before, after bool) string {
+	switch {
+	case !before:
+		return "appeared"
+	case !after:
+		return "gone"
+	}
+	return "changed"
 }
 
 func unionKeys(a, b map[queueKey][]*float64) []queueKey {

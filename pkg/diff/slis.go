@@ -43,13 +43,7 @@ func sliChanges(before, after view.Report, ib, ia map[string]string) ([]view.SLI
 	for _, k := range sortedKeys(keys) {
 		sb, okB := b[k]
 		sa, okA := a[k]
-		c := view.SLIChange{Controller: k.controller, Queue: k.queue, Change: "changed"}
-		switch {
-		case !okB:
-			c.Change = "appeared"
-		case !okA:
-			c.Change = "gone"
-		}
+		c := view.SLIChange{Controller: k.controller, Queue: k.queue, Change: presence(okB, okA)}
 		c.QueueWait = verdictChange(queueWaitVerdict(sb, okB), queueWaitVerdict(sa, okA))
 		c.Spec = verdictChange(specVerdict(sb, okB), specVerdict(sa, okA))
 		shown := c.Change != "changed" || c.QueueWait.Change != "" || c.Spec.Change != ""
