@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -47,34 +46,15 @@ func (c *cluster) askEach(ctx context.Context, k objects.Kind, ns string) ([]str
 	}
 	// The reviews are asked a few at a time: a controller of many kinds (kube-controller-manager)
 	// asks up to objects.MaxNamespaces each.
-	allowed := make([]bool, len(l.names))
-	errs := make([]error, len(l.names))
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, parallelReviews)
-	for i, name := range l.names {
-		wg.Add(1)
-		slots <- struct{}{}
-		go func() {
-			defer func() { <-slots; wg.Done() }()
-			missing, err := access.Missing(ctx, c.kube.Client, []access.Permission{{Verb: "list", Group: k.Group, Resource: k.Resource, Namespace: name}})
-			allowed[i], errs[i] = err == nil && len(missing) == 0, err
-		}()
+	allowed, failed, err := access.Each(ctx, l.names, func(ctx context.Context, name string) (bool, error) {
+		missing, err := access.Missing(ctx, c.kube.Client, []access.Permission{{Verb: "list", Group: k.Group, Resource: k.Resource, Namespace: name}})
+		return err == nil && len(missing) == 0, err
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("whether you may list %s in namespace %s could not be checked: %v", k.GroupResource(), failed, err)
 	}
-	wg.Wait()
-	var out []string
-	for i, name := range l.names {
-		if errs[i] != nil {
-			return nil, 0, fmt.Errorf("whether you may list %s in namespace %s could not be checked: %v", k.GroupResource(), name, errs[i])
-		}
-		if allowed[i] {
-			out = append(out, name)
-		}
-	}
-	return out, l.more, nil
+	return allowed, l.more, nil
 }
-
-// parallelReviews bounds the access reviews asked at once for one kind.
-const parallelReviews = 8
 
 // namespaces lists the namespaces once.
 func (c *cluster) namespaces(ctx context.Context, ns string) namespaceList {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/access"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 )
 
@@ -67,26 +67,9 @@ func eachNamespace(ctx context.Context, req Request, may mayList, head string) (
 	if err != nil {
 		return nil, fmt.Sprintf("%s, and the namespaces you may list them in could not be found (%v): %s", head, err, only)
 	}
-	allowed := make([]bool, len(candidates))
-	errs := make([]error, len(candidates))
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, parallelReviews)
-	for i, ns := range candidates {
-		wg.Add(1)
-		slots <- struct{}{}
-		go func() {
-			defer func() { <-slots; wg.Done() }()
-			allowed[i], errs[i] = may(ctx, ns)
-		}()
-	}
-	wg.Wait()
-	for i, ns := range candidates {
-		if errs[i] != nil {
-			return nil, fmt.Sprintf("%s, and whether you may list them in namespace %s could not be checked (%v): %s", head, ns, errs[i], only)
-		}
-		if allowed[i] {
-			nss = append(nss, ns)
-		}
+	nss, failed, err := access.Each(ctx, candidates, may)
+	if err != nil {
+		return nil, fmt.Sprintf("%s, and whether you may list them in namespace %s could not be checked (%v): %s", head, failed, err, only)
 	}
 	if len(nss) == 0 || len(nss) == 1 && nss[0] == req.Namespace && unchecked == 0 {
 		return nil, head + ": " + only
@@ -98,6 +81,3 @@ func eachNamespace(ctx context.Context, req Request, may mayList, head string) (
 	}
 	return nss, note
 }
-
-// parallelReviews bounds the access reviews asked at once for the namespaces of eachNamespace.
-const parallelReviews = 8
