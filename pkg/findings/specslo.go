@@ -21,9 +21,14 @@ type SpecSLI struct {
 	Kind string
 	// Objective is the objective in seconds.
 	Objective float64
-	// Counts are the changes acted on, those already behind at the start that caught up, and
-	// those still pending at the end; over counts those surely (possibly) over the objective.
+	// Counts are the changes judged: those acted on within the watch, and those in flight at
+	// its start or end that had waited possibly over the objective; over counts those surely
+	// (possibly) over it.
 	Counts slo.Counts
+	// Undecided are the changes in flight at the start or end of the watch that had waited
+	// less than the objective's bound: the watch does not place them (see
+	// objects.SpecLatency.Samples).
+	Undecided float64
 	// Changes are the spec changes seen; Pending those not acted on at the end.
 	Changes, Pending int
 	// P50 and P99 are the exact latencies of the changes acted on; NaN without any.
@@ -84,8 +89,8 @@ func specSLI(t Target, q health.QueueStats, th Thresholds) SpecSLI {
 	if l.P99Seconds != nil {
 		s.P99 = *l.P99Seconds
 	}
-	n, surely, possibly := l.Samples(s.Objective)
-	s.Counts = slo.Counts{N: n, Over: surely, OverAtMost: possibly}
+	n, surely, possibly, undecided := l.Samples(s.Objective)
+	s.Counts, s.Undecided = slo.Counts{N: n, Over: surely, OverAtMost: possibly}, undecided
 	s.Verdict, s.Why = slo.Judge(s.Counts, SLOQuantile)
 	if s.Verdict == slo.NotJudged {
 		watched := (time.Duration(l.Seconds * float64(time.Second))).Round(100 * time.Millisecond)
@@ -116,6 +121,7 @@ func specLatencySLO(t Target, s SpecSLI, th Thresholds) (Finding, bool) {
 		{Name: "share over " + objective, Value: fmt.Sprintf("%.1f%%", 100*share), Threshold: fmt.Sprintf("<= %.0f%% (p99 objective %s, targetSpecLatency)", 100*budget, objective)},
 		{Name: "spec latency p99 (acted on)", Value: format(s.P99, "s")},
 		{Name: "still behind at the end", Value: fmt.Sprint(s.Pending)},
+		{Name: "in flight at the start or end, under the objective (not judged)", Value: format(s.Undecided, "")},
 		{Name: "objects watched for", Value: watched.String()},
 	}
 	summary := fmt.Sprintf("%.1f%% of %.0f spec changes of %s took over %s until %s acted on them, in the last %s (p99 objective %s: at most %.0f%%)",

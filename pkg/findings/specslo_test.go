@@ -100,3 +100,25 @@ func TestSpecLatencySLONoStatusSubresource(t *testing.T) {
 		t.Errorf("no /status: %s %s", f.Code, f.Summary)
 	}
 }
+
+// A busy controller always has changes in flight at the window's edges: those that had waited
+// less than the objective are undecided, not possibly late, so 300 fast changes with four in
+// flight at each edge hold; in flight past the objective they count, and break it.
+func TestSpecLatencySLOChangesInFlightAtTheEdges(t *testing.T) {
+	th := DefaultThresholds()
+	tgt := specTarget(300, 0, 0, false)
+	l := tgt.Objects.Kinds[0].SpecLatency
+	l.ObservedSeeded, l.SeededBuckets = 4, []objects.Bucket{{LE: 0.5, Count: 4}, {LE: 30, Count: 4}, {LE: 60, Count: 4}}
+	l.Pending, l.PendingBuckets = 4, []objects.Bucket{{LE: 0.5, Count: 4}, {LE: 30, Count: 4}, {LE: 60, Count: 4}}
+	s := SpecSLIs(tgt, th)
+	if len(s) != 1 || s[0].Verdict != slo.Holds || s[0].Counts.N != 300 || s[0].Undecided != 8 {
+		t.Fatalf("fast changes in flight at the edges: %+v, want holds over 300 changes, 8 undecided", s)
+	}
+	// The same edges having waited over a minute: surely over the 30s objective.
+	l.SeededBuckets = []objects.Bucket{{LE: 0.5, Count: 0}, {LE: 30, Count: 0}, {LE: 60, Count: 0}}
+	l.PendingBuckets = []objects.Bucket{{LE: 0.5, Count: 0}, {LE: 30, Count: 0}, {LE: 60, Count: 0}}
+	s = SpecSLIs(tgt, th)
+	if len(s) != 1 || s[0].Verdict != slo.Breaks || s[0].Counts.N != 308 || s[0].Counts.Over != 8 || s[0].Undecided != 0 {
+		t.Fatalf("slow changes in flight at the edges: %+v, want breaks with 8 of 308 over, none undecided", s)
+	}
+}

@@ -87,17 +87,23 @@ const (
 // maxFollowed bounds the objects whose spec state is kept.
 func maxFollowed() int { return 2 * maxObjects }
 
-// Samples are the spec changes judged against an objective of t seconds: those acted on, those
-// already behind at the start that caught up, and those still pending; surely over t (their
-// latency, or its lower bound, is above the smallest bound >= t) and possibly over t (above the
-// largest bound <= t; a seeded change's latency is only known from below, so any of them may
-// be). surely is NaN when t is above every bound.
-func (s SpecLatency) Samples(t float64) (n, surely, possibly float64) {
-	n = float64(s.Observed + s.ObservedSeeded + s.Pending)
+// Samples are the spec changes judged against an objective of t seconds, and those the watch
+// cannot place against it. Judged: every change acted on within the watch (its latency
+// exact), and every change in flight at either end of the watch that had already waited
+// possibly over t (a change behind at the start that caught up, by its latency's lower bound;
+// one pending at the end, by its age). Undecided: the changes in flight at an end that had
+// waited less, whose latency lies partly outside the watch: counting them as on time would
+// flatter a slow controller, counting them as possibly late would leave every busy one
+// unjudged (a controller always has changes in flight). surely are the judged changes over
+// the smallest bound >= t (NaN when t is above every bound), possibly those over the largest
+// bound <= t.
+func (s SpecLatency) Samples(t float64) (n, surely, possibly, undecided float64) {
 	so, po := above(s.Buckets, s.Observed, t)
-	ss, _ := above(s.SeededBuckets, s.ObservedSeeded, t)
+	ss, ps := above(s.SeededBuckets, s.ObservedSeeded, t)
 	sp, pp := above(s.PendingBuckets, s.Pending, t)
-	return n, so + ss + sp, po + float64(s.ObservedSeeded) + pp
+	n = float64(s.Observed) + ps + pp
+	undecided = float64(s.ObservedSeeded+s.Pending) - ps - pp
+	return n, so + ss + sp, po + ps + pp, undecided
 }
 
 // above reads cumulative buckets of n samples: how many are surely over t (over the
@@ -192,7 +198,11 @@ func (s *specTracker) seed(u *unstructured.Unstructured, now time.Time) {
 	s.sawObserved = s.sawObserved || found
 	st := &specState{name: objectName(u), gen: gen, observed: observed}
 	if specOf(u) == specOlder {
+		// managedFields keep whole seconds: the write was before the next one.
 		at := lastSpecWrite(u)
+		if !at.IsZero() {
+			at = at.Truncate(time.Second).Add(time.Second)
+		}
 		if at.IsZero() || at.After(now) {
 			at = now
 		}

@@ -57,7 +57,7 @@ func TestSpecLatency(t *testing.T) {
 		{2, watch.Modified, specObj("a", 3, 1, time.Time{})},              // change
 		{2.5, watch.Modified, specObj("a", 3, 1, time.Time{})},            // annotation: same generation
 		{3, watch.Modified, specObj("a", 3, 3, time.Time{})},              // both observed: 2s and 1s
-		{4, watch.Modified, specObj("seeded", 4, 4, time.Time{})},         // at least 14s
+		{4, watch.Modified, specObj("seeded", 4, 4, time.Time{})},         // at least 13s: written within the 10th second before
 		{5, watch.Added, specObj("new", 1, -1, time.Time{})},              // creation
 		{5.3, watch.Modified, specObj("new", 1, 1, time.Time{})},          // 0.3s
 		{6, watch.Modified, specObj("gone", 2, 1, time.Time{})},           // an object not listed: not timed
@@ -80,21 +80,22 @@ func TestSpecLatency(t *testing.T) {
 	if len(got.PendingObjects) != 1 || got.PendingObjects[0] != (PendingObject{Object: "ops/w-fresh", Generation: 2, ObservedGeneration: 1, BehindSeconds: 31}) {
 		t.Errorf("pending %+v", got.PendingObjects)
 	}
-	// Against 1s: 2s is surely over; 1s sits on a bound, so exactly; the seeded 14s is surely
+	// Against 1s: 2s is surely over; 1s sits on a bound, so exactly; the seeded 13s is surely
 	// over; the pending 31s too.
-	n, surely, possibly := got.Samples(1)
-	if n != 5 || surely != 3 || possibly != 3 {
-		t.Errorf("against 1s: %v samples, %v surely and %v possibly over; want 5, 3, 3", n, surely, possibly)
+	n, surely, possibly, undecided := got.Samples(1)
+	if n != 5 || surely != 3 || possibly != 3 || undecided != 0 {
+		t.Errorf("against 1s: %v samples, %v surely and %v possibly over, %v undecided; want 5, 3, 3, 0", n, surely, possibly, undecided)
 	}
-	// Against 30s only the pending change is surely over; the seeded one may be.
-	if n, surely, possibly = got.Samples(30); surely != 1 || possibly != 2 {
-		t.Errorf("against 30s: %v samples, %v surely and %v possibly over; want 1 and 2", n, surely, possibly)
+	// Against 30s only the pending change is over; the seeded one waited at least 13s, which
+	// does not place it: undecided, not judged.
+	if n, surely, possibly, undecided = got.Samples(30); n != 4 || surely != 1 || possibly != 1 || undecided != 1 {
+		t.Errorf("against 30s: %v samples, %v surely and %v possibly over, %v undecided; want 4, 1, 1, 1", n, surely, possibly, undecided)
 	}
 	// Between bounds (3s): over 5s surely, over 2s possibly.
-	if _, surely, possibly = got.Samples(3); surely != 2 || possibly != 2 {
+	if _, surely, possibly, _ = got.Samples(3); surely != 2 || possibly != 2 {
 		t.Errorf("against 3s: %v surely, %v possibly; want 2, 2", surely, possibly)
 	}
-	if _, surely, _ = got.Samples(3600); !math.IsNaN(surely) {
+	if _, surely, _, _ = got.Samples(3600); !math.IsNaN(surely) {
 		t.Errorf("above every bound: surely %v, want NaN", surely)
 	}
 }
@@ -142,4 +143,36 @@ func TestSpecLatencyBounded(t *testing.T) {
 	if got := s.result(1, now); got.Changes != 2 || !got.Capped {
 		t.Errorf("%+v, want 2 followed and capped", got)
 	}
+}
+
+// The changes in flight at either end of the watch are judged only when they had already
+// waited possibly over the objective: a busy controller always has a few in flight, and
+// those that waited less are undecided, neither on time nor late.
+func TestSamplesLeaveTheEdgesUndecided(t *testing.T) {
+	busy := SpecLatency{
+		Observed: 300, Buckets: cumulative(counts(map[float64]int{0.5: 200, 1: 97, 10: 3})),
+		ObservedSeeded: 4, SeededBuckets: cumulative(counts(map[float64]int{0.25: 3, 15: 1})),
+		Pending: 5, PendingBuckets: cumulative(counts(map[float64]int{0.1: 4, 60: 1})),
+	}
+	n, surely, possibly, undecided := busy.Samples(5)
+	if n != 302 || surely != 5 || possibly != 5 || undecided != 7 {
+		t.Errorf("against 5s: %v judged, %v surely and %v possibly over, %v undecided; want 302 (300 acted on, 1 seeded, 1 pending), 5, 5, 7", n, surely, possibly, undecided)
+	}
+	// Between bounds (3s: 2s and 5s) a change in flight under 2s stays undecided.
+	if n, surely, possibly, undecided = busy.Samples(3); n != 302 || surely != 5 || possibly != 5 || undecided != 7 {
+		t.Errorf("against 3s: %v judged, %v surely, %v possibly, %v undecided; want 302, 5, 5, 7", n, surely, possibly, undecided)
+	}
+	// Below every change in flight, all of them are judged.
+	if n, _, _, undecided = busy.Samples(0.05); n != 309 || undecided != 0 {
+		t.Errorf("against 50ms: %v judged, %v undecided; want 309, 0", n, undecided)
+	}
+}
+
+// counts turns latencies and how many had each into per-bucket counts.
+func counts(m map[float64]int) []int {
+	out := make([]int, len(specBounds)+1)
+	for v, c := range m {
+		out[bucketOf(v)] += c
+	}
+	return out
 }

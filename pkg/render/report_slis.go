@@ -54,7 +54,7 @@ func slisSection(r view.Report) section {
 	case len(r.SLIs) == 0:
 		s.Note = "No queue was read."
 	default:
-		s.Note = fmt.Sprintf("Breaks: more than 1%% of the window's waits surely over %s, at least 3 and beyond chance; holds: 100 waits or more, at most 1%% possibly over (--slo queue-wait-p99). The spec changes of the controller's objects (creations, new generations, timed until status.observedGeneration reaches them; with those still behind) are judged alike against %s (--slo spec-p99).", objective, specObjective)
+		s.Note = fmt.Sprintf("Breaks: more than 1%% of the window's waits surely over %s, at least 3 and beyond chance; holds: 100 waits or more, at most 1%% possibly over (--slo queue-wait-p99). The spec changes of the controller's objects (creations, new generations, timed until status.observedGeneration reaches them; those in flight at the window's start or end count once they had waited past the objective, the others are undecided) are judged alike against %s (--slo spec-p99).", objective, specObjective)
 		if quiet > 0 {
 			s.Note += fmt.Sprintf(" %d queues without waits in the window are not listed.", quiet)
 		}

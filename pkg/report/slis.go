@@ -49,5 +49,5 @@ func specObjective(s findings.SpecSLI) *view.SpecObjective {
 	return &view.SpecObjective{Objective: view.Objective{ObjectiveSeconds: s.Objective, Quantile: findings.SLOQuantile,
 		Samples: view.Num(s.Counts.N), Over: view.Num(s.Counts.Over), OverAtMost: view.Num(s.Counts.OverAtMost),
 		OverShare: view.Num(s.Counts.Over / s.Counts.N), P99Seconds: view.Num(s.P99), Verdict: string(s.Verdict), Why: s.Why},
-		Kind: s.Kind, Changes: s.Changes, Pending: s.Pending, P50Seconds: view.Num(s.P50)}
+		Kind: s.Kind, Changes: s.Changes, Pending: s.Pending, P50Seconds: view.Num(s.P50), Undecided: s.Undecided}
 }

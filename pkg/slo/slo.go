@@ -8,6 +8,7 @@ package slo
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // Verdict is what the window says of an objective.
@@ -67,7 +68,7 @@ func Judge(c Counts, q float64) (Verdict, string) {
 		return Holds, ""
 	}
 	if c.Over/c.N > budget {
-		return Unknown, fmt.Sprintf("%.0f of %.0f over: more than the budget of %.0f, but within chance", c.Over, c.N, expected)
+		return Unknown, fmt.Sprintf("%.0f of %.0f over: more than the budget of %s, but within chance", c.Over, c.N, strconv.FormatFloat(math.Round(expected*10)/10, 'f', -1, 64))
 	}
 	return Unknown, fmt.Sprintf("%.0f to %.0f of %.0f over: the buckets bracket the objective too widely to tell", c.Over, c.OverAtMost, c.N)
 }

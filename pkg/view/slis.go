@@ -16,9 +16,9 @@ type SLI struct {
 	Spec *SpecObjective `json:"spec"`
 }
 
-// SpecObjective is the spec-latency indicator: the changes of the window (with those behind
-// at its start that caught up, and those pending at its end) against the objective, and the
-// exact p50 and p99 of those acted on.
+// SpecObjective is the spec-latency indicator: the changes of the window (with those in flight
+// at its start or end that had waited possibly over the objective) against the objective, and
+// the exact p50 and p99 of those acted on.
 type SpecObjective struct {
 	Objective
 	// Kind is the resource watched ("workloads.demo.ctrldiag.dev"); "" when not known.
@@ -27,6 +27,9 @@ type SpecObjective struct {
 	Changes    int      `json:"changes"`
 	Pending    int      `json:"pending"`
 	P50Seconds *float64 `json:"p50Seconds"`
+	// Undecided are the changes in flight at the window's start or end that had waited less
+	// than the objective: not judged, since their latency lies partly outside the window.
+	Undecided float64 `json:"undecided"`
 }
 
 // Objective is one indicator against its objective at a quantile: the samples of the window,

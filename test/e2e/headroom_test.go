@@ -27,6 +27,8 @@ type headroomDoc struct {
 		} `json:"queueWait"`
 		Spec *struct {
 			Changes      int
+			Samples      *float64
+			Undecided    float64
 			P99Seconds   *float64
 			Verdict, Why string
 		} `json:"spec"`
@@ -42,10 +44,11 @@ type headroomStep struct {
 	cd223                    bool
 	// The spec-latency objective of the step (a bound of the watch's buckets, so that their
 	// counts decide it exactly) over the same window: its changes, p99 and verdict.
-	specChanges int
-	specP99     float64
-	specVerdict string
-	cd224       bool
+	specChanges          int
+	specJudged, specOpen float64
+	specP99              float64
+	specVerdict          string
+	cd224                bool
 }
 
 // The headroom the capacity section predicts is where the queue-wait objective really breaks.
@@ -95,7 +98,10 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 					s.p99 = *x.QueueWait.P99Seconds
 				}
 				if x.Spec != nil {
-					s.specChanges, s.specVerdict = x.Spec.Changes, x.Spec.Verdict
+					s.specChanges, s.specVerdict, s.specOpen = x.Spec.Changes, x.Spec.Verdict, x.Spec.Undecided
+					if x.Spec.Samples != nil {
+						s.specJudged = *x.Spec.Samples
+					}
 					if x.Spec.P99Seconds != nil {
 						s.specP99 = *x.Spec.P99Seconds
 					}
@@ -110,8 +116,8 @@ func TestHeadroomPredictsBreakPoint(t *testing.T) {
 				s.cd224 = true
 			}
 		}
-		t.Logf("%s: offered %.2f/s, the model's most %.2f/s, %.0f waits, p99 %.3fs, verdict %s, CD223 %v; %d spec changes, p99 %.3fs, verdict %s, CD224 %v; findings %s",
-			name, s.offered, s.maxOffered, s.waits, s.p99, s.verdict, s.cd223, s.specChanges, s.specP99, s.specVerdict, s.cd224, d.checks())
+		t.Logf("%s: offered %.2f/s, the model's most %.2f/s, %.0f waits, p99 %.3fs, verdict %s, CD223 %v; %d spec changes (%.0f judged, %.0f undecided), p99 %.3fs, verdict %s, CD224 %v; findings %s",
+			name, s.offered, s.maxOffered, s.waits, s.p99, s.verdict, s.cd223, s.specChanges, s.specJudged, s.specOpen, s.specP99, s.specVerdict, s.cd224, d.checks())
 		return s
 	}
 

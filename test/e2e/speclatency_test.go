@@ -247,6 +247,10 @@ func checkSpecTable(t *testing.T, snap string, spec *specLatencyDoc, ready *time
 	if r.Code != 0 {
 		t.Fatalf("report --from-snapshot:\n%s", r)
 	}
+	if _, levels, ok := strings.Cut(r.Stdout, "\nSERVICE LEVELS"); ok {
+		levels, _, _ = strings.Cut(levels, "\n\n")
+		t.Logf("replayed:\nSERVICE LEVELS%s", levels)
+	}
 	_, table, ok := strings.Cut(r.Stdout, "\nSpec to observed\n")
 	if !ok {
 		t.Fatalf("no Spec to observed table in section 6:\n%s", r.Stdout)
