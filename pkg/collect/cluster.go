@@ -128,7 +128,7 @@ func (c *cluster) groupVersionLists(gvs []schema.GroupVersion) []*metav1.APIReso
 
 // WatchChanges starts counting the changes of the kinds the controllers reconcile, each kind
 // once; Objects stops the counts and gives them with the kinds' summaries.
-func (c *cluster) WatchChanges(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind) {
+func (c *cluster) WatchChanges(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind, objective time.Duration) {
 	dyn, err := c.dynamic()
 	if err != nil {
 		return // Objects says why
@@ -142,7 +142,7 @@ func (c *cluster) WatchChanges(ctx context.Context, ns string, controllers []obj
 	}
 	for _, b := range bindings {
 		if c.watches[b.Kind] == nil {
-			c.watches[b.Kind] = objects.WatchChangesIn(ctx, dyn, b.Kind, places.In(b.Kind))
+			c.watches[b.Kind] = objects.WatchChangesIn(ctx, dyn, b.Kind, places.In(b.Kind), objective)
 		}
 	}
 }

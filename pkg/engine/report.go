@@ -103,7 +103,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 				r.WatchEnv = inv.WatchEnv[r.Target.Namespace+"/"+r.Target.Name]
 				m := r.Model()
 				if cs := report.Controllers([]model.Target{m}); len(cs) > 0 {
-					inv.Cluster.WatchChanges(reading, cfg.Scope.Namespace, cs, cfg.ControllerKinds)
+					inv.Cluster.WatchChanges(reading, cfg.Scope.Namespace, cs, cfg.ControllerKinds, time.Duration(cfg.Thresholds.TargetSpecLatency))
 				}
 			}
 		},

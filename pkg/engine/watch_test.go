@@ -20,10 +20,13 @@ import (
 type watchCluster struct {
 	source.Cluster
 	watched []objects.Controller
+	// objectives are the spec-latency objectives the watches were asked to count at.
+	objectives []time.Duration
 }
 
-func (c *watchCluster) WatchChanges(_ context.Context, _ string, cs []objects.Controller, _ map[string]schema.GroupKind) {
+func (c *watchCluster) WatchChanges(_ context.Context, _ string, cs []objects.Controller, _ map[string]schema.GroupKind, objective time.Duration) {
 	c.watched = append(c.watched, cs...)
+	c.objectives = append(c.objectives, objective)
 }
 
 func (c *watchCluster) Generations(context.Context, string, []schema.GroupVersionResource) []cachesync.GenerationReport {
@@ -87,15 +90,24 @@ func (s *firstSampleSource) Read(_ context.Context, o source.Options) []source.R
 }
 
 // The report watches the kinds of every controller from its target's first sample, the idle
-// ones too: their spec latency is judged, and a healthy queue is mostly empty then.
+// ones too: their spec latency is judged, and a healthy queue is mostly empty then. The
+// watches count at the spec-latency objective.
 func TestReportWatchesEveryController(t *testing.T) {
 	c := &watchCluster{}
 	src := &firstSampleSource{t: t, cluster: c}
-	_, err := Report(context.Background(), ReportConfig{Read: source.Options{Interval: 5 * time.Second}, Thresholds: findings.DefaultThresholds()}, Env{Source: src})
+	th := findings.DefaultThresholds()
+	th.TargetSpecLatency = findings.Duration(3 * time.Second)
+	_, err := Report(context.Background(), ReportConfig{Read: source.Options{Interval: 5 * time.Second}, Thresholds: th}, Env{Source: src})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(c.watched) != 2 || c.watched[0].Target != "ops/busy:8080" || c.watched[1].Target != "ops/idle:8080" || c.watched[1].Name != "widget" {
 		t.Errorf("watched %+v, want the widget controllers of ops/busy:8080 and ops/idle:8080", c.watched)
+	}
+	for _, o := range c.objectives {
+		if o != 3*time.Second {
+			t.Errorf("watches asked to count at %v, want the objective 3s", c.objectives)
+			break
+		}
 	}
 }

@@ -93,19 +93,21 @@ type ChangeWatch struct {
 }
 
 // WatchChanges lists the kind's objects (to know their state before the first change) and
-// watches them from that list on, in the background, until Stop.
-func WatchChanges(ctx context.Context, dyn dynamic.Interface, k Kind, ns string) *ChangeWatch {
-	return WatchChangesIn(ctx, dyn, k, []string{ns})
+// watches them from that list on, in the background, until Stop. The spec latency is
+// counted with the objective among the buckets' bounds (none: the default bounds only).
+func WatchChanges(ctx context.Context, dyn dynamic.Interface, k Kind, ns string, objective time.Duration) *ChangeWatch {
+	return WatchChangesIn(ctx, dyn, k, []string{ns}, objective)
 }
 
 // WatchChangesIn is WatchChanges over several namespaces, one list and watch each, counted and
 // timed together: a kind read namespace by namespace. The first to fail stops them all.
-func WatchChangesIn(ctx context.Context, dyn dynamic.Interface, k Kind, namespaces []string) *ChangeWatch {
+func WatchChangesIn(ctx context.Context, dyn dynamic.Interface, k Kind, namespaces []string, objective time.Duration) *ChangeWatch {
 	if !k.Namespaced || len(namespaces) == 0 {
 		namespaces = []string{""}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	w := &ChangeWatch{cancel: cancel, done: make(chan struct{}), now: time.Now, per: map[types.UID]*ObjectChanges{}, spec: newSpecTracker(), ready: newReadyTracker()}
+	b := boundsFor(objective)
+	w := &ChangeWatch{cancel: cancel, done: make(chan struct{}), now: time.Now, per: map[types.UID]*ObjectChanges{}, spec: newSpecTracker(b), ready: newReadyTracker(b)}
 	// Without a /status subresource the controller's status writes bump the generation: the
 	// changes are counted, their latency not followed.
 	w.spec.noStatus, w.ready.noStatus = k.NoStatusSubresource, k.NoStatusSubresource

@@ -60,7 +60,7 @@ func TestWatchChanges(t *testing.T) {
 	before := changing("a", 1, nil, "")
 	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(scheme, map[schema.GroupVersionResource]string{gvr: "WorkloadList"}, before)
 	ctx := context.Background()
-	w := WatchChanges(ctx, dyn, workload, "ops")
+	w := WatchChanges(ctx, dyn, workload, "ops", 0)
 	ri := dyn.Resource(gvr).Namespace("ops")
 	waitWatching(t, dyn)
 	mustUpdate := func(u *unstructured.Unstructured) {

@@ -100,7 +100,7 @@ func TestWatchChangesIn(t *testing.T) {
 	gvr := workload.GVR()
 	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{gvr: "WorkloadList"})
 	ctx := context.Background()
-	w := WatchChangesIn(ctx, dyn, workload, []string{"ops", "team-b"})
+	w := WatchChangesIn(ctx, dyn, workload, []string{"ops", "team-b"}, 0)
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		watching := map[string]bool{}
 		for _, a := range dyn.Actions() {

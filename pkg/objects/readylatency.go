@@ -65,6 +65,8 @@ type readyState struct {
 // readyTracker follows the objects' changes until they are Ready. It is pure: the times are
 // given to it.
 type readyTracker struct {
+	// bounds are the buckets' bounds (the spec latency's).
+	bounds  bounds
 	objects map[types.UID]*readyState
 	// events numbers the events seen.
 	events  int
@@ -82,8 +84,8 @@ type readyTracker struct {
 	noStatus bool
 }
 
-func newReadyTracker() *readyTracker {
-	return &readyTracker{objects: map[types.UID]*readyState{}, latency: make([]int, len(specBounds)+1)}
+func newReadyTracker(b bounds) *readyTracker {
+	return &readyTracker{bounds: b, objects: map[types.UID]*readyState{}, latency: make([]int, len(b)+1)}
 }
 
 // seed records an object of the initial list: its generation, with nothing pending (an object
@@ -177,7 +179,7 @@ func (r *readyTracker) readyFor(st *readyState, ready condition, u *unstructured
 		}
 		v := now.Sub(p.at).Seconds()
 		r.ready++
-		r.latency[bucketOf(v)]++
+		r.latency[r.bounds.index(v)]++
 		if len(r.samples) < maxSamples {
 			r.samples = append(r.samples, v)
 		} else {
@@ -199,7 +201,7 @@ func statusObservedGeneration(u *unstructured.Unstructured) (int64, bool) {
 
 // result is the time to Ready over the watch.
 func (r *readyTracker) result(seconds float64) TimeToReady {
-	out := TimeToReady{Seconds: seconds, Changes: r.changes, Ready: r.ready, Buckets: cumulative(r.latency),
+	out := TimeToReady{Seconds: seconds, Changes: r.changes, Ready: r.ready, Buckets: r.bounds.cumulative(r.latency),
 		DeletedBeforeReady: r.deleted, NoReadyCondition: !r.sawReady && !r.noStatus, NoStatusSubresource: r.noStatus, Capped: r.capped}
 	if len(r.samples) > 0 {
 		xs := append([]float64(nil), r.samples...)

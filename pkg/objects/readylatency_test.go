@@ -26,7 +26,7 @@ func readyObj(uid string, gen, observed int64, ready string, readyGen int64) *un
 // readySteps feeds the events to a tracker seeded with seeds at 0s and returns what it measured
 // over 60s.
 func readySteps(seeds []*unstructured.Unstructured, steps []readyStep) TimeToReady {
-	r := newReadyTracker()
+	r := newReadyTracker(specBounds)
 	for _, u := range seeds {
 		r.seed(u)
 	}
@@ -127,7 +127,7 @@ func TestTimeToReadyDeletionTimestamp(t *testing.T) {
 // A kind without a /status subresource is not followed: the controller's own status writes
 // bump its generation, so each looks like a change that never becomes Ready or observed.
 func TestLatencyNoStatusSubresource(t *testing.T) {
-	r, s := newReadyTracker(), newSpecTracker()
+	r, s := newReadyTracker(specBounds), newSpecTracker(specBounds)
 	r.noStatus, s.noStatus = true, true
 	r.seed(readyObj("a", 1, 1, "True", 0))
 	s.seed(readyObj("a", 1, 1, "True", 0), now)

@@ -70,10 +70,6 @@ type PendingObject struct {
 	BehindAtLeast bool    `json:"behindAtLeast,omitempty"`
 }
 
-// specBounds are the buckets' bounds in seconds, log-spaced so that an objective from 50ms
-// to 30m is judged against a bound at it or near it.
-var specBounds = []float64{0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800}
-
 const (
 	// maxPending bounds the changes not acted on kept per object: changes beyond it are
 	// counted, not timed (the oldest ones carry the age).
@@ -144,6 +140,8 @@ type specState struct {
 // specTracker follows the objects' spec changes until they are acted on. It is pure: the
 // times are given to it.
 type specTracker struct {
+	// bounds are the buckets' bounds, the objective among them.
+	bounds  bounds
 	objects map[types.UID]*specState
 	changes int
 	// latency counts the changes acted on by bucket (not cumulative, the last for above all
@@ -159,31 +157,8 @@ type specTracker struct {
 	noStatus bool
 }
 
-func newSpecTracker() *specTracker {
-	return &specTracker{objects: map[types.UID]*specState{}, latency: make([]int, len(specBounds)+1), seeded: make([]int, len(specBounds)+1)}
-}
-
-// bucketOf is the index of the first bound v fits under (len(specBounds) above all).
-func bucketOf(v float64) int {
-	return sort.SearchFloat64s(specBounds, v)
-}
-
-// cumulative turns per-bucket counts into cumulative Buckets; nil when there are none.
-func cumulative(counts []int) []Bucket {
-	total := 0
-	for _, c := range counts {
-		total += c
-	}
-	if total == 0 {
-		return nil
-	}
-	out := make([]Bucket, len(specBounds))
-	n := 0
-	for i, le := range specBounds {
-		n += counts[i]
-		out[i] = Bucket{LE: le, Count: n}
-	}
-	return out
+func newSpecTracker(b bounds) *specTracker {
+	return &specTracker{bounds: b, objects: map[types.UID]*specState{}, latency: make([]int, len(b)+1), seeded: make([]int, len(b)+1)}
 }
 
 // seed records an object of the initial list at time now: its generation and what it
@@ -293,11 +268,11 @@ func (s *specTracker) acted(st *specState, observed int64, now time.Time) {
 		v := now.Sub(p.at).Seconds()
 		if p.atLeast {
 			s.observedSeeded++
-			s.seeded[bucketOf(v)]++
+			s.seeded[s.bounds.index(v)]++
 			continue
 		}
 		s.observed++
-		s.latency[bucketOf(v)]++
+		s.latency[s.bounds.index(v)]++
 		if len(s.samples) < maxSamples {
 			s.samples = append(s.samples, v)
 		} else {
@@ -310,13 +285,13 @@ func (s *specTracker) acted(st *specState, observed int64, now time.Time) {
 // result is the latency over the watch, stopped at now.
 func (s *specTracker) result(seconds float64, now time.Time) SpecLatency {
 	out := SpecLatency{Seconds: seconds, Changes: s.changes, Observed: s.observed, ObservedSeeded: s.observedSeeded,
-		Buckets: cumulative(s.latency), SeededBuckets: cumulative(s.seeded), NoObservedGeneration: !s.sawObserved && !s.noStatus, NoStatusSubresource: s.noStatus, Capped: s.capped}
+		Buckets: s.bounds.cumulative(s.latency), SeededBuckets: s.bounds.cumulative(s.seeded), NoObservedGeneration: !s.sawObserved && !s.noStatus, NoStatusSubresource: s.noStatus, Capped: s.capped}
 	if len(s.samples) > 0 {
 		xs := append([]float64(nil), s.samples...)
 		sort.Float64s(xs)
 		out.P50Seconds, out.P99Seconds, out.MaxSeconds = ptr(rank(xs, 0.5)), ptr(rank(xs, 0.99)), ptr(xs[len(xs)-1])
 	}
-	pending := make([]int, len(specBounds)+1)
+	pending := make([]int, len(s.bounds)+1)
 	var objs []PendingObject
 	for _, st := range s.objects {
 		if len(st.pending) == 0 {
@@ -324,13 +299,13 @@ func (s *specTracker) result(seconds float64, now time.Time) SpecLatency {
 		}
 		for _, p := range st.pending {
 			out.Pending++
-			pending[bucketOf(now.Sub(p.at).Seconds())]++
+			pending[s.bounds.index(now.Sub(p.at).Seconds())]++
 		}
 		oldest := st.pending[0]
 		objs = append(objs, PendingObject{Object: st.name, Generation: st.gen, ObservedGeneration: st.observed,
 			BehindSeconds: now.Sub(oldest.at).Seconds(), BehindAtLeast: oldest.atLeast})
 	}
-	out.PendingBuckets = cumulative(pending)
+	out.PendingBuckets = s.bounds.cumulative(pending)
 	sort.Slice(objs, func(i, j int) bool {
 		if objs[i].BehindSeconds != objs[j].BehindSeconds {
 			return objs[i].BehindSeconds > objs[j].BehindSeconds

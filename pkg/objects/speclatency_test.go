@@ -43,7 +43,7 @@ func deleting(u *unstructured.Unstructured, gen int64) *unstructured.Unstructure
 // the end is named with its age.
 func TestSpecLatency(t *testing.T) {
 	at := func(s float64) time.Time { return now.Add(time.Duration(s * float64(time.Second))) }
-	s := newSpecTracker()
+	s := newSpecTracker(specBounds)
 	// Seed: a current, one behind since 10s before the start, one without status.
 	s.seed(specObj("a", 1, 1, time.Time{}), at(0))
 	s.seed(specObj("seeded", 4, 3, at(-10)), at(0))
@@ -104,7 +104,7 @@ func TestSpecLatency(t *testing.T) {
 // does (Flux stamps each condition and holds status.observedGeneration back while a generation
 // fails).
 func TestSpecLatencyConditions(t *testing.T) {
-	s := newSpecTracker()
+	s := newSpecTracker(specBounds)
 	u := specObj("f", 1, 1, time.Time{})
 	s.seed(u, now)
 	u = specObj("f", 2, 1, time.Time{})
@@ -122,7 +122,7 @@ func TestSpecLatencyConditions(t *testing.T) {
 // A kind whose objects never carry an observedGeneration (Jobs) says so: its changes stay
 // pending, and there is nothing to judge them by.
 func TestSpecLatencyNoObservedGeneration(t *testing.T) {
-	s := newSpecTracker()
+	s := newSpecTracker(specBounds)
 	s.seed(specObj("j", 1, -1, time.Time{}), now)
 	s.event(watch.Added, specObj("k", 1, -1, time.Time{}), now.Add(time.Second))
 	got := s.result(60, now.Add(time.Minute))
@@ -136,7 +136,7 @@ func TestSpecLatencyNoObservedGeneration(t *testing.T) {
 func TestSpecLatencyBounded(t *testing.T) {
 	defer func(n int) { maxObjects = n }(maxObjects)
 	maxObjects = 1
-	s := newSpecTracker()
+	s := newSpecTracker(specBounds)
 	s.event(watch.Added, specObj("a", 1, -1, time.Time{}), now)
 	s.event(watch.Added, specObj("b", 1, -1, time.Time{}), now)
 	s.event(watch.Added, specObj("c", 1, -1, time.Time{}), now)
@@ -150,9 +150,9 @@ func TestSpecLatencyBounded(t *testing.T) {
 // those that waited less are undecided, neither on time nor late.
 func TestSamplesLeaveTheEdgesUndecided(t *testing.T) {
 	busy := SpecLatency{
-		Observed: 300, Buckets: cumulative(counts(map[float64]int{0.5: 200, 1: 97, 10: 3})),
-		ObservedSeeded: 4, SeededBuckets: cumulative(counts(map[float64]int{0.25: 3, 15: 1})),
-		Pending: 5, PendingBuckets: cumulative(counts(map[float64]int{0.1: 4, 60: 1})),
+		Observed: 300, Buckets: specBounds.cumulative(counts(map[float64]int{0.5: 200, 1: 97, 10: 3})),
+		ObservedSeeded: 4, SeededBuckets: specBounds.cumulative(counts(map[float64]int{0.25: 3, 15: 1})),
+		Pending: 5, PendingBuckets: specBounds.cumulative(counts(map[float64]int{0.1: 4, 60: 1})),
 	}
 	n, surely, possibly, undecided := busy.Samples(5)
 	if n != 302 || surely != 5 || possibly != 5 || undecided != 7 {
@@ -172,7 +172,7 @@ func TestSamplesLeaveTheEdgesUndecided(t *testing.T) {
 func counts(m map[float64]int) []int {
 	out := make([]int, len(specBounds)+1)
 	for v, c := range m {
-		out[bucketOf(v)] += c
+		out[specBounds.index(v)] += c
 	}
 	return out
 }

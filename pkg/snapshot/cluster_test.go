@@ -97,7 +97,7 @@ func (f *fakeCluster) WorkloadAnnotation(_ context.Context, key string, workload
 	return out, nil
 }
 
-func (f *fakeCluster) WatchChanges(context.Context, string, []objects.Controller, map[string]schema.GroupKind) {
+func (f *fakeCluster) WatchChanges(context.Context, string, []objects.Controller, map[string]schema.GroupKind, time.Duration) {
 }
 
 func (f *fakeCluster) Usage(context.Context, []string) (map[string]usage.Pod, string) {

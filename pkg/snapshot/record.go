@@ -187,8 +187,8 @@ func (c *recordingCluster) Objects(ctx context.Context, ns string, controllers [
 }
 
 // WatchChanges has the live cluster count; the counts are recorded with the objects view.
-func (c *recordingCluster) WatchChanges(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind) {
-	c.live.WatchChanges(ctx, ns, controllers, overrides)
+func (c *recordingCluster) WatchChanges(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind, objective time.Duration) {
+	c.live.WatchChanges(ctx, ns, controllers, overrides, objective)
 }
 
 func (c *recordingCluster) Usage(ctx context.Context, namespaces []string) (map[string]usage.Pod, string) {

@@ -128,7 +128,7 @@ func (c *replayCluster) Objects(context.Context, string, []objects.Controller, m
 // Usage gives the stored usage of the pods of the namespaces.
 // WatchChanges has nothing to watch: the snapshot's objects view holds the changes counted
 // when it was taken.
-func (c *replayCluster) WatchChanges(context.Context, string, []objects.Controller, map[string]schema.GroupKind) {
+func (c *replayCluster) WatchChanges(context.Context, string, []objects.Controller, map[string]schema.GroupKind, time.Duration) {
 }
 
 // WorkloadAnnotation gives the values the snapshot recorded for the workloads asked.

@@ -29,8 +29,9 @@ type Cluster interface {
 	// WatchChanges starts counting the changes of the objects the controllers reconcile in
 	// namespace ns, and timing their spec changes, each kind once however often it is asked;
 	// the next Objects stops the counts and gives them with the kinds (Summary.Changes,
-	// Summary.SpecLatency).
-	WatchChanges(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind)
+	// Summary.SpecLatency). The spec latency is counted with objective, the spec-latency
+	// objective, among its buckets' bounds, so that its verdict is exact.
+	WatchChanges(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind, objective time.Duration)
 	// Usage reads metrics.k8s.io for the pods of the namespaces, by "namespace/name"; note
 	// says why it is missing when it is.
 	Usage(ctx context.Context, namespaces []string) (pods map[string]usage.Pod, note string)
