@@ -51,9 +51,17 @@ var errNotAPI = errors.New("not the Prometheus API's answer")
 // counted as they come: an answer over either limit stops being read there, and the series
 // limit is passed before their labels and samples fill the memory.
 func decode(resp *http.Response, want string, maxBytes int64, maxSeries int) (*Response, int64, error) {
+	return decodeWith(decodeStream, resp, want, maxBytes, maxSeries)
+}
+
+// streamDecoder reads an answer's outer object into env, and its data.
+type streamDecoder func(r io.Reader, want string, maxSeries int, env *envelope) (*Response, error)
+
+// decodeWith is decode reading the answer with stream.
+func decodeWith(stream streamDecoder, resp *http.Response, want string, maxBytes int64, maxSeries int) (*Response, int64, error) {
 	body := &cappedReader{r: resp.Body, limit: maxBytes}
 	var env envelope
-	out, err := decodeStream(body, want, maxSeries, &env)
+	out, err := stream(body, want, maxSeries, &env)
 	if body.over {
 		return nil, body.n, &TooLargeError{Limit: maxBytes}
 	}
@@ -82,16 +90,22 @@ func decode(resp *http.Response, want string, maxBytes int64, maxSeries int) (*R
 	return out, body.n, nil
 }
 
-// decodeStream reads the outer object token by token into env, and its data.
+// decodeStream reads the outer object value by value into env, and its data.
 func decodeStream(r io.Reader, want string, maxSeries int, env *envelope) (*Response, error) {
-	dec := json.NewDecoder(r)
-	if err := expectDelim(dec, '{'); err != nil {
+	l := newLexer(r)
+	if err := l.expect('{'); err != nil {
 		return nil, errNotAPI
 	}
 	out := &Response{}
-	var dataErr error
-	for dec.More() {
-		key, err := objectKey(dec)
+	for first := true; ; first = false {
+		more, err := l.more(first)
+		if err != nil {
+			return nil, errNotAPI
+		}
+		if !more {
+			break
+		}
+		key, err := l.key()
 		if err != nil {
 			return nil, errNotAPI
 		}
@@ -112,59 +126,83 @@ func decodeStream(r io.Reader, want string, maxSeries int, env *envelope) (*Resp
 		case "message":
 			field = &env.Message
 		case "data":
-			if out, dataErr = decodeData(dec, want, maxSeries); dataErr != nil {
+			var dataErr error
+			if out, dataErr = decodeData(l, want, maxSeries); dataErr != nil {
 				// An error answer says why in its status and error, whatever its data.
 				return nil, dataErr
 			}
 			continue
 		default:
-			field = new(json.RawMessage)
+			if _, err := l.value(); err != nil {
+				return nil, errNotAPI
+			}
+			continue
 		}
-		if err := dec.Decode(field); err != nil {
+		if err := l.valueInto(field); err != nil {
 			return nil, errNotAPI
 		}
 	}
-	if err := expectDelim(dec, '}'); err != nil {
+	if err := l.expect('}'); err != nil {
 		return nil, errNotAPI
 	}
 	return out, nil
 }
 
 // decodeData reads the data object: its resultType and its result, series by series.
-func decodeData(dec *json.Decoder, want string, maxSeries int) (*Response, error) {
-	if err := expectDelim(dec, '{'); err != nil {
+func decodeData(l *lexer, want string, maxSeries int) (*Response, error) {
+	if err := l.colon(); err != nil {
+		return nil, fmt.Errorf("decoding the answer: its data is not an object")
+	}
+	if err := l.expect('{'); err != nil {
 		return nil, fmt.Errorf("decoding the answer: its data is not an object")
 	}
 	out := &Response{}
 	resultType := ""
 	var pending []rawSeries // read before the resultType said what they are
-	for dec.More() {
-		key, err := objectKey(dec)
+	for first := true; ; first = false {
+		more, err := l.more(first)
+		if err != nil {
+			return nil, fmt.Errorf("decoding the answer: %w", err)
+		}
+		if !more {
+			break
+		}
+		key, err := l.key()
 		if err != nil {
 			return nil, fmt.Errorf("decoding the answer: %w", err)
 		}
 		switch key {
 		case "resultType":
-			if err := dec.Decode(&resultType); err != nil {
+			if err := l.valueInto(&resultType); err != nil {
 				return nil, fmt.Errorf("decoding the answer's resultType: %w", err)
 			}
 			if err := checkType(resultType, want); err != nil {
 				return nil, err
 			}
 		case "result":
-			if err := expectDelim(dec, '['); err != nil {
+			err := l.colon()
+			if err == nil {
+				err = l.expect('[')
+			}
+			if err != nil {
 				return nil, fmt.Errorf("decoding the answer: its result is not a list")
 			}
-			n := 0
 			in := interner{}
-			var raw json.RawMessage
-			for dec.More() {
-				if n++; n > maxSeries {
+			for n := 1; ; n++ {
+				more, err := l.more(n == 1)
+				if !more && err == nil {
+					break
+				}
+				if n > maxSeries {
 					return nil, &TooManySeriesError{Series: n, Limit: maxSeries}
+				}
+				if err != nil {
+					return nil, fmt.Errorf("decoding the answer's series %d: %w", n, err)
 				}
 				// The series is read whole (its syntax checked), then converted: most often
 				// by fastSeries, reading Prometheus' usual shape without reflection.
-				if err := dec.Decode(&raw); err != nil {
+				raw, err := l.raw()
+				if err != nil {
 					return nil, fmt.Errorf("decoding the answer's series %d: %w", n, err)
 				}
 				if resultType == "" {
@@ -181,17 +219,16 @@ func decodeData(dec *json.Decoder, want string, maxSeries int) (*Response, error
 				}
 				out.Series = append(out.Series, s)
 			}
-			if err := expectDelim(dec, ']'); err != nil {
+			if err := l.expect(']'); err != nil {
 				return nil, fmt.Errorf("decoding the answer: %w", err)
 			}
 		default:
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
+			if _, err := l.value(); err != nil {
 				return nil, fmt.Errorf("decoding the answer: %w", err)
 			}
 		}
 	}
-	if err := expectDelim(dec, '}'); err != nil {
+	if err := l.expect('}'); err != nil {
 		return nil, fmt.Errorf("decoding the answer: %w", err)
 	}
 	if err := checkType(resultType, want); err != nil {
@@ -260,31 +297,6 @@ func convert(r rawSeries, resultType string) (Series, error) {
 	return s, nil
 }
 
-// expectDelim reads the next token, which must be d.
-func expectDelim(dec *json.Decoder, d json.Delim) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if got, ok := tok.(json.Delim); !ok || got != d {
-		return fmt.Errorf("found %v where %v was expected", tok, d)
-	}
-	return nil
-}
-
-// objectKey reads the next key of an object.
-func objectKey(dec *json.Decoder) (string, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return "", err
-	}
-	key, ok := tok.(string)
-	if !ok {
-		return "", fmt.Errorf("found %v where a key was expected", tok)
-	}
-	return key, nil
-}
-
 // cappedReader reads at most limit bytes of r, then says the answer is over (one byte more is
 // read to tell an answer of exactly limit bytes from a larger one). It keeps the first bytes to
 // show what came when it is not the API's JSON.
@@ -325,3 +337,15 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 
 // errTooLarge stops the reading of an answer over the cap.
 var errTooLarge = errors.New("the answer is over the size cap")
+
+// expectDelim reads the next token of dec, which must be d.
+func expectDelim(dec *json.Decoder, d json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if got, ok := tok.(json.Delim); !ok || got != d {
+		return fmt.Errorf("found %v where %v was expected", tok, d)
+	}
+	return nil
+}

@@ -61,6 +61,7 @@ func families(ss []series, wanted func(string) bool) map[string]*dto.MetricFamil
 	}
 	out := map[string]*dto.MetricFamily{}
 	hist := map[string]*dto.Metric{}
+	slab := newScalarSlab(len(ss))
 	for _, s := range ss {
 		base, kind := s.name, gauge
 		switch {
@@ -89,13 +90,7 @@ func families(ss []series, wanted func(string) bool) map[string]*dto.MetricFamil
 			out[base] = f
 		}
 		if kind == gauge || kind == counter {
-			m := &dto.Metric{Label: labelPairs(s.labels)}
-			if kind == counter {
-				m.Counter = &dto.Counter{Value: proto.Float64(s.value)}
-			} else {
-				m.Gauge = &dto.Gauge{Value: proto.Float64(s.value)}
-			}
-			f.Metric = append(f.Metric, m)
+			f.Metric = append(f.Metric, slab.scalar(labelPairs(s.labels), s.value, kind == counter))
 			continue
 		}
 		key := base + "\xff" + labelKey(s.labels, "le", "quantile")

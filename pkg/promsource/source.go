@@ -499,6 +499,12 @@ func (s *Source) samples(ctx context.Context, targets []target.Target, atEnd, at
 	// A series reset within the window and absent at its start (its first raw sample came
 	// after the start) stays absent, as it would be from a scrape at the start.
 	out := make([]source.Result, 0, len(targets))
+	// The families of each target's samples are built apart, spread over the processors.
+	type build struct {
+		result        int
+		before, after []series
+	}
+	var builds []build
 	for _, t := range targets {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -516,7 +522,6 @@ func (s *Source) samples(ctx context.Context, targets []target.Target, atEnd, at
 			continue
 		}
 		if len(before[k]) > 0 {
-			r.Samples = append(r.Samples, source.Sample{Families: families(before[k], wanted), Time: start})
 			r.Window, r.ResetsCounted = end.Sub(start), true
 		} else if why, ok := gone.start[t.Cluster]; ok {
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: no series at the window's start %s, where Prometheus answered partially without cluster %s (%s): judged over its lifetime",
@@ -525,8 +530,23 @@ func (s *Source) samples(ctx context.Context, targets []target.Target, atEnd, at
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: no series at the window's start %s (scraped only since): judged over its lifetime",
 				t.ID(), start.UTC().Format(time.RFC3339)))
 		}
-		r.Samples = append(r.Samples, source.Sample{Families: families(after[k], wanted), Time: end})
+		builds = append(builds, build{result: len(out), before: before[k], after: after[k]})
 		out = append(out, r)
+	}
+	spread(len(builds), func(lo, hi int) {
+		for _, b := range builds[lo:hi] {
+			if ctx.Err() != nil {
+				return
+			}
+			r := &out[b.result]
+			if len(b.before) > 0 {
+				r.Samples = append(r.Samples, source.Sample{Families: families(b.before, wanted), Time: start})
+			}
+			r.Samples = append(r.Samples, source.Sample{Families: families(b.after, wanted), Time: end})
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -576,9 +596,11 @@ func (s *Source) targetKeys(ss []promapi.Series) []string {
 
 func seriesKeys(ss []promapi.Series) []string {
 	out := make([]string, len(ss))
-	for i, sr := range ss {
-		out[i] = seriesKey(sr.Labels)
-	}
+	spread(len(ss), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i] = seriesKey(ss[i].Labels)
+		}
+	})
 	return out
 }
 

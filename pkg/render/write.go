@@ -43,13 +43,13 @@ func WriteList(w io.Writer, format string, v any, o ListOptions) error {
 func write(w io.Writer, format string, v any, noHeaders bool) error {
 	switch format {
 	case "json":
+		// Encoded compact, then indented in one pass (indentJSON): the encoder's own
+		// indentation reads every byte through its scanner, several times the encoding.
 		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(v); err != nil {
+		if err := json.NewEncoder(&buf).Encode(v); err != nil {
 			return err
 		}
-		_, err := w.Write(printable.Quoted(buf.Bytes()))
+		_, err := w.Write(printable.Quoted(indentJSON(make([]byte, 0, buf.Len()*2), buf.Bytes())))
 		return err
 	case "yaml":
 		return writeYAML(w, v)
