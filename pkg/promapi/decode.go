@@ -109,30 +109,16 @@ func decodeStream(r io.Reader, want string, maxSeries int, env *envelope) (*Resp
 		if err != nil {
 			return nil, errNotAPI
 		}
-		var field any
-		switch key {
-		case "status":
-			field = &env.Status
-		case "errorType":
-			field = &env.ErrorType
-		case "error":
-			field = &env.Error
-		case "warnings":
-			field = &env.Warnings
-		case "isPartial":
-			field = &env.IsPartial
-		case "kind":
-			field = &env.Kind
-		case "message":
-			field = &env.Message
-		case "data":
+		if key == "data" {
 			var dataErr error
 			if out, dataErr = decodeData(l, want, maxSeries); dataErr != nil {
 				// An error answer says why in its status and error, whatever its data.
 				return nil, dataErr
 			}
 			continue
-		default:
+		}
+		field := env.field(key)
+		if field == nil {
 			if _, err := l.value(); err != nil {
 				return nil, errNotAPI
 			}
@@ -146,6 +132,28 @@ func decodeStream(r io.Reader, want string, maxSeries int, env *envelope) (*Resp
 		return nil, errNotAPI
 	}
 	return out, nil
+}
+
+// field is where the envelope keeps the value of key, nil for a key it does not keep (data
+// is read on its own).
+func (e *envelope) field(key string) any {
+	switch key {
+	case "status":
+		return &e.Status
+	case "errorType":
+		return &e.ErrorType
+	case "error":
+		return &e.Error
+	case "warnings":
+		return &e.Warnings
+	case "isPartial":
+		return &e.IsPartial
+	case "kind":
+		return &e.Kind
+	case "message":
+		return &e.Message
+	}
+	return nil
 }
 
 // decodeData reads the data object: its resultType and its result, series by series.

@@ -22,29 +22,15 @@ func refDecodeStream(r io.Reader, want string, maxSeries int, env *envelope) (*R
 		if err != nil {
 			return nil, errNotAPI
 		}
-		var field any
-		switch key {
-		case "status":
-			field = &env.Status
-		case "errorType":
-			field = &env.ErrorType
-		case "error":
-			field = &env.Error
-		case "warnings":
-			field = &env.Warnings
-		case "isPartial":
-			field = &env.IsPartial
-		case "kind":
-			field = &env.Kind
-		case "message":
-			field = &env.Message
-		case "data":
+		if key == "data" {
 			if out, dataErr = refDecodeData(dec, want, maxSeries); dataErr != nil {
 				// An error answer says why in its status and error, whatever its data.
 				return nil, dataErr
 			}
 			continue
-		default:
+		}
+		field := env.field(key)
+		if field == nil {
 			field = new(json.RawMessage)
 		}
 		if err := dec.Decode(field); err != nil {

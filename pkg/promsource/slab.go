@@ -30,21 +30,23 @@ func (b *scalarSlab) scalar(labels []*dto.LabelPair, v float64, counter bool) *d
 	m := &b.metrics[i]
 	m.Label = labels
 	if counter {
-		if len(b.counters) == cap(b.counters) {
-			b.counters = make([]dto.Counter, 0, scalarChunk)
-		}
-		b.counters = b.counters[:len(b.counters)+1]
-		c := &b.counters[len(b.counters)-1]
+		c := nextOf(&b.counters)
 		c.Value = &b.values[i]
 		m.Counter = c
 	} else {
-		if len(b.gauges) == cap(b.gauges) {
-			b.gauges = make([]dto.Gauge, 0, scalarChunk)
-		}
-		b.gauges = b.gauges[:len(b.gauges)+1]
-		g := &b.gauges[len(b.gauges)-1]
+		g := nextOf(&b.gauges)
 		g.Value = &b.values[i]
 		m.Gauge = g
 	}
 	return m
+}
+
+// nextOf is the next element of a chunk, allocating a new chunk of scalarChunk when it is full
+// (the elements handed out before stay where they are).
+func nextOf[T any](chunk *[]T) *T {
+	if len(*chunk) == cap(*chunk) {
+		*chunk = make([]T, 0, scalarChunk)
+	}
+	*chunk = (*chunk)[:len(*chunk)+1]
+	return &(*chunk)[len(*chunk)-1]
 }
