@@ -13,7 +13,7 @@ import (
 )
 
 // History 30 days old, as a fleet keeps it: backfilled blocks of one controller's queue (2
-// adds/s, depth 3) from 38 to 26 days ago, compacted and downsampled to 5m by thanos compact
+// adds/s, depth 3) from 40 to 26 days ago, compacted and downsampled to 5m by thanos compact
 // with raw data deleted, read by a Thanos Store through Thanos Query. `queues --window 168h
 // --at` 30 days ago judges the window on the downsampled data (allowed by the default
 // --max-source-resolution auto) with the backfilled rate, and says so; forced to raw, it
@@ -23,9 +23,14 @@ import (
 func TestThanosDownsampledHistory(t *testing.T) {
 	const ns, rate, depth = "e2e-history", historyRate, historyDepth
 	at := time.Now().Add(-30 * 24 * time.Hour).Truncate(time.Hour)
-	// Four days past the instant asked about, so that the compactor closes its ranges; raw
-	// data deleted after 2 days, and no 1h yet.
-	hist := downsampledHistory(t, ns, at.Add(-8*24*time.Hour), at.Add(4*24*time.Hour), time.Minute, promserver.Retention{Raw: 48 * time.Hour}, 300000)
+	// From three days before the window's start: the first block, from the first sample to
+	// the next range of 2 days, may span less than the 40 hours thanos compact downsamples
+	// from, and its raw data is deleted; starting 3 days early leaves that gap before the
+	// window, whatever the day the test runs (a start one day early left it over the window's
+	// start on days when the first range ended under 40 hours on). Four days past the
+	// instant asked about, so that the compactor closes its ranges; raw data deleted after 2
+	// days, and no 1h yet.
+	hist := downsampledHistory(t, ns, at.Add(-10*24*time.Hour), at.Add(4*24*time.Hour), time.Minute, promserver.Retention{Raw: 48 * time.Hour}, 300000)
 	args := []string{"--prometheus", hist.Query, "-n", ns, "--window", "168h", "--at", at.UTC().Format(time.RFC3339)}
 
 	for _, res := range []struct{ flag, want string }{
