@@ -78,7 +78,6 @@ func (r *ReportResult) NoneRead() bool { return r.Report.Summary.Read == 0 }
 // count), reads the objects the controllers reconcile and the metrics API's usage. It fails only when nothing was found; a report
 // whose targets all failed is returned, with the scrape-failed findings saying why.
 func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, error) {
-	go warmTables()
 	resources := append(append([]schema.GroupVersionResource(nil), cachesync.DefaultGenerationResources...), cfg.Generations...)
 	var genBefore []cachesync.GenerationReport
 	reading := ctx

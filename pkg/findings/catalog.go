@@ -5,7 +5,6 @@
 package findings
 
 import (
-	_ "embed"
 	"fmt"
 	"sort"
 	"sync"
@@ -13,8 +12,9 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-//go:embed catalog.yaml
-var catalogYAML []byte
+// catalog.yaml is compiled into catalog_gen.go (catalogDefinitions), so that a run does not
+// parse it; a test holds the two equal.
+//go:generate go run ../../hack/gentables -table findings
 
 // Definition is one entry of the catalog.
 type Definition struct {
@@ -41,28 +41,43 @@ func (d Definition) RecommendationFor(kind Kind) string {
 	return d.Recommendation["default"]
 }
 
-// catalog returns the definitions by check slug. catalog.yaml is read on first use, not at
-// init: every command would otherwise pay for it at start-up, `version` included.
-var catalog = sync.OnceValue(func() map[string]Definition { return mustLoad(catalogYAML) })
+// catalog returns the definitions by check slug, indexed on first use.
+var catalog = sync.OnceValue(func() map[string]Definition {
+	m, err := index(catalogDefinitions)
+	if err != nil {
+		panic(err) // a build-time bug, caught by the tests
+	}
+	return m
+})
 
-func mustLoad(b []byte) map[string]Definition {
+// ParseCatalog reads the text of catalog.yaml into its definitions, checked as a run uses
+// them.
+func ParseCatalog(b []byte) ([]Definition, error) {
 	var defs []Definition
 	if err := yaml.UnmarshalStrict(b, &defs); err != nil {
-		panic(fmt.Sprintf("findings: catalog.yaml: %v", err)) // a build-time bug, caught by the tests
+		return nil, fmt.Errorf("findings: catalog.yaml: %w", err)
 	}
+	if _, err := index(defs); err != nil {
+		return nil, err
+	}
+	return defs, nil
+}
+
+// index returns the definitions by check slug, or what is wrong with them.
+func index(defs []Definition) (map[string]Definition, error) {
 	m := make(map[string]Definition, len(defs))
 	for _, d := range defs {
 		if _, dup := m[d.Check]; dup || d.Recommendation["default"] == "" {
-			panic(fmt.Sprintf("findings: catalog.yaml: check %q is duplicated or has no default recommendation", d.Check))
+			return nil, fmt.Errorf("findings: catalog.yaml: check %q is duplicated or has no default recommendation", d.Check)
 		}
 		m[d.Check] = d
 	}
 	for _, d := range m {
 		if _, ok := m[d.SplitFrom]; d.SplitFrom != "" && !ok {
-			panic(fmt.Sprintf("findings: catalog.yaml: check %q is split from %q, which is no check", d.Check, d.SplitFrom))
+			return nil, fmt.Errorf("findings: catalog.yaml: check %q is split from %q, which is no check", d.Check, d.SplitFrom)
 		}
 	}
-	return m
+	return m, nil
 }
 
 // Catalog returns every definition, ordered by code.

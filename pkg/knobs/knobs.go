@@ -7,7 +7,6 @@
 package knobs
 
 import (
-	_ "embed"
 	"fmt"
 	"sort"
 	"sync"
@@ -15,8 +14,9 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-//go:embed knobs.yaml
-var tableYAML []byte
+// knobs.yaml is compiled into knobs_gen.go (knownTable), so that a run does not parse it; a
+// test holds the two equal.
+//go:generate go run ../../hack/gentables -table knobs
 
 // Table is the whole of knobs.yaml.
 type Table struct {
@@ -99,14 +99,17 @@ type Flag struct {
 	Env string `json:"env,omitempty"`
 }
 
-// table returns knobs.yaml, read on first use.
-var table = sync.OnceValue(func() Table {
+// table returns knobs.yaml, as compiled into the binary.
+func table() Table { return knownTable }
+
+// ParseTable reads the text of knobs.yaml.
+func ParseTable(b []byte) (Table, error) {
 	var t Table
-	if err := yaml.UnmarshalStrict(tableYAML, &t); err != nil {
-		panic(fmt.Sprintf("knobs: knobs.yaml: %v", err)) // a build-time bug, caught by the tests
+	if err := yaml.UnmarshalStrict(b, &t); err != nil {
+		return Table{}, fmt.Errorf("knobs: knobs.yaml: %w", err)
 	}
-	return t
-})
+	return t, nil
+}
 
 // Env reports whether a flag of the table takes its default from the environment variable
 // name: a snapshot keeps its value.
