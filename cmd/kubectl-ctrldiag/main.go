@@ -9,6 +9,9 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/rootcmd"
+
+	// The first garbage collection waits for a heap of a few MiB: start-up allocates that.
+	_ "github.com/ctrldiag/kubectl-ctrldiag/internal/startheap"
 )
 
 func main() {
