@@ -167,3 +167,52 @@ func TestCoarserWhenNothingAtTheResolutionChosen(t *testing.T) {
 		})
 	}
 }
+
+// A cluster asked for that holds nothing at the resolution read, in a fleet whose other
+// clusters do, is named with the same hint as a fleet with none: where the window is old
+// enough and the server downsamples, coarser data may hold it. A recent window, or a server
+// that answers raw, gets the warning without the hint.
+func TestMissingClusterSaysCoarserDataMayHoldIt(t *testing.T) {
+	now := time.Unix(1700000600, 0)
+	for _, tc := range []struct {
+		name       string
+		at         time.Time
+		prometheus bool
+		hint       bool
+	}{
+		{"30 days old, Thanos", now.Add(-30 * 24 * time.Hour), false, true},
+		{"a day old, Thanos", now.Add(-24 * time.Hour), false, false},
+		{"30 days old, Prometheus", now.Add(-30 * 24 * time.Hour), true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			window := 10 * time.Minute
+			d := &downsampledThanos{f: &fakeThanos{start: tc.at.Add(-window), end: tc.at, down: func(int) bool { return false }},
+				held: []string{"0s"}, prometheus: tc.prometheus}
+			srv := httptest.NewServer(d)
+			defer srv.Close()
+			client, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: "0s"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := promsource.New(promsource.Config{Client: client, At: tc.at, Window: window, Now: now, MaxSourceResolution: 0,
+				AutoResolution: true, Clusters: []string{"a", "b", "c"}, ClusterLabel: "cluster"})
+			inv, err := src.Open(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var warning string
+			for _, w := range inv.Warnings {
+				if strings.HasPrefix(w, "cluster c: ") {
+					warning = w
+				}
+			}
+			if !strings.Contains(warning, `holds no controller series with cluster="c"`) || !strings.Contains(warning, "the other clusters are reported") {
+				t.Fatalf("no warning that cluster c holds no series: %q", inv.Warnings)
+			}
+			const hint = "data of resolution 5m may hold them (Thanos keeps coarser data longer): --max-source-resolution auto allows it for a --window of 25m or more"
+			if strings.Contains(warning, hint) != tc.hint {
+				t.Errorf("the warning has the hint %q: %v, want %v:\n%s", hint, !tc.hint, tc.hint, warning)
+			}
+		})
+	}
+}

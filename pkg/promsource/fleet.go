@@ -31,8 +31,10 @@ func sortedKeys(set map[string]bool) []string {
 }
 
 // clusterWarnings says which clusters asked for hold no controller series, and which targets
-// of a fleet lack the cluster label, so that a missing cluster is never silent.
-func (s *Source) clusterWarnings() []string {
+// of a fleet lack the cluster label, so that a missing cluster is never silent. A missing
+// cluster's warning says, as the error of a fleet with none does, when data coarser than asked
+// for may hold it (a cluster whose finer data was deleted sooner than the others').
+func (s *Source) clusterWarnings(ctx context.Context) []string {
 	var out []string
 	found := map[string]bool{}
 	unlabelled := 0
@@ -44,8 +46,8 @@ func (s *Source) clusterWarnings() []string {
 	}
 	for _, c := range s.cfg.Clusters {
 		if !found[c] {
-			out = append(out, fmt.Sprintf("cluster %s: Prometheus at %s holds no controller series with %s=%q at %s: the other clusters are reported",
-				c, s.cfg.Client.Name(), s.cfg.ClusterLabel, c, s.cfg.At.UTC().Format(time.RFC3339)))
+			out = append(out, fmt.Sprintf("cluster %s: Prometheus at %s holds no controller series with %s=%q at %s: the other clusters are reported%s",
+				c, s.cfg.Client.Name(), s.cfg.ClusterLabel, c, s.cfg.At.UTC().Format(time.RFC3339), s.coarserHint(ctx, s.cfg.MaxSourceResolution)))
 		}
 	}
 	if unlabelled > 0 && len(found) > 1 {

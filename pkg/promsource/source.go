@@ -147,7 +147,7 @@ func (s *Source) Open(ctx context.Context) (*source.Inventory, error) {
 	s.lacking(resp, s.clustersIn(resp), s.cfg.Clusters)
 	sort.Slice(s.targets, func(i, j int) bool { return s.targets[i].ID() < s.targets[j].ID() })
 	s.jobs = found.jobs
-	inv.Warnings = append(inv.Warnings, s.clusterWarnings()...)
+	inv.Warnings = append(inv.Warnings, s.clusterWarnings(ctx)...)
 	if s.openNote = s.missingNote(); s.openNote != "" {
 		inv.Warnings = append(inv.Warnings, s.openNote)
 	}
