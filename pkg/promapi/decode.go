@@ -195,7 +195,7 @@ func decodeData(l *lexer, want string, maxSeries int) (*Response, error) {
 			if err != nil {
 				return nil, fmt.Errorf("decoding the answer: its result is not a list")
 			}
-			in := interner{}
+			in := newInterner()
 			for n := 1; ; n++ {
 				more, err := l.more(n == 1)
 				if !more && err == nil {

@@ -69,7 +69,7 @@ func refDecodeData(dec *json.Decoder, want string, maxSeries int) (*Response, er
 				return nil, fmt.Errorf("decoding the answer: its result is not a list")
 			}
 			n := 0
-			in := interner{}
+			in := newInterner()
 			var raw json.RawMessage
 			for dec.More() {
 				if n++; n > maxSeries {

@@ -13,7 +13,7 @@ import (
 // histogram, escapes, other keys, null) is left to the general path (ok false), which gives
 // what encoding/json gives: this path only ever answers as that one would, faster. Label names
 // and values are shared through in, a series' labels repeating those of the others.
-func fastSeries(raw []byte, resultType string, in interner) (s Series, ok bool) {
+func fastSeries(raw []byte, resultType string, in *interner) (s Series, ok bool) {
 	p := scanner{b: raw}
 	if !p.byte('{') {
 		return Series{}, false
@@ -42,7 +42,7 @@ func fastSeries(raw []byte, resultType string, in interner) (s Series, ok bool) 
 				return Series{}, false
 			}
 			haveMetric = true
-			if s.Labels, ok = p.labels(in); !ok {
+			if s.Labels, s.Key, ok = p.labels(in); !ok {
 				return Series{}, false
 			}
 		case "value":
@@ -75,15 +75,21 @@ func fastSeries(raw []byte, resultType string, in interner) (s Series, ok bool) 
 	return s, true
 }
 
-// interner shares the strings of the labels of an answer's series.
-type interner map[string]string
+// interner shares the strings of the labels of an answer's series, and the scratch space their
+// keys are built in.
+type interner struct {
+	strs map[string]string
+	key  []byte
+}
 
-func (in interner) get(b []byte) string {
-	if s, ok := in[string(b)]; ok {
+func newInterner() *interner { return &interner{strs: map[string]string{}} }
+
+func (in *interner) get(b []byte) string {
+	if s, ok := in.strs[string(b)]; ok {
 		return s
 	}
 	s := string(b)
-	in[s] = s
+	in.strs[s] = s
 	return s
 }
 
@@ -142,30 +148,42 @@ func (p *scanner) plainString() ([]byte, bool) {
 }
 
 // labels reads an object of plain strings; a name given twice keeps its last value, as
-// encoding/json does.
-func (p *scanner) labels(in interner) (map[string]string, bool) {
+// encoding/json does. When the names come in strictly increasing order (Prometheus and Thanos
+// give them sorted), key is the series' key (see Series.Key), built as they are read; "" when
+// they do not.
+func (p *scanner) labels(in *interner) (m map[string]string, key string, ok bool) {
 	if !p.byte('{') {
-		return nil, false
+		return nil, "", false
 	}
-	m := make(map[string]string, 8) // a small map: labels of a series are about that many
+	m = make(map[string]string, 8) // a small map: labels of a series are about that many
 	if p.byte('}') {
-		return m, true
+		return m, "", true
 	}
-	for {
+	in.key = in.key[:0]
+	sorted := true
+	var prev []byte
+	for first := true; ; first = false {
 		k, ok := p.plainString()
 		if !ok || !p.byte(':') {
-			return nil, false
+			return nil, "", false
 		}
 		v, ok := p.plainString()
 		if !ok {
-			return nil, false
+			return nil, "", false
 		}
+		if sorted = sorted && (first || string(k) > string(prev)); sorted {
+			in.key = append(append(append(append(in.key, k...), '='), v...), '\xff')
+		}
+		prev = k
 		m[in.get(k)] = in.get(v)
 		if p.byte('}') {
-			return m, true
+			if sorted {
+				key = string(in.key)
+			}
+			return m, key, true
 		}
 		if !p.byte(',') {
-			return nil, false
+			return nil, "", false
 		}
 	}
 }
@@ -224,7 +242,7 @@ func isNumberByte(c byte) bool {
 }
 
 // readSeries reads the nth series of a result: by fastSeries, or by encoding/json.
-func readSeries(raw []byte, resultType string, in interner, n int) (Series, error) {
+func readSeries(raw []byte, resultType string, in *interner, n int) (Series, error) {
 	if s, ok := fastSeries(raw, resultType, in); ok {
 		return s, nil
 	}

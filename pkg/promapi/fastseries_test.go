@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -21,10 +22,27 @@ func stdlibSeries(raw []byte, resultType string) (Series, error) {
 	return convert(rs, resultType)
 }
 
+// refKey is a series' key as Series.Key documents it, from its labels.
+func refKey(l map[string]string) string {
+	names := make([]string, 0, len(l))
+	for n := range l {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		b.WriteString(n + "=" + l[n] + "\xff")
+	}
+	return b.String()
+}
+
 // sameSeries compares series as reflect.DeepEqual does, but values by their bits (NaN is a
-// value a series may hold).
+// value a series may hold); a key either has is the key of its labels.
 func sameSeries(a, b Series) bool {
 	if !reflect.DeepEqual(a.Labels, b.Labels) || (a.Points == nil) != (b.Points == nil) || len(a.Points) != len(b.Points) {
+		return false
+	}
+	if a.Key != "" && a.Key != refKey(a.Labels) || b.Key != "" && b.Key != refKey(b.Labels) {
 		return false
 	}
 	for i, p := range a.Points {
@@ -65,7 +83,7 @@ func FuzzFastSeries(f *testing.F) {
 			return // the decoder hands over only what it has read whole
 		}
 		for _, kind := range []string{vector, matrix} {
-			got, ok := fastSeries(raw, kind, interner{})
+			got, ok := fastSeries(raw, kind, newInterner())
 			if !ok {
 				continue
 			}
@@ -87,10 +105,27 @@ func TestFastSeriesReadsPrometheusAnswers(t *testing.T) {
 		{`{"metric":{"__name__":"up","job":"j"},"value":[1700000000.123,"1"]}`, vector},
 		{`{"metric":{"job":"j"},"values":[[1700000000,"1"],[1700000060,"2"]]}`, matrix},
 	} {
-		got, ok := fastSeries([]byte(tc.raw), tc.kind, interner{})
+		got, ok := fastSeries([]byte(tc.raw), tc.kind, newInterner())
 		want, err := stdlibSeries([]byte(tc.raw), tc.kind)
 		if !ok || err != nil || !sameSeries(got, want) {
 			t.Errorf("%s: fast %v %+v, encoding/json %+v %v", tc.raw, ok, got, want, err)
+		}
+	}
+}
+
+// The key is built as the labels are read when they come sorted by name (as Prometheus gives
+// them), and left empty otherwise: out of order, or a name given twice.
+func TestFastSeriesKey(t *testing.T) {
+	for _, tc := range []struct{ raw, key string }{
+		{`{"metric":{"__name__":"up","job":"j","le":"0.1"},"value":[1,"1"]}`, "__name__=up\xffjob=j\xffle=0.1\xff"},
+		{`{"metric":{"":"e","a":""},"value":[1,"1"]}`, "=e\xffa=\xff"},
+		{`{"metric":{"job":"j","__name__":"up"},"value":[1,"1"]}`, ""},
+		{`{"metric":{"a":"b","a":"c"},"value":[1,"1"]}`, ""},
+		{`{"metric":{},"value":[1,"1"]}`, ""},
+	} {
+		got, ok := fastSeries([]byte(tc.raw), vector, newInterner())
+		if !ok || got.Key != tc.key {
+			t.Errorf("%s: fast path %v, key %q, want %q", tc.raw, ok, got.Key, tc.key)
 		}
 	}
 }

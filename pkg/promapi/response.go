@@ -26,6 +26,10 @@ type Response struct {
 // Series is one labelled series of an answer.
 type Series struct {
 	Labels map[string]string
+	// Key is the series' identity: its labels sorted by name, each name=value\xff, built as
+	// the answer was read when it gave them in that order (Prometheus and Thanos do); "" when
+	// it did not, or when Labels changed since.
+	Key    string
 	Points []Point
 }
 

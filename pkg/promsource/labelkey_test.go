@@ -1,7 +1,13 @@
 package promsource
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"testing"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 )
 
 // labelKeyBefore is labelKey as it was built before: through the protobuf pairs of a copy
@@ -45,4 +51,40 @@ func BenchmarkLabelKey(b *testing.B) {
 			_ = labelKeyBefore(l, "le")
 		}
 	})
+}
+
+// The key the decoder builds as it reads an answer whose labels come sorted (Prometheus') is
+// labelKey's: the reading uses one for the other.
+func TestDecodedKeyIsLabelKey(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[` +
+			`{"metric":{"__name__":"workqueue_depth","instance":"10.0.0.1:8080","job":"op","name":"q=\u00ff","namespace":"ns"},"value":[1700000000,"1"]},` +
+			`{"metric":{"__name__":"workqueue_depth","instance":"10.0.0.1:8080","job":"op","name":"a b","namespace":"ns"},"value":[1700000000,"2"]},` +
+			`{"metric":{"":"","le":"+Inf","zz":"="},"value":[1700000000,"3"]}]}}`))
+	}))
+	defer srv.Close()
+	c, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := c.Query(context.Background(), "q", time.Unix(1700000000, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyed := 0
+	for _, s := range resp.Series {
+		if s.Key != "" {
+			keyed++
+			if want := labelKey(s.Labels); s.Key != want {
+				t.Errorf("decoded key %q, labelKey %q", s.Key, want)
+			}
+		}
+		if seriesKey(s) != labelKey(s.Labels) {
+			t.Errorf("seriesKey %q, labelKey %q", seriesKey(s), labelKey(s.Labels))
+		}
+	}
+	// The escaped value takes encoding/json's path, which builds no key.
+	if len(resp.Series) != 3 || keyed != 2 {
+		t.Errorf("%d series, %d with a decoded key, want 3 and 2", len(resp.Series), keyed)
+	}
 }

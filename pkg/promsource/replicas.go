@@ -92,7 +92,10 @@ func (r *replicas) keep(s *Source, ss []promapi.Series, keys []string) ([]promap
 			continue
 		}
 		for _, n := range r.labels {
-			delete(sr.Labels, n)
+			if _, ok := sr.Labels[n]; ok {
+				delete(sr.Labels, n)
+				sr.Key = "" // the key read with the answer names the replica
+			}
 		}
 		out, outKeys = append(out, sr), append(outKeys, k)
 	}

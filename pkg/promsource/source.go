@@ -417,14 +417,14 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 			if !reset[s.key(sr.Labels)] {
 				continue
 			}
-			if h := endHists[seriesKey(sr.Labels)]; h != nil {
+			if h := endHists[seriesKey(sr)]; h != nil {
 				if ns, ok := nativeIncrease(sr.Points, start, h); ok {
-					nativeStarts[seriesKey(sr.Labels)] = ns
+					nativeStarts[seriesKey(sr)] = ns
 				}
 				continue
 			}
 			if inc, ok := increase(sr.Points, start); ok {
-				increases[seriesKey(sr.Labels)] = inc
+				increases[seriesKey(sr)] = inc
 			}
 		}
 	}
@@ -568,8 +568,14 @@ func (s *Source) strip(l map[string]string, v float64) series {
 	return series{name: name, labels: l, value: v}
 }
 
-// seriesKey is a series' identity: all its labels, name included.
-func seriesKey(l map[string]string) string { return labelKey(l) }
+// seriesKey is a series' identity: all its labels, name included. The decoder built it when
+// the answer gave the labels in order.
+func seriesKey(s promapi.Series) string {
+	if s.Key != "" {
+		return s.Key
+	}
+	return labelKey(s.Labels)
+}
 
 // answerKeys are the seriesKey and the target key (Source.key) of every series of the answers
 // at the window's end and start, in their order: built once, read several times.
@@ -598,7 +604,7 @@ func seriesKeys(ss []promapi.Series) []string {
 	out := make([]string, len(ss))
 	spread(len(ss), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			out[i] = seriesKey(ss[i].Labels)
+			out[i] = seriesKey(ss[i])
 		}
 	})
 	return out
