@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Matcher is one label matcher of a selector: name, operator (=, !=, =~, !~) and value.
@@ -15,7 +16,7 @@ type Matcher struct {
 // String writes the matcher as PromQL does: namespace="x".
 func (m Matcher) String() string { return m.Name + m.Op + strconv.Quote(m.Value) }
 
-var labelName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
+var labelName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`) })
 
 // ParseSelector reads label matchers written as in PromQL, with or without the braces:
 // `{namespace="x", job=~"op-.*"}`. Values are double-, single- or back-quoted strings; regular
@@ -54,7 +55,7 @@ func parseMatcher(in string) (Matcher, string, error) {
 		return Matcher{}, "", fmt.Errorf("%q is no matcher: use name=\"value\" (or !=, =~, !~)", in)
 	}
 	m := Matcher{Name: strings.TrimSpace(in[:i])}
-	if !labelName.MatchString(m.Name) {
+	if !labelName().MatchString(m.Name) {
 		return Matcher{}, "", fmt.Errorf("%q is no label name", m.Name)
 	}
 	if m.Name == "__name__" {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -126,11 +127,13 @@ func objectRef(raw []byte) (string, bool) {
 }
 
 // klogHeader is klog's "E1126 11:00:00.123456    1 controller.go:316] " header.
-var klogHeader = regexp.MustCompile(`^([IWEF])(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})\.(\d{1,9})\s+\d+ ([^\]\s:]+)(?::\d+)?\] ?`)
+var klogHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([IWEF])(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})\.(\d{1,9})\s+\d+ ([^\]\s:]+)(?::\d+)?\] ?`)
+})
 
 // decodeKlog reads klog's text lines: a structured message ("msg" key="value" ...) or a plain one.
 func decodeKlog(s string, ref time.Time) (entry, bool) {
-	h := klogHeader.FindStringSubmatchIndex(s)
+	h := klogHeader().FindStringSubmatchIndex(s)
 	if h == nil {
 		return entry{}, false
 	}

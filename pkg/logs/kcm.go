@@ -3,6 +3,7 @@ package logs
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // kube-controller-manager's workers report a failed sync through apimachinery's HandleError,
@@ -18,14 +19,14 @@ import (
 const unhandled = "UnhandledError"
 
 // syncFailed is the ReplicaSet worker's error: the item's key and the sync's error.
-var syncFailed = regexp.MustCompile(`(?s)^sync "([^"]*)" failed with (.*)$`)
+var syncFailed = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)^sync "([^"]*)" failed with (.*)$`) })
 
 // unhandledSync reads the object and the error of a "sync failed" Unhandled Error.
 func unhandledSync(e entry) (object, err string, ok bool) {
 	if !e.structured || e.msg != "Unhandled Error" {
 		return "", "", false
 	}
-	m := syncFailed.FindStringSubmatch(e.field("err", "error"))
+	m := syncFailed().FindStringSubmatch(e.field("err", "error"))
 	if m == nil || m[1] == "" {
 		return "", "", false
 	}

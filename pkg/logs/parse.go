@@ -110,7 +110,7 @@ func (p *parser) line(ts time.Time, s string) {
 	if !ts.IsZero() {
 		e.time = ts
 	}
-	plain := !e.structured && !klogHeader.MatchString(s)
+	plain := !e.structured && !klogHeader().MatchString(s)
 	if p.stack != nil {
 		if plain && !strings.HasPrefix(s, "panic: ") && len(p.stackLines) < maxStackLines {
 			p.stackLines = append(p.stackLines, s)

@@ -3,12 +3,15 @@ package logs
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
 // waited is client-go's line for a request its rate limiter held back:
 // "Waited for 1.19s due to client-side throttling, not priority and fairness, request: GET:...".
-var waited = regexp.MustCompile(`Waited for ([0-9][0-9.]*[a-zµ]{1,2}(?:[0-9.]+[a-zµ]{1,2})*) due to client-side throttling`)
+var waited = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`Waited for ([0-9][0-9.]*[a-zµ]{1,2}(?:[0-9.]+[a-zµ]{1,2})*) due to client-side throttling`)
+})
 
 // throttle counts e when it is a client-side throttling wait: the text above, or newer
 // client-go's structured "Waited before sending request" delay="1.19s" reason="client-side
@@ -22,7 +25,7 @@ func (p *parser) throttle(e entry) bool {
 			return false
 		}
 	default:
-		m := waited.FindStringSubmatch(e.msg)
+		m := waited().FindStringSubmatch(e.msg)
 		if m == nil {
 			return false
 		}

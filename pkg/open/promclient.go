@@ -3,6 +3,7 @@ package open
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
@@ -54,12 +55,12 @@ func promClient(s Spec, k Kubeconfig) (*promapi.Client, error) {
 const minHeaderShown = 6
 
 // secretHeader tells headers whose values are credentials, masked wherever they could show.
-var secretHeader = regexp.MustCompile(`(?i)authorization|cookie|token|secret|key|password`)
+var secretHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)authorization|cookie|token|secret|key|password`) })
 
 // registerHeader registers a header's value, and its base64, with redact. Every value of a
 // credential-looking name is; any other from minHeaderShown characters on.
 func registerHeader(name, value string) {
-	if secretHeader.MatchString(name) || len(value) >= minHeaderShown {
+	if secretHeader().MatchString(name) || len(value) >= minHeaderShown {
 		redact.AddHeader(value)
 	}
 }

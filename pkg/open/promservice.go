@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"k8s.io/client-go/rest"
 
@@ -13,7 +14,9 @@ import (
 )
 
 // serviceRef is NAMESPACE/[SCHEME:]NAME:PORT, the part of --prometheus svc/... after svc/.
-var serviceRef = regexp.MustCompile(`^([a-z0-9]([-a-z0-9]*[a-z0-9])?)/((https?):)?([a-z0-9]([-a-z0-9]*[a-z0-9])?):([a-z0-9]([-a-z0-9]*[a-z0-9])?)$`)
+var serviceRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([a-z0-9]([-a-z0-9]*[a-z0-9])?)/((https?):)?([a-z0-9]([-a-z0-9]*[a-z0-9])?):([a-z0-9]([-a-z0-9]*[a-z0-9])?)$`)
+})
 
 // Service is a server of the Prometheus API reached through the API server's service proxy:
 // --prometheus svc/NAMESPACE/NAME:PORT (the port's number or name; https:NAME:PORT for a
@@ -24,7 +27,7 @@ type Service struct {
 
 // ParseService reads the part of --prometheus after svc/.
 func ParseService(ref string) (Service, error) {
-	m := serviceRef.FindStringSubmatch(ref)
+	m := serviceRef().FindStringSubmatch(ref)
 	if m == nil {
 		return Service{}, fmt.Errorf("--prometheus svc/%s: give svc/NAMESPACE/NAME:PORT (the port's number or name; svc/NAMESPACE/https:NAME:PORT for TLS), e.g. svc/monitoring/prometheus-k8s:9090", ref)
 	}

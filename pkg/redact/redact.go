@@ -23,7 +23,7 @@ var (
 	secrets []string
 	// scheme finds the credentials of an Authorization header: "Bearer <token>" and
 	// "Basic <base64>", wherever they are echoed.
-	scheme = regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)([A-Za-z0-9\-._~+/]+=*)`)
+	scheme = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)([A-Za-z0-9\-._~+/]+=*)`) })
 )
 
 // Add registers secrets to mask (empty strings are ignored).
@@ -44,14 +44,14 @@ func String(s string) string {
 		s = strings.ReplaceAll(s, v, Mask)
 	}
 	mu.RUnlock()
-	return scheme.ReplaceAllStringFunc(s, maskCredential)
+	return scheme().ReplaceAllStringFunc(s, maskCredential)
 }
 
 // maskCredential masks the credential of a "Bearer X" or "Basic X" match. Prose such as
 // "the bearer token" or "basic auth" is left as it is: a credential is at least 8 characters
 // and not only lower-case letters.
 func maskCredential(m string) string {
-	sub := scheme.FindStringSubmatch(m)
+	sub := scheme().FindStringSubmatch(m)
 	cred := sub[3]
 	if len(cred) < 8 || strings.Trim(cred, "abcdefghijklmnopqrstuvwxyz") == "" {
 		return m

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 )
@@ -14,7 +15,9 @@ const urlMask = "xxxxx"
 
 // credentialParam tells the query parameters whose values are credentials: token,
 // access_token, apikey, api-key, key, password, secret, auth, signature and the like.
-var credentialParam = regexp.MustCompile(`(?i)token|key|pass|pwd|secret|auth|sig|credential|session`)
+var credentialParam = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)token|key|pass|pwd|secret|auth|sig|credential|session`)
+})
 
 // AddURL registers what a URL carries as credentials: the password of its user information
 // (sent as basic auth, so in its forms too) and the values of its credential-looking query
@@ -27,7 +30,7 @@ func AddURL(u *url.URL) {
 		AddBasicAuth(u.User.Username(), p)
 	}
 	for name, values := range u.Query() {
-		if credentialParam.MatchString(name) {
+		if credentialParam().MatchString(name) {
 			Add(values...)
 		}
 	}
@@ -77,7 +80,7 @@ func query(raw string) string {
 		if n, err := url.QueryUnescape(name); err == nil {
 			name = n
 		}
-		if hasValue && credentialParam.MatchString(name) {
+		if hasValue && credentialParam().MatchString(name) {
 			parts[i] = p[:strings.Index(p, "=")+1] + urlMask
 		}
 	}

@@ -3,6 +3,7 @@ package snapshot
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -11,7 +12,9 @@ import (
 )
 
 // secretFlag matches the name of a command-line flag whose value is a credential.
-var secretFlag = regexp.MustCompile(`(?i)^--?[a-z0-9-]*(token|password|passwd|secret|credential|api-?key|private-?key)[a-z0-9-]*$`)
+var secretFlag = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^--?[a-z0-9-]*(token|password|passwd|secret|credential|api-?key|private-?key)[a-z0-9-]*$`)
+})
 
 // Strip returns a copy of the pod with what the report reads (status, restarts and last
 // terminations, resources, images, arguments, owners, labels) and without what may hold a
@@ -107,9 +110,9 @@ func stripArgs(args []string) []string {
 	for i, a := range args {
 		name, value, hasValue := strings.Cut(a, "=")
 		switch {
-		case hasValue && secretFlag.MatchString(name) && !boolean(value):
+		case hasValue && secretFlag().MatchString(name) && !boolean(value):
 			a = name + "=" + redact.Mask
-		case i > 0 && secretFlag.MatchString(args[i-1]) && !strings.HasPrefix(a, "-") && !boolean(a):
+		case i > 0 && secretFlag().MatchString(args[i-1]) && !strings.HasPrefix(a, "-") && !boolean(a):
 			a = redact.Mask
 		}
 		out[i] = redact.String(a)

@@ -56,7 +56,7 @@ func (f *Flags) promServer(g *globals.Flags) (open.Prometheus, error) {
 	headers := map[string]string{}
 	for i, h := range p.Headers {
 		name, value, ok := strings.Cut(h, "=")
-		if !ok || !headerName.MatchString(name) {
+		if !ok || !headerName().MatchString(name) {
 			// Not quoted: what was meant as the value may be anywhere in it.
 			return open.Prometheus{}, exitcode.UsageError("--prometheus-header number %d is not NAME=VALUE (a header name, =, its value; e.g. X-Scope-OrgID=TENANT); "+
 				"its text is not shown, as it may hold a credential", i+1)

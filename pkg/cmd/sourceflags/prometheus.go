@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -75,7 +76,7 @@ var DefaultReplicaLabels = []string{"replica", "prometheus_replica"}
 // PasswordEnv is the environment variable holding the basic auth password of --prometheus-user.
 const PasswordEnv = "CTRLDIAG_PROMETHEUS_PASSWORD"
 
-var headerName = regexp.MustCompile(`^[A-Za-z0-9!#$%&'*+.^_|~-]+$`)
+var headerName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9!#$%&'*+.^_|~-]+$`) })
 
 // TenantHeaders are the headers --tenant sets: Mimir's and Cortex's, and Thanos'.
 var TenantHeaders = []string{"X-Scope-OrgID", "THANOS-TENANT"}

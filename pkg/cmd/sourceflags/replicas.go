@@ -3,12 +3,13 @@ package sourceflags
 import (
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 )
 
 // labelName is a Prometheus label name.
-var labelName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
+var labelName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`) })
 
 // replicaLabels checks --replica-label: label names, none of them one that names a target
 // (the cluster label, namespace, pod, job, instance); none (--replica-label=) reads every replica.
@@ -18,7 +19,7 @@ func (p PromFlags) replicaLabels() ([]string, error) {
 		if l == "" && len(p.ReplicaLabels) == 1 {
 			return nil, nil
 		}
-		if !labelName.MatchString(l) {
+		if !labelName().MatchString(l) {
 			return nil, exitcode.UsageError("--replica-label %s: give label names (letters, digits and _, not first a digit), or --replica-label= to read every replica", strconv.Quote(l))
 		}
 		switch l {
