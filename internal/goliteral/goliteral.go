@@ -134,15 +134,7 @@ func (w *writer) value(v reflect.Value, elided bool) error {
 			w.b.WriteString("nil")
 			return nil
 		}
-		w.b.WriteString(name + "{")
-		for i := range v.Len() {
-			w.b.WriteString("\n")
-			if err := w.value(v.Index(i), true); err != nil {
-				return err
-			}
-			w.b.WriteString(",")
-		}
-		w.b.WriteString("\n}")
+		return w.elements(name, v.Len(), func(i int) error { return w.value(v.Index(i), true) })
 	case reflect.Map:
 		if v.IsNil() {
 			w.b.WriteString("nil")
@@ -153,22 +145,30 @@ func (w *writer) value(v reflect.Value, elided bool) error {
 		}
 		keys := v.MapKeys()
 		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
-		w.b.WriteString(name + "{")
-		for _, k := range keys {
-			w.b.WriteString("\n")
-			if err := w.value(k, true); err != nil {
+		return w.elements(name, len(keys), func(i int) error {
+			if err := w.value(keys[i], true); err != nil {
 				return err
 			}
 			w.b.WriteString(": ")
-			if err := w.value(v.MapIndex(k), true); err != nil {
-				return err
-			}
-			w.b.WriteString(",")
-		}
-		w.b.WriteString("\n}")
+			return w.value(v.MapIndex(keys[i]), true)
+		})
 	default:
 		return fmt.Errorf("%s values are not supported", t)
 	}
+	return nil
+}
+
+// elements writes the composite literal of type name with n elements, each written by one.
+func (w *writer) elements(name string, n int, one func(i int) error) error {
+	w.b.WriteString(name + "{")
+	for i := range n {
+		w.b.WriteString("\n")
+		if err := one(i); err != nil {
+			return err
+		}
+		w.b.WriteString(",")
+	}
+	w.b.WriteString("\n}")
 	return nil
 }
 
