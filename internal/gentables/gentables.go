@@ -7,6 +7,7 @@ package gentables
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/goliteral"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
@@ -45,7 +46,7 @@ var Tables = map[string]Table{
 
 // Source reads the table's YAML in dir and returns the Go source it compiles into.
 func (t Table) Source(dir string) ([]byte, error) {
-	b, err := os.ReadFile(dir + "/" + t.YAML)
+	b, err := os.ReadFile(filepath.Join(dir, t.YAML))
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +60,7 @@ func (t Table) Check(dir, name string) error {
 	if err != nil {
 		return err
 	}
-	got, err := os.ReadFile(dir + "/" + t.Go)
+	got, err := os.ReadFile(filepath.Join(dir, t.Go))
 	if err != nil {
 		return err
 	}
@@ -75,7 +76,7 @@ func (t Table) Write(dir string) error {
 	if err != nil {
 		return err
 	}
-	path := dir + "/" + t.Go
+	path := filepath.Join(dir, t.Go)
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file: not replaced", path)
 	}
