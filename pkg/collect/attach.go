@@ -44,6 +44,13 @@ type WithCluster struct {
 
 var _ source.Source = (*WithCluster)(nil)
 
+// Prefetch lets the inner source begin reading, when it can (source.Prefetcher).
+func (w *WithCluster) Prefetch(ctx context.Context, o source.Options) {
+	if pf, ok := w.Inner.(source.Prefetcher); ok {
+		pf.Prefetch(ctx, o)
+	}
+}
+
 // Open opens the inner source and adds the cluster when it is the one read.
 func (w *WithCluster) Open(ctx context.Context) (*source.Inventory, error) {
 	inv, err := w.Inner.Open(ctx)

@@ -40,6 +40,11 @@ type modelled struct {
 // model opens the source, reads its targets as p says and makes them the model.
 func (e Env) model(ctx context.Context, p plan) (*modelled, error) {
 	start := time.Now()
+	o := p.read
+	o.Keep, o.Reduce = p.keep, p.reduce
+	if pf, ok := e.Source.(source.Prefetcher); ok {
+		pf.Prefetch(ctx, o)
+	}
 	inv, err := e.Source.Open(ctx)
 	if err != nil {
 		return nil, err
@@ -50,8 +55,6 @@ func (e Env) model(ctx context.Context, p plan) (*modelled, error) {
 	if p.opened != nil {
 		p.opened(ctx, inv)
 	}
-	o := p.read
-	o.Keep, o.Reduce = p.keep, p.reduce
 	if p.first != nil {
 		o.First = p.first(inv)
 	}

@@ -184,7 +184,8 @@ func (c *Client) SetMaxSourceResolution(r string) {
 	c.cfg.MaxSourceResolution = r
 }
 
-func (c *Client) maxSourceResolution() string {
+// MaxSourceResolution is the max_source_resolution the queries are sent with ("" for none).
+func (c *Client) MaxSourceResolution() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.cfg.MaxSourceResolution
@@ -196,24 +197,25 @@ func (c *Client) MaxSeries() int { return c.cfg.MaxSeries }
 // Query evaluates expr at instant at: an instant vector, one sample a series. An answer of
 // another kind is an error. The answer's warnings come back with it.
 func (c *Client) Query(ctx context.Context, expr string, at time.Time) (*Response, error) {
-	return c.do(ctx, "/api/v1/query", vector, url.Values{"query": {expr}, "time": {unixSeconds(at)}})
+	return c.do(ctx, "/api/v1/query", vector, url.Values{"query": {expr}, "time": {UnixSeconds(at)}})
 }
 
 // QueryMatrix evaluates the range selector expr at instant at: a range vector, the raw samples
 // of the range (any number a series, none included). An answer of another kind is an error.
 func (c *Client) QueryMatrix(ctx context.Context, expr string, at time.Time) (*Response, error) {
-	return c.do(ctx, "/api/v1/query", matrix, url.Values{"query": {expr}, "time": {unixSeconds(at)}})
+	return c.do(ctx, "/api/v1/query", matrix, url.Values{"query": {expr}, "time": {UnixSeconds(at)}})
 }
 
 // QueryRange evaluates expr at every step from start to end (a matrix: one point per step
 // where the expression has a value).
 func (c *Client) QueryRange(ctx context.Context, expr string, start, end time.Time, step time.Duration) (*Response, error) {
-	return c.do(ctx, "/api/v1/query_range", matrix, url.Values{"query": {expr}, "start": {unixSeconds(start)}, "end": {unixSeconds(end)},
+	return c.do(ctx, "/api/v1/query_range", matrix, url.Values{"query": {expr}, "start": {UnixSeconds(start)}, "end": {UnixSeconds(end)},
 		"step": {strconv.FormatFloat(step.Seconds(), 'f', 3, 64)}})
 }
 
-// unixSeconds is t as the API's time: seconds since the epoch, to the millisecond.
-func unixSeconds(t time.Time) string {
+// UnixSeconds is t as the API reads a time, and as PromQL's @ modifier does: seconds since
+// the epoch, to the millisecond.
+func UnixSeconds(t time.Time) string {
 	return strconv.FormatFloat(float64(t.UnixMilli())/1000, 'f', 3, 64)
 }
 
@@ -230,7 +232,7 @@ func (c *Client) do(ctx context.Context, path, want string, form url.Values) (*R
 	if c.cfg.NoPartial {
 		form.Set("partial_response", "false")
 	}
-	if res := c.maxSourceResolution(); res != "" {
+	if res := c.MaxSourceResolution(); res != "" {
 		form.Set("max_source_resolution", res)
 	}
 	u := *c.base

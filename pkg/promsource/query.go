@@ -5,6 +5,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 )
 
 // markers are the families whose presence makes a scrape target a controller worth reading:
@@ -59,16 +62,43 @@ func targetsQuery(s selector) string {
 		s.matchers(`__name__=~`+quote(alternation(markers))) + "})"
 }
 
-// familiesSelector selects the families of the jobs the targets were found in.
-func familiesSelector(s selector, nameRe string, jobs []string) string {
-	return "{" + s.matchers(`__name__=~`+quote(nameRe), `job=~`+quote(alternation(jobs))) + "}"
+// jobs is how a reading query keeps to the jobs of the targets Open finds: in the query itself,
+// "and on (job)" the jobs with series of the marker families at the window's end (those of
+// the targets the targets query finds there), so that the reading need not wait for Open's
+// answer and narrows the same at the window's start as at its end (PromQL's @ modifier); or,
+// where the server refuses @, by the jobs' names.
+type jobs struct {
+	byName bool
+	names  []string
+	end    time.Time
 }
 
-// restartsQuery lists the targets whose process restarted within the range: their counters
-// were reset. (resets() cannot say it for many families in one query: it drops the names,
-// and series of different families with the same labels collide.)
-func restartsQuery(s selector, jobs []string, rng string) string {
-	return "changes({" + s.matchers(`__name__="process_start_time_seconds"`, `job=~`+quote(alternation(jobs))) + "}[" + rng + "]) > 0"
+// matchers are the matchers of a narrowing by name.
+func (j jobs) matchers() []string {
+	if !j.byName {
+		return nil
+	}
+	return []string{`job=~` + quote(alternation(j.names))}
+}
+
+// and is the narrowing in the query, appended to a reading query's expression.
+func (j jobs) and(s selector) string {
+	if j.byName {
+		return ""
+	}
+	return " and on (job) count by (job) ({" + s.matchers(`__name__=~`+quote(alternation(markers))) + "} @ " + promapi.UnixSeconds(j.end) + ")"
+}
+
+// familiesQuery selects the families of the controllers' jobs.
+func familiesQuery(s selector, nameRe string, j jobs) string {
+	return "{" + s.matchers(append([]string{`__name__=~` + quote(nameRe)}, j.matchers()...)...) + "}" + j.and(s)
+}
+
+// restartsQuery lists the targets, of the controllers' jobs, whose process restarted within the
+// range: their counters were reset. (resets() cannot say it for many families in one query:
+// it drops the names, and series of different families with the same labels collide.)
+func restartsQuery(s selector, rng string, j jobs) string {
+	return "changes({" + s.matchers(append([]string{`__name__="process_start_time_seconds"`}, j.matchers()...)...) + "}[" + rng + "]) > 0" + j.and(s)
 }
 
 // rawQuery selects the raw samples over the range of the counter-like series of the given

@@ -13,6 +13,7 @@ package promsource
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"slices"
@@ -81,6 +82,11 @@ type Source struct {
 	// coarsened, when set, is the resolution first asked, at which nothing was found: the
 	// window is read at MaxSourceResolution, the next coarser.
 	coarsened *time.Duration
+	// sent are the reading's queries Prefetch sent while Open looked for the targets.
+	sent *ahead
+	// atRefused says that the server refused PromQL's @ modifier: the reading narrows to
+	// the jobs Open found by their names (see jobs).
+	atRefused bool
 }
 
 var _ source.Source = (*Source)(nil)
@@ -99,11 +105,29 @@ func New(cfg Config) *Source {
 // SetLog sets where the cost of the queries is told (nil: nowhere).
 func (s *Source) SetLog(log func(string)) { s.cfg.Log = log }
 
+// Prefetch sends the queries that read the whole fleet with o's families now, before Open
+// has found the targets: they narrow themselves to the jobs the targets are found in, so the
+// server answers them while it answers the targets query, and Read awaits those answers
+// instead of asking again. A Read that asks otherwise (another resolution, cluster by
+// cluster) or an Open that fails leaves them unread, and they are cancelled.
+func (s *Source) Prefetch(ctx context.Context, o source.Options) {
+	if s.inv != nil || s.sent != nil {
+		return
+	}
+	s.sent = sendAhead(ctx, s.cfg.Client, s.readingQueries(o, scope{sel: s.sel})...)
+}
+
 // Open finds the scrape targets that export controller families at the window's end.
-func (s *Source) Open(ctx context.Context) (*source.Inventory, error) {
+func (s *Source) Open(ctx context.Context) (inv *source.Inventory, err error) {
 	if s.inv != nil {
 		return s.inv, nil
 	}
+	defer func() {
+		if err != nil {
+			s.sent.drop()
+			s.sent = nil
+		}
+	}()
 	if s.cfg.Deadline > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.cfg.Deadline)
@@ -134,7 +158,7 @@ func (s *Source) Open(ctx context.Context) (*source.Inventory, error) {
 			}
 		}
 	}
-	inv := &source.Inventory{Warnings: append(s.answered(resp), found.skipped...)}
+	inv = &source.Inventory{Warnings: append(s.answered(resp), found.skipped...)}
 	s.targets = found.targets
 	if len(s.targets) == 0 {
 		partly := ""
@@ -258,6 +282,8 @@ func (s *Source) Read(ctx context.Context, o source.Options) []source.Result {
 		defer cancel()
 	}
 	results, notes, err := s.read(ctx, o, scope{sel: s.sel, targets: s.targets, jobs: s.jobs})
+	s.sent.drop()
+	s.sent = nil
 	if err != nil && ctx.Err() != nil && o.Deadline > 0 {
 		err = deadlineError(o.Deadline)
 	}
@@ -323,14 +349,42 @@ type scope struct {
 	jobs    []string
 }
 
+// readingQueries are the instant queries a reading of sc asks first, with o's families: the
+// families at the window's end and at its start, and the restarts.
+func (s *Source) readingQueries(o source.Options, sc scope) []instant {
+	names, fragment, _ := wantedFamilies(o.Keep)
+	end, start := s.cfg.At, s.cfg.At.Add(-s.cfg.Window)
+	j := jobs{byName: s.atRefused, names: sc.jobs, end: end}
+	families := familiesQuery(sc.sel, nameRegex(names, fragment), j)
+	return []instant{{families, end}, {families, start}, {restartsQuery(sc.sel, s.readRange(), j), end}}
+}
+
+// refusesAt says whether err is the server refusing PromQL's @ modifier (Prometheus before
+// 2.33 unless enabled, and servers built on it).
+func refusesAt(err error) bool {
+	var api *promapi.APIError
+	return errors.As(err, &api) && strings.Contains(api.Message, "@ modifier")
+}
+
+// readRange is the range over which the raw samples of a reset series are read: the window
+// and the lookback before it.
+func (s *Source) readRange() string { return promDuration((s.cfg.Window + lookback).Milliseconds()) }
+
 func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source.Result, []string, error) {
 	names, fragment, wanted := wantedFamilies(o.Keep)
 	nameRe := nameRegex(names, fragment)
 	end, start := s.cfg.At, s.cfg.At.Add(-s.cfg.Window)
-	sel := familiesSelector(sc.sel, nameRe, sc.jobs)
 	var notes []string
-	rng := promDuration((s.cfg.Window + lookback).Milliseconds())
-	answers, err := queryTogether(ctx, s.cfg.Client, instant{sel, end}, instant{sel, start}, instant{restartsQuery(sc.sel, sc.jobs, rng), end})
+	rng := s.readRange()
+	answers, err := queryTogether(ctx, s.cfg.Client, s.sent, s.readingQueries(o, sc)...)
+	if err != nil && !s.atRefused && refusesAt(err) {
+		// Narrow by the jobs Open found instead, from now on.
+		s.atRefused = true
+		if s.cfg.Log != nil {
+			s.cfg.Log(fmt.Sprintf("%v: the server refuses PromQL's @ modifier; the reading is asked again, narrowed by the jobs of the targets found", err))
+		}
+		answers, err = queryTogether(ctx, s.cfg.Client, nil, s.readingQueries(o, sc)...)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -22,6 +22,14 @@ type Source interface {
 	Read(ctx context.Context, o Options) []Result
 }
 
+// Prefetcher is a Source that can begin reading before Open has found its targets (a server
+// whose reading queries narrow themselves to the targets): Prefetch is given the options of the
+// Read to come, before Open, and that Read takes what it began. A Read with other options, or
+// none, costs only what was sent.
+type Prefetcher interface {
+	Prefetch(ctx context.Context, o Options)
+}
+
 // Rediscoverer is a Source that can find its targets again between Reads, for a live view
 // that outlives its pods (a rollout replaces them).
 type Rediscoverer interface {
