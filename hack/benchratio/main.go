@@ -349,7 +349,7 @@ func startupSection(c config, plugin string) (string, error) {
 	var b strings.Builder
 	b.WriteString("### Start-up\n\n")
 	b.WriteString(stamp(fmt.Sprintf("go run ./hack/benchratio -only startup -count %d", c.count)))
-	fmt.Fprintf(&b, "%d interleaved runs of each; `kubectl ctrldiag` finds the plugin on PATH, so it includes kubectl's own start.\n\n", n)
+	fmt.Fprintf(&b, "%d interleaved runs of each, in an order shuffled each round; `kubectl ctrldiag` finds the plugin on PATH, so it includes kubectl's own start.\n\n", n)
 	b.WriteString("| command | median wall | ratio to `kubectl version --client` |\n|---|---:|---:|\n")
 	fmt.Fprintf(&b, "| `kubectl version --client` (baseline) | %s | 1.00x |\n", ms(kc))
 	fmt.Fprintf(&b, "| `kubectl ctrldiag version` | %s | %.2fx |\n", ms(plug), float64(plug)/float64(kc))
@@ -385,7 +385,7 @@ func grepSection(c config, plugin string) (string, error) {
 	var b strings.Builder
 	b.WriteString("### Reading by hand (`kubectl get --raw | grep`) against `queues`, on kube-controller-manager of the local control plane\n\n")
 	b.WriteString(stamp(fmt.Sprintf("go run ./hack/benchratio -only grep -count %d", c.count)))
-	fmt.Fprintf(&b, "%d interleaved runs of each, single sample (`--interval 0`: the two-sample mode waits on purpose).\n\n", n)
+	fmt.Fprintf(&b, "%d interleaved runs of each, in an order shuffled each round, single sample (`--interval 0`: the two-sample mode waits on purpose).\n\n", n)
 	b.WriteString("| command | median wall | ratio to the script |\n|---|---:|---:|\n")
 	fmt.Fprintf(&b, "| `%s` (baseline) | %s | 1.00x |\n", script, ms(s))
 	fmt.Fprintf(&b, "| `%s` | %s | %.2fx |\n", strings.Join(plug, " "), ms(p), float64(p)/float64(s))

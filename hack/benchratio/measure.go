@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,11 +40,17 @@ func timeCmd(env []string, argv ...string) (cmdRun, error) {
 }
 
 // timeMany runs each command n times, interleaved so that load changes hit all alike, and
-// returns the runs of each.
+// returns the runs of each. Each round runs the commands in a shuffled order (the same
+// shuffles every time: the seed is fixed), so that no command always runs right after
+// another: in a fixed order a command's time carries what the one before it left behind.
+// Measured on the Prometheus section at 1 target, 300 runs: curl's median was 14.7 ms when
+// it always followed the plugin and 18.0 ms in shuffled order, the plugin's 22.9 and 22.8.
 func timeMany(n int, env []string, cmds ...[]string) ([][]cmdRun, error) {
 	out := make([][]cmdRun, len(cmds))
+	order := rand.New(rand.NewPCG(1, 2))
 	for range n {
-		for i, argv := range cmds {
+		for _, i := range order.Perm(len(cmds)) {
+			argv := cmds[i]
 			r, err := timeCmd(env, argv...)
 			if err != nil {
 				return nil, err

@@ -110,7 +110,7 @@ func promSection(c config, plugin, tmp string) (string, error) {
 		"`kubectl-ctrldiag report --prometheus URL --at T --window %s -o json`; its queries are recorded by a proxy on a first "+
 		"run (`-v` says how many, and the series and bytes of the answers), then one curl process sends the same query "+
 		"forms to /api/v1/query, one after the other on one connection (`--next`): the floor, what the server takes to "+
-		"answer plus one process start. %d interleaved runs of each per N.\n\n",
+		"answer plus one process start. %d interleaved runs of each per N, in an order shuffled each round.\n\n",
 		promVersion(prometheus), promStep, promLookback, promWindow, n)
 	b.WriteString("| targets | series in the store | queries per run | series answered | bytes answered (JSON) | median `report --prometheus` | median curl, same queries | ratio | plugin's own time per target |\n")
 	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
