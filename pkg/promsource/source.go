@@ -114,7 +114,8 @@ func (s *Source) Prefetch(ctx context.Context, o source.Options) {
 	if s.inv != nil || s.sent != nil {
 		return
 	}
-	s.sent = sendAhead(ctx, s.cfg.Client, s.readingQueries(o, scope{sel: s.sel})...)
+	names, fragment, _ := wantedFamilies(o.Keep)
+	s.sent = sendAhead(ctx, s.cfg.Client, s.readingQueries(nameRegex(names, fragment), scope{sel: s.sel})...)
 }
 
 // Open finds the scrape targets that export controller families at the window's end.
@@ -349,13 +350,12 @@ type scope struct {
 	jobs    []string
 }
 
-// readingQueries are the instant queries a reading of sc asks first, with o's families: the
-// families at the window's end and at its start, and the restarts.
-func (s *Source) readingQueries(o source.Options, sc scope) []instant {
-	names, fragment, _ := wantedFamilies(o.Keep)
+// readingQueries are the instant queries a reading of sc asks first, for the families nameRe
+// matches: the families at the window's end and at its start, and the restarts.
+func (s *Source) readingQueries(nameRe string, sc scope) []instant {
 	end, start := s.cfg.At, s.cfg.At.Add(-s.cfg.Window)
 	j := jobs{byName: s.atRefused, names: sc.jobs, end: end}
-	families := familiesQuery(sc.sel, nameRegex(names, fragment), j)
+	families := familiesQuery(sc.sel, nameRe, j)
 	return []instant{{families, end}, {families, start}, {restartsQuery(sc.sel, s.readRange(), j), end}}
 }
 
@@ -376,14 +376,14 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 	end, start := s.cfg.At, s.cfg.At.Add(-s.cfg.Window)
 	var notes []string
 	rng := s.readRange()
-	answers, err := queryTogether(ctx, s.cfg.Client, s.sent, s.readingQueries(o, sc)...)
+	answers, err := queryTogether(ctx, s.cfg.Client, s.sent, s.readingQueries(nameRe, sc)...)
 	if err != nil && !s.atRefused && refusesAt(err) {
 		// Narrow by the jobs Open found instead, from now on.
 		s.atRefused = true
 		if s.cfg.Log != nil {
 			s.cfg.Log(fmt.Sprintf("%v: the server refuses PromQL's @ modifier; the reading is asked again, narrowed by the jobs of the targets found", err))
 		}
-		answers, err = queryTogether(ctx, s.cfg.Client, nil, s.readingQueries(o, sc)...)
+		answers, err = queryTogether(ctx, s.cfg.Client, nil, s.readingQueries(nameRe, sc)...)
 	}
 	if err != nil {
 		return nil, nil, err

@@ -42,10 +42,10 @@ func queryTogether(ctx context.Context, c *promapi.Client, sent *ahead, qs ...in
 }
 
 // ahead are queries sent before their answers were needed, while the targets were looked for:
-// each is taken once, by a reading that asks the same at the same resolution. A nil *ahead
-// holds none.
+// each is taken once, by a reading that asks the same at the same resolution. It is used by
+// the goroutine that opens and reads the source (only the answers are written elsewhere). A
+// nil *ahead holds none.
 type ahead struct {
-	mu      sync.Mutex
 	answers map[aheadKey]*answer
 	cancel  context.CancelFunc
 }
@@ -88,8 +88,6 @@ func (a *ahead) take(c *promapi.Client, q instant) *answer {
 	if a == nil {
 		return nil
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
 	k := keyOf(c, q)
 	an := a.answers[k]
 	delete(a.answers, k)
@@ -101,8 +99,6 @@ func (a *ahead) drop() {
 	if a == nil {
 		return
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
 	a.answers = nil
 	a.cancel()
 }
