@@ -95,3 +95,37 @@ func TestOnePageWithFailingObjectsNamesThem(t *testing.T) {
 		t.Errorf("got %q %+v", got, fs)
 	}
 }
+
+// One page of a controller whose first reconciles were slow (a start-up on a busy node): its
+// work p99 since the process started is 10s, but one sample cannot tell whether reconciles are
+// slow now, so slow-reconcile is info and says how to judge; read twice, it is a warning.
+func TestOnePageOfSlowStartUpIsInfo(t *testing.T) {
+	page := func(count float64) string {
+		return fmt.Sprintf(`workqueue_depth{name="c",controller="c"} 0
+workqueue_work_duration_seconds_bucket{name="c",controller="c",le="1"} 0
+workqueue_work_duration_seconds_bucket{name="c",controller="c",le="10"} %[1]g
+workqueue_work_duration_seconds_bucket{name="c",controller="c",le="+Inf"} %[1]g
+workqueue_work_duration_seconds_sum{name="c",controller="c"} %[2]g
+workqueue_work_duration_seconds_count{name="c",controller="c"} %[1]g
+workqueue_adds_total{name="c",controller="c"} %[1]g
+`, count, 9*count)
+	}
+	cur := health.FromFamilies(testpages.ParseText(t, page(20)), time.Time{})
+	one := Target{ID: "ns/c:8080", Kind: ControllerRuntime, Cur: cur, Queues: health.Queues("t", nil, cur, 0)}
+	Judge(&one, DefaultThresholds())
+	fs := Evaluate([]Target{one}, nil, nil, DefaultThresholds())
+	if got := checks(fs); got != "info:slow-reconcile" {
+		t.Fatalf("one sample: got %q %+v", got, fs)
+	}
+	if s := fs[0].Summary; !strings.Contains(s, "since the process started") || !strings.Contains(s, "--interval") {
+		t.Errorf("one sample: the summary does not say the p99 is a lifetime one and how to judge: %s", s)
+	}
+
+	prev := health.FromFamilies(testpages.ParseText(t, page(10)), time.Time{})
+	two := Target{ID: "ns/c:8080", Kind: ControllerRuntime, Prev: prev, Cur: cur, Window: 10 * time.Second,
+		Queues: health.Queues("t", prev, cur, 10*time.Second)}
+	Judge(&two, DefaultThresholds())
+	if got := checks(Evaluate([]Target{two}, nil, nil, DefaultThresholds())); !strings.Contains(got, "warning:slow-reconcile") {
+		t.Errorf("two samples with 10 slow reconciles in the window: got %q", got)
+	}
+}

@@ -165,11 +165,13 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 	}
 	// A p99 known only to be at least its top bucket fires when that bound reaches the
 	// threshold; below it, Judge says in the queue's reason that the buckets cannot tell.
+	// With one sample the p99 is over the process's life: a slow start-up (a busy node, a cold
+	// cache) is no warning alone.
 	if w := workQuantiles(t, q); !stuck && !saturated && w.p99 >= th.SlowWork.Seconds() {
-		out = append(out, blockedIn(newFinding("slow-reconcile", t.Kind, t.ID, q.Queue,
+		out = append(out, lifetimeOnly(t, blockedIn(newFinding("slow-reconcile", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%s spends %s on an item (p99 %s) although workers are free", q.Queue, quantile(w.p99, w.p99AtLeast), w.when),
 			Evidence{Name: "work p99", Value: quantile(w.p99, w.p99AtLeast), Threshold: ">= " + th.SlowWork.String()},
-			Evidence{Name: "work p50", Value: quantile(w.p50, w.p50AtLeast)}, workersEvidence(q)), t.Goroutines, false).as(health.StatusSlow))
+			Evidence{Name: "work p50", Value: quantile(w.p50, w.p50AtLeast)}, workersEvidence(q)), t.Goroutines, false).as(health.StatusSlow)))
 	}
 	if f, ok := backlog(t, q, th); ok {
 		out = append(out, f)
