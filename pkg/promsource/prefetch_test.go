@@ -142,11 +142,20 @@ func TestPrefetchedReadingAskedAgainWhenCoarser(t *testing.T) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	// Three sent ahead and the targets query at 0s, the targets query again and the
-	// reading's three at 5m (those sent ahead may arrive in any order).
-	asked := slices.Sorted(slices.Values(d.asked))
-	if !slices.Equal(asked, []string{"0s", "0s", "0s", "0s", "5m", "5m", "5m", "5m"}) {
-		t.Errorf("asked with max_source_resolution %v, want four at 0s and four at 5m", d.asked)
+	// The targets query at 0s, and the three sent ahead as far as they got before Read,
+	// asking at 5m, dropped them (one not yet on the wire when it is cancelled never arrives:
+	// on a busy machine, seen); the targets query again and the reading's three at 5m.
+	at0, at5m := 0, 0
+	for _, r := range d.asked {
+		switch r {
+		case "0s":
+			at0++
+		case "5m":
+			at5m++
+		}
+	}
+	if at0 < 1 || at0 > 4 || at5m != 4 || at0+at5m != len(d.asked) {
+		t.Errorf("asked with max_source_resolution %v, want one to four at 0s and four at 5m", d.asked)
 	}
 }
 
