@@ -85,6 +85,11 @@ release-check: krew-manifest
 clean:
 	rm -rf bin dist
 
+## clean-cache: remove the pinned control plane and Thanos the tests built (hack/cache-dir.sh), kept across checkouts
+.PHONY: clean-cache
+clean-cache:
+	rm -rf "$$(hack/cache-dir.sh)"
+
 ## bench: Go benchmarks (-benchmem), peak RSS, start-up and, with a local cluster up, reading by hand (kubectl get --raw | grep)
 ## as a comparison, and the e2e scale measurements; medians and same-run ratios go into BENCHMARKS.md
 .PHONY: bench

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the local control plane's binaries (etcd, kube-apiserver, kube-controller-manager,
 # kube-scheduler, kwok)
-# from pinned Go module versions into .cache/cluster/bin-<key>, where <key> hashes every pin.
-# A second run with the same pins does nothing. Prints the bin folder on stdout.
+# from pinned Go module versions into cluster/bin-<key> of the user's cache (hack/cache-dir.sh),
+# where <key> hashes every pin and the Go version. A second run with the same pins, from any
+# checkout, does nothing. Prints the bin folder on stdout.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,13 +13,21 @@ here="$root/hack/cluster"
 
 key=$( { cat "$here/tools/go.mod" "$here/tools/go.sum" "$here/etcd/go.mod" "$here/etcd/go.sum";
          echo "kwok=$KWOK_VERSION k8s=$K8S_VERSION"; go env GOVERSION; } | sha256sum | cut -c1-16)
-bin="$root/.cache/cluster/bin-$key"
+cache=$("$root/hack/cache-dir.sh")
+bin="$cache/cluster/bin-$key"
 if [ -x "$bin/kube-apiserver" ] && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kube-scheduler" ] && [ -x "$bin/etcd" ] && [ -x "$bin/kwok" ]; then
   echo "$bin"
   exit 0
 fi
 
 log() { echo "cluster build: $*" >&2; }
+mkdir -p "$cache/cluster"
+exec 9>"$cache/cluster/build.lock"
+flock 9 # one build at a time; the one that waited finds the binaries
+if [ -x "$bin/kube-apiserver" ] && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kube-scheduler" ] && [ -x "$bin/etcd" ] && [ -x "$bin/kwok" ]; then
+  echo "$bin"
+  exit 0
+fi
 tmp="$bin.partial"
 rm -rf "$tmp"; mkdir -p "$tmp"
 export CGO_ENABLED=0 GOFLAGS=-mod=mod GOTOOLCHAIN=local

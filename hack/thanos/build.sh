@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the pinned Thanos (hack/thanos/go.mod) that the e2e tests run, into
-# .cache/thanos/bin-<key>/thanos, where <key> hashes the pins, the build tags and the Go version.
-# A second run with the same pins does nothing. Prints the binary's path on stdout.
+# thanos/bin-<key>/thanos of the user's cache (hack/cache-dir.sh), where <key> hashes the pins,
+# the build tags and the Go version. A second run with the same pins, from any checkout, does
+# nothing. Prints the binary's path on stdout.
 #
 # Thanos is built from this small module rather than with `go install ...@version`, which
 # refuses Thanos' replace directives (go.mod copies them). The tags are Thanos' own release
@@ -15,14 +16,15 @@ here="$root/hack/thanos"
 tags=netgo,slicelabels
 
 key=$( { cat "$here/go.mod" "$here/go.sum"; echo "tags=$tags"; GOTOOLCHAIN=local go env GOVERSION; } | sha256sum | cut -c1-16)
-bin="$root/.cache/thanos/bin-$key"
+cache=$("$root/hack/cache-dir.sh")
+bin="$cache/thanos/bin-$key"
 if [ -x "$bin/thanos" ]; then
   echo "$bin/thanos"
   exit 0
 fi
 
-mkdir -p "$root/.cache/thanos"
-exec 9>"$root/.cache/thanos/build.lock"
+mkdir -p "$cache/thanos"
+exec 9>"$cache/thanos/build.lock"
 flock 9 # one build at a time; the one that waited finds the binary
 if [ -x "$bin/thanos" ]; then
   echo "$bin/thanos"
