@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// run is the events of a run of three tests: TestSlow passes after 90 s with two subtests,
+// TestBroken fails and prints why, TestQuick passes; a parallel TestSlow's output interleaves.
+// TestSlow's subtests run in parallel, so go test's Elapsed of it leaves them out (0).
+const run = `{"Time":"2026-11-29T10:00:00Z","Action":"output","Package":"p","Output":"cluster up\n"}
+{"Time":"2026-11-29T09:59:00Z","Action":"run","Package":"p","Test":"TestSlow"}
+{"Time":"2026-11-29T09:59:00Z","Action":"pause","Package":"p","Test":"TestSlow"}
+{"Time":"2026-11-29T10:00:01Z","Action":"cont","Package":"p","Test":"TestSlow"}
+{"Time":"2026-11-29T10:00:01Z","Action":"run","Package":"p","Test":"TestSlow/a"}
+{"Time":"2026-11-29T10:00:01Z","Action":"run","Package":"p","Test":"TestBroken"}
+{"Time":"2026-11-29T10:00:02Z","Action":"output","Package":"p","Test":"TestSlow/a","Output":"    slow says hello\n"}
+{"Time":"2026-11-29T10:00:03Z","Action":"output","Package":"p","Test":"TestBroken","Output":"    broken_test.go:9: want 1, got 2\n"}
+{"Time":"2026-11-29T10:00:03Z","Action":"fail","Package":"p","Test":"TestBroken","Elapsed":2}
+{"Time":"2026-11-29T10:00:03Z","Action":"run","Package":"p","Test":"TestSlow/b"}
+{"Time":"2026-11-29T10:00:03Z","Action":"run","Package":"p","Test":"TestQuick"}
+{"Time":"2026-11-29T10:00:03Z","Action":"pass","Package":"p","Test":"TestQuick","Elapsed":0.1}
+{"Time":"2026-11-29T10:01:31Z","Action":"pass","Package":"p","Test":"TestSlow/b","Elapsed":88}
+{"Time":"2026-11-29T10:01:31Z","Action":"pass","Package":"p","Test":"TestSlow","Elapsed":0}
+not json: a build error
+{"Time":"2026-11-29T10:01:31Z","Action":"output","Package":"p","Output":"FAIL\tp\t91.0s\n"}
+{"Time":"2026-11-29T10:01:31Z","Action":"fail","Package":"p","Elapsed":91}
+`
+
+func TestSummary(t *testing.T) {
+	var out bytes.Buffer
+	s := newSummary(&out)
+	if err := s.read(strings.NewReader(run)); err != nil {
+		t.Fatal(err)
+	}
+	s.print(2)
+	got := out.String()
+	for _, want := range []string{
+		"cluster up\n",
+		"    broken_test.go:9: want 1, got 2\n",
+		"PASS TestQuick",
+		"not json: a build error\n",
+		"FAIL\tp\t91.0s\n",
+		"The 2 slowest tests:\n     1m30s  TestSlow (2 subtests)\n        2s  TestBroken\n",
+		"3 tests: 2 passed, 1 failed, 0 skipped; their times add up to 1m32s, the run took 1m31s",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	// A passing test's own output is not shown; the slowest list stops at two.
+	for _, not := range []string{"slow says hello", "  TestQuick"} {
+		if strings.Contains(got, not) {
+			t.Errorf("output has %q:\n%s", not, got)
+		}
+	}
+	if !s.failed {
+		t.Error("a run with a failed test is not marked failed")
+	}
+}
+
+func TestPassingRunIsNotFailed(t *testing.T) {
+	var out bytes.Buffer
+	s := newSummary(&out)
+	pass := `{"Action":"run","Test":"TestA"}
+{"Action":"pass","Test":"TestA","Elapsed":1}
+{"Action":"pass","Elapsed":1}
+`
+	if err := s.read(strings.NewReader(pass)); err != nil {
+		t.Fatal(err)
+	}
+	if s.failed {
+		t.Errorf("a passing run is marked failed:\n%s", out.String())
+	}
+}
