@@ -19,6 +19,8 @@ import (
 // operator runs as a ServiceAccount (--as), which the scenario's FlowSchema matches; the
 // operator creates its FlowSchema and PriorityLevelConfiguration and deletes them when it
 // stops, and the test deletes them too in case it could not.
+// Runs alone: its windows must end before the throttled reconcile passes stuckAfter (30s) or
+// stuck-worker tops the report; kwok, API-server and start-up delays under load eat the ~8s margin.
 func TestReportDiagnosesAPFThrottling(t *testing.T) {
 	ns := newNamespace(t)
 	const sa = "apf-operator"

@@ -152,6 +152,21 @@ func startLocalCRI(t *testing.T, name, ip, criPath string, argv []string) *local
 	return p
 }
 
+// saidTimes is how many times the process has printed line so far; safe from any goroutine.
+func (p *localProcess) saidTimes(line string) int {
+	b, err := os.ReadFile(p.logPath)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, l := range strings.Split(string(b), "\n") {
+		if l == line {
+			n++
+		}
+	}
+	return n
+}
+
 // waitListening waits until the process accepts connections at addr.
 func (p *localProcess) waitListening(t *testing.T, addr string) {
 	t.Helper()

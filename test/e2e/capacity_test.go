@@ -102,6 +102,10 @@ func (c capacityRow) String() string {
 // with the advised workers, and then no saturation and a queue wait p99 under the target
 // (1s). Once for an event-driven load (saturated: 150 objects touched 10/s, 1s reconciles)
 // and once for a closed loop (periodic: 150 objects requeued every 10s, 100ms reconciles).
+//
+// Runs alone, its own cases side by side: its loads are writes its operators send through the API
+// server, which beside the other
+// tests takes them more slowly (seen: 6.5/s read for 10/s asked), and the model with them.
 func TestCapacityAdviceRemovesSaturation(t *testing.T) {
 	for _, tc := range []struct {
 		scenario string
@@ -186,6 +190,10 @@ func TestCapacityAdviceRemovesSaturation(t *testing.T) {
 // measured one, for docs/capacity.md. It holds the model to what it must get right whatever
 // the error of its waits: the kind of loop, a bounded wait where the workers keep up, and
 // an unbounded one where they cannot.
+//
+// Runs alone, its own cases side by side: its loads are writes its operators send through the API
+// server, which beside the other
+// tests takes them more slowly (seen: 6.5/s read for 10/s asked), and the model with them.
 func TestCapacityModelAgainstMeasurements(t *testing.T) {
 	for _, tc := range []struct {
 		scenario string
@@ -236,6 +244,10 @@ func TestCapacityModelAgainstMeasurements(t *testing.T) {
 // about seven times a second. The queue merges those changes and the object holds the one
 // worker, so the capacity model counts it as one worker's load, not as seven items a second,
 // and names it.
+//
+// Runs alone, its own cases side by side: its load is writes its operator sends through the API
+// server, which beside the other
+// tests takes them more slowly, and the measured service times with them.
 func TestCapacityNamesAHotKey(t *testing.T) {
 	ns := newNamespace(t)
 	p := startOperatorWith(t, ns, "operator", "slow", 1)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -20,6 +21,24 @@ type apiProxy struct {
 	forward bool // false: accept and never answer (an API server that hangs)
 	mu      sync.Mutex
 	conns   []net.Conn
+	active  atomic.Int64 // when bytes last crossed the proxy, in Unix nanoseconds; 0 before any
+}
+
+// carried reports whether any bytes have crossed the proxy.
+func (p *apiProxy) carried() bool { return p.active.Load() != 0 }
+
+// lastActive is when bytes last crossed the proxy, either way.
+func (p *apiProxy) lastActive() time.Time { return time.Unix(0, p.active.Load()) }
+
+// activeWriter is w that marks the proxy active at each write.
+type activeWriter struct {
+	p *apiProxy
+	w io.Writer
+}
+
+func (a activeWriter) Write(b []byte) (int, error) {
+	a.p.active.Store(time.Now().UnixNano())
+	return a.w.Write(b)
 }
 
 // startAPIProxy listens on loopback and forwards to the API server (or black-holes).
@@ -52,8 +71,8 @@ func (p *apiProxy) serve() {
 				return
 			}
 			p.track(up)
-			go func() { _, _ = io.Copy(up, c); up.Close() }()
-			_, _ = io.Copy(c, up)
+			go func() { _, _ = io.Copy(activeWriter{p, up}, c); up.Close() }()
+			_, _ = io.Copy(activeWriter{p, c}, up)
 			c.Close()
 		}()
 	}
@@ -92,16 +111,44 @@ func (p *apiProxy) kubeconfig(t *testing.T) string {
 // The API server stops in the middle of a run, or hangs from the start: the command ends
 // within its bounds with a clear error.
 func TestFaultAPIServerGone(t *testing.T) {
+	t.Parallel()
 	ns := newNamespace(t)
 	page := filepath.Join(env.root, "test/e2e/testdata/kube-controller-manager.prom")
-	startBehindPod(t, podSpec{Namespace: ns, Name: "plain", Ports: []podPort{{Name: "metrics", Port: 8080}},
-		Command: func(l map[int32]string) []string { return []string{env.servepage, "--listen", l[8080], "--file", page} }})
+	plain := startBehindPod(t, podSpec{Namespace: ns, Name: "plain", Ports: []podPort{{Name: "metrics", Port: 8080}},
+		Command: func(l map[int32]string) []string {
+			return []string{env.servepage, "--listen", l[8080], "--file", page, "--say-served"}
+		}})
 
 	t.Run("stops between samples", func(t *testing.T) {
 		t.Parallel()
 		p := startAPIProxy(t, true)
-		time.AfterFunc(3*time.Second, p.Kill)
-		m := runBounded(t, p.kubeconfig(t), "queues", "-n", ns, "--via", "proxy", "--interval", "5s", "--timeout", "3s")
+		kubeconfig := p.kubeconfig(t)
+		// The API server goes away once the first sample is read, between the samples: when
+		// the page has been served since the command's first bytes crossed the proxy, and the
+		// command has then sent nothing through it for a second (it waits out the 5s
+		// interval). Other tests' -A runs may read the page too, so the page alone does not
+		// tell that this command's first sample is done.
+		stop := make(chan struct{})
+		t.Cleanup(func() { close(stop) })
+		go func() {
+			servedBefore := -1
+			for {
+				if servedBefore < 0 && p.carried() {
+					servedBefore = plain.saidTimes("served /metrics")
+				}
+				if servedBefore >= 0 && plain.saidTimes("served /metrics") > servedBefore &&
+					time.Since(p.lastActive()) >= time.Second {
+					p.Kill()
+					return
+				}
+				select {
+				case <-stop:
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+		}()
+		m := runBounded(t, kubeconfig, "queues", "-n", ns, "--via", "proxy", "--interval", "5s", "--timeout", "3s")
 		// The first sample was read: lifetime figures, exit 0, and the second sample's failure.
 		if m.Code != 0 || !strings.Contains(m.Stdout, "workqueue") && !strings.Contains(m.Stdout, "deployment") ||
 			!strings.Contains(m.Stderr, "second sample") || !strings.Contains(m.Stderr, "127.0.0.1") {
@@ -140,6 +187,7 @@ func TestFaultAPIServerGone(t *testing.T) {
 
 // A namespace that does not exist, and one without any metrics endpoint.
 func TestFaultNamespaces(t *testing.T) {
+	t.Parallel()
 	r := ctrldiag(t, "queues", "-n", "no-such-namespace-e2e", "--interval", "0")
 	if r.Code != 1 || !strings.Contains(r.Stderr, `namespace "no-such-namespace-e2e" does not exist`) {
 		t.Errorf("a missing namespace:\n%s", r)

@@ -50,6 +50,9 @@ func dispatched(t *testing.T, fs string) float64 {
 // goes through the replicaset controller all the same (its workers and its client's rate
 // limiter serve every namespace), and the controller is slow while it lasts: the test is not
 // parallel.
+// Runs alone: it slows kube-controller-manager's replicaset controller (shared by every namespace)
+// with a burst of 200 pod creates, and asserts kube-controller-manager-wide flowschema-waits
+// findings (none before the load, only on the replicaset queue after).
 func TestReportNamesFlowSchemaWaits(t *testing.T) {
 	ns := newNamespace(t)
 	name := "ctrldiag-e2e-queued-" + ns

@@ -161,6 +161,7 @@ func checkHostile(t *testing.T, kubeconfig string, c hostileCase, healthyID stri
 
 // Every hostile endpoint, read directly with --url beside a healthy one.
 func TestHostileURL(t *testing.T) {
+	t.Parallel()
 	plain, secure, silent, closed := loopbackHostile(t)
 	healthy := "http://" + plain + "/metrics"
 	for _, c := range hostileCases(plain, secure, silent, closed) {

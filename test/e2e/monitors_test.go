@@ -19,6 +19,9 @@ import (
 // queues reads them; a user who may not list the monitors gets a warning and the other rules,
 // not a failure. The CRDs exist only while this test runs: it is not parallel, so
 // no other test sees them come and go.
+//
+// Runs alone: it installs and deletes the cluster-wide monitoring.coreos.com CRDs, which change
+// every other test's discovery.
 func TestMonitorDiscovery(t *testing.T) {
 	installMonitoringCRDs(t)
 	ns := newNamespace(t)

@@ -70,6 +70,9 @@ func (o objectsDoc) failedAs(resource, object string) string {
 // fails its syncs (FailedCreate, exceeded quota) and the ReplicaSet gets ReplicaFailure=True.
 // kube-controller-manager reconciles ReplicaSets in every namespace, so report -n kube-system
 // reads them there and names the ReplicaSet as NAMESPACE/NAME with its reason.
+//
+// Runs alone: it judges every ReplicaSet of the cluster (the FailedCreate group lists 3 objects and
+// the first one's message), which other tests' failing ReplicaSets would join.
 func TestReportObjectsQuotaBlockedReplicaSet(t *testing.T) {
 	ns := newQuotaBlockedNamespace(t)
 	apply(t, fmt.Sprintf(`apiVersion: apps/v1
@@ -144,6 +147,7 @@ spec:
 // in the failure finding (persistent-failures, or retry-storm while its first retries come
 // fast), and not counted as behind spec.
 func TestReportObjectsFailureOfCurrentGeneration(t *testing.T) {
+	t.Parallel()
 	ns := newNamespace(t)
 	operatorBehindPod(t, ns, "operator-failing", "failing")
 	var name string
@@ -243,6 +247,7 @@ func TestReportObjectsFailureOfCurrentGeneration(t *testing.T) {
 // the capacity of its replicaset queue counts 5 workers, the default of
 // --concurrent-replicaset-syncs (hack/cluster starts it without the flag), and says so.
 func TestReportWorkersFromTheCommandLine(t *testing.T) {
+	t.Parallel()
 	if out := mustKubectl(t, "-n", "kube-system", "get", "pods", "-l", "component=kube-controller-manager", "-o", "jsonpath={.items[0].spec.containers[0].command}"); strings.Contains(out, "concurrent-replicaset-syncs") {
 		t.Fatalf("the test expects kube-controller-manager without --concurrent-replicaset-syncs: %s", out)
 	}

@@ -20,9 +20,12 @@ import (
 // by a RoleBinding only (granted in that namespace, not cluster-wide), the Workloads are read in
 // the operator's namespace and the other one is named nowhere.
 func TestReportObjectsClusterWideByRBAC(t *testing.T) {
+	t.Parallel()
 	ns := newNamespace(t)
 	other := newNamespace(t)
 	role := clusterWideOperator(t, ns, "ctrldiag-e2e-rbac-")
+	// The failure reason is this test's own: the objects view names at most three objects per
+	// reason, read in every namespace, and other tests' Workloads fail with reasons of their own.
 	apply(t, fmt.Sprintf(`apiVersion: demo.ctrldiag.dev/v1alpha1
 kind: Workload
 metadata: {name: fine, namespace: %[1]s, labels: {ctrldiag.dev/e2e: %[1]s}}
@@ -31,13 +34,13 @@ spec: {}
 apiVersion: demo.ctrldiag.dev/v1alpha1
 kind: Workload
 metadata: {name: broken, namespace: %[2]s, labels: {ctrldiag.dev/e2e: %[1]s}}
-spec: {failureRate: 1, failureReason: RepositoryNotFound, failureMessage: "repository not found"}
+spec: {failureRate: 1, failureReason: RBACScopeRepositoryNotFound, failureMessage: "repository not found"}
 `, ns, other))
 	startWideOperator(t, ns)
 	eventually(t, 60*time.Second, "the operator to fail the Workload of the other namespace", func() error {
 		out := mustKubectl(t, "-n", other, "get", "workloads.demo.ctrldiag.dev", "broken", "-o",
 			`jsonpath={.status.conditions[?(@.type=="Ready")].status} {.status.conditions[?(@.type=="Ready")].reason}`)
-		if out != "False RepositoryNotFound" {
+		if out != "False RBACScopeRepositoryNotFound" {
 			return fmt.Errorf("Ready %q", out)
 		}
 		return nil
@@ -50,8 +53,8 @@ spec: {failureRate: 1, failureReason: RepositoryNotFound, failureMessage: "repos
 		t.Fatalf("report -n %s:\n%s", ns, r)
 	}
 	o := objectsOf(t, d)
-	if got := o.failedAs("workloads", object); got != "Ready=False RepositoryNotFound" {
-		t.Errorf("the objects view names %s as %q, want Ready=False RepositoryNotFound:\n%s", object, got, d.Objects)
+	if got := o.failedAs("workloads", object); got != "Ready=False RBACScopeRepositoryNotFound" {
+		t.Errorf("the objects view names %s as %q, want Ready=False RBACScopeRepositoryNotFound:\n%s", object, got, d.Objects)
 	}
 	var scope struct {
 		Kinds []struct {
@@ -84,7 +87,7 @@ spec: {failureRate: 1, failureReason: RepositoryNotFound, failureMessage: "repos
 	if err := json.Unmarshal([]byte(r.Stdout), &replayed); err != nil || r.Code != 0 {
 		t.Fatalf("report --from-snapshot: %v\n%s", err, r)
 	}
-	if got := objectsOf(t, replayed).failedAs("workloads", object); got != "Ready=False RepositoryNotFound" {
+	if got := objectsOf(t, replayed).failedAs("workloads", object); got != "Ready=False RBACScopeRepositoryNotFound" {
 		t.Errorf("replayed offline, the objects view names %s as %q:\n%s", object, got, replayed.Objects)
 	}
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -25,6 +26,10 @@ import (
 // top finding, and that at rest (healthy, polling at scale, once their start-up has left the
 // window) none fires. Rates run over a 30s
 // window and every for: is 0s, so that a scenario shows within a minute or two.
+//
+// Runs alone, its own cases side by side: its scenarios at rest must leave their start-up burst
+// behind within the settle time,
+// which beside the other tests' load they did not (polling, seen).
 func TestRulesAgreeWithTheReport(t *testing.T) {
 	if _, err := exec.LookPath("prometheus"); err != nil {
 		t.Fatal("prometheus is not on PATH: install Debian's prometheus package (hack/test-deps.sh)")
@@ -58,9 +63,11 @@ func TestRulesAgreeWithTheReport(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.scenario, func(t *testing.T) {
+			t.Parallel()
 			ns := newNamespace(t)
 			p := operatorBehindPod(t, ns, "operator-"+tc.scenario, tc.scenario)
-			r := ctrldiag(t, append(args, "--matchers", fmt.Sprintf(`{namespace=%q}`, ns))...)
+			// A copy: the subtests run in parallel and must not append into args' shared array.
+			r := ctrldiag(t, slices.Concat(args, []string{"--matchers", fmt.Sprintf(`{namespace=%q}`, ns)})...)
 			if r.Code != 0 {
 				t.Fatalf("rules:\n%s", r)
 			}
@@ -192,6 +199,7 @@ func (p prometheus) firing(t *testing.T) []string {
 // rules --selector, the old name of --matchers, still gives the same rules for one release,
 // with a warning on stderr only (the rule file on stdout stays clean), and is not in -h.
 func TestRulesSelectorIsADeprecatedAlias(t *testing.T) {
+	t.Parallel()
 	want := ctrldiag(t, "rules", "--matchers", `{namespace="ops"}`)
 	old := ctrldiag(t, "rules", "--selector", `{namespace="ops"}`)
 	if want.Code != 0 || old.Code != 0 || old.Stdout != want.Stdout || !strings.Contains(want.Stdout, `namespace="ops"`) {

@@ -17,6 +17,8 @@ import (
 // component=kube-scheduler), in the test's namespace so that no other test sees it. Its
 // /metrics, as in kubeadm clusters, admits only a token allowed to get /metrics: report reads
 // it with --token-from-sa, through a port-forward (kwok's PortForward to the node's 10259).
+// Runs alone: asserts the cluster's one kube-scheduler raises no warning, which other tests' pods
+// would change.
 func TestReportSchedulerAtRest(t *testing.T) {
 	ns := newNamespace(t)
 	const pod = "kube-scheduler-ctrldiag-node"

@@ -33,15 +33,19 @@ func topRow(screen, pod string) []string {
 // row while the view goes on, and q exits 0 leaving the terminal as it was (alternate screen
 // left, cursor shown, no escape sequence on the screen).
 func TestTopSaturatedOperatorInTmux(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("this test drives kubectl ctrldiag top in tmux: install Debian's tmux package (hack/test-deps.sh does, as root)")
 	}
 	// Each operator in a namespace of its own: a scenario's driver deletes the Workloads of
-	// other scenarios in its namespace, and both controllers would reconcile them all.
+	// other scenarios in its namespace, and both controllers would reconcile them all. Both
+	// pods also carry a label of this run, which top's selector requires, so that top -A does
+	// not see the pods of other tests running at the same time (app=sat is common).
+	run := fmt.Sprintf("top-tmux-%d", time.Now().UnixNano())
 	operator := func(name, scenario string) *behindPod {
 		ns := newNamespace(t)
 		return startBehindPod(t, podSpec{Namespace: ns, Name: name,
-			Labels: map[string]string{"control-plane": "controller-manager", "app": name},
+			Labels: map[string]string{"control-plane": "controller-manager", "app": name, "e2e.ctrldiag.dev/run": run},
 			Ports:  []podPort{{Name: "http-metrics", Port: 8080}},
 			Command: func(listen map[int32]string) []string {
 				return []string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,
@@ -51,8 +55,8 @@ func TestTopSaturatedOperatorInTmux(t *testing.T) {
 	operator("sat", "saturated")
 	calm := operator("calm", "healthy")
 
-	x := tmuxterm.New(t, fmt.Sprintf("env PATH=%q KUBECONFIG=%q HOME=%q kubectl ctrldiag top -A -l 'app in (sat,calm)' --refresh 1s; echo \"exit status $?\"; sleep 600",
-		env.path, env.kubeconfig, os.Getenv("HOME")))
+	x := tmuxterm.New(t, fmt.Sprintf("env PATH=%q KUBECONFIG=%q HOME=%q kubectl ctrldiag top -A -l 'app in (sat,calm),e2e.ctrldiag.dev/run=%s' --refresh 1s; echo \"exit status $?\"; sleep 600",
+		env.path, env.kubeconfig, os.Getenv("HOME"), run))
 
 	// Rows appear; the saturated queue climbs and is judged.
 	s := x.WaitFor(60*time.Second, "both operators' rows", func(s string) bool { return topRow(s, "sat") != nil && topRow(s, "calm") != nil })
@@ -128,6 +132,7 @@ func TestTopSaturatedOperatorInTmux(t *testing.T) {
 // refreshes over --via port-forward make at most two port-forward requests (websockets, then
 // SPDY should websockets be refused), and six refreshes over the proxy make six proxy GETs.
 func TestTopKeepsPortForwards(t *testing.T) {
+	t.Parallel()
 	ns := newNamespace(t)
 	user := fmt.Sprintf("ctrldiag-top-%d", time.Now().UnixNano()%1e6)
 	mustKubectl(t, "create", "clusterrolebinding", user, "--clusterrole=cluster-admin", "--user="+user)
@@ -177,6 +182,7 @@ func TestTopKeepsPortForwards(t *testing.T) {
 // restarted behind the same pod with --workers 200, as one raising its workers would; top,
 // without being restarted, then shows the depth drained (below 10) and no backlog.
 func TestTopWatchesTheDepthDrainWhenWorkersAreRaised(t *testing.T) {
+	t.Parallel()
 	ns := newNamespace(t)
 	argv := func(listen string, extra ...string) []string {
 		return append([]string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,
@@ -267,6 +273,7 @@ func TestTopWatchesTheDepthDrainWhenWorkersAreRaised(t *testing.T) {
 // and pod, so the first frame's sparklines already hold points from before the session. The
 // first frame alone (no history) holds one point (its depth; it has no rate), the second three.
 func TestTopHistory(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("this test drives kubectl ctrldiag top in tmux: install Debian's tmux package (hack/test-deps.sh does, as root)")
 	}

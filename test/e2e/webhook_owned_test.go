@@ -29,6 +29,10 @@ func interceptWrites(t *testing.T, ns, config, webhook, resource string, hook sl
 // kind and where it came from, its timeout and failurePolicy. The control: an equally slow
 // webhook on Secrets, which the test itself creates there and the operator does not own, is
 // slow on the API server (webhook-latency) but tied to no controller.
+// Runs alone: its 1s webhooks show in the API server's (cluster-wide) admission metrics, which
+// every report with the API server in scope reads and ties to any controller writing ConfigMaps or
+// Secrets (selectors are not evaluated); others' slow webhooks could likewise lead its workload
+// queue's advice.
 func TestReportTiesAWebhookOnTheKindsAnOperatorOwns(t *testing.T) {
 	ns := newNamespace(t)
 	cmHook, secretHook := startSlowWebhook(t, time.Second), startSlowWebhook(t, time.Second)

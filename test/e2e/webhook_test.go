@@ -118,6 +118,9 @@ func startSlowWebhook(t *testing.T, delay time.Duration) slowWebhook {
 // API server is slow for POST pods, with its p99 (request-latency), and for nothing else.
 // Read in the same window with a token allowed /debug/pprof, kube-controller-manager's
 // goroutine dump shows where its replicaset workers wait.
+// Runs alone: asserts kube-controller-manager-wide figures (request-latency for POST pods and
+// nothing else, no other webhook tie on its queues, its goroutine dump), and its 2s pod webhook
+// shows in the API server's cluster-wide admission metrics.
 func TestReportNamesASlowWebhook(t *testing.T) {
 	ns := newNamespace(t)
 	hook := startSlowWebhook(t, 2*time.Second)
@@ -247,6 +250,9 @@ func checkSlowPOSTPods(t *testing.T, code, summary string, evidence []struct{ Na
 // updates, answers after 1s. With the API server in scope the
 // report's top finding is webhook-slows-writes on the operator's controller, naming the
 // scenario's webhook; the configuration is gone once the operator stops.
+// Runs alone: its top finding is taken over a report that includes the API server, which others'
+// load and slow webhooks would change, and its 1s webhook shows in the API server's cluster-wide
+// admission metrics.
 func TestReportDiagnosesTheSlowWebhookScenario(t *testing.T) {
 	ns := newNamespace(t)
 	p := startBehindPod(t, podSpec{Namespace: ns, Name: "operator-slow-webhook", Labels: map[string]string{"app": "ctrldiag-demo"},
