@@ -15,7 +15,8 @@ key=$( { cat "$here/tools/go.mod" "$here/tools/go.sum" "$here/etcd/go.mod" "$her
          echo "kwok=$KWOK_VERSION k8s=$K8S_VERSION"; go env GOVERSION; } | sha256sum | cut -c1-16)
 cache=$("$root/hack/cache-dir.sh")
 bin="$cache/cluster/bin-$key"
-if [ -x "$bin/kube-apiserver" ] && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kube-scheduler" ] && [ -x "$bin/etcd" ] && [ -x "$bin/kwok" ]; then
+built() { for b in kube-apiserver kube-controller-manager kube-scheduler etcd kwok; do [ -x "$bin/$b" ] || return 1; done; }
+if built; then
   echo "$bin"
   exit 0
 fi
@@ -24,7 +25,7 @@ log() { echo "cluster build: $*" >&2; }
 mkdir -p "$cache/cluster"
 exec 9>"$cache/cluster/build.lock"
 flock 9 # one build at a time; the one that waited finds the binaries
-if [ -x "$bin/kube-apiserver" ] && [ -x "$bin/kube-controller-manager" ] && [ -x "$bin/kube-scheduler" ] && [ -x "$bin/etcd" ] && [ -x "$bin/kwok" ]; then
+if built; then
   echo "$bin"
   exit 0
 fi
