@@ -1,6 +1,7 @@
 // Command testtimes reads `go test -json` on stdin and prints what a plain `go test` would, only
 // shorter: one line per finished top-level test, the whole output of a test that failed, the
-// package's own lines, and at the end the slowest tests with their times and the totals.
+// package's own lines, the log of a test still running when the run ended, and at the end the
+// slowest tests with their times and the totals.
 // hack/e2e.sh pipes the e2e suite through it, so every run says where its minutes went.
 //
 //	go test -json ./test/e2e/ | go run ./hack/testtimes [-top 15] [-json-out FILE]
@@ -100,7 +101,25 @@ func (s *summary) read(r io.Reader) error {
 		}
 		s.add(e)
 	}
+	s.unfinished()
 	return sc.Err()
+}
+
+// unfinished prints the log of each test that was still running when the run ended (a
+// timeout's panic, a crash): the run failed there, and its log says where.
+func (s *summary) unfinished() {
+	names := make([]string, 0, len(s.pending))
+	for name := range s.pending {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		s.failed = true
+		fmt.Fprintf(s.w, "--- %s did not finish; its log:\n", name)
+		for _, o := range s.pending[name] {
+			fmt.Fprint(s.w, o)
+		}
+	}
 }
 
 func (s *summary) add(e event) {

@@ -74,3 +74,23 @@ func TestPassingRunIsNotFailed(t *testing.T) {
 		t.Errorf("a passing run is marked failed:\n%s", out.String())
 	}
 }
+
+// A test still running when the run ends (go test's timeout panics) has its log shown, and
+// the run is failed even if no fail event names it.
+func TestUnfinishedTestShowsItsLog(t *testing.T) {
+	var out bytes.Buffer
+	s := newSummary(&out)
+	hung := `{"Action":"run","Test":"TestHangs"}
+{"Action":"output","Test":"TestHangs","Output":"    waiting for the pod\n"}
+{"Action":"output","Output":"panic: test timed out after 60m0s\n"}
+`
+	if err := s.read(strings.NewReader(hung)); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); !strings.Contains(got, "--- TestHangs did not finish; its log:\n    waiting for the pod\n") {
+		t.Errorf("the unfinished test's log is not shown:\n%s", got)
+	}
+	if !s.failed {
+		t.Error("a run with an unfinished test is not marked failed")
+	}
+}

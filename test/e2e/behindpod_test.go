@@ -154,17 +154,8 @@ func startLocalCRI(t *testing.T, name, ip, criPath string, argv []string) *local
 
 // saidTimes is how many times the process has printed line so far; safe from any goroutine.
 func (p *localProcess) saidTimes(line string) int {
-	b, err := os.ReadFile(p.logPath)
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for _, l := range strings.Split(string(b), "\n") {
-		if l == line {
-			n++
-		}
-	}
-	return n
+	b, _ := os.ReadFile(p.logPath)
+	return strings.Count("\n"+string(b), "\n"+line+"\n")
 }
 
 // waitListening waits until the process accepts connections at addr.
