@@ -152,12 +152,6 @@ func startLocalCRI(t *testing.T, name, ip, criPath string, argv []string) *local
 	return p
 }
 
-// saidTimes is how many times the process has printed line so far; safe from any goroutine.
-func (p *localProcess) saidTimes(line string) int {
-	b, _ := os.ReadFile(p.logPath)
-	return strings.Count("\n"+string(b), "\n"+line+"\n")
-}
-
 // waitListening waits until the process accepts connections at addr.
 func (p *localProcess) waitListening(t *testing.T, addr string) {
 	t.Helper()

@@ -1,7 +1,7 @@
 // Command servepage is a test process that stands behind a pod in the e2e suite: it serves a
 // saved Prometheus page (captured from a real controller) at /metrics, over HTTP or over HTTPS
 // with a self-signed certificate, optionally demanding a bearer token, or never answering
-// (--hang) to test the bounds of the work; --say-served tells the test each page it served. With -ports N it listens on N consecutive ports from
+// (--hang) to test the bounds of the work. With -ports N it listens on N consecutive ports from
 // the -listen port, so that one process stands behind many pods.
 package main
 
@@ -28,7 +28,6 @@ func main() {
 	token := flag.String("token", "", "when set, /metrics demands this bearer token (401 without one, 403 with another)")
 	hang := flag.Bool("hang", false, "accept requests to /metrics but never answer (until the client gives up)")
 	ports := flag.Int("ports", 1, "listen on this many consecutive ports, from the port of -listen")
-	sayServed := flag.Bool("say-served", false, "print \"served /metrics\" on stdout once each page has been written")
 	flag.Parse()
 
 	page, err := os.ReadFile(*file)
@@ -54,9 +53,6 @@ func main() {
 		}
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 		_, _ = w.Write(page)
-		if *sayServed {
-			fmt.Println("served /metrics")
-		}
 	})
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 
