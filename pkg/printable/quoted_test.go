@@ -5,15 +5,15 @@ import (
 	"testing"
 )
 
-// C1 and bidi runes in a JSON document become \u escapes that decode to the same string.
+// DEL, C1 and bidi runes in a JSON document become \u escapes that decode to the same string.
 func TestQuotedKeepsTheDataExact(t *testing.T) {
-	in := "q\u202e\u0085\u2066é"
+	in := "q\u202e\u0085\u2066é\x7f"
 	doc, err := json.Marshal(map[string]string{"queue": in})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := Quoted(doc)
-	if want := `{"queue":"q\u202e\u0085\u2066é"}`; string(out) != want {
+	if want := `{"queue":"q\u202e\u0085\u2066é\u007f"}`; string(out) != want {
 		t.Errorf("Quoted = %s, want %s", out, want)
 	}
 	var back map[string]string

@@ -17,6 +17,10 @@ func TestStringEscapesWhatATerminalWouldActOn(t *testing.T) {
 		{"bidi \u202eevil\u202c \u2066x\u2069", `bidi \u202eevil\u202c \u2066x\u2069`},
 		{"bad \xff\xfe utf8 \xe2\x82", `bad \xff\xfe utf8 \xe2\x82`},
 		{`back\slash \x1b kept`, `back\slash \x1b kept`},
+		{"::error file=x::pwned", `\x3a:error file=x::pwned`},
+		{"  ::warning::x", `  \x3a:warning::x`},
+		{"a::b", "a::b"},
+		{":single", ":single"},
 	} {
 		if got := String(tc.in); got != tc.want {
 			t.Errorf("String(%q) = %q, want %q", tc.in, got, tc.want)

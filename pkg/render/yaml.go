@@ -22,8 +22,9 @@ func writeYAML(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
+	// The JSON is read as YAML with DEL and C1 controls escaped first: raw, YAML refuses them.
 	var doc yamlv3.Node
-	if err := yamlv3.Unmarshal(js, &doc); err != nil {
+	if err := yamlv3.Unmarshal(printable.Quoted(js), &doc); err != nil {
 		return err
 	}
 	if !blockStyle(&doc, false) {
