@@ -100,7 +100,7 @@ func DiffMarkdown(w io.Writer, d view.Diff) error {
 		side view.Side
 	}{{"before", d.Before}, {"after", d.After}} {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", s.name, s.side.GeneratedAt.Format("2006-01-02T15:04:05Z07:00"),
-			mdCell(s.side.Source), s.side.Window, mdCell(s.side.Summary.Verdict))
+			md(s.side.Source), md(s.side.Window), md(s.side.Summary.Verdict))
 	}
 	for _, s := range []struct {
 		title  string
@@ -116,7 +116,7 @@ func DiffMarkdown(w io.Writer, d view.Diff) error {
 	} {
 		fmt.Fprintf(w, "\n## %s\n\n", s.title)
 		if len(s.rows) == 0 && s.title == "Service levels" && d.SLINote != "" {
-			fmt.Fprintf(w, "%s.\n", mdCell(d.SLINote))
+			fmt.Fprintf(w, "%s.\n", md(d.SLINote))
 			continue
 		}
 		if len(s.rows) == 0 {
@@ -127,12 +127,10 @@ func DiffMarkdown(w io.Writer, d view.Diff) error {
 		for _, r := range s.rows {
 			cells := make([]string, len(r))
 			for i, c := range r {
-				cells[i] = mdCell(c)
+				cells[i] = md(c)
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		}
 	}
 	return nil
 }
-
-func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

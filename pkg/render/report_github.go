@@ -14,6 +14,7 @@ import (
 // finding and a ::warning per warning (info is left out), titled "CODE slug", then the verdict
 // and the suppressions as plain lines, and each expired ignore entry as a ::notice.
 func ReportGitHub(w io.Writer, r view.Report) error {
+	r = printable.Value(r)
 	ew := &errWriter{w: w}
 	for _, f := range r.Findings {
 		var cmd string
@@ -45,7 +46,7 @@ func ReportGitHub(w io.Writer, r view.Report) error {
 		}
 	}
 	if l := partialLine(r); l != "" {
-		ew.printf("::warning title=%s::%s\n", githubProperty("ctrldiag partial answer"), githubData(printable.String(l)))
+		ew.printf("::warning title=%s::%s\n", githubProperty("ctrldiag partial answer"), githubData(l))
 	}
 	ew.printf("kubectl ctrldiag report: %s (%s)\n", r.Summary.Verdict, targetsRead(r.Summary))
 	return ew.err

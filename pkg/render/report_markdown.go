@@ -29,22 +29,22 @@ func ReportMarkdown(w io.Writer, r view.Report) error {
 		ew.printf("No findings: every controller read keeps up.\n")
 	}
 	for _, f := range r.Findings {
-		ew.printf("### %s %s `%s`: %s\n\n", strings.ToUpper(string(f.Severity)), f.Code, f.Check, md(f.Title))
-		ew.printf("Target `%s`%s. %s\n\n", f.Target, mdQueue(f.Queue), md(f.Summary))
+		ew.printf("### %s %s %s: %s\n\n", md(strings.ToUpper(string(f.Severity))), md(f.Code), mdCode(f.Check), md(f.Title))
+		ew.printf("Target %s%s. %s\n\n", mdCode(f.Target), mdQueue(f.Queue), md(f.Summary))
 		for _, e := range f.Evidence {
 			ew.printf("- %s\n", md(evidence(e)))
 		}
 		ew.printf("\n**Why:** %s\n\n**Fix:** %s\n\n", md(f.Explanation), md(f.Recommendation))
 	}
-	writeSuppressed(ew, r, "\n## Suppressed\n\n", "- ")
+	writeSuppressed(ew, r, "\n## Suppressed\n\n", "- ", md)
 	if len(r.Errors) > 0 {
 		ew.printf("\n## %s\n\n", errorsTitle(r))
 		for _, e := range r.Errors {
 			if j := judged(e); j != "" {
-				ew.printf("- `%s` (%s): %s\n", e.Target, j, md(e.Error))
+				ew.printf("- %s (%s): %s\n", mdCode(e.Target), md(j), md(e.Error))
 				continue
 			}
-			ew.printf("- `%s`: %s\n", e.Target, md(e.Error))
+			ew.printf("- %s: %s\n", mdCode(e.Target), md(e.Error))
 		}
 	}
 	return ew.err
@@ -75,10 +75,5 @@ func mdQueue(q string) string {
 	if q == "" {
 		return ""
 	}
-	return ", queue `" + q + "`"
-}
-
-// md escapes what Markdown would otherwise interpret inside table cells and text.
-func md(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`).Replace(s)
+	return ", queue " + mdCode(q)
 }

@@ -27,22 +27,24 @@ func suppressedLine(s view.Suppressions) string {
 }
 
 // writeSuppressed writes the suppressed findings and expired entries after the findings of
-// the text and markdown reports; bullet is the list marker of the format.
-func writeSuppressed(ew *errWriter, r view.Report, title, bullet string) {
+// the text and markdown reports; bullet is the list marker of the format, esc how it escapes
+// text from outside (the ignore file's reasons, the findings' targets and queues).
+func writeSuppressed(ew *errWriter, r view.Report, title, bullet string, esc func(string) string) {
 	s := r.Suppressions
 	if s == nil {
 		return
 	}
 	ew.printf("%s", title)
-	ew.printf("%s\n", suppressedLine(*s))
+	ew.printf("%s\n", esc(suppressedLine(*s)))
 	for _, f := range s.Findings {
 		subject := f.Target
 		if f.Queue != "" {
 			subject += " (queue " + f.Queue + ")"
 		}
-		ew.printf("%s%s %s %s on %s: %s (%s)\n", bullet, strings.ToUpper(string(f.Severity)), f.Code, f.Check, subject, f.Reason, f.Source)
+		ew.printf("%s%s %s %s on %s: %s (%s)\n", bullet, esc(strings.ToUpper(string(f.Severity))), esc(f.Code), esc(f.Check),
+			esc(subject), esc(f.Reason), esc(f.Source))
 	}
 	for _, e := range s.Expired {
-		ew.printf("%snotice: %s\n", bullet, e)
+		ew.printf("%snotice: %s\n", bullet, esc(e))
 	}
 }

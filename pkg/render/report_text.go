@@ -43,7 +43,7 @@ func ReportText(w io.Writer, r view.Report) error {
 		ew.printf("%s", wrap("why: "+f.Explanation, "  ", 96))
 		ew.printf("%s", wrap("fix: "+f.Recommendation, "  ", 96))
 	}
-	writeSuppressed(ew, r, "\nSUPPRESSED\n", "  ")
+	writeSuppressed(ew, r, "\nSUPPRESSED\n", "  ", printable.String)
 	if len(r.Errors) > 0 {
 		ew.printf("\n%s\n", strings.ToUpper(errorsTitle(r)))
 		for _, e := range r.Errors {
