@@ -37,14 +37,16 @@ func Add(s ...string) {
 	}
 }
 
-// String masks the registered secrets and bearer tokens in s.
+// String masks in s the registered secrets, bearer and basic credentials, and the
+// credentials written in text by their form (a URL's password, credential-looking query values
+// and pairs, Authorization headers' values).
 func String(s string) string {
 	mu.RLock()
 	for _, v := range secrets {
 		s = strings.ReplaceAll(s, v, Mask)
 	}
 	mu.RUnlock()
-	return scheme().ReplaceAllStringFunc(s, maskCredential)
+	return inText(scheme().ReplaceAllStringFunc(s, maskCredential))
 }
 
 // maskCredential masks the credential of a "Bearer X" or "Basic X" match. Prose such as
