@@ -59,11 +59,11 @@ func TestTopPrintsTextFromOutsideEscaped(t *testing.T) {
 
 	m := plainModel()
 	m.Update(frameMsg{frame: hostileFrame()})
-	assertInert(t, "the screen", m.View())
+	assertInert(t, "the screen", m.screen())
 	press(m, "enter")
-	assertInert(t, "the details", m.View())
-	if !strings.Contains(m.View(), `q\x1b]0;pwned`) {
-		t.Errorf("the details do not show the queue escaped:\n%s", m.View())
+	assertInert(t, "the details", m.screen())
+	if !strings.Contains(m.screen(), `q\x1b]0;pwned`) {
+		t.Errorf("the details do not show the queue escaped:\n%s", m.screen())
 	}
 }
 
@@ -98,8 +98,8 @@ func TestTopMasksCredentialsInWarningsAndErrors(t *testing.T) {
 	f := frame()
 	m := plainModel()
 	m.Update(frameMsg{frame: f})
-	if strings.Contains(m.View(), secret) {
-		t.Errorf("the screen shows the credential:\n%s", m.View())
+	if strings.Contains(m.screen(), secret) {
+		t.Errorf("the screen shows the credential:\n%s", m.screen())
 	}
 	if !strings.Contains(f.Warnings[0], secret) {
 		t.Errorf("the engine's frame was changed: %q", f.Warnings)

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
@@ -120,36 +120,38 @@ func (m *model) cursor(rows []row) int {
 	return 0
 }
 
+// typed handles text typed or pasted at once as keys pressed one by one ("/widg" is / then a
+// filter); it reports whether to quit.
+func (m *model) typed(text string) bool {
+	for _, r := range text {
+		if m.key(tea.Key{Code: r, Text: string(r)}) {
+			return true
+		}
+	}
+	return false
+}
+
 // key handles a key press; it reports whether to quit.
-func (m *model) key(k tea.KeyMsg) bool {
-	if k.Type == tea.KeyCtrlC {
+func (m *model) key(k tea.Key) bool {
+	if k.String() == "ctrl+c" {
 		return true
 	}
-	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && m.mode != filtering {
-		// Keys typed fast (or pasted) arrive together: "/widg" is / then a filter.
-		for i, r := range k.Runes {
-			if m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}) {
-				return true
-			}
-			if m.mode == filtering {
-				return m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: k.Runes[i+1:]})
-			}
-		}
-		return false
+	if len([]rune(k.Text)) > 1 {
+		return m.typed(k.Text)
 	}
 	switch m.mode {
 	case filtering:
-		switch k.Type {
-		case tea.KeyEnter:
+		switch {
+		case k.Code == tea.KeyEnter:
 			m.mode = table
-		case tea.KeyEsc:
+		case k.Code == tea.KeyEscape:
 			m.filter, m.mode = "", table
-		case tea.KeyBackspace:
+		case k.Code == tea.KeyBackspace:
 			if r := []rune(m.filter); len(r) > 0 {
 				m.filter = string(r[:len(r)-1])
 			}
-		case tea.KeyRunes, tea.KeySpace:
-			m.filter += string(k.Runes)
+		case k.Text != "":
+			m.filter += k.Text
 		}
 		return false
 	case details, help:

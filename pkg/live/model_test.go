@@ -7,10 +7,9 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
@@ -36,26 +35,31 @@ func twoQueues(n int, gone bool) *engine.Frame {
 	return f
 }
 
+// plainStyles draw nothing but the text, as a terminal without attributes shows it.
+func plainStyles() styles {
+	p := lipgloss.NewStyle()
+	return styles{title: p, header: p, selected: p, dim: p}
+}
+
 func plainModel() *model {
-	r := lipgloss.NewRenderer(nil)
-	r.SetColorProfile(termenv.Ascii)
-	m := newModel(nil, Loop{}, newStyles(r, true))
+	m := newModel(nil, Loop{}, plainStyles())
 	m.width, m.height = 160, 20
 	return m
 }
 
 func press(m *model, keys ...string) {
 	for _, k := range keys {
-		var msg tea.KeyMsg
+		var msg tea.KeyPressMsg
 		switch k {
 		case "enter":
-			msg = tea.KeyMsg{Type: tea.KeyEnter}
+			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
 		case "esc":
-			msg = tea.KeyMsg{Type: tea.KeyEsc}
+			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
 		case "down":
-			msg = tea.KeyMsg{Type: tea.KeyDown}
+			msg = tea.KeyPressMsg{Code: tea.KeyDown}
 		default:
-			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+			r := []rune(k)
+			msg = tea.KeyPressMsg{Code: r[0], Text: k}
 		}
 		m.Update(msg)
 	}
@@ -78,7 +82,7 @@ func TestViewRowsSortFilterDetails(t *testing.T) {
 		f.Warnings = []string{"a: the bearer token is sent over plain http"}
 		m.Update(frameMsg{frame: f})
 	}
-	v := m.View()
+	v := m.screen()
 	if l := strings.Split(v, "\n")[0]; !strings.HasSuffix(l, "warning (1): a: the bearer token is sent over plain http") {
 		t.Errorf("title line: %q", l)
 	}
@@ -106,34 +110,34 @@ func TestViewRowsSortFilterDetails(t *testing.T) {
 	}
 
 	press(m, "s", "s") // adds/s: calm first
-	v = m.View()
+	v = m.screen()
 	if !strings.Contains(v, "sort: adds/s") || strings.Index(v, "calm") > strings.Index(v, "backed") {
 		t.Errorf("sort by adds/s:\n%s", v)
 	}
 	press(m, "/", "c", "a", "l", "enter")
-	v = m.View()
+	v = m.screen()
 	if !strings.Contains(v, "filter: cal") || strings.Contains(v, "backed") || !strings.Contains(v, "calm") {
 		t.Errorf("filter cal:\n%s", v)
 	}
 	press(m, "esc", "s", "s") // filter cleared, sort back to status
 	press(m, "down", "down", "enter")
-	v = m.View()
+	v = m.screen()
 	for _, want := range []string{"a  backed  BACKLOG", "  depth 300   adds/s 5", "WARNING CD201 Backlog growing: 300 items wait in backed", "depth: 300 (threshold >= 100)"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("details lack %q:\n%s", want, v)
 		}
 	}
 	press(m, "esc", "?")
-	if v = m.View(); !strings.Contains(v, "cycle the sort") {
+	if v = m.screen(); !strings.Contains(v, "cycle the sort") {
 		t.Errorf("help:\n%s", v)
 	}
 	press(m, "esc")
 	m.Update(tea.WindowSizeMsg{Width: 60, Height: 8})
-	v = m.View()
+	v = m.screen()
 	if len(strings.Split(v, "\n")) != 8 || ansi.StringWidth(lineOf(v, "TARGET")) > 60 {
 		t.Errorf("after a resize to 60x8:\n%s", v)
 	}
-	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")}); cmd == nil {
+	if _, cmd := m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"}); cmd == nil {
 		t.Error("q does not quit")
 	}
 }
@@ -175,7 +179,7 @@ func TestHistoryFillsTheFirstSparklines(t *testing.T) {
 	if c := m.history[key("a", "calm")]; len(c.depth) != 1 {
 		t.Errorf("calm, without history: %v", c.depth)
 	}
-	if l := lineOf(m.View(), "backed"); !strings.Contains(l, sparkline(h.depth, sparkWidth)) {
+	if l := lineOf(m.screen(), "backed"); !strings.Contains(l, sparkline(h.depth, sparkWidth)) {
 		t.Errorf("backed row %q lacks its full sparkline", l)
 	}
 }
@@ -212,7 +216,7 @@ func TestFoldedStandbyHasARow(t *testing.T) {
 	if standby == nil || standby.status() != "STANDBY" || !strings.Contains(standby.reason(), "folded into the rows of the leader a") {
 		t.Fatalf("rows %+v", m.rows)
 	}
-	if screen := ansi.Strip(m.View()); !strings.Contains(screen, "STANDBY") {
+	if screen := ansi.Strip(m.screen()); !strings.Contains(screen, "STANDBY") {
 		t.Errorf("the view shows no STANDBY row:\n%s", screen)
 	}
 }

@@ -7,9 +7,8 @@ import (
 	"os"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 )
@@ -19,18 +18,18 @@ import (
 // screen is left and the cursor shown again. Colour follows the terminal, and is off when
 // NO_COLOR is set. It returns the error of a frame that could not be made.
 func Screen(ctx context.Context, in io.Reader, out io.Writer, next Next, loop Loop) error {
-	// Screen runs only on a terminal, so say so: termenv otherwise takes any process with CI
-	// set (a CI job driving a real terminal, as the tests do) for one without colours.
-	r := lipgloss.NewRenderer(out, termenv.WithTTY(true))
+	// Screen runs only on a terminal, and the styles use the 16 ANSI colours every terminal
+	// has, so the profile is set, not guessed (a guess takes a process with CI set, a CI job
+	// driving a real terminal as the tests do, for one without colours). With NO_COLOR the
+	// colours go but the attributes stay: the selection's reverse video and the bold header.
 	colour := os.Getenv("NO_COLOR") == ""
+	profile := colorprofile.ANSI
 	if !colour {
-		// termenv then drops every attribute; the styles have no colour, but the selection's
-		// reverse video and the bold header must stay: every terminal has those.
-		r.SetColorProfile(termenv.ANSI)
+		profile = colorprofile.Ascii
 	}
-	m := newModel(next, loop, newStyles(r, colour))
+	m := newModel(next, loop, newStyles(colour))
 	m.ctx = ctx
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen())
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithColorProfile(profile))
 	final, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
 		err = nil
@@ -85,8 +84,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		return m, nil
-	case tea.KeyMsg:
-		if m.key(msg) {
+	case tea.KeyPressMsg:
+		if m.key(tea.Key(msg)) {
+			return m, tea.Quit
+		}
+	case tea.PasteMsg:
+		if m.typed(msg.Content) {
 			return m, tea.Quit
 		}
 	}

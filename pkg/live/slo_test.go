@@ -23,7 +23,7 @@ func TestViewShowsTheQueueWaitSLO(t *testing.T) {
 		}
 	}
 	m.Update(frameMsg{frame: f})
-	v := m.View()
+	v := m.screen()
 	if h := lineOf(v, "TARGET"); !strings.Contains(h, "QUEUE p99 WAIT SLO") {
 		t.Errorf("header %q, want WAIT SLO after QUEUE p99", h)
 	}
@@ -34,7 +34,7 @@ func TestViewShowsTheQueueWaitSLO(t *testing.T) {
 		t.Errorf("calm row %q, want not-judged", l)
 	}
 	press(m, "down", "down", "enter")
-	v = m.View()
+	v = m.screen()
 	if !strings.Contains(v, "queue wait SLO (p99 <= 1s): not-judged   waits 2   over 1s 0 (0.0%)   2 waits in 2s, a p99 needs 100") {
 		t.Errorf("details of calm lack its queue wait:\n%s", v)
 	}
@@ -50,7 +50,7 @@ func TestNarrowViewLeavesWaitSLOOut(t *testing.T) {
 		f.List.Items[i].QueueWait = &view.Objective{ObjectiveSeconds: 1, Verdict: "holds"}
 	}
 	m.Update(frameMsg{frame: f})
-	v := m.View()
+	v := m.screen()
 	if h := lineOf(v, "TARGET"); strings.Contains(h, "WAIT SLO") || !strings.Contains(h, "TOP FINDING") {
 		t.Errorf("header at 110 columns %q: want TOP FINDING whole and no WAIT SLO", h)
 	}
@@ -58,7 +58,7 @@ func TestNarrowViewLeavesWaitSLOOut(t *testing.T) {
 		t.Errorf("calm row %q shows the verdict without its column", l)
 	}
 	press(m, "down", "down", "enter")
-	if v = m.View(); !strings.Contains(v, "queue wait SLO (p99 <= 1s): holds") {
+	if v = m.screen(); !strings.Contains(v, "queue wait SLO (p99 <= 1s): holds") {
 		t.Errorf("details lack the verdict:\n%s", v)
 	}
 }

@@ -1,31 +1,30 @@
 package live
 
 import (
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 )
 
-// styles are the view's looks, made for one renderer: bold, underline and reverse always (the
-// selection must show), the STATUS colours only with colour (a terminal that has colours, and
-// no NO_COLOR).
+// styles are the view's looks: bold, underline and reverse always (the selection must show),
+// the STATUS colours only with colour (no NO_COLOR).
 type styles struct {
 	title, header, selected, dim lipgloss.Style
 	status                       map[string]lipgloss.Style
 }
 
-func newStyles(r *lipgloss.Renderer, colour bool) styles {
-	red := r.NewStyle().Foreground(lipgloss.Color("1")).Bold(true)
-	yellow := r.NewStyle().Foreground(lipgloss.Color("3"))
-	green := r.NewStyle().Foreground(lipgloss.Color("2"))
+func newStyles(colour bool) styles {
+	red := lipgloss.NewStyle().Foreground(lipgloss.Red).Bold(true)
+	yellow := lipgloss.NewStyle().Foreground(lipgloss.Yellow)
+	green := lipgloss.NewStyle().Foreground(lipgloss.Green)
 	if !colour {
-		red, yellow, green = r.NewStyle().Bold(true), r.NewStyle(), r.NewStyle()
+		red, yellow, green = lipgloss.NewStyle().Bold(true), lipgloss.NewStyle(), lipgloss.NewStyle()
 	}
 	return styles{
-		title:    r.NewStyle().Bold(true),
-		header:   r.NewStyle().Bold(true).Underline(true),
-		selected: r.NewStyle().Reverse(true),
-		dim:      r.NewStyle().Faint(true),
+		title:    lipgloss.NewStyle().Bold(true),
+		header:   lipgloss.NewStyle().Bold(true).Underline(true),
+		selected: lipgloss.NewStyle().Reverse(true),
+		dim:      lipgloss.NewStyle().Faint(true),
 		status: map[string]lipgloss.Style{
 			string(health.StatusError): red, string(health.StatusStuck): red, string(health.StatusFailing): red,
 			string(health.StatusBacklog): yellow, string(health.StatusSaturated): yellow, string(health.StatusSlow): yellow, string(health.StatusRetrying): yellow,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
@@ -14,8 +15,15 @@ import (
 // sparkWidth is how many refreshes a sparkline of the table shows.
 const sparkWidth = 12
 
-// View draws the screen: exactly height lines, none wider than width.
-func (m *model) View() string {
+// View is the screen on the alternate screen buffer, which the terminal leaves as it was.
+func (m *model) View() tea.View {
+	v := tea.NewView(m.screen())
+	v.AltScreen = true
+	return v
+}
+
+// screen draws the screen: exactly height lines, none wider than width.
+func (m *model) screen() string {
 	var lines []string
 	switch m.mode {
 	case details:
