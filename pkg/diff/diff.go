@@ -105,23 +105,35 @@ func value(v *float64) float64 {
 	return *v
 }
 
-// controller names a target by its workload when its pod has one ("ns/deployment/name:8080"),
-// else by the target.
-func controller(r view.Report, target string) string {
+// podWorkloads are the workloads of a report's pods, by "namespace/name" (the first pod of a
+// name that has one).
+func podWorkloads(r view.Report) map[string]string {
+	out := map[string]string{}
+	for _, p := range r.Pods {
+		k := p.Namespace + "/" + p.Name
+		if _, ok := out[k]; !ok && p.Workload != "" {
+			out[k] = p.Workload
+		}
+	}
+	return out
+}
+
+// controller names a target by its workload (workloads: podWorkloads) when its pod has one
+// ("ns/deployment/name:8080"), else by the target.
+func controller(workloads map[string]string, target string) string {
 	rest, port, hasPort := strings.Cut(target, ":")
 	ns, pod, ok := strings.Cut(rest, "/")
 	if !ok || strings.Contains(pod, "/") {
 		return target
 	}
-	for _, p := range r.Pods {
-		if p.Namespace == ns && p.Name == pod && p.Workload != "" {
-			if hasPort {
-				return ns + "/" + p.Workload + ":" + port
-			}
-			return ns + "/" + p.Workload
-		}
+	w, ok := workloads[ns+"/"+pod]
+	if !ok {
+		return target
 	}
-	return target
+	if hasPort {
+		return ns + "/" + w + ":" + port
+	}
+	return ns + "/" + w
 }
 
 // presence is how a queue changed between the snapshots as far as being there goes: appeared

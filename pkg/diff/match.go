@@ -22,46 +22,22 @@ const minShared = 0.5
 func identities(before, after view.Report) (map[string]string, map[string]string) {
 	ib, ia := map[string]string{}, map[string]string{}
 	var loneB, loneA []string
+	wb, wa := podWorkloads(before), podWorkloads(after)
 	for _, t := range targetsOf(before) {
-		if id := controller(before, t); id != t {
+		if id := controller(wb, t); id != t {
 			ib[t] = id
 		} else {
 			loneB = append(loneB, t)
 		}
 	}
 	for _, t := range targetsOf(after) {
-		if id := controller(after, t); id != t {
+		if id := controller(wa, t); id != t {
 			ia[t] = id
 		} else {
 			loneA = append(loneA, t)
 		}
 	}
-	qb, qa := queueNames(before), queueNames(after)
-	type pair struct {
-		b, a  string
-		score float64
-	}
-	var pairs []pair
-	for _, b := range loneB {
-		for _, a := range loneA {
-			if s := shared(qb[b], qa[a]); s >= minShared {
-				pairs = append(pairs, pair{b, a, s})
-			}
-		}
-	}
-	// The closest pairs first; of equals, the pair of one name, then in name order.
-	sort.SliceStable(pairs, func(i, j int) bool {
-		if pairs[i].score != pairs[j].score {
-			return pairs[i].score > pairs[j].score
-		}
-		if si, sj := pairs[i].b == pairs[i].a, pairs[j].b == pairs[j].a; si != sj {
-			return si
-		}
-		if pairs[i].a != pairs[j].a {
-			return pairs[i].a < pairs[j].a
-		}
-		return pairs[i].b < pairs[j].b
-	})
+	pairs := closePairs(loneB, loneA, queueNames(before), queueNames(after))
 	matched := map[string]bool{} // after targets matched to a before target
 	for _, p := range pairs {
 		if _, done := ib[p.b]; done {
@@ -75,11 +51,12 @@ func identities(before, after view.Report) (map[string]string, map[string]string
 	}
 	// Those left keep their names, which match when both sides have one; a before target
 	// whose name an after target's match took is told apart.
-	taken := map[string]bool{}
+	taken, lone := map[string]bool{}, map[string]bool{}
 	for _, id := range ia {
 		taken[id] = true
 	}
 	for _, a := range loneA {
+		lone[a] = true
 		if _, done := ia[a]; !done {
 			ia[a] = a
 			taken[a] = true
@@ -90,7 +67,7 @@ func identities(before, after view.Report) (map[string]string, map[string]string
 			continue
 		}
 		id := b
-		if matched[b] || (taken[b] && !contains(loneA, b)) {
+		if matched[b] || (taken[b] && !lone[b]) {
 			id = b + " (before)"
 		}
 		ib[b] = id
@@ -136,30 +113,4 @@ func queueNames(r view.Report) map[string]map[string]bool {
 		add(e.Target, e.Queue)
 	}
 	return out
-}
-
-// shared is how many names a and b have in common, of all the names either has; 0 when
-// neither has any.
-func shared(a, b map[string]bool) float64 {
-	both, all := 0, len(b)
-	for n := range a {
-		if b[n] {
-			both++
-		} else {
-			all++
-		}
-	}
-	if all == 0 {
-		return 0
-	}
-	return float64(both) / float64(all)
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

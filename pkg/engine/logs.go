@@ -25,7 +25,8 @@ type LogConfig struct {
 // readLogs reads, once per target, the recent log of the container behind each pod target
 // read that is not a standby (the leader's pod only: a standby's log says nothing of the
 // reconciles), from the window's start less podlog.Lookback, and makes what it says a fact
-// of the target.
+// of the target. It stops when ctx ends (the overall deadline): the logs not read by then are
+// not facts of their targets.
 func readLogs(ctx context.Context, env Env, cfg LogConfig, timeout time.Duration, in report.Input) {
 	lr, ok := env.Source.(source.LogReader)
 	if !ok || cfg.Off {
@@ -38,6 +39,9 @@ func readLogs(ctx context.Context, env Env, cfg LogConfig, timeout time.Duration
 	line := env.progress(fmt.Sprintf("Reading the log of %s", plural.Count(len(picked), "controller")), len(picked))
 	defer line.Stop()
 	for _, i := range picked {
+		if ctx.Err() != nil {
+			return
+		}
 		t := &in.Targets[i]
 		from := t.First().Time
 		if len(t.Snapshots) < 2 {

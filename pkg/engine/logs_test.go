@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -8,7 +10,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/podlog"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -28,5 +34,37 @@ func TestLogTargets(t *testing.T) {
 	}
 	if got := logTargets(ts); !slices.Equal(got, []int{0, 3}) {
 		t.Errorf("read the logs of %v, want [0 3]", got)
+	}
+}
+
+// countingLogs answers every log asked for, and counts the asks.
+type countingLogs struct {
+	source.Source
+	asked int
+}
+
+func (c *countingLogs) Log(context.Context, model.Target, podlog.Request) *logs.Log {
+	c.asked++
+	return &logs.Log{}
+}
+
+// Once the run's context has ended (the overall deadline), no log is asked for: a source that
+// answers at once (a snapshot) would otherwise be asked for every target past the deadline.
+func TestReadLogsStopsWhenTheContextEnds(t *testing.T) {
+	var in report.Input
+	for i := range 20 {
+		in.Targets = append(in.Targets, model.Target{Facts: model.Facts{Target: target.Target{Kind: target.KindPod, Namespace: "ops", Name: fmt.Sprint("op-", i)},
+			Pod: &corev1.Pod{}}, Snapshots: []*health.Snapshot{{Time: time.Now()}}})
+	}
+	src := &countingLogs{}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	readLogs(ctx, Env{Source: src}, LogConfig{}, time.Second, in)
+	if src.asked != 0 {
+		t.Errorf("%d logs asked for after the context ended, want none", src.asked)
+	}
+	readLogs(context.Background(), Env{Source: src}, LogConfig{}, time.Second, in)
+	if src.asked != 20 {
+		t.Errorf("%d logs asked for, want the 20 targets'", src.asked)
 	}
 }

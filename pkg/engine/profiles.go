@@ -67,6 +67,9 @@ func profileWorkers(ctx context.Context, env Env, cfg ProfileConfig, timeout tim
 	line := env.progress(fmt.Sprintf("Reading the goroutine dump of %s", plural.Count(len(picked), "target")), len(picked))
 	defer line.Stop()
 	for _, i := range picked {
+		if ctx.Err() != nil {
+			break
+		}
 		t := targets[i]
 		d.SetGoroutines(i, prof.Goroutines(ctx, t, wantOf(&t, cfg), b))
 		line.Step()

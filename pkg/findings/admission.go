@@ -49,18 +49,13 @@ func withWebhookCauses(fs []Finding, targets []Target, th Thresholds) []Finding 
 			continue
 		}
 		for _, q := range t.Queues {
-			for _, s := range slow {
-				f, ok := webhookTie(t, q, s, th)
-				if !ok {
-					continue
-				}
-				fs = append(fs, f)
-				k := tie{t.ID, q.Queue}
-				if causes[k] == "" {
-					causes[k] = fmt.Sprintf("Fix admission webhook %s (%s) first: its latency, the rules and selectors that send it these requests, its timeoutSeconds and failurePolicy (%s); more workers only send more requests into it.",
-						s.hook.Name, s.hook.Configuration, f.Code)
-				}
+			ties, first := webhookTies(t, q, slow, th)
+			if len(ties) == 0 {
+				continue
 			}
+			fs = append(fs, ties...)
+			causes[tie{t.ID, q.Queue}] = fmt.Sprintf("Fix admission webhook %s (%s) first: its latency, the rules and selectors that send it these requests, its timeoutSeconds and failurePolicy (%s); more workers only send more requests into it.",
+				first.hook.Name, first.hook.Configuration, ties[0].Code)
 		}
 	}
 	out := fs[:0]
@@ -153,8 +148,15 @@ func admissionWindow(a Target, k health.AdmissionKey) (*health.Histogram, map[st
 	return w.Latency.Since(prevLatency), rejected
 }
 
-// webhookTie is the webhook-slows-writes finding of queue q when s intercepts its writes.
-func webhookTie(t Target, q health.QueueStats, s slowCall, th Thresholds) (Finding, bool) {
+// maxWebhookTies bounds the webhook-slows-writes findings of one queue: a queue is tied to
+// each slow webhook that intercepts its writes, and a cluster with hundreds of those would
+// otherwise make a finding of every queue and webhook pair. The first ones are kept, in the
+// order of slowWebhookCalls; the last kept says how many more there are.
+const maxWebhookTies = 3
+
+// webhookTies are the webhook-slows-writes findings of queue q, one per slow webhook in slow
+// that intercepts its writes, up to maxWebhookTies; first is the webhook of the first.
+func webhookTies(t Target, q health.QueueStats, slow []slowCall, th Thresholds) (ties []Finding, first *slowCall) {
 	var reconciled *admission.Reconciled
 	name := q.Controller
 	if name == "" {
@@ -164,15 +166,43 @@ func webhookTie(t Target, q health.QueueStats, s slowCall, th Thresholds) (Findi
 		reconciled = &admission.Reconciled{Group: sum.Kind.Group, Resource: sum.Kind.Resource, Namespaced: sum.Kind.Namespaced}
 	}
 	owned := t.Admission.Owned(t.ID + " " + name)
-	var writes []string
-	ownedBy := map[string]bool{} // the owned kinds whose writes the webhook intercepts
-	for _, w := range admission.WritesOf(string(t.Kind), q.Queue, reconciled, reconciledOf(owned)) {
-		if w.Operation == s.key.Operation && s.hook.Intercepts(w) {
-			writes = append(writes, w.String())
-			ownedBy[w.Group+"/"+w.Resource] = true
+	ws := admission.WritesOf(string(t.Kind), q.Queue, reconciled, reconciledOf(owned))
+	if len(ws) == 0 {
+		return nil, nil
+	}
+	more := 0
+	for i := range slow {
+		f, ok := webhookTie(t, q, slow[i], th, ws, owned, len(ties) < maxWebhookTies)
+		switch {
+		case !ok:
+		case len(ties) == maxWebhookTies:
+			more++
+		default:
+			ties = append(ties, f)
+			if first == nil {
+				first = &slow[i]
+			}
 		}
 	}
-	if len(writes) == 0 {
+	if more > 0 {
+		last := &ties[len(ties)-1]
+		last.Evidence = append(last.Evidence, Evidence{Name: "other slow webhooks on these writes",
+			Value: fmt.Sprintf("and %d more, not shown", more)})
+	}
+	return ties, first
+}
+
+// webhookTie is the webhook-slows-writes finding of queue q when s intercepts some of its
+// writes ws (owned are the kinds its controller owns); only whether there is one when build
+// is false.
+func webhookTie(t Target, q health.QueueStats, s slowCall, th Thresholds, ws []admission.Write, owned []admission.Owned, build bool) (Finding, bool) {
+	var hit []admission.Write
+	for _, w := range ws {
+		if w.Operation == s.key.Operation && s.hook.Intercepts(w) {
+			hit = append(hit, w)
+		}
+	}
+	if len(hit) == 0 {
 		return Finding{}, false
 	}
 	busy := nanZero(q.WorkP99)
@@ -181,6 +211,15 @@ func webhookTie(t Target, q health.QueueStats, s slowCall, th Thresholds) (Findi
 	}
 	if !(q.AddsPerSecond > 0 || q.Unfinished > 0) || busy < s.mean {
 		return Finding{}, false
+	}
+	if !build {
+		return Finding{}, true
+	}
+	writes := make([]string, 0, len(hit))
+	ownedBy := map[string]bool{} // the owned kinds whose writes the webhook intercepts
+	for _, w := range hit {
+		writes = append(writes, w.String())
+		ownedBy[w.Group+"/"+w.Resource] = true
 	}
 	selectors := "none (every namespace and object)"
 	var sel []string

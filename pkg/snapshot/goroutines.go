@@ -35,12 +35,13 @@ func (r *Recorder) Goroutines(ctx context.Context, t model.Target, w profiling.W
 }
 
 // Goroutines gives the dump the snapshot kept for the target; nil when it kept none (it was
-// not asked for, or the snapshot is older than dumps).
-func (p *Replay) Goroutines(_ context.Context, t model.Target, _ profiling.Want, _ profiling.Bounds) *goroutines.Profile {
-	for _, r := range p.s.Results {
-		if r.Target.ID() == t.ID() && r.Goroutines != nil {
-			return copyOf(r.Goroutines)
-		}
+// not asked for, or the snapshot is older than dumps), and when ctx has ended.
+func (p *Replay) Goroutines(ctx context.Context, t model.Target, _ profiling.Want, _ profiling.Bounds) *goroutines.Profile {
+	if ctx.Err() != nil {
+		return nil
+	}
+	if g := p.index().goroutines[t.ID()]; g != nil {
+		return copyOf(g)
 	}
 	return nil
 }

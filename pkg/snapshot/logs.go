@@ -35,12 +35,13 @@ func (r *Recorder) Log(ctx context.Context, t model.Target, req podlog.Request) 
 }
 
 // Log gives what the snapshot kept of the target's log; nil when it kept none (it was not
-// read, or the snapshot is older than logs).
-func (p *Replay) Log(_ context.Context, t model.Target, _ podlog.Request) *logs.Log {
-	for _, r := range p.s.Results {
-		if r.Target.ID() == t.ID() && r.Log != nil {
-			return copyOf(r.Log)
-		}
+// read, or the snapshot is older than logs), and when ctx has ended.
+func (p *Replay) Log(ctx context.Context, t model.Target, _ podlog.Request) *logs.Log {
+	if ctx.Err() != nil {
+		return nil
+	}
+	if l := p.index().logs[t.ID()]; l != nil {
+		return copyOf(l)
 	}
 	return nil
 }

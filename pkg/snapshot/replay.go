@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -28,6 +29,9 @@ import (
 // cluster was read, the cluster's answers.
 type Replay struct {
 	s *Snapshot
+	// once builds ix, the look-up of logs and dumps by target.
+	once sync.Once
+	ix   *replayIndex
 }
 
 var _ source.Source = (*Replay)(nil)
@@ -58,15 +62,32 @@ func (p *Replay) Open(context.Context) (*source.Inventory, error) {
 }
 
 // Read parses the stored pages, one Result per stored result, in the order they were read.
+// It stops parsing when ctx ends or o.Deadline passes, as a live reading stops: the results
+// not parsed by then keep their target and say why they hold no sample.
 func (p *Replay) Read(ctx context.Context, o source.Options) []source.Result {
+	if o.Deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, o.Deadline, errDeadline)
+		defer cancel()
+	}
 	sel := parse.NewReducingSelector(o.Keep, o.Reduce)
 	out := make([]source.Result, 0, len(p.s.Results))
 	for _, r := range p.s.Results {
-		res := p.result(r, sel)
-		if o.KeepRaw {
-			// A snapshot of a snapshot keeps the pages as they were read.
-			for i := range res.Samples {
-				res.Samples[i].Raw = p.s.Pages[r.Samples[i].Page]
+		var res source.Result
+		switch {
+		case ctx.Err() != nil:
+			res = p.result(r, nil)
+			res.Window = 0
+			if res.Err == nil {
+				res.Err = stopped(ctx, o.Deadline)
+			}
+		default:
+			res = p.result(r, sel)
+			if o.KeepRaw {
+				// A snapshot of a snapshot keeps the pages as they were read.
+				for i := range res.Samples {
+					res.Samples[i].Raw = p.s.Pages[r.Samples[i].Page]
+				}
 			}
 		}
 		out = append(out, res)

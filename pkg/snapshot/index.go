@@ -1,0 +1,35 @@
+package snapshot
+
+import (
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
+)
+
+// replayIndex finds what the snapshot kept of a target by its ID, in one map look-up: a
+// report asks for the log and the dump of every target, and a snapshot may hold thousands.
+type replayIndex struct {
+	logs       map[string]*logs.Log
+	goroutines map[string]*goroutines.Profile
+}
+
+// index is built on the first look-up, once: the first stored result of a target that kept a
+// log (a dump) answers for it, as the stored order says.
+func (p *Replay) index() *replayIndex {
+	p.once.Do(func() {
+		ix := &replayIndex{logs: map[string]*logs.Log{}, goroutines: map[string]*goroutines.Profile{}}
+		for _, r := range p.s.Results {
+			if r.Log == nil && r.Goroutines == nil {
+				continue
+			}
+			id := r.Target.ID()
+			if _, ok := ix.logs[id]; !ok && r.Log != nil {
+				ix.logs[id] = r.Log
+			}
+			if _, ok := ix.goroutines[id]; !ok && r.Goroutines != nil {
+				ix.goroutines[id] = r.Goroutines
+			}
+		}
+		p.ix = ix
+	})
+	return p.ix
+}
