@@ -11,6 +11,8 @@ type View struct {
 	// Ownership is what the owner-reference probe found of the kinds controllers own, when
 	// it ran (a slow or rejecting webhook to probe for).
 	Ownership *Ownership `json:"ownership,omitempty"`
+	// byName indexes Webhooks by name and type once the view is complete (Index).
+	byName map[[2]string]int
 }
 
 // Owned are the kinds controller ("target queue") owns, as the owner-reference probe found
@@ -54,6 +56,12 @@ type Rule struct {
 // webhooks of one name; the first is returned.
 func (v *View) Find(name, typ string) *Webhook {
 	if v == nil {
+		return nil
+	}
+	if v.byName != nil {
+		if i, ok := v.byName[[2]string{name, typ}]; ok {
+			return &v.Webhooks[i]
+		}
 		return nil
 	}
 	for i := range v.Webhooks {

@@ -2,6 +2,7 @@ package admission
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -48,6 +49,8 @@ type Ownership struct {
 	Owned []Owned `json:"owned,omitempty"`
 	// Notes say what was not probed, and what permission would help.
 	Notes []string `json:"notes,omitempty"`
+	// byController indexes Owned by controller once the view is complete (Index).
+	byController map[string][]Owned
 }
 
 // Owned is a kind a controller owns objects of.
@@ -87,6 +90,9 @@ func (o Owned) Evidence() string {
 func (o *Ownership) Of(controller string) []Owned {
 	if o == nil {
 		return nil
+	}
+	if o.byController != nil {
+		return slices.Clip(o.byController[controller]) // an append by the caller copies
 	}
 	var out []Owned
 	for _, x := range o.Owned {

@@ -19,6 +19,8 @@ type View struct {
 	Groups []Group `json:"groups"`
 	// Notes say what could not be read, and the permission that would help.
 	Notes []string `json:"notes,omitempty"`
+	// byController indexes Groups by controller once the view is complete (Index).
+	byController map[string][]int
 }
 
 // Group is the Warning events of one reason on one object.
@@ -48,6 +50,12 @@ func (v *View) Of(target, name string) []Group {
 	}
 	id := target + " " + name
 	var out []Group
+	if v.byController != nil {
+		for _, i := range v.byController[id] {
+			out = append(out, v.Groups[i])
+		}
+		return out
+	}
 	for _, g := range v.Groups {
 		for _, c := range g.Controllers {
 			if c == id {

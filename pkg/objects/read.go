@@ -20,6 +20,8 @@ type View struct {
 	Kinds []Summary `json:"kinds"`
 	// Notes say what could not be resolved or read, and how to help.
 	Notes []string `json:"notes,omitempty"`
+	// byController indexes Kinds by controller once the view is complete (Index).
+	byController map[string]int
 }
 
 // Of returns the summary of the kind the controller name of target reconciles, or nil.
@@ -28,6 +30,12 @@ func (v *View) Of(target, name string) *Summary {
 		return nil
 	}
 	id := target + " " + name
+	if v.byController != nil {
+		if i, ok := v.byController[id]; ok {
+			return &v.Kinds[i]
+		}
+		return nil
+	}
 	for i := range v.Kinds {
 		for _, c := range v.Kinds[i].Controllers {
 			if c == id {
