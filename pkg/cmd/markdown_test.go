@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -116,5 +117,18 @@ func TestCommandPagesNameEveryFlag(t *testing.T) {
 	sort.Strings(names)
 	for _, n := range names {
 		t.Errorf("docs/commands does not name --%s on the page of %v", n, missing[n])
+	}
+}
+
+// README links every page of docs/commands, so that a reader finds each command's reference.
+func TestReadmeLinksEveryCommandPage(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range pages(t) {
+		if !strings.Contains(string(readme), "](docs/commands/"+name+")") {
+			t.Errorf("README.md does not link docs/commands/%s", name)
+		}
 	}
 }
