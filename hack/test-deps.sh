@@ -5,7 +5,7 @@
 #   hack/test-deps.sh             as root: install what is missing with apt-get (lists updated
 #                                 once); otherwise: name what to install and fail
 #   hack/test-deps.sh --check     never install; name what is missing and fail
-#   hack/test-deps.sh --markdown  the list as README.md's "What they need" shows it
+#   hack/test-deps.sh --markdown  the list as docs/testing.md's "What they need" shows it
 #
 # Go and kubectl are not Debian packages here: they are checked and named, never installed.
 set -euo pipefail

@@ -1,3 +1,3 @@
 // Package testdeps holds the tests of hack/test-deps.sh, the one list of system packages the
-// tests use: README.md shows the same list, and a missing package is named before any build.
+// tests use: docs/testing.md shows the same list, and a missing package is named before any build.
 package testdeps

@@ -40,25 +40,26 @@ func packages(t *testing.T, markdown string) []string {
 	return pkgs
 }
 
-func TestReadmeListsTheScriptsPackages(t *testing.T) {
+// docs/testing.md lists the packages hack/test-deps.sh installs, as --markdown writes them.
+func TestTestingDocListsTheScriptsPackages(t *testing.T) {
 	md, err := run(t, os.Environ(), "--markdown")
 	if err != nil {
 		t.Fatalf("--markdown: %v\n%s", err, md)
 	}
-	readme, err := os.ReadFile("../../README.md")
+	doc, err := os.ReadFile("../../docs/testing.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	const begin, end = "<!-- BEGIN test-deps", "<!-- END test-deps -->"
-	s := string(readme)
+	s := string(doc)
 	i, j := strings.Index(s, begin), strings.Index(s, end)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q ... %q block", begin, end)
+		t.Fatalf("docs/testing.md has no %q ... %q block", begin, end)
 	}
 	block := s[i:j]
 	block = block[strings.Index(block, "\n")+1:]
 	if block != md {
-		t.Errorf("README.md's package list differs from hack/test-deps.sh --markdown; paste this between the markers:\n%s\nREADME has:\n%s", md, block)
+		t.Errorf("docs/testing.md's package list differs from hack/test-deps.sh --markdown; paste this between the markers:\n%s\ndocs/testing.md has:\n%s", md, block)
 	}
 }
 

@@ -133,5 +133,5 @@ func (e *Error) Error() string {
 	if e.User != "" {
 		who = e.User
 	}
-	return fmt.Sprintf("%s may not %s; ask a cluster admin for a Role granting it, or see README (RBAC)", who, strings.Join(parts, ", nor "))
+	return fmt.Sprintf("%s may not %s; ask a cluster admin for a Role granting it, or see docs/rbac.md", who, strings.Join(parts, ", nor "))
 }

@@ -16,7 +16,7 @@ func Markdown(s Set) string {
 	p("# Alerts that agree with the report")
 	p("")
 	p("`kubectl ctrldiag rules` prints these rules (here with the default thresholds and a %s window;", promDuration(s.Options.Window))
-	p("`--threshold`, `--thresholds`, `--window`, `--for` and `--matchers` change them; see the README).")
+	p("`--threshold`, `--thresholds`, `--window`, `--for` and `--matchers` change them; see [rules](commands/rules.md)).")
 	p("Each alert raises the finding `kubectl ctrldiag report` raises, with the same thresholds: run")
 	p("the report for the evidence. This page is generated (`go test ./pkg/alerts -update`); each")
 	p("alert's `runbook_url` points at its check's section below.")

@@ -20,7 +20,7 @@ var helpVerbs = map[string][]string{
 }
 
 // maxHelpLines bounds the text before "Usage:": help says what a command does and points to
-// kubectl ctrldiag explain and README for the details.
+// kubectl ctrldiag explain and the docs for the details.
 const maxHelpLines = 25
 
 func help(t *testing.T, args []string) string {

@@ -17,7 +17,7 @@ to change. It finds controller pods, scrapes their Prometheus /metrics through t
 server's proxy or a port-forward, reads the client-go workqueue and controller-runtime
 metrics, measures cache sync lag, and prints tables and concrete recommendations.
 What a finding, a STATUS or a threshold means: kubectl ctrldiag explain. Everything else:
-the README, https://github.com/ctrldiag/kubectl-ctrldiag.`
+README.md and docs/ in https://github.com/ctrldiag/kubectl-ctrldiag.`
 
 const rootExample = `  # Which controllers can be read in a namespace, and how
   kubectl ctrldiag targets -n my-operator-system

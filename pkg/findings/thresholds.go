@@ -7,7 +7,7 @@ import (
 )
 
 // Thresholds decide when a rule fires. Defaults start from public alerting practice
-// (kubernetes-mixin, prometheus-operator mixin, operator rule sets; see README) and were checked
+// (kubernetes-mixin, prometheus-operator mixin, operator rule sets; see docs/guide/checks.md) and were checked
 // against the reference operator's scenarios and an idle kube-controller-manager and API server.
 // Every field can be set in a config file (--thresholds FILE, YAML with these json names) or by
 // --threshold name=value.
@@ -180,7 +180,7 @@ type ThresholdDoc struct {
 }
 
 // thresholdDocs are the unit and the meaning of every threshold, by name: the one description
-// that kubectl ctrldiag explain prints (a test keeps it complete and README in line with it).
+// that kubectl ctrldiag explain prints (a test keeps it complete and docs/guide/checks.md in line with it).
 var thresholdDocs = map[string]struct{ unit, meaning string }{
 	"minEvents":                  {"count", "the fewest events (adds, reconciles, requests) in the window for a ratio or a latency to count"},
 	"stuckAfter":                 {"duration", "an item in a worker for this long means a stuck worker"},

@@ -4,7 +4,7 @@ package health
 // worst first, and the order tables sort by.
 type Status string
 
-// Statuses, worst first. README and `queues --help` document them.
+// Statuses, worst first. docs/guide/queues.md and `explain status` document them.
 const (
 	// StatusError: the target could not be scraped or parsed.
 	StatusError Status = "ERROR"

@@ -131,9 +131,9 @@ func TestAdvise(t *testing.T) {
 	}
 }
 
-// README shows the table as Markdown renders it.
-func TestREADMEListsTheKnobs(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// docs/guide/knobs.md shows the table as Markdown renders it.
+func TestGuideListsTheKnobs(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "guide", "knobs.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,12 +141,12 @@ func TestREADMEListsTheKnobs(t *testing.T) {
 	s := string(b)
 	i, j := strings.Index(s, begin), strings.Index(s, end)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q ... %q block", begin, end)
+		t.Fatalf("docs/guide/knobs.md has no %q ... %q block", begin, end)
 	}
 	block := s[i:j]
 	block = block[strings.Index(block, "\n")+1:]
 	if md := Markdown(); block != md {
-		t.Errorf("README.md's knobs differ from knobs.yaml; put this between the markers:\n%s\nREADME has:\n%s", md, block)
+		t.Errorf("docs/guide/knobs.md's knobs differ from knobs.yaml; put this between the markers:\n%s\nit has:\n%s", md, block)
 	}
 }
 

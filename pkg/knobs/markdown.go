@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Markdown renders the table for README: what each size answers, then one row per
+// Markdown renders the table for docs/guide/knobs.md: what each size answers, then one row per
 // controller with its signs and, per size, its flags and their defaults.
 func Markdown() string {
 	t := table()

@@ -7,7 +7,7 @@ import (
 	"fmt"
 )
 
-// Exit codes of kubectl-ctrldiag, documented in README and in `--help` of each command.
+// Exit codes of kubectl-ctrldiag, documented in README ("Exit codes") and in `--help` of each command.
 const (
 	OK       = 0 // success: the result was printed
 	Error    = 1 // the command could not do its job (bad kubeconfig, API server unreachable, ...)

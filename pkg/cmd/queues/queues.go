@@ -29,7 +29,7 @@ Thresholds (--threshold name=value, --thresholds FILE): kubectl ctrldiag explain
 -o wide adds workers, depth by priority, errors/s, medians, the leader and the reason.
 
 Standby replicas that run no controllers fold into one STANDBY row per workload. Columns,
-replicas and leaders, and the JSON schema: README, "kubectl ctrldiag queues".
+replicas and leaders: docs/guide/queues.md; the JSON schema: docs/json.md.
 
 Exit codes: 0 results printed (targets that failed show as ERROR rows and on stderr); 1 every
 target failed; 2 invalid flags or arguments.`

@@ -33,7 +33,7 @@ explain thresholds. Targets are found as by kubectl ctrldiag targets, or given w
 
 In CI: -o junit or -o github, and --fail-on to fail the job. Findings a team accepts for now
 are suppressed with a reason by --ignore-file, or by the pod annotation ctrldiag.io/ignore
-(e.g. "CD208,CD211"). See README, "In CI".
+(e.g. "CD208,CD211"). See docs/ci.md.
 
 Exit codes: 0 the report was printed and no finding reached --fail-on (default: always 0);
 1 the report could not be made (kubeconfig, permissions, no target could be read); 2 invalid

@@ -29,8 +29,7 @@ named metrics, http-metrics, https or https-metrics, the kube-controller-manager
 kube-scheduler pods of kubeadm clusters, pods behind a kubebuilder *-metrics-service, and
 what the Prometheus Operator's ServiceMonitors and PodMonitors select (what they configure
 wins). --include-apiserver adds the API server's own /metrics (on with -A and no -l). Pods
-that are not running and ready are listed as skipped. Details: README, "Finding and
-reaching targets".
+that are not running and ready are listed as skipped. Details: docs/guide/targets.md.
 
 How (--via auto): through the API server's proxy (needs get pods/proxy), unless a metrics
 token is set (the proxy drops credentials) or the pod cannot be proxied; then by port-forward

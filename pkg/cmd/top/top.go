@@ -30,7 +30,7 @@ custom-columns), one QueueList document (json; yaml, "---" between; the time in 
 a template's output per refresh. --count N stops after N refreshes.
 
 With --prometheus the sparklines start with the minutes before the session, read from that
-Prometheus server; the targets are still read live. Details: README, "kubectl ctrldiag top".
+Prometheus server; the targets are still read live. Details: docs/guide/top.md.
 
 Exit codes: 0 quit or --count reached; 1 no target found; 2 invalid flags or arguments.`
 

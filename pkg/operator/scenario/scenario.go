@@ -14,7 +14,7 @@ import (
 // Scenario is one named, reproducible load.
 type Scenario struct {
 	Name string
-	// Signature is what the scenario shows on /metrics, for help text and README.
+	// Signature is what the scenario shows on /metrics, for help text and docs/operator.md.
 	Signature string
 	// Objects is how many Workloads the scenario keeps.
 	Objects int
