@@ -1,7 +1,6 @@
 package profiling
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -51,21 +50,19 @@ func Fetch(ctx context.Context, tr transport.Transport, t target.Target, b Bound
 		p.Note = "not read: " + statusNote(resp.StatusCode, t)
 		return p
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, b.MaxBytes+1))
-	cut := int64(len(body)) > b.MaxBytes
-	if cut {
-		body = body[:b.MaxBytes]
-	}
-	if err != nil && !cut {
+	// The dump is parsed as it arrives: only its workers are kept, never the whole text.
+	body := &counted{r: io.LimitReader(resp.Body, b.MaxBytes)}
+	d, err := goroutines.ParseWorkers(body, goroutines.DefaultLimits())
+	cut := body.n >= b.MaxBytes && more(resp.Body)
+	if body.err != nil {
 		if ctx.Err() != nil {
 			p.Note = fmt.Sprintf("not read within %s", b.Timeout)
 		} else {
-			p.Note = "not read: " + clean(err.Error(), token)
+			p.Note = "not read: " + clean(body.err.Error(), token)
 		}
 		return p
 	}
-	d, err := goroutines.Parse(bytes.NewReader(body), goroutines.DefaultLimits())
-	if d == nil || len(d.Goroutines) == 0 {
+	if d == nil || d.Total == 0 {
 		p.Note = "the answer is not a goroutine dump"
 		if err != nil {
 			p.Note += ": " + clean(err.Error(), token)
@@ -78,6 +75,28 @@ func Fetch(ctx context.Context, tr transport.Transport, t target.Target, b Bound
 		parsed.Note = strings.TrimPrefix(parsed.Note+"; ", "; ") + fmt.Sprintf("the dump was cut at %d MiB", b.MaxBytes>>20)
 	}
 	return parsed
+}
+
+// counted reads r and counts the bytes read; err is the first error other than the end.
+type counted struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (c *counted) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	if err != nil && err != io.EOF && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// more says whether r holds another byte.
+func more(r io.Reader) bool {
+	n, _ := io.ReadFull(r, make([]byte, 1))
+	return n == 1
 }
 
 // statusNote says what an answer other than 200 means for a goroutine dump.
