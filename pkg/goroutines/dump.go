@@ -39,7 +39,7 @@ type Goroutine struct {
 	// "sync.Mutex.Lock", "IO wait", "semacquire", "sleep", ...
 	State string
 	// Waiting is how long it has been blocked, as the runtime rounds it (whole minutes; 0 under
-	// a minute or when running).
+	// a minute or when running; at most maxWaiting).
 	Waiting time.Duration
 	// Frames are its calls, innermost first.
 	Frames []Frame

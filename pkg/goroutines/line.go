@@ -8,6 +8,10 @@ import (
 	"time"
 )
 
+// maxWaiting is the longest wait a header may say: longer ones (no process has run that
+// long) are taken as this, not wrapped around to a negative duration.
+const maxWaiting = time.Duration(math.MaxInt64 / int64(time.Minute) * int64(time.Minute))
+
 var (
 	headerStart = []byte("goroutine ")
 	headerEnd   = []byte("]:")
@@ -43,12 +47,23 @@ func header(line string) (Goroutine, bool) {
 		var p string
 		p, more, _ = strings.Cut(more, ", ")
 		if n, unit, ok := strings.Cut(p, " "); ok && (unit == "minutes" || unit == "minute") {
-			if m, err := strconv.Atoi(n); err == nil && m >= 0 {
-				g.Waiting = time.Duration(m) * time.Minute
-			}
+			g.Waiting = waiting(n)
 		}
 	}
 	return g, true
+}
+
+// waiting reads the minutes of a header as a duration, up to maxWaiting; 0 when they are no
+// number of minutes.
+func waiting(minutes string) time.Duration {
+	m, err := strconv.ParseInt(minutes, 10, 64)
+	switch {
+	case err != nil && m == math.MaxInt64, err == nil && m > int64(maxWaiting/time.Minute):
+		return maxWaiting // out of range: as long as can be said
+	case err != nil || m < 0:
+		return 0
+	}
+	return time.Duration(m) * time.Minute
 }
 
 // funcName is the function of a frame line, without its arguments: "pkg.(*T).M(0xc0, ...)"

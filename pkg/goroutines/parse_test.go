@@ -95,3 +95,19 @@ func TestParseKeepsWithinItsMemory(t *testing.T) {
 		t.Errorf("%d workers kept, %d dropped, %d in all; want the 1000 workers kept within 16 KiB or counted", len(d.Goroutines), d.Dropped, d.Total)
 	}
 }
+
+func TestParseSaturatesTheWait(t *testing.T) {
+	for _, minutes := range []string{"9223372036854775807", "153722868", "99999999999999999999999"} {
+		d, err := Parse(strings.NewReader("goroutine 7 [select, "+minutes+" minutes]:\nmain.f()\n"), DefaultLimits())
+		if err != nil || len(d.Goroutines) != 1 {
+			t.Fatalf("%s minutes: %+v %v", minutes, d, err)
+		}
+		if w := d.Goroutines[0].Waiting; w != maxWaiting {
+			t.Errorf("%s minutes: waiting %s, want the longest that can be said (%s)", minutes, w, maxWaiting)
+		}
+	}
+	d, _ := Parse(strings.NewReader("goroutine 7 [select, 153722867 minutes]:\n"), DefaultLimits())
+	if w := d.Goroutines[0].Waiting; w != 153722867*time.Minute {
+		t.Errorf("the longest wait said exactly: %s", w)
+	}
+}
