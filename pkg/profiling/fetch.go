@@ -26,7 +26,8 @@ type Bounds struct {
 func DefaultBounds() Bounds { return Bounds{Timeout: 10 * time.Second, MaxBytes: 32 << 20} }
 
 // Fetch reads the dump at t through tr and groups its workers. It never fails: what went wrong
-// is the profile's note. token is the metrics token, taken out of anything said about it.
+// is the profile's note. token is the credential tr sends to t, "" for none: taken out of
+// anything said about it, and a refusal says whether one was sent.
 func Fetch(ctx context.Context, tr transport.Transport, t target.Target, b Bounds, token string) *goroutines.Profile {
 	p := &goroutines.Profile{Endpoint: endpointName(t), Time: time.Now()}
 	if b.Timeout > 0 {
@@ -47,7 +48,7 @@ func Fetch(ctx context.Context, tr transport.Transport, t target.Target, b Bound
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		p.Note = "not read: " + statusNote(resp.StatusCode, t)
+		p.Note = "not read: " + statusNote(resp.StatusCode, t, token != "")
 		return p
 	}
 	// The dump is parsed as it arrives: only its workers are kept, never the whole text.
@@ -99,8 +100,9 @@ func more(r io.Reader) bool {
 	return n == 1
 }
 
-// statusNote says what an answer other than 200 means for a goroutine dump.
-func statusNote(code int, t target.Target) string {
+// statusNote says what an answer other than 200 means for a goroutine dump; withToken says
+// whether the metrics token was sent.
+func statusNote(code int, t target.Target, withToken bool) string {
 	text := fmt.Sprintf("%d %s", code, http.StatusText(code))
 	switch code {
 	case http.StatusUnauthorized, http.StatusForbidden:
@@ -109,6 +111,9 @@ func statusNote(code int, t target.Target) string {
 		}
 		if t.Via == target.ViaProxy {
 			return text + ": the endpoint demands credentials, which the API server's proxy never forwards (--token-from-sa reads through a port-forward)"
+		}
+		if !withToken {
+			return text + ": the endpoint demands credentials, and none were sent (the metrics token goes to the metrics endpoint only)"
 		}
 		return text + ": the token may not get /debug/pprof/* (nonResourceURL)"
 	case http.StatusNotFound:
