@@ -20,8 +20,9 @@ const noEndpoint = "no pprof endpoint: no container port named pprof, profiler o
 	"(--pprof-bind-address, --profiler-address, --pprof-addr) in the container's arguments; --pprof-port names one"
 
 // Goroutines reads the goroutine dump of a cluster target through the way its metrics were
-// read (the proxy falling back to a port-forward as for metrics), with the same credentials.
-// Saved pages and URLs have none: nil.
+// read (the proxy falling back to a port-forward as for metrics), with the metrics credentials
+// only when the dump is served on the metrics endpoint itself. Saved pages and URLs have none:
+// nil.
 func (p *Pages) Goroutines(ctx context.Context, t model.Target, w profiling.Want, b profiling.Bounds) *goroutines.Profile {
 	c := p.conn
 	if c == nil || (t.Target.Kind != target.KindPod && t.Target.Kind != target.KindAPIServer) {
@@ -31,25 +32,35 @@ func (p *Pages) Goroutines(ctx context.Context, t model.Target, w profiling.Want
 	if !ok {
 		return &goroutines.Profile{Note: noEndpoint}
 	}
-	var tr, fallback transport.Transport
-	switch ep.Via {
-	case target.ViaProxy:
-		tr = c.proxy
-		if _, denied := c.denied[way{target.ViaPortForward, ep.Namespace}]; !denied && (c.cfg.Via == target.ViaAuto || c.cfg.Via == "") {
-			fallback = c.forward
-		}
-	case target.ViaPortForward:
-		tr = c.forward
-	default:
-		tr = c.direct
-	}
-	prof := profiling.Fetch(ctx, tr, ep, b, c.cfg.HTTP.Token)
+	tr, fallback, token := c.profileWays(t.Target, ep)
+	prof := profiling.Fetch(ctx, tr, ep, b, token)
 	if fallback != nil && len(prof.Groups) == 0 && prof.Goroutines == 0 && unreachableNote(prof.Note) && !errors.Is(ctx.Err(), context.Canceled) {
 		ep.Via = target.ViaPortForward
-		prof = profiling.Fetch(ctx, fallback, ep, b, c.cfg.HTTP.Token)
+		prof = profiling.Fetch(ctx, fallback, ep, b, token)
 	}
 	prof.Reason = reason
 	return prof
+}
+
+// profileWays are the transport that reads the dump at ep, the one to try when the API
+// server's proxy cannot reach the pod (nil for none), and the token they send ("" for none):
+// the metrics token goes only to the metrics endpoint, where the user pointed it.
+func (c *clusterConn) profileWays(metrics, ep target.Target) (tr, fallback transport.Transport, token string) {
+	forward := c.forward
+	token = c.cfg.HTTP.Token
+	if !profiling.MetricsEndpoint(metrics, ep) {
+		forward, token = c.bare, ""
+	}
+	switch ep.Via {
+	case target.ViaProxy:
+		if _, denied := c.denied[way{target.ViaPortForward, ep.Namespace}]; !denied && (c.cfg.Via == target.ViaAuto || c.cfg.Via == "") {
+			fallback = forward
+		}
+		return c.proxy, fallback, token
+	case target.ViaPortForward:
+		return forward, nil, token
+	}
+	return c.direct, nil, token
 }
 
 // unreachableNote says whether a note is the API server failing to reach the pod (the proxy's

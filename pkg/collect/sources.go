@@ -21,7 +21,10 @@ type clusterConn struct {
 	withToken bool
 	proxy     *transport.Proxy
 	forward   *transport.PortForward
-	direct    *transport.APIServer
+	// bare is a port-forward that sends no credentials, for the endpoints the user did not
+	// point the metrics token at (a pprof port found in the pod).
+	bare   *transport.PortForward
+	direct *transport.APIServer
 	// checked are the ways whose permission was asked; denied those refused.
 	checked map[way]bool
 	denied  map[way]access.Permission
@@ -44,6 +47,7 @@ func (p *Pages) connect(ctx context.Context, k *Kube) error {
 	p.conn = &clusterConn{cfg: cfg, withToken: cfg.HTTP.Token != "",
 		proxy:   &transport.Proxy{Cluster: cluster},
 		forward: &transport.PortForward{Cluster: cluster, Client: client, Token: cfg.HTTP.Token, Keep: cfg.KeepForwards},
+		bare:    &transport.PortForward{Cluster: cluster, Client: client},
 		direct:  &transport.APIServer{Cluster: cluster},
 		checked: map[way]bool{}, denied: map[way]access.Permission{}}
 	p.forward = p.conn.forward

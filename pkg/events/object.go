@@ -17,7 +17,7 @@ import (
 // when last.
 type Event struct {
 	Reason, Message string
-	Count           int32
+	Count           int64
 	LastSeen        time.Time
 }
 

@@ -13,9 +13,10 @@ type occurrence struct {
 	// reporter is reportingController; component the older source.component.
 	reporter, component string
 	regarding           corev1.ObjectReference
-	// last is its last occurrence, count how often it happened (at least once).
+	// last is its last occurrence, count how often it happened (at least once). The API's
+	// counts are int32; groups sum them, so they are held as int64.
 	last  time.Time
-	count int32
+	count int64
 }
 
 // fromCore reads a core/v1 event: its last occurrence is the latest of its series, last
@@ -23,7 +24,7 @@ type occurrence struct {
 func fromCore(e *corev1.Event) occurrence {
 	o := occurrence{typ: e.Type, reason: e.Reason, message: e.Message, reporter: e.ReportingController,
 		component: e.Source.Component, regarding: e.InvolvedObject,
-		last: latest(e.CreationTimestamp.Time, e.LastTimestamp.Time, e.EventTime.Time), count: e.Count}
+		last: latest(e.CreationTimestamp.Time, e.LastTimestamp.Time, e.EventTime.Time), count: int64(e.Count)}
 	if e.Series != nil {
 		return o.series(e.Series.LastObservedTime.Time, e.Series.Count)
 	}
@@ -35,7 +36,7 @@ func fromCore(e *corev1.Event) occurrence {
 func fromV1(e *eventsv1.Event) occurrence {
 	o := occurrence{typ: e.Type, reason: e.Reason, message: e.Note, reporter: e.ReportingController,
 		component: e.DeprecatedSource.Component, regarding: e.Regarding,
-		last: latest(e.CreationTimestamp.Time, e.DeprecatedLastTimestamp.Time, e.EventTime.Time), count: e.DeprecatedCount}
+		last: latest(e.CreationTimestamp.Time, e.DeprecatedLastTimestamp.Time, e.EventTime.Time), count: int64(e.DeprecatedCount)}
 	if e.Series != nil {
 		return o.series(e.Series.LastObservedTime.Time, e.Series.Count)
 	}
@@ -46,7 +47,7 @@ func fromV1(e *eventsv1.Event) occurrence {
 // zero time and 1), and counts the event at least once.
 func (o occurrence) series(last time.Time, count int32) occurrence {
 	o.last = latest(o.last, last)
-	o.count = max(o.count, count, 1)
+	o.count = max(o.count, int64(count), 1)
 	return o
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -225,12 +226,16 @@ func add(groups map[string]*Group, e occurrence, req Request) {
 const combined = "(combined from similar events): "
 
 // short is the message on one line, without the recorder's aggregation prefix (the count
-// says it), at most maxMessage bytes.
+// says it), at most maxMessage bytes, cut between characters.
 func short(m string) string {
 	m = strings.Join(strings.Fields(m), " ")
 	m = strings.TrimPrefix(m, combined)
 	if len(m) > maxMessage {
-		m = m[:maxMessage] + "..."
+		cut := maxMessage
+		for cut > 0 && !utf8.RuneStart(m[cut]) {
+			cut--
+		}
+		m = m[:cut] + "..."
 	}
 	return m
 }

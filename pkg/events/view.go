@@ -31,7 +31,7 @@ type Group struct {
 	Kind   string `json:"kind"`
 	Object string `json:"object"`
 	// Count is how often it happened (the events' series.count or count, summed).
-	Count int32 `json:"count"`
+	Count int64 `json:"count"`
 	// LastSeen is its last occurrence; Message the message of that one.
 	LastSeen time.Time `json:"lastSeen"`
 	Message  string    `json:"message"`

@@ -3,5 +3,6 @@
 // goroutines that run reconciles (controller-runtime's reconcileHandler, client-go workers'
 // processNextWorkItem), grouped by identical stacks, with how long they have been blocked, on
 // what, and the first frame of the controller's own code. It parses untrusted text: bounded
-// in goroutines, frames and line length, and it never fails on a line it does not know.
+// in goroutines, frames, line length and the memory it keeps, and it never fails on a line it
+// does not know.
 package goroutines

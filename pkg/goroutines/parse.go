@@ -2,178 +2,182 @@ package goroutines
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
-	"time"
+	"unsafe"
 )
 
-// Limits bound what Parse keeps of a dump.
-type Limits struct {
-	// Goroutines is the most goroutines kept; the rest are counted in Dump.Dropped.
-	Goroutines int
-	// Frames is the most frames kept per goroutine (innermost first).
-	Frames int
-	// LineBytes is the longest line read; a longer one ends the dump with an error.
-	LineBytes int
-}
-
-// DefaultLimits fit a controller with tens of thousands of goroutines.
-func DefaultLimits() Limits { return Limits{Goroutines: 100_000, Frames: 64, LineBytes: 64 << 10} }
-
-// Dump is a parsed goroutine dump.
-type Dump struct {
-	Goroutines []Goroutine
-	// Dropped counts the goroutines past Limits.Goroutines.
-	Dropped int
-}
-
-// Goroutine is one goroutine of the dump.
-type Goroutine struct {
-	ID int
-	// State is what it does or waits for: "running", "select", "chan receive",
-	// "sync.Mutex.Lock", "IO wait", "semacquire", "sleep", ...
-	State string
-	// Waiting is how long it has been blocked, as the runtime rounds it (whole minutes; 0 under
-	// a minute or when running).
-	Waiting time.Duration
-	// Frames are its calls, innermost first.
-	Frames []Frame
-	// CreatedBy is the call that started it ("" Func when unknown).
-	CreatedBy Frame
-}
-
-// Frame is one call of a stack.
-type Frame struct {
-	// Func is the function's full name ("net/http.(*Client).Do",
-	// "main.(*annotator).callBackend").
-	Func string `json:"func"`
-	File string `json:"file,omitempty"`
-	Line int    `json:"line,omitempty"`
-}
-
-// Parse reads a debug=2 goroutine dump. Lines it does not recognise are skipped; a goroutine
-// header starts the next goroutine.
+// Parse reads a debug=2 goroutine dump and keeps every goroutine, within lim. Lines it does not
+// recognise are skipped; a goroutine header starts the next goroutine.
 func Parse(r io.Reader, lim Limits) (*Dump, error) {
+	return parse(r, lim, nil)
+}
+
+// ParseWorkers reads a dump as Parse does, and keeps only the goroutines that run a workqueue
+// item (Workers groups those). The others are counted in Total, never held: the memory it
+// takes is that of the workers kept and of one goroutine's names, whatever the dump's size.
+func ParseWorkers(r io.Reader, lim Limits) (*Dump, error) {
+	return parse(r, lim, isWorker)
+}
+
+func parse(r io.Reader, lim Limits, keep func(Goroutine) bool) (*Dump, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), lim.LineBytes)
-	d := &Dump{}
-	var cur *Goroutine
-	var pending string // a function line waiting for its file line
-	flush := func() {
-		if cur == nil {
+	p := &parser{lim: lim, keep: keep, d: &Dump{}}
+	for sc.Scan() {
+		p.line(sc.Bytes())
+	}
+	p.flush()
+	if err := sc.Err(); err != nil {
+		return p.d, fmt.Errorf("goroutine dump: %w", err)
+	}
+	return p.d, nil
+}
+
+// span is where a name lies in parser.names.
+type span struct{ start, end int }
+
+// rawFrame is a frame of the goroutine being read, its names in parser.names.
+type rawFrame struct {
+	fn, file span
+	line     int
+}
+
+// parser reads a dump line by line. The goroutine being read is kept as its header and the
+// names of its frames, back to back in one buffer reused for the next goroutine; it becomes a
+// Goroutine only when it is kept.
+type parser struct {
+	lim  Limits
+	keep func(Goroutine) bool
+	d    *Dump
+	kept int // the bytes the kept goroutines take
+
+	open       bool // a goroutine is being read
+	g          Goroutine
+	names      []byte
+	frames     []rawFrame
+	pending    *span // a function line waiting for its file line
+	fn         span
+	created    rawFrame
+	hasCreated bool // a "created by" line was read
+	inCreated  bool // the last function line was "created by"
+}
+
+// line reads one line of the dump.
+func (p *parser) line(line []byte) {
+	if isHeader(line) {
+		if g, ok := header(string(line)); ok {
+			p.flush()
+			p.open, p.g = true, g
 			return
 		}
-		if pending != "" && len(cur.Frames) < lim.Frames {
-			cur.Frames = append(cur.Frames, Frame{Func: pending})
-		}
-		pending = ""
-		if len(d.Goroutines) < lim.Goroutines {
-			d.Goroutines = append(d.Goroutines, *cur)
-		} else {
-			d.Dropped++
-		}
-		cur = nil
 	}
-	createdBy := false
-	for sc.Scan() {
-		line := sc.Text()
-		if g, ok := header(line); ok {
-			flush()
-			cur, createdBy = &g, false
-			continue
-		}
-		if cur == nil || strings.TrimSpace(line) == "" {
-			continue
-		}
-		if strings.HasPrefix(line, "\t") {
-			file, ln := fileLine(line)
-			switch {
-			case createdBy:
-				cur.CreatedBy.File, cur.CreatedBy.Line = file, ln
-			case pending != "":
-				if len(cur.Frames) < lim.Frames {
-					cur.Frames = append(cur.Frames, Frame{Func: pending, File: file, Line: ln})
-				}
-				pending = ""
-			}
-			continue
-		}
-		if rest, ok := strings.CutPrefix(line, "created by "); ok {
-			if pending != "" && len(cur.Frames) < lim.Frames {
-				cur.Frames = append(cur.Frames, Frame{Func: pending})
-			}
-			pending = ""
-			fn, _, _ := strings.Cut(rest, " in goroutine ")
-			cur.CreatedBy, createdBy = Frame{Func: fn}, true
-			continue
-		}
-		if strings.HasPrefix(line, "...") { // "...additional frames elided..."
-			continue
-		}
-		if pending != "" && len(cur.Frames) < lim.Frames {
-			cur.Frames = append(cur.Frames, Frame{Func: pending})
-		}
-		pending = funcName(line)
+	if !p.open || len(bytes.TrimSpace(line)) == 0 {
+		return
 	}
-	flush()
-	if err := sc.Err(); err != nil {
-		return d, fmt.Errorf("goroutine dump: %w", err)
+	if line[0] == '\t' {
+		file, n := fileLine(line)
+		switch {
+		case p.inCreated:
+			p.created.file, p.created.line = p.name(file), n
+			p.inCreated = false
+		case p.pending != nil:
+			p.frame(rawFrame{fn: *p.pending, file: p.name(file), line: n})
+			p.pending = nil
+		}
+		return
 	}
-	return d, nil
+	if rest, ok := bytes.CutPrefix(line, createdBy); ok {
+		p.endFrame()
+		if !p.hasCreated { // a dump has one; more would only grow the names
+			fn, _, _ := bytes.Cut(rest, inGoroutine)
+			p.created, p.hasCreated, p.inCreated = rawFrame{fn: p.name(fn)}, true, true
+		}
+		return
+	}
+	if bytes.HasPrefix(line, elided) {
+		return
+	}
+	p.endFrame()
+	p.inCreated = false
+	if len(p.frames) < p.lim.Frames {
+		p.fn = p.name(funcName(line))
+		p.pending = &p.fn
+	}
 }
 
-// header parses "goroutine 42 [select, 12 minutes, locked to thread]:".
-func header(line string) (Goroutine, bool) {
-	rest, ok := strings.CutPrefix(line, "goroutine ")
-	if !ok || !strings.HasSuffix(line, "]:") {
-		return Goroutine{}, false
+// name keeps b among the goroutine's names.
+func (p *parser) name(b []byte) span {
+	start := len(p.names)
+	p.names = append(p.names, b...)
+	return span{start, len(p.names)}
+}
+
+// endFrame keeps a function line that had no file line as a frame of its own.
+func (p *parser) endFrame() {
+	if p.pending != nil {
+		p.frame(rawFrame{fn: *p.pending})
+		p.pending = nil
 	}
-	idText, status, ok := strings.Cut(rest, " [")
-	if !ok {
-		return Goroutine{}, false
+}
+
+func (p *parser) frame(f rawFrame) {
+	if len(p.frames) < p.lim.Frames {
+		p.frames = append(p.frames, f)
 	}
-	id, err := strconv.Atoi(idText)
-	if err != nil {
-		return Goroutine{}, false
+}
+
+// sizes of what a kept goroutine takes besides its names.
+var (
+	goroutineSize = int(unsafe.Sizeof(Goroutine{}))
+	frameSize     = int(unsafe.Sizeof(Frame{}))
+)
+
+// flush ends the goroutine being read: kept when it may be, counted in any case.
+func (p *parser) flush() {
+	if !p.open {
+		return
 	}
-	status = strings.TrimSuffix(status, "]:")
-	parts := strings.Split(status, ", ")
-	g := Goroutine{ID: id, State: parts[0]}
-	for _, p := range parts[1:] {
-		if n, unit, ok := strings.Cut(p, " "); ok && (unit == "minutes" || unit == "minute") {
-			if m, err := strconv.Atoi(n); err == nil && m >= 0 {
-				g.Waiting = time.Duration(m) * time.Minute
-			}
+	p.endFrame()
+	p.d.Total++
+	if p.keep == nil || p.mayKeep() {
+		p.add()
+	}
+	p.open, p.g, p.names, p.frames = false, Goroutine{}, p.names[:0], p.frames[:0]
+	p.created, p.hasCreated, p.inCreated = rawFrame{}, false, false
+}
+
+// mayKeep says whether the goroutine being read may be a worker, from its names alone: no
+// worker mark among them, and it is none.
+func (p *parser) mayKeep() bool {
+	for _, m := range workerMarks {
+		if bytes.Contains(p.names, []byte(m)) {
+			return true
 		}
 	}
-	return g, true
+	return false
 }
 
-// funcName is the function of a frame line, without its arguments: "pkg.(*T).M(0xc0, ...)"
-// gives "pkg.(*T).M". Generic instantiations "[...]" are kept.
-func funcName(line string) string {
-	line = strings.TrimSpace(line)
-	if i := strings.LastIndex(line, "("); i > 0 && strings.HasSuffix(line, ")") {
-		return line[:i]
+// add makes the goroutine being read a Goroutine, and keeps it when keep takes it and the
+// limits leave room for it.
+func (p *parser) add() {
+	names := string(p.names)
+	at := func(s span) string { return names[s.start:s.end] }
+	g := p.g
+	g.Frames = make([]Frame, len(p.frames))
+	for i, f := range p.frames {
+		g.Frames[i] = Frame{Func: at(f.fn), File: at(f.file), Line: f.line}
 	}
-	return line
-}
-
-// fileLine parses "\t/path/file.go:123 +0x1f".
-func fileLine(line string) (string, int) {
-	line = strings.TrimSpace(line)
-	if i := strings.LastIndex(line, " +0x"); i > 0 {
-		line = line[:i]
+	g.CreatedBy = Frame{Func: at(p.created.fn), File: at(p.created.file), Line: p.created.line}
+	if p.keep != nil && !p.keep(g) {
+		return
 	}
-	i := strings.LastIndex(line, ":")
-	if i < 0 {
-		return line, 0
+	size := goroutineSize + len(g.State) + len(names) + len(g.Frames)*frameSize
+	if len(p.d.Goroutines) >= p.lim.Goroutines || p.kept+size > p.lim.KeptBytes {
+		p.d.Dropped++
+		return
 	}
-	n, err := strconv.Atoi(line[i+1:])
-	if err != nil {
-		return line, 0
-	}
-	return line[:i], n
+	p.kept += size
+	p.d.Goroutines = append(p.d.Goroutines, g)
 }

@@ -2,6 +2,7 @@ package goroutines
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -48,12 +49,12 @@ func TestParse(t *testing.T) {
 }
 
 func TestParseBounds(t *testing.T) {
-	d := readDump(t, "operator.txt", Limits{Goroutines: 2, Frames: 3, LineBytes: 4096})
+	d := readDump(t, "operator.txt", Limits{Goroutines: 2, Frames: 3, LineBytes: 4096, KeptBytes: 1 << 20})
 	if len(d.Goroutines) != 2 || d.Dropped != 4 || len(d.Goroutines[1].Frames) != 3 {
 		t.Errorf("%d goroutines, %d dropped, %d frames", len(d.Goroutines), d.Dropped, len(d.Goroutines[1].Frames))
 	}
 	long := "goroutine 1 [running]:\n" + strings.Repeat("x", 5000) + "\n"
-	if _, err := Parse(strings.NewReader(long), Limits{Goroutines: 10, Frames: 10, LineBytes: 1024}); err == nil {
+	if _, err := Parse(strings.NewReader(long), Limits{Goroutines: 10, Frames: 10, LineBytes: 1024, KeptBytes: 1 << 20}); err == nil {
 		t.Error("a line past LineBytes was read")
 	}
 	// Not a dump at all: nothing, no error.
@@ -76,5 +77,37 @@ func TestWorkers(t *testing.T) {
 	mutex := groups[1]
 	if mutex.Count != 1 || mutex.Wait.Func != "sync.(*Mutex).Lock" || mutex.Own.Func != "example.com/annotator/internal/controller.(*AnnotationReconciler).Reconcile" || mutex.Own.Line != 70 {
 		t.Errorf("mutex group: %+v", mutex)
+	}
+}
+
+func TestParseKeepsWithinItsMemory(t *testing.T) {
+	dump := bigDump(1<<20, 0)
+	var b strings.Builder
+	for i := range 1000 {
+		b.WriteString("goroutine " + strconv.Itoa(i+1) + " [select]:\n")
+		b.WriteString("main.(*r).processNextWorkItem()\n\t/src/main.go:3 +0x1\n\n")
+	}
+	d, err := ParseWorkers(strings.NewReader(string(dump)+b.String()), Limits{Goroutines: 10_000, Frames: 8, LineBytes: 4096, KeptBytes: 16 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Goroutines)+d.Dropped != 1000 || d.Dropped == 0 || len(d.Goroutines) == 0 || d.Total < 1000+(1<<20)/400 {
+		t.Errorf("%d workers kept, %d dropped, %d in all; want the 1000 workers kept within 16 KiB or counted", len(d.Goroutines), d.Dropped, d.Total)
+	}
+}
+
+func TestParseSaturatesTheWait(t *testing.T) {
+	for _, minutes := range []string{"9223372036854775807", "153722868", "99999999999999999999999"} {
+		d, err := Parse(strings.NewReader("goroutine 7 [select, "+minutes+" minutes]:\nmain.f()\n"), DefaultLimits())
+		if err != nil || len(d.Goroutines) != 1 {
+			t.Fatalf("%s minutes: %+v %v", minutes, d, err)
+		}
+		if w := d.Goroutines[0].Waiting; w != maxWaiting {
+			t.Errorf("%s minutes: waiting %s, want the longest that can be said (%s)", minutes, w, maxWaiting)
+		}
+	}
+	d, _ := Parse(strings.NewReader("goroutine 7 [select, 153722867 minutes]:\n"), DefaultLimits())
+	if w := d.Goroutines[0].Waiting; w != 153722867*time.Minute {
+		t.Errorf("the longest wait said exactly: %s", w)
 	}
 }

@@ -32,7 +32,7 @@ const (
 
 // NewProfile makes the profile of a parsed dump: its workers grouped, bounded.
 func NewProfile(d *Dump) *Profile {
-	p := &Profile{Goroutines: len(d.Goroutines) + d.Dropped}
+	p := &Profile{Goroutines: d.Total}
 	groups := Workers(d)
 	for _, g := range groups {
 		p.Workers += g.Count
@@ -47,7 +47,7 @@ func NewProfile(d *Dump) *Profile {
 	}
 	p.Groups = groups
 	if d.Dropped > 0 {
-		p.Note = fmt.Sprintf("the dump held more goroutines than read: %d left out", d.Dropped)
+		p.Note = fmt.Sprintf("the dump held more goroutines than kept: %d left out", d.Dropped)
 	}
 	return p
 }

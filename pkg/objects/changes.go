@@ -36,6 +36,9 @@ type Changes struct {
 	ByCount map[int]int `json:"byCount,omitempty"`
 	// Top are the objects that changed most, most first (up to three).
 	Top []ObjectChanges `json:"top,omitempty"`
+	// Unfollowed counts the changes of objects past the most followed one by one
+	// (maxFollowed): they are in Count, not in ByCount or Top.
+	Unfollowed int `json:"unfollowed,omitempty"`
 }
 
 // ObjectChanges is how often one object ("namespace/name") changed.
@@ -49,7 +52,8 @@ const maxTop = 3
 
 // Served is the changes a second that can become distinct work items when one object can be
 // worked on at most max times over the watch (its changes beyond that merge in the queue):
-// each object counts min(changes, max). Without the spread (ByCount), all changes count.
+// each object counts min(changes, max). Without the spread (ByCount), all changes count, as
+// the Unfollowed ones do.
 func (c Changes) Served(max float64) float64 {
 	if c.Seconds <= 0 {
 		return 0
@@ -57,7 +61,7 @@ func (c Changes) Served(max float64) float64 {
 	if len(c.ByCount) == 0 {
 		return c.PerSecond()
 	}
-	var n float64
+	n := float64(c.Unfollowed)
 	for changes, objects := range c.ByCount {
 		n += float64(objects) * math.Min(float64(changes), max)
 	}
@@ -84,8 +88,10 @@ type ChangeWatch struct {
 	stopped time.Time
 	err     string
 	now     func() time.Time
-	// per counts the changes of each object.
-	per map[types.UID]*ObjectChanges
+	// per counts the changes of each object, up to maxFollowed objects; unfollowed those of
+	// the objects past them.
+	per        map[types.UID]*ObjectChanges
+	unfollowed int
 	// spec follows the objects' spec changes until the controller acts on them.
 	spec *specTracker
 	// ready follows the same changes until the objects are Ready.
@@ -139,7 +145,7 @@ func (w *ChangeWatch) Stop() (Changes, *SpecLatency, *TimeToReady) {
 	<-w.done
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	c := Changes{Seconds: w.stopped.Sub(w.started).Seconds(), Error: w.err}
+	c := Changes{Seconds: w.stopped.Sub(w.started).Seconds(), Error: w.err, Count: w.unfollowed, Unfollowed: w.unfollowed}
 	if len(w.per) > 0 {
 		c.ByCount = map[int]int{}
 	}
@@ -189,6 +195,10 @@ func (w *ChangeWatch) received(t watch.EventType, u *unstructured.Unstructured, 
 		return
 	}
 	o := w.per[u.GetUID()]
+	if o == nil && len(w.per) >= maxFollowed() {
+		w.unfollowed++
+		return
+	}
 	if o == nil {
 		o = &ObjectChanges{Object: objectName(u)}
 		w.per[u.GetUID()] = o
@@ -279,13 +289,20 @@ func seed(ctx context.Context, ri dynamic.ResourceInterface, seen map[types.UID]
 // Changed records the event in seen and reports whether it is a change a controller is handed:
 // a creation, a deletion, or a modification of the generation, labels, annotations, finalizers
 // or deletion timestamp. Bookmarks and status-only modifications are not. Kinds that keep no
-// generation (ConfigMaps, Secrets) have no status either: every modification counts.
+// generation (ConfigMaps, Secrets) have no status either: every modification counts. seen
+// holds at most maxFollowed objects: one past them is not remembered, and each of its
+// modifications counts.
 func Changed(seen map[types.UID]uint64, t watch.EventType, u *unstructured.Unstructured) bool {
 	uid := u.GetUID()
+	remember := func(f uint64) {
+		if _, known := seen[uid]; known || len(seen) < maxFollowed() {
+			seen[uid] = f
+		}
+	}
 	switch t {
 	case watch.Added:
 		_, known := seen[uid]
-		seen[uid] = fingerprint(u)
+		remember(fingerprint(u))
 		return !known
 	case watch.Deleted:
 		delete(seen, uid)
@@ -293,7 +310,7 @@ func Changed(seen map[types.UID]uint64, t watch.EventType, u *unstructured.Unstr
 	case watch.Modified:
 		f := fingerprint(u)
 		before, known := seen[uid]
-		seen[uid] = f
+		remember(f)
 		return !known || before != f || u.GetGeneration() == 0
 	}
 	return false

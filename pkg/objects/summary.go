@@ -34,6 +34,9 @@ type Summary struct {
 	// Failed are the objects whose status says they cannot be made ready, by reason.
 	Failed  int      `json:"failed"`
 	Reasons []Reason `json:"reasons,omitempty"`
+	// FailedOtherReasons counts the failed objects whose reason came after maxReasons others:
+	// they are in Failed, not in Reasons.
+	FailedOtherReasons int `json:"failedOtherReasons,omitempty"`
 	// BehindSpec are the objects whose status.observedGeneration trails their generation.
 	BehindSpec         int      `json:"behindSpec"`
 	BehindSpecExamples []string `json:"behindSpecExamples,omitempty"`
@@ -60,7 +63,8 @@ type Reason struct {
 	Condition string `json:"condition"`
 	Reason    string `json:"reason"`
 	Count     int    `json:"count"`
-	// Objects are up to three of them ("namespace/name"); Message the message of the first.
+	// Objects are up to three of them ("namespace/name"); Message the message of the first
+	// (its first 200 characters).
 	Objects []string `json:"objects"`
 	Message string   `json:"message,omitempty"`
 	// OldestSeconds is how long the oldest of them has been in this state (0 when unknown).
@@ -84,8 +88,12 @@ func objectName(u *unstructured.Unstructured) string {
 	return u.GetName()
 }
 
-// maxMessages bounds the distinct messages counted per reason.
-const maxMessages = 5
+const (
+	// maxMessages bounds the distinct messages counted per reason.
+	maxMessages = 5
+	// maxReasons bounds the reasons kept of one kind: every object may carry its own.
+	maxReasons = 50
+)
 
 // Add counts one object.
 func (s *Summary) Add(u *unstructured.Unstructured, now time.Time) {
@@ -123,8 +131,12 @@ func (s *Summary) addReason(name string, c condition, now time.Time) {
 			r = &s.Reasons[i]
 		}
 	}
+	if r == nil && len(s.Reasons) >= maxReasons {
+		s.FailedOtherReasons++
+		return
+	}
 	if r == nil {
-		s.Reasons = append(s.Reasons, Reason{Condition: cond, Reason: reason, Message: c.Message})
+		s.Reasons = append(s.Reasons, Reason{Condition: cond, Reason: reason, Message: shortMessage(c.Message)})
 		r = &s.Reasons[len(s.Reasons)-1]
 	}
 	r.Count++

@@ -70,6 +70,13 @@ func Endpoint(metrics target.Target, pod *corev1.Pod, w Want) (t target.Target, 
 	return target.Target{}, "", false
 }
 
+// MetricsEndpoint says whether ep is the metrics endpoint itself (its port and scheme), the
+// one the user pointed the metrics credentials at. A pprof port found in the pod is another
+// endpoint, often plain http: it is asked without them.
+func MetricsEndpoint(metrics, ep target.Target) bool {
+	return ep.Port == metrics.Port && ep.Scheme == metrics.Scheme
+}
+
 // containers are the containers whose ports and arguments may name the pprof endpoint: the
 // metrics container alone when it is known (another container is another process), else all.
 func containers(pod *corev1.Pod, metrics string) []corev1.Container {

@@ -54,3 +54,13 @@ func TestEndpointIsFoundInThePodOrNamed(t *testing.T) {
 		t.Error("a URL target has no pprof endpoint")
 	}
 }
+
+func TestOnlyTheMetricsEndpointIsTheMetricsEndpoint(t *testing.T) {
+	metrics := target.Target{Kind: target.KindPod, Namespace: "ns", Name: "p", Container: "manager", Port: 8443, Scheme: "https", Path: "/metrics", Via: target.ViaPortForward}
+	named, _, _ := Endpoint(metrics, pod([]corev1.ContainerPort{{Name: "pprof", ContainerPort: 8082}}), Want{})
+	beside, _, _ := Endpoint(metrics, &corev1.Pod{}, Want{BesideMetrics: true})
+	if MetricsEndpoint(metrics, named) || !MetricsEndpoint(metrics, beside) {
+		t.Errorf("a port named pprof is the metrics endpoint: %v; /debug/pprof beside the metrics is not: %v",
+			MetricsEndpoint(metrics, named), !MetricsEndpoint(metrics, beside))
+	}
+}

@@ -1,7 +1,6 @@
 package profiling
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -27,7 +26,8 @@ type Bounds struct {
 func DefaultBounds() Bounds { return Bounds{Timeout: 10 * time.Second, MaxBytes: 32 << 20} }
 
 // Fetch reads the dump at t through tr and groups its workers. It never fails: what went wrong
-// is the profile's note. token is the metrics token, taken out of anything said about it.
+// is the profile's note. token is the credential tr sends to t, "" for none: taken out of
+// anything said about it, and a refusal says whether one was sent.
 func Fetch(ctx context.Context, tr transport.Transport, t target.Target, b Bounds, token string) *goroutines.Profile {
 	p := &goroutines.Profile{Endpoint: endpointName(t), Time: time.Now()}
 	if b.Timeout > 0 {
@@ -48,24 +48,22 @@ func Fetch(ctx context.Context, tr transport.Transport, t target.Target, b Bound
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		p.Note = "not read: " + statusNote(resp.StatusCode, t)
+		p.Note = "not read: " + statusNote(resp.StatusCode, t, token != "")
 		return p
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, b.MaxBytes+1))
-	cut := int64(len(body)) > b.MaxBytes
-	if cut {
-		body = body[:b.MaxBytes]
-	}
-	if err != nil && !cut {
+	// The dump is parsed as it arrives: only its workers are kept, never the whole text.
+	body := &counted{r: io.LimitReader(resp.Body, b.MaxBytes)}
+	d, err := goroutines.ParseWorkers(body, goroutines.DefaultLimits())
+	cut := body.n >= b.MaxBytes && more(resp.Body)
+	if body.err != nil {
 		if ctx.Err() != nil {
 			p.Note = fmt.Sprintf("not read within %s", b.Timeout)
 		} else {
-			p.Note = "not read: " + clean(err.Error(), token)
+			p.Note = "not read: " + clean(body.err.Error(), token)
 		}
 		return p
 	}
-	d, err := goroutines.Parse(bytes.NewReader(body), goroutines.DefaultLimits())
-	if d == nil || len(d.Goroutines) == 0 {
+	if d == nil || d.Total == 0 {
 		p.Note = "the answer is not a goroutine dump"
 		if err != nil {
 			p.Note += ": " + clean(err.Error(), token)
@@ -80,8 +78,31 @@ func Fetch(ctx context.Context, tr transport.Transport, t target.Target, b Bound
 	return parsed
 }
 
-// statusNote says what an answer other than 200 means for a goroutine dump.
-func statusNote(code int, t target.Target) string {
+// counted reads r and counts the bytes read; err is the first error other than the end.
+type counted struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (c *counted) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += int64(n)
+	if err != nil && err != io.EOF && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// more says whether r holds another byte.
+func more(r io.Reader) bool {
+	n, _ := io.ReadFull(r, make([]byte, 1))
+	return n == 1
+}
+
+// statusNote says what an answer other than 200 means for a goroutine dump; withToken says
+// whether the metrics token was sent.
+func statusNote(code int, t target.Target, withToken bool) string {
 	text := fmt.Sprintf("%d %s", code, http.StatusText(code))
 	switch code {
 	case http.StatusUnauthorized, http.StatusForbidden:
@@ -90,6 +111,9 @@ func statusNote(code int, t target.Target) string {
 		}
 		if t.Via == target.ViaProxy {
 			return text + ": the endpoint demands credentials, which the API server's proxy never forwards (--token-from-sa reads through a port-forward)"
+		}
+		if !withToken {
+			return text + ": the endpoint demands credentials, and none were sent (the metrics token goes to the metrics endpoint only)"
 		}
 		return text + ": the token may not get /debug/pprof/* (nonResourceURL)"
 	case http.StatusNotFound:

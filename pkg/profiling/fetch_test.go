@@ -61,3 +61,16 @@ func TestFetchGroupsTheWorkersOrSaysWhyNot(t *testing.T) {
 		t.Errorf("html: %q", p.Note)
 	}
 }
+
+func TestARefusalSaysWhetherTheTokenWasSent(t *testing.T) {
+	ep := target.Target{Kind: target.KindPod, Namespace: "ns", Name: "p", Port: 8082, Scheme: "http", Path: GoroutinePath, Via: target.ViaPortForward}
+	b := Bounds{Timeout: time.Second, MaxBytes: 1 << 20}
+	p := Fetch(context.Background(), &answer{code: 401, body: "no"}, ep, b, "")
+	if !strings.Contains(p.Note, "none were sent") || strings.Contains(p.Note, "the token may not") {
+		t.Errorf("without the token: %q", p.Note)
+	}
+	p = Fetch(context.Background(), &answer{code: 403, body: "no"}, ep, b, "s3cret")
+	if !strings.Contains(p.Note, "the token may not get /debug/pprof/*") {
+		t.Errorf("with the token: %q", p.Note)
+	}
+}

@@ -63,6 +63,9 @@ func objectsSection(r view.Report) section {
 			reasons.Rows = append(reasons.Rows, []string{k.Kind.Kind, re.Condition, re.Reason, fmt.Sprint(re.Count), oldest,
 				strings.Join(re.Objects, ", "), dash(shorten(re.Message, 80))})
 		}
+		if k.FailedOtherReasons > 0 {
+			reasons.Rows = append(reasons.Rows, []string{k.Kind.Kind, "-", "(other reasons)", fmt.Sprint(k.FailedOtherReasons), "-", "-", "-"})
+		}
 	}
 	var notes []string
 	if len(v.Kinds) == 0 {

@@ -128,7 +128,7 @@ type Event struct {
 	Pod       string    `json:"pod"`
 	Reason    string    `json:"reason"`
 	Message   string    `json:"message"`
-	Count     int32     `json:"count"`
+	Count     int64     `json:"count"`
 	LastSeen  time.Time `json:"lastSeen"`
 }
 
