@@ -70,7 +70,7 @@ func (o *Objects) Of(ctx context.Context, ns, kind, name string) ([]Event, error
 		if e.typ != corev1.EventTypeWarning || e.regarding.Kind != kind || e.regarding.Name != name {
 			continue
 		}
-		out = append(out, Event{Reason: e.reason, Message: e.message, Count: e.count, LastSeen: e.last})
+		out = append(out, Event{Reason: e.reason, Message: short(e.message), Count: e.count, LastSeen: e.last})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].LastSeen.After(out[j].LastSeen) })
 	return out, nil
