@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,18 +18,19 @@ import (
 )
 
 // apiGate is an HTTPS proxy in front of the API server that sees each request, so a test can
-// make the API server go away at a precise step of one command (not on a timer, which a busy
-// machine makes wrong), without touching the cluster everyone shares.
+// count a command's requests, or make the API server go away at a precise step of one
+// command (not on a timer, which a busy machine makes wrong), without touching the cluster
+// everyone shares.
 type apiGate struct {
 	srv    *httptest.Server
 	mu     sync.Mutex
-	paths  []string // the requests seen, in order
+	reqs   []string // the requests seen since the last reset, in order: "METHOD /path?query"
 	goneAt string   // the request at which the gate went away
 }
 
-// startAPIGate forwards every request to the API server as admin until goneWhen says the
-// request it is handed is the first one of a world without API server: then the listener and
-// every connection close, that request included, as when the API server stops.
+// startAPIGate forwards every request to the API server as admin until goneWhen (nil: never)
+// says the request it is handed is the first one of a world without API server: then the
+// listener and every connection close, that request included, as when the API server stops.
 func startAPIGate(t *testing.T, goneWhen func(r *http.Request) bool) *apiGate {
 	t.Helper()
 	cfg, err := clientcmd.BuildConfigFromFlags("", env.kubeconfig)
@@ -54,8 +54,8 @@ func startAPIGate(t *testing.T, goneWhen func(r *http.Request) bool) *apiGate {
 	var once sync.Once
 	g.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		g.mu.Lock()
-		g.paths = append(g.paths, r.Method+" "+r.URL.RequestURI())
-		gone := g.goneAt != "" || goneWhen(r)
+		g.reqs = append(g.reqs, r.Method+" "+r.URL.RequestURI())
+		gone := g.goneAt != "" || goneWhen != nil && goneWhen(r)
 		if gone && g.goneAt == "" {
 			g.goneAt = r.URL.Path
 		}
@@ -75,7 +75,7 @@ func startAPIGate(t *testing.T, goneWhen func(r *http.Request) bool) *apiGate {
 		g.srv.CloseClientConnections()
 		if t.Failed() {
 			g.mu.Lock()
-			t.Logf("requests through the API gate (gone at %q):\n%s", g.goneAt, strings.Join(g.paths, "\n"))
+			t.Logf("requests through the API gate (gone at %q):\n%s", g.goneAt, strings.Join(g.reqs, "\n"))
 			g.mu.Unlock()
 		}
 	})
@@ -96,12 +96,18 @@ func (g *apiGate) kubeconfig(t *testing.T) string {
 		cl.CertificateAuthorityData = ca
 		cl.TLSServerName = ""
 	}
-	path := filepath.Join(t.TempDir(), "gated.kubeconfig")
+	path := filepath.Join(t.TempDir(), "gated.kubeconfig") // written 0600
 	if err := clientcmd.WriteToFile(*c, path); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		t.Fatal(err)
-	}
 	return path
+}
+
+// reset returns the requests seen so far and forgets them.
+func (g *apiGate) reset() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.reqs
+	g.reqs = nil
+	return r
 }

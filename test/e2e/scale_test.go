@@ -8,9 +8,6 @@ import (
 	"fmt"
 	"math"
 	"net"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -24,7 +21,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 )
 
@@ -167,7 +163,7 @@ func TestDiscoveryPages(t *testing.T) {
 	createTime := time.Since(start)
 	t.Logf("created %d pods in %s", n, createTime.Round(time.Millisecond))
 
-	proxy := newCountingProxy(t, cfg)
+	proxy := startAPIGate(t, nil)
 	kubeconfig := proxy.kubeconfig(t)
 
 	// One namespace: the count is exact.
@@ -306,61 +302,4 @@ func podLists(t *testing.T, reqs []string, path string, limit int) int {
 		}
 	}
 	return n
-}
-
-// countingProxy stands in front of the API server with the admin's credentials and records
-// every request ("METHOD /path?query").
-type countingProxy struct {
-	srv  *httptest.Server
-	mu   sync.Mutex
-	reqs []string
-}
-
-func newCountingProxy(t *testing.T, cfg *rest.Config) *countingProxy {
-	t.Helper()
-	tr, err := rest.TransportFor(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	upstream, err := url.Parse(cfg.Host)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rp := httputil.NewSingleHostReverseProxy(upstream)
-	rp.Transport = tr
-	p := &countingProxy{}
-	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.mu.Lock()
-		p.reqs = append(p.reqs, r.Method+" "+r.URL.RequestURI())
-		p.mu.Unlock()
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(p.srv.Close)
-	return p
-}
-
-// reset returns the requests recorded so far and forgets them.
-func (p *countingProxy) reset() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	r := p.reqs
-	p.reqs = nil
-	return r
-}
-
-// kubeconfig writes a kubeconfig that reaches the API server through the proxy.
-func (p *countingProxy) kubeconfig(t *testing.T) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "counting.kubeconfig")
-	text := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters: [{name: counted, cluster: {server: %q}}]
-users: [{name: admin, user: {}}]
-contexts: [{name: counted, context: {cluster: counted, user: admin, namespace: default}}]
-current-context: counted
-`, p.srv.URL)
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
