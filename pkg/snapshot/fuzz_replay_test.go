@@ -38,15 +38,7 @@ func FuzzReplay(f *testing.F) {
 		if err != nil {
 			return
 		}
-		done := make(chan struct{})
-		defer close(done)
-		go func() {
-			select {
-			case <-done:
-			case <-time.After(20 * time.Second):
-				panic("the replay did not end within 20s")
-			}
-		}()
+		defer watchdog("the replay")()
 		ctx := context.Background()
 		p := NewReplay(s)
 		if _, err := p.Open(ctx); err != nil {

@@ -26,15 +26,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(gz(f, []byte("hello")))
 	f.Add([]byte{0x1f, 0x8b})
 	f.Fuzz(func(t *testing.T, file []byte) {
-		done := make(chan struct{})
-		defer close(done)
-		go func() {
-			select {
-			case <-done:
-			case <-time.After(20 * time.Second):
-				panic("Read did not return within 20s")
-			}
-		}()
+		defer watchdog("Read")()
 		s, err := Read(bytes.NewReader(file), fuzzLimits)
 		if err != nil {
 			return
@@ -61,4 +53,18 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("read again: %d pages, %d results; want %d, %d", len(again.Pages), len(again.Results), len(s.Pages), len(s.Results))
 		}
 	})
+}
+
+// watchdog panics, failing the fuzz run with the input, unless the returned stop is called
+// within 20 s: what hangs on an input is found, not waited for.
+func watchdog(what string) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			panic(what + " did not return within 20s")
+		}
+	}()
+	return func() { close(done) }
 }
