@@ -1,7 +1,5 @@
 package events
 
-import "slices"
-
 // Index makes Of a look-up in a map instead of a scan of every group: a report asks it once
 // per queue. Call it once the view is complete and before it is shared; a view changed
 // afterwards must be indexed again.
@@ -12,7 +10,7 @@ func (v *View) Index() {
 	m := map[string][]int{}
 	for i, g := range v.Groups {
 		for _, c := range g.Controllers {
-			if is := m[c]; !slices.Contains(is, i) {
+			if is := m[c]; len(is) == 0 || is[len(is)-1] != i {
 				m[c] = append(is, i) // a group once per controller, in the groups' order
 			}
 		}
