@@ -40,29 +40,33 @@ func CommandPages(root, operator *cobra.Command) map[string]string {
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	pages := map[string]string{}
-	var verbs []*cobra.Command
+	var verbs []verb
 	for _, c := range root.Commands() {
 		if !c.IsAvailableCommand() {
 			continue
 		}
+		v := verb{name: c.Name(), cmd: c}
 		if c.Name() == "operator" && operator != nil {
 			operator.InitDefaultHelpCmd()
-			c = operator
+			v.cmd = operator
 		}
-		verbs = append(verbs, c)
+		verbs = append(verbs, v)
 	}
 	pages["README.md"] = rootPage(root, verbs)
-	for _, c := range verbs {
-		name := c.Name()
-		if c == operator {
-			name = "operator"
-		}
-		pages[name+".md"] = commandPage(c, name)
+	for _, v := range verbs {
+		pages[v.name+".md"] = commandPage(v.cmd, v.name)
 	}
 	return pages
 }
 
-func rootPage(root *cobra.Command, verbs []*cobra.Command) string {
+// verb is a command of the plugin, by the name it is typed with (the operator's tree comes
+// from its own binary, whose root is named after that binary).
+type verb struct {
+	name string
+	cmd  *cobra.Command
+}
+
+func rootPage(root *cobra.Command, verbs []verb) string {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
 	p("# %s", root.DisplayName())
@@ -82,12 +86,8 @@ func rootPage(root *cobra.Command, verbs []*cobra.Command) string {
 	p("")
 	p("| command | what it does |")
 	p("|---|---|")
-	for _, c := range verbs {
-		name := c.Name()
-		if strings.HasPrefix(name, "kubectl-") {
-			name = "operator"
-		}
-		p("| [`%s`](%s.md) | %s |", name, name, cell(c.Short))
+	for _, v := range verbs {
+		p("| [`%s`](%s.md) | %s |", v.name, v.name, cell(v.cmd.Short))
 	}
 	p("")
 	p("## Global flags")
@@ -107,10 +107,7 @@ func commandPage(c *cobra.Command, name string) string {
 	p("<!-- Generated from the command's help by go test ./pkg/cmd -run TestCommandPages -update; do not edit. -->")
 	p("")
 	section(&b, c, "##")
-	for _, sub := range c.Commands() {
-		if !sub.IsAvailableCommand() || sub.Name() == "help" {
-			continue
-		}
+	for _, sub := range subcommands(c) {
 		p("## %s", sub.CommandPath())
 		p("")
 		section(&b, sub, "###")
@@ -138,13 +135,7 @@ func section(b *strings.Builder, c *cobra.Command, h string) {
 		p("")
 	}
 	examples(b, c)
-	var subs []*cobra.Command
-	for _, sub := range c.Commands() {
-		if sub.IsAvailableCommand() && sub.Name() != "help" {
-			subs = append(subs, sub)
-		}
-	}
-	if len(subs) > 0 {
+	if subs := subcommands(c); len(subs) > 0 {
 		p("Subcommands:")
 		p("")
 		for _, sub := range subs {
@@ -167,6 +158,17 @@ func section(b *strings.Builder, c *cobra.Command, h string) {
 		p("Global flags (`--kubeconfig`, `--context`, `-n`, `-A`, `-v`, ...): [kubectl ctrldiag](README.md#global-flags).")
 		p("")
 	}
+}
+
+// subcommands are c's commands a user can see, help left out.
+func subcommands(c *cobra.Command) []*cobra.Command {
+	var subs []*cobra.Command
+	for _, sub := range c.Commands() {
+		if sub.IsAvailableCommand() && sub.Name() != "help" {
+			subs = append(subs, sub)
+		}
+	}
+	return subs
 }
 
 func examples(b *strings.Builder, c *cobra.Command) {
