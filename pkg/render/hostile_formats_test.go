@@ -65,19 +65,19 @@ func fillAttack(v reflect.Value, depth int) {
 		if !v.CanSet() {
 			return
 		}
-		m := reflect.MakeMap(v.Type())
-		if v.Len() == 0 && depth < fillDepth && fillable(v.Type().Elem()) {
-			m.SetMapIndex(reflect.Zero(v.Type().Key()), reflect.Zero(v.Type().Elem()))
+		keys := v.MapKeys()
+		if len(keys) == 0 && depth < fillDepth && fillable(v.Type().Elem()) {
+			keys = []reflect.Value{reflect.Zero(v.Type().Key())}
 		}
-		for it := v.MapRange(); it.Next(); {
-			m.SetMapIndex(it.Key(), it.Value())
-		}
+		// Keys are values: each entry is copied, filled and set again under its filled key.
 		out := reflect.MakeMap(v.Type())
-		for it := m.MapRange(); it.Next(); {
+		for _, key := range keys {
 			k := reflect.New(v.Type().Key()).Elem()
-			k.Set(it.Key())
+			k.Set(key)
 			e := reflect.New(v.Type().Elem()).Elem()
-			e.Set(it.Value())
+			if old := v.MapIndex(key); old.IsValid() {
+				e.Set(old)
+			}
 			fillAttack(k, depth+1)
 			fillAttack(e, depth+1)
 			out.SetMapIndex(k, e)
