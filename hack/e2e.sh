@@ -6,8 +6,10 @@
 # wait for it.
 #
 # The tests mostly wait (sampling windows, scrapes, scenarios warming up), so most of them run
-# side by side: E2E_PARALLEL of them at once (default 8), after the ones that need the cluster
-# alone (a "Runs alone:" comment says why), which run first, one at a time. The output is go
+# side by side, in three phases (test/e2e/gate_test.go): first the ones that need the cluster
+# alone (a "Runs alone:" comment says why), one at a time; then the calm ones, which measure
+# rates through the API server, E2E_CALM of them at once (default 3); then the crowd,
+# E2E_PARALLEL at once (default 8), the longest first in each phase. The output is go
 # test's, shortened by hack/testtimes: a line per test, a failed test's whole log, and at the
 # end the slowest tests and the totals; the raw `go test -json` stays in .cache/e2e/last.json.
 #   E2E_RUN=TestQueues make e2e     one test (a go test -run pattern)

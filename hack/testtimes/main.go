@@ -79,6 +79,8 @@ type summary struct {
 	pending map[string][]string // output of running top-level tests (with their subtests')
 	subs    map[string]int
 	started map[string]time.Time // when each running top-level test last started or went on
+	// gated holds the tests that said gateMarker: their time starts there, not at t.Parallel.
+	gated   map[string]bool
 	results []result
 	first   time.Time
 	last    time.Time
@@ -86,7 +88,7 @@ type summary struct {
 }
 
 func newSummary(w io.Writer) *summary {
-	return &summary{w: w, pending: map[string][]string{}, subs: map[string]int{}, started: map[string]time.Time{}}
+	return &summary{w: w, pending: map[string][]string{}, subs: map[string]int{}, started: map[string]time.Time{}, gated: map[string]bool{}}
 }
 
 func (s *summary) read(r io.Reader) error {
@@ -142,6 +144,9 @@ func (s *summary) add(e event) {
 	switch e.Action {
 	case "output":
 		s.pending[name] = append(s.pending[name], e.Output)
+		if !isSub && strings.Contains(e.Output, gateMarker) {
+			s.started[name], s.gated[name] = e.Time, true
+		}
 	case "run", "cont":
 		if isSub {
 			if e.Action == "run" {
@@ -149,15 +154,18 @@ func (s *summary) add(e event) {
 			}
 			return
 		}
-		s.started[name] = e.Time
+		if !s.gated[name] {
+			s.started[name] = e.Time
+		}
 	case "pass", "fail", "skip":
 		if isSub {
 			return
 		}
 		// go test's own time of a test whose subtests run in parallel leaves them out: the
-		// wall time since the test started (or went on after t.Parallel) counts them.
+		// wall time since the test started (or went on after t.Parallel) counts them. A test
+		// that waited for a slot of the e2e suite's phases counts from the slot.
 		elapsed := seconds(e.Elapsed)
-		if start, ok := s.started[name]; ok && !start.IsZero() && e.Time.Sub(start) > elapsed {
+		if start, ok := s.started[name]; ok && !start.IsZero() && (s.gated[name] || e.Time.Sub(start) > elapsed) {
 			elapsed = e.Time.Sub(start)
 		}
 		r := result{name: name, action: e.Action, elapsed: elapsed, subs: s.subs[name]}
@@ -173,8 +181,13 @@ func (s *summary) add(e event) {
 		delete(s.pending, name)
 		delete(s.subs, name)
 		delete(s.started, name)
+		delete(s.gated, name)
 	}
 }
+
+// gateMarker starts a line the e2e suite's phases (test/e2e/gate_test.go) log when a test gets
+// its slot, after waiting for it.
+const gateMarker = "e2e gate: running"
 
 func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 )
 
 // run is the events of a run of three tests: TestSlow passes after 90 s with two subtests,
@@ -92,5 +93,24 @@ func TestUnfinishedTestShowsItsLog(t *testing.T) {
 	}
 	if !s.failed {
 		t.Error("a run with an unfinished test is not marked failed")
+	}
+}
+
+// A test that waited for its phase's slot counts from the slot, not from t.Parallel: the wait
+// is other tests' time.
+func TestGatedTestCountsFromItsSlot(t *testing.T) {
+	var out bytes.Buffer
+	s := newSummary(&out)
+	gated := `{"Time":"2026-11-29T07:00:00Z","Action":"run","Test":"TestLate"}
+{"Time":"2026-11-29T07:00:00Z","Action":"pause","Test":"TestLate"}
+{"Time":"2026-11-29T07:00:01Z","Action":"cont","Test":"TestLate"}
+{"Time":"2026-11-29T07:05:01Z","Action":"output","Test":"TestLate","Output":"    gate_test.go:99: e2e gate: running in the crowd phase, after 5m0s waiting\n"}
+{"Time":"2026-11-29T07:05:31Z","Action":"pass","Test":"TestLate","Elapsed":330}
+`
+	if err := s.read(strings.NewReader(gated)); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.results) != 1 || s.results[0].elapsed != 30*time.Second {
+		t.Errorf("want TestLate at 30s (from its slot), got %+v\n%s", s.results, out.String())
 	}
 }

@@ -38,7 +38,7 @@ func controlFree(t *testing.T, what, out string) {
 // Label values that attack terminals and CI logs are printed escaped in every format, and on
 // stderr; junit stays valid XML.
 func TestAttackTerminalInjection(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/metrics", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
@@ -94,7 +94,7 @@ func TestAttackTerminalInjection(t *testing.T) {
 
 // A page that claims 1e11 workers ends within the deadline, and says the count is not believed.
 func TestAttackImplausibleWorkers(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	srv := httptest.NewServer(http.HandlerFunc(hostile.Workers))
 	t.Cleanup(srv.Close)
 	for _, args := range [][]string{
@@ -119,7 +119,7 @@ func TestAttackImplausibleWorkers(t *testing.T) {
 // credentials printed back, in any form; a query value named like a credential is not
 // printed in a usage error.
 func TestAttackPrometheusEchoesCredentials(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	srv := httptest.NewServer(hostile.PrometheusAPI())
 	t.Cleanup(srv.Close)
 	dir := t.TempDir()
@@ -172,7 +172,7 @@ func TestAttackPrometheusEchoesCredentials(t *testing.T) {
 
 // A redirect from https to http, or to another port, is not followed with the token.
 func TestAttackRedirectDowngrade(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	var mu sync.Mutex
 	var got []string
 	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -215,7 +215,7 @@ func TestAttackRedirectDowngrade(t *testing.T) {
 // snapshot -f writes a new file or over a regular one, never through a symlink or over a
 // device; -f - writes the archive to stdout.
 func TestAttackSnapshotTargets(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	srv := httptest.NewServer(hostile.Handler())
 	t.Cleanup(srv.Close)
 	dir := t.TempDir()
@@ -293,7 +293,7 @@ func sparseArchive(t *testing.T) []byte {
 // A sparse-tar bomb and FIFOs are refused or bounded by the deadline: memory and time stay
 // small.
 func TestAttackCraftedFiles(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	dir := t.TempDir()
 	bomb := filepath.Join(dir, "bomb.tar.gz")
 	if err := os.WriteFile(bomb, sparseArchive(t), 0o644); err != nil {

@@ -103,10 +103,11 @@ func (c capacityRow) String() string {
 // (1s). Once for an event-driven load (saturated: 150 objects touched 10/s, 1s reconciles)
 // and once for a closed loop (periodic: 150 objects requeued every 10s, 100ms reconciles).
 //
-// Runs alone, its own cases side by side: its loads are writes its operators send through the API
-// server, which beside the other
-// tests takes them more slowly (seen: 6.5/s read for 10/s asked), and the model with them.
+// Runs calm (gate_test.go), its own cases side by side: its loads are writes its operators send
+// through the API server, which beside the crowd takes them more slowly (seen: 6.5/s read for
+// 10/s asked), and the model with them.
 func TestCapacityAdviceRemovesSaturation(t *testing.T) {
+	calm(t)
 	for _, tc := range []struct {
 		scenario string
 		loop     string
@@ -121,7 +122,7 @@ func TestCapacityAdviceRemovesSaturation(t *testing.T) {
 		{"periodic", "closed", 2, 4},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
-			t.Parallel() // each load has its own namespace, operator and address
+			sub(t) // each load has its own namespace, operator and address
 			ns := newNamespace(t)
 			one := startOperatorWith(t, ns, "operator-1", tc.scenario, 1)
 			eventually(t, 60*time.Second, "the controller's workqueue series", func() error {
@@ -191,10 +192,11 @@ func TestCapacityAdviceRemovesSaturation(t *testing.T) {
 // the error of its waits: the kind of loop, a bounded wait where the workers keep up, and
 // an unbounded one where they cannot.
 //
-// Runs alone, its own cases side by side: its loads are writes its operators send through the API
-// server, which beside the other
-// tests takes them more slowly (seen: 6.5/s read for 10/s asked), and the model with them.
+// Runs calm (gate_test.go), its own cases side by side: its loads are writes its operators send
+// through the API server, which beside the crowd takes them more slowly (seen: 6.5/s read for
+// 10/s asked), and the model with them.
 func TestCapacityModelAgainstMeasurements(t *testing.T) {
+	calm(t)
 	for _, tc := range []struct {
 		scenario string
 		loop     string
@@ -211,7 +213,7 @@ func TestCapacityModelAgainstMeasurements(t *testing.T) {
 			t.Run(fmt.Sprintf("%s-%d", tc.scenario, workers), func(t *testing.T) {
 				// Each run has its own namespace, operator and address; the reconciles wait
 				// rather than compute, so six side by side measure what one alone would.
-				t.Parallel()
+				sub(t)
 				ns := newNamespace(t)
 				p := startOperatorWith(t, ns, "operator", tc.scenario, workers)
 				time.Sleep(45 * time.Second)
@@ -245,10 +247,10 @@ func TestCapacityModelAgainstMeasurements(t *testing.T) {
 // worker, so the capacity model counts it as one worker's load, not as seven items a second,
 // and names it.
 //
-// Runs alone, its own cases side by side: its load is writes its operator sends through the API
-// server, which beside the other
-// tests takes them more slowly, and the measured service times with them.
+// Runs calm (gate_test.go): its load is writes its operator sends through the API server, which
+// beside the crowd takes them more slowly, and the measured service times with them.
 func TestCapacityNamesAHotKey(t *testing.T) {
+	calm(t)
 	ns := newNamespace(t)
 	p := startOperatorWith(t, ns, "operator", "slow", 1)
 	cfg, err := clientcmd.BuildConfigFromFlags("", env.kubeconfig)

@@ -31,7 +31,7 @@ type ciDoc struct {
 // names the other warnings makes --fail-on warning pass and lists them with its reason; an
 // expired entry no longer suppresses and says so; a malformed file is an error naming the line.
 func TestReportForCI(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	nsA, nsB := newNamespace(t), newNamespace(t)
 	sel := "ctrldiag.dev/e2e=" + nsA // a label of this test only: -A reads these two pods
 	plugin := filepath.Join(env.binDir, "kubectl-ctrldiag")

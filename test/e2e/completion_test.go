@@ -30,7 +30,7 @@ func completions(t *testing.T, r Result) ([]string, string) {
 // kubectl completes `kubectl ctrldiag ...` through kubectl_complete-ctrldiag on PATH, which
 // asks the plugin: the values of -o come from the plugin, not from kubectl's own -o.
 func TestCompletionThroughKubectl(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	values, directive := completions(t, kubectl(t, "__complete", "ctrldiag", "queues", "-o", "w"))
 	if got := strings.Join(values, " "); got != "wide" || directive != ":4" {
 		t.Errorf("kubectl __complete ctrldiag queues -o w = %q %s, want the plugin's wide :4", got, directive)
@@ -49,7 +49,7 @@ func TestCompletionThroughKubectl(t *testing.T) {
 // completes it through kubectl_complete-ctrldiag-operator: install's scenarios are the ones
 // install accepts.
 func TestCompletionOfTheOperatorThroughKubectl(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	values, directive := completions(t, kubectl(t, "__complete", "ctrldiag", "operator", "install", "--scenario", ""))
 	have := " " + strings.Join(values, " ") + " "
 	if !strings.Contains(have, " stuck ") || strings.Contains(have, " slow-webhook ") || directive != ":4" {
@@ -62,7 +62,7 @@ func TestCompletionOfTheOperatorThroughKubectl(t *testing.T) {
 }
 
 func TestCompletionListsSubcommands(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	values, _ := completions(t, kubectl(t, "__complete", "ctrldiag", ""))
 	have := map[string]bool{}
 	for _, v := range values {
@@ -77,7 +77,7 @@ func TestCompletionListsSubcommands(t *testing.T) {
 
 // Namespaces and pods come from the cluster the kubeconfig reaches.
 func TestCompletionFromTheCluster(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	apply(t, `apiVersion: v1
 kind: Pod
@@ -106,7 +106,7 @@ spec:
 // Arguments complete with files only where they are files (diff's BEFORE and AFTER); the
 // operator's are answered by the operator binary: its sub-commands, and no files.
 func TestCompletionOffersFilesOnlyForFileArguments(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	plugin := func(args ...string) Result {
 		return runAs(t, env.kubeconfig, filepath.Join(env.binDir, "kubectl-ctrldiag"), append([]string{"__complete"}, args...)...)
 	}

@@ -12,7 +12,7 @@ import (
 // A target that never answers cannot hold queues past --deadline: it becomes an error that
 // says the overall deadline was reached, and the target that answers keeps its rows.
 func TestQueuesDeadline(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	page := filepath.Join(env.root, "test/e2e/testdata/kube-controller-manager.prom")
 	for _, p := range []struct {

@@ -64,7 +64,7 @@ func (d warningEventsDoc) failedCreate(object string) (string, error) {
 // -o json and in the text report's section 6; a snapshot keeps them and its report names them
 // offline.
 func TestReportWarningEventsOfAQuotaBlockedReplicaSet(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newQuotaBlockedNamespace(t)
 	apply(t, fmt.Sprintf(`apiVersion: apps/v1
 kind: ReplicaSet
@@ -126,7 +126,7 @@ spec:
 // A user who may read everything report needs but events gets the report, with a note that
 // names the permission, and no failure.
 func TestReportWarningEventsForbidden(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	kubeconfig := restrictedReader(t, "ctrldiag-noevents", "events")
 	r := reportAs(t, kubeconfig)
 	d := warningEventsOf(t, r)

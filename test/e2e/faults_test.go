@@ -93,7 +93,7 @@ func (p *apiProxy) kubeconfig(t *testing.T) string {
 // The API server stops in the middle of a run, or hangs from the start: the command ends
 // within its bounds with a clear error.
 func TestFaultAPIServerGone(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	page := filepath.Join(env.root, "test/e2e/testdata/kube-controller-manager.prom")
 	startBehindPod(t, podSpec{Namespace: ns, Name: "plain", Ports: []podPort{{Name: "metrics", Port: 8080}},
@@ -102,7 +102,7 @@ func TestFaultAPIServerGone(t *testing.T) {
 		}})
 
 	t.Run("stops between samples", func(t *testing.T) {
-		t.Parallel()
+		sub(t)
 		// The API server goes away when the second sample asks for the page: the gate counts
 		// the scrapes that pass through it, this command's only.
 		scrapes := 0
@@ -120,7 +120,7 @@ func TestFaultAPIServerGone(t *testing.T) {
 		}
 	})
 	t.Run("gone before discovery", func(t *testing.T) {
-		t.Parallel()
+		sub(t)
 		p := startAPIProxy(t, true)
 		kubeconfig := p.kubeconfig(t)
 		p.Kill()
@@ -130,7 +130,7 @@ func TestFaultAPIServerGone(t *testing.T) {
 		}
 	})
 	t.Run("hangs", func(t *testing.T) {
-		t.Parallel()
+		sub(t)
 		p := startAPIProxy(t, false)
 		for _, args := range [][]string{
 			{"queues", "-n", ns, "--interval", "0", "--timeout", "3s"},
@@ -151,7 +151,7 @@ func TestFaultAPIServerGone(t *testing.T) {
 
 // A namespace that does not exist, and one without any metrics endpoint.
 func TestFaultNamespaces(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	r := ctrldiag(t, "queues", "-n", "no-such-namespace-e2e", "--interval", "0")
 	if r.Code != 1 || !strings.Contains(r.Stderr, `namespace "no-such-namespace-e2e" does not exist`) {
 		t.Errorf("a missing namespace:\n%s", r)

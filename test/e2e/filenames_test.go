@@ -30,7 +30,7 @@ func copyPage(t *testing.T, page, path string) string {
 // NAME= given; two pages of one base name get names that tell them apart; a NAME given
 // twice is a usage error naming --from-file.
 func TestFileTargetNames(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	dir := t.TempDir()
 	cr1 := copyPage(t, "controller-runtime-1.prom", filepath.Join(dir, "cr", "controller-runtime-1.prom"))
 	cr2 := copyPage(t, "controller-runtime-2.prom", filepath.Join(dir, "cr", "controller-runtime-2.prom"))
@@ -63,7 +63,7 @@ func TestFileTargetNames(t *testing.T) {
 // diff matches two snapshots of saved pages of one controller whatever the pages were
 // called, and does not match pages of another controller.
 func TestDiffMatchesSnapshotsOfSavedPages(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	dir := t.TempDir()
 	pages := filepath.Join(env.root, "testdata/pages")
 	before := snapOf(t, dir, "before", filepath.Join(pages, "controller-runtime-1.prom")+","+filepath.Join(pages, "controller-runtime-2.prom"))

@@ -64,7 +64,7 @@ func goroutineReport(t *testing.T, args ...string) (goroutineDoc, Result) {
 // and names where the worker blocks, in the operator's own code; --no-profile reads none; a
 // snapshot keeps the dump and --from-snapshot shows it again.
 func TestReportGoroutinesOfAStuckWorker(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	startBehindPod(t, podSpec{Namespace: ns, Name: "stuck", Labels: map[string]string{"app": "stuck"},
 		Ports: []podPort{{Name: "http-metrics", Port: 8080}, {Name: "pprof", Port: 8082}},
@@ -126,7 +126,7 @@ func TestReportGoroutinesOfAStuckWorker(t *testing.T) {
 // A stuck worker whose process serves no pprof: the report says why there is no dump, and
 // is the same report otherwise (no failure, no other exit code).
 func TestReportGoroutinesWithoutAnEndpoint(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	startBehindPod(t, podSpec{Namespace: ns, Name: "stuck", Labels: map[string]string{"app": "stuck"},
 		Ports: []podPort{{Name: "http-metrics", Port: 8080}},

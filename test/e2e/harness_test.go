@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -41,6 +42,10 @@ var env struct {
 }
 
 func TestMain(m *testing.M) {
+	if err := setupGate(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(2)
+	}
 	if err := setup(); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e setup:", err)
 		os.Exit(1)
@@ -226,13 +231,16 @@ func apply(t *testing.T, manifest string) {
 }
 
 // newNamespace creates a namespace for one test, deleted when the test ends.
+// namespaces counts the namespaces made, so that two made by one test have different names.
+var namespaces atomic.Int64
+
 func newNamespace(t *testing.T) string {
 	t.Helper()
 	name := "e2e-" + strings.ToLower(strings.NewReplacer("/", "-", "_", "-").Replace(t.Name()))
 	if len(name) > 50 {
 		name = name[:50]
 	}
-	name = strings.TrimRight(name, "-") + fmt.Sprintf("-%d", time.Now().UnixNano()%100000)
+	name = strings.TrimRight(name, "-") + fmt.Sprintf("-%d%d", namespaces.Add(1), time.Now().UnixNano()%100000)
 	mustKubectl(t, "create", "namespace", name)
 	t.Cleanup(func() {
 		cmd := exec.Command("kubectl", "delete", "namespace", name, "--wait=false")

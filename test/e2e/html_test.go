@@ -26,7 +26,7 @@ const shotW, shotH = 1280, 2400
 // screenshot of the asked size with real content) and the browser's DOM holds the six
 // sections and the verdict. CTRLDIAG_HTML_SCREENSHOT=FILE keeps the screenshot (docs/).
 func TestReportHTML(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	browser, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Fatalf("chromium is not installed: make test installs it (hack/test-deps.sh); it is needed to check the html report in a real browser: %v", err)

@@ -28,7 +28,7 @@ type replicaGroups struct {
 // queue rows show, and the standby, which exports no workqueue series, is folded into one
 // STANDBY row; -o wide says LEADER yes; -o json lists both replicas.
 func TestTwoReplicasOneLeaderFold(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	plugin := filepath.Join(env.binDir, "kubectl-ctrldiag")
 	for _, name := range []string{"op-a", "op-b"} {
@@ -118,7 +118,7 @@ func hasRow(table, target string, cells ...string) bool {
 // each leading its own Lease, are two workloads with one leader each: `report -A` raises no
 // leader-election finding and --fail-on critical exits 0.
 func TestSameWorkloadInTwoNamespacesIsNoLeaderElectionProblem(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	plugin := filepath.Join(env.binDir, "kubectl-ctrldiag")
 	nsA, nsB := newNamespace(t), newNamespace(t)
 	// A label of this test only, so that -A reads these two pods and nothing else.

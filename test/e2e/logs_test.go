@@ -73,7 +73,7 @@ func logsOf(t *testing.T, r Result) logsDoc {
 // A user who may read everything report needs but pods/log gets the report, exit 0, and the
 // Log section's note names the permission; nothing of the log is read. --no-logs reads none.
 func TestReportLogForbidden(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	kubeconfig := restrictedReader(t, "ctrldiag-nologs", "pods/log")
 	r := reportAs(t, kubeconfig)
 	d := logsOf(t, r)
@@ -102,7 +102,7 @@ func TestReportLogForbidden(t *testing.T) {
 // and only the log names them and their errors: the Log section lists them and CD213 cites
 // them, with no storm.
 func TestReportLogNamesFailingConfigMaps(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	p := operatorBehindPod(t, ns, "operator", "failing-configmaps")
 	eventually(t, 60*time.Second, "kubectl logs to show the operator's failures", func() error {
@@ -170,7 +170,7 @@ func TestReportLogNamesFailingConfigMaps(t *testing.T) {
 // controller-runtime by default): client-go's "Waited for ..." lines in the log are the only
 // evidence, and CD205 fires from them.
 func TestReportLogThrottlingWithoutTheMetric(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	p := operatorBehindPod(t, ns, "operator", "throttled-unmetered", "-v=2")
 	if fam := scrapeOperator(t, ns, p.Name)["rest_client_rate_limiter_duration_seconds"]; fam != nil {

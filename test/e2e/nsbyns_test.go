@@ -20,7 +20,7 @@ import (
 // one of a third namespace the user may not list is named nowhere. The Warning events, which
 // the user may list in the same two namespaces only, are read there the same way.
 func TestReportObjectsNamespaceByNamespace(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	// The other namespaces sort first, so that they are among the namespaces checked however
 	// many the cluster holds.

@@ -147,7 +147,7 @@ spec:
 // in the failure finding (persistent-failures, or retry-storm while its first retries come
 // fast), and not counted as behind spec.
 func TestReportObjectsFailureOfCurrentGeneration(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	operatorBehindPod(t, ns, "operator-failing", "failing")
 	var name string
@@ -247,7 +247,7 @@ func TestReportObjectsFailureOfCurrentGeneration(t *testing.T) {
 // the capacity of its replicaset queue counts 5 workers, the default of
 // --concurrent-replicaset-syncs (hack/cluster starts it without the flag), and says so.
 func TestReportWorkersFromTheCommandLine(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	if out := mustKubectl(t, "-n", "kube-system", "get", "pods", "-l", "component=kube-controller-manager", "-o", "jsonpath={.items[0].spec.containers[0].command}"); strings.Contains(out, "concurrent-replicaset-syncs") {
 		t.Fatalf("the test expects kube-controller-manager without --concurrent-replicaset-syncs: %s", out)
 	}

@@ -14,7 +14,7 @@ import (
 // SubjectAccessReview as kubebuilder scaffolds, with a token minted for a service account
 // (--token-from-sa) through a port-forward. Without the token the error says how to succeed.
 func TestOperatorMetricsEveryWay(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	plugin := filepath.Join(env.binDir, "kubectl-ctrldiag")
 	plain := startBehindPod(t, podSpec{Namespace: ns, Name: "plain", Labels: map[string]string{"app": "plain"},

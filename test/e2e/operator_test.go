@@ -51,7 +51,7 @@ func scrapeOperator(t *testing.T, ns, pod string) operatorPage {
 // TestOperatorScenarios runs `kubectl ctrldiag operator run --scenario X` behind a pod and checks
 // each scenario's signature through the API-server proxy.
 func TestOperatorScenarios(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	const ctrl = "workload"
 	q := map[string]string{"name": ctrl}
 	c := map[string]string{"controller": ctrl}
@@ -104,7 +104,7 @@ func TestOperatorScenarios(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.scenario, func(t *testing.T) {
-			t.Parallel() // each scenario has its own namespace and operator
+			sub(t) // each scenario has its own namespace and operator
 			ns := newNamespace(t)
 			pod := startBehindPod(t, podSpec{Namespace: ns, Name: "operator-" + tc.scenario,
 				Labels: map[string]string{"control-plane": "controller-manager"},

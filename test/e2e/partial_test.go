@@ -15,7 +15,7 @@ import (
 // window "lifetime" and the words `queues` prints for it, says so in the text, and raises no
 // scrape-failed finding; the target read twice keeps the report's window.
 func TestReportKeepsPartialReadErrors(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	pages := filepath.Join(env.root, "testdata/pages")
 	bad := filepath.Join(t.TempDir(), "bad.prom")
 	if err := os.WriteFile(bad, []byte("workqueue_depth{name=\"a\" 1\n"), 0o600); err != nil {
@@ -61,7 +61,7 @@ func TestReportKeepsPartialReadErrors(t *testing.T) {
 // Two saved pages given late first make no window: every verb refuses them as a usage error
 // (exit 2) and prints nothing on stdout.
 func TestPagesOutOfOrderRefused(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	pages := filepath.Join(env.root, "testdata/pages")
 	outOfOrder := filepath.Join(pages, "controller-runtime-2.prom") + "," + filepath.Join(pages, "controller-runtime-1.prom")
 	for _, verb := range []string{"queues", "report", "snapshot"} {

@@ -18,7 +18,7 @@ import (
 
 // The plugin is found by kubectl on PATH, with no warning about shadowing or permissions.
 func TestKubectlFindsThePlugin(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	r := kubectl(t, "plugin", "list")
 	if r.Code != 0 {
 		t.Fatalf("kubectl plugin list:\n%s", r)
@@ -33,7 +33,7 @@ func TestKubectlFindsThePlugin(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	r := ctrldiag(t, "version")
 	if r.Code != 0 || !strings.Contains(r.Stdout, e2eVersion) || !strings.Contains(r.Stdout, "commit e2e") {
 		t.Fatalf("kubectl ctrldiag version does not show the stamped version %s:\n%s", e2eVersion, r)
@@ -51,7 +51,7 @@ func TestVersion(t *testing.T) {
 // Flag errors are one line and a pointer to -h, exit 2, as in kubectl; help reads
 // `kubectl ctrldiag`.
 func TestUsageAndHelp(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	r := ctrldiag(t, "queues", "--no-such-flag")
 	if r.Code != 2 || r.Stdout != "" ||
 		r.Stderr != "error: unknown flag: --no-such-flag\nSee 'kubectl ctrldiag queues -h' for help and examples.\n" {
@@ -71,7 +71,7 @@ func TestUsageAndHelp(t *testing.T) {
 // A process behind a pod is reached by the API-server proxy and by port-forward (websockets and
 // the SPDY fallback): the plumbing every scraping feature stands on.
 func TestProcessBehindPodIsReachable(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	page := filepath.Join(env.root, "test/e2e/testdata/kube-controller-manager.prom")
 	want, err := os.ReadFile(page)
@@ -107,7 +107,7 @@ func TestProcessBehindPodIsReachable(t *testing.T) {
 // kube-controller-manager appears as kubeadm shows it, and its real /metrics (HTTPS, 10257) is
 // reachable through its kube-system pod by proxy and by port-forward.
 func TestKubeControllerManagerPod(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	const pod = "kube-controller-manager-ctrldiag-node"
 	out := mustKubectl(t, "-n", "kube-system", "get", "pod", "-l", "component=kube-controller-manager,tier=control-plane",
 		"-o", `jsonpath={range .items[*]}{.metadata.name} {.spec.hostNetwork} {.status.podIP} {.status.phase} {.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}`)

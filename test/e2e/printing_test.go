@@ -17,7 +17,7 @@ import (
 // -o name, custom-columns (inline and from a file), jsonpath and go-template print the data
 // of -o json, and a form a verb cannot print is refused with the list of those it can.
 func TestKubectlPrintingForms(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	base := []string{"queues", "-n", "kube-system", "--interval", "0"}
 	r := ctrldiag(t, append(base, "-o", "name")...)
 	if r.Code != 0 || !strings.Contains(r.Stdout, "queue.ctrldiag.dev/"+kcmTarget+"/deployment\n") {
@@ -92,7 +92,7 @@ func TestKubectlPrintingForms(t *testing.T) {
 // when not on a terminal: one QueueList document per refresh with -o json, each refresh's
 // rows ordered by --sort-by, tables without their time and header lines with --no-headers.
 func TestPrintingFormsOfRulesAndTop(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	r := ctrldiag(t, "rules", "-o", `jsonpath={range .groups[*].rules[*]}{.alert}{"\n"}{end}`)
 	alerts := strings.Fields(r.Stdout)
 	if r.Code != 0 || !slices.Contains(alerts, "CtrlDiagWorkersSaturated") || slices.ContainsFunc(alerts, func(a string) bool { return !strings.HasPrefix(a, "CtrlDiag") }) {

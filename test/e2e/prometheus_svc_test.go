@@ -17,7 +17,7 @@ import (
 // kubeconfig's credentials, no port-forward: it names the saturated operator that Prometheus
 // scrapes, with the cluster label in front, as the live scrape does.
 func TestReportFromPrometheusThroughServiceProxy(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	bin, err := exec.LookPath("prometheus")
 	if err != nil {
 		t.Fatal("this test runs a real Prometheus: install Debian's prometheus package (hack/test-deps.sh does, as root)")

@@ -16,7 +16,7 @@ import (
 // --prometheus` names, from each, the same top finding as the live scrape of the same
 // operator, and names the target as the live scrape does, with the cluster label in front.
 func TestReportFromPrometheusAgreesWithScrape(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	bins := map[string]string{}
 	for _, b := range promBackends {
 		bin, err := exec.LookPath(b)
@@ -37,7 +37,7 @@ func TestReportFromPrometheusAgreesWithScrape(t *testing.T) {
 	const window = 20 * time.Second
 	for _, tc := range cases {
 		t.Run(tc.scenario, func(t *testing.T) {
-			t.Parallel()
+			sub(t)
 			ns := newNamespace(t)
 			p := operatorBehindPod(t, ns, "operator-"+tc.scenario, tc.scenario)
 			jobs := fmt.Sprintf(`

@@ -52,7 +52,7 @@ const kcmTarget = "kube-system/kube-controller-manager-ctrldiag-node:10257"
 // With only -n, queues finds kube-controller-manager by its kubeadm labels and reads its real
 // queues through the API server's proxy, with rates over a two-sample window.
 func TestQueuesFindsKubeControllerManager(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	l, r := queuesJSON(t, "-n", "kube-system", "--interval", "2s")
 	if r.Code != 0 {
 		t.Fatalf("queues -n kube-system:\n%s", r)
@@ -79,7 +79,7 @@ func TestQueuesFindsKubeControllerManager(t *testing.T) {
 
 // The API server's own queues, and a --url straight at kube-controller-manager's HTTPS port.
 func TestQueuesAPIServerAndURL(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	l, r := queuesJSON(t, "-n", "kube-system", "--include-apiserver", "--interval", "0")
 	if r.Code != 0 {
 		t.Fatalf("%s", r)
@@ -104,7 +104,7 @@ func TestQueuesAPIServerAndURL(t *testing.T) {
 // port-forward; an HTTPS endpoint that demands a token is read with --token through a
 // port-forward, and without one the error says how to succeed.
 func TestQueuesDiscoversPodsBothWays(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	page := filepath.Join(env.root, "test/e2e/testdata/kube-controller-manager.prom")
 	plain := startBehindPod(t, podSpec{Namespace: ns, Name: "plain", Labels: map[string]string{"app": "plain"},
@@ -159,7 +159,7 @@ func TestQueuesDiscoversPodsBothWays(t *testing.T) {
 
 // -A finds the control plane and the pods of every namespace.
 func TestQueuesAllNamespaces(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	page := filepath.Join(env.root, "test/e2e/testdata/kube-controller-manager.prom")
 	p := startBehindPod(t, podSpec{Namespace: ns, Name: "annotated",
@@ -180,7 +180,7 @@ func TestQueuesAllNamespaces(t *testing.T) {
 
 // A user without permissions is told exactly which verb, resource and namespace is missing.
 func TestQueuesRestrictedUser(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	r := runAs(t, env.restricted, "kubectl", "ctrldiag", "queues", "-n", ns)
 	if r.Code != 1 || !strings.Contains(r.Stderr, "may not list pods in namespace "+ns) {

@@ -20,7 +20,7 @@ import (
 // by a RoleBinding only (granted in that namespace, not cluster-wide), the Workloads are read in
 // the operator's namespace and the other one is named nowhere.
 func TestReportObjectsClusterWideByRBAC(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	other := newNamespace(t)
 	role := clusterWideOperator(t, ns, "ctrldiag-e2e-rbac-")

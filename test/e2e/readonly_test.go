@@ -117,7 +117,7 @@ func certKubeconfig(t *testing.T, user string) string {
 // may do anything (cluster-admin), so nothing but the plugin keeps it read-only. The check is
 // shown to catch a write: the same user then creates a ConfigMap, and it must be reported.
 func TestReadOnlyByAudit(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	user := fmt.Sprintf("ctrldiag-audit-%d", time.Now().UnixNano()%1e6)
 	mustKubectl(t, "create", "clusterrolebinding", user, "--clusterrole=cluster-admin", "--user="+user)

@@ -136,7 +136,7 @@ func TestReportDiagnosesEachScenario(t *testing.T) {
 			// them: beside the other operators the API server takes its writes more slowly,
 			// the cache keeps up and there is, truly, no lag. It runs first, alone.
 			if tc.scenario != "stale" {
-				t.Parallel()
+				sub(t)
 			}
 			ns := newNamespace(t)
 			p := operatorBehindPod(t, ns, "operator-"+tc.scenario, tc.scenario)
@@ -252,7 +252,7 @@ func TestReportControlPlaneAtRest(t *testing.T) {
 
 // --fail-on critical exits 3 when a worker is stuck; the threshold flags change the verdict.
 func TestReportFailOnAndThresholds(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	startBehindPod(t, podSpec{Namespace: ns, Name: "stuck", Labels: map[string]string{"app": "stuck"},
 		Ports: []podPort{{Name: "metrics", Port: 8080}},

@@ -17,7 +17,7 @@ import (
 // so on stderr and take its rates over the new process's life only, marked "since restart",
 // never the counts of the first process against the second's over the whole window.
 func TestRestartBetweenSamplesIsSaid(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	argv := func(listen string) []string {
 		return []string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,

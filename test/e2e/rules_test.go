@@ -27,10 +27,11 @@ import (
 // window) none fires. Rates run over a 30s
 // window and every for: is 0s, so that a scenario shows within a minute or two.
 //
-// Runs alone, its own cases side by side: its scenarios at rest must leave their start-up burst
-// behind within the settle time,
-// which beside the other tests' load they did not (polling, seen).
+// Runs calm (gate_test.go), its own cases side by side: its scenarios at rest must leave their
+// start-up burst behind within the settle time, which beside the crowd they did not (polling,
+// seen).
 func TestRulesAgreeWithTheReport(t *testing.T) {
+	calm(t)
 	if _, err := exec.LookPath("prometheus"); err != nil {
 		t.Fatal("prometheus is not on PATH: install Debian's prometheus package (hack/test-deps.sh)")
 	}
@@ -63,7 +64,7 @@ func TestRulesAgreeWithTheReport(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.scenario, func(t *testing.T) {
-			t.Parallel()
+			sub(t)
 			ns := newNamespace(t)
 			p := operatorBehindPod(t, ns, "operator-"+tc.scenario, tc.scenario)
 			// A copy: the subtests run in parallel and must not append into args' shared array.
@@ -199,7 +200,7 @@ func (p prometheus) firing(t *testing.T) []string {
 // rules --selector, the old name of --matchers, still gives the same rules for one release,
 // with a warning on stderr only (the rule file on stdout stays clean), and is not in -h.
 func TestRulesSelectorIsADeprecatedAlias(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	want := ctrldiag(t, "rules", "--matchers", `{namespace="ops"}`)
 	old := ctrldiag(t, "rules", "--selector", `{namespace="ops"}`)
 	if want.Code != 0 || old.Code != 0 || old.Stdout != want.Stdout || !strings.Contains(want.Stdout, `namespace="ops"`) {

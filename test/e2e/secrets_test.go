@@ -54,7 +54,7 @@ func userKubeconfig(t *testing.T, user string, credentials ...string) string {
 // never appear in any output format, error or log, at -v 0 and -v 10, even when an endpoint
 // echoes the Authorization header it received into its error page.
 func TestSecretsNeverShown(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	srv := httptest.NewServer(hostile.Handler())
 	t.Cleanup(srv.Close)

@@ -16,7 +16,7 @@ import (
 // The pod is kwok's, so the test writes the container statuses a kubelet would (status
 // subresource); kwok's stages only act on pods that are Pending or not Ready, so they stay.
 func TestReportSidecarOOMLongAgoIsInfo(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	p := startBehindPod(t, podSpec{Namespace: ns, Name: "operator", Labels: map[string]string{"app": "op"},
 		MemoryLimit: "256Mi", Sidecar: "log-shipper", Ports: []podPort{{Name: "http-metrics", Port: 8080}},

@@ -26,7 +26,7 @@ type slisDoc struct {
 // touches/s at 2 workers) breaks it with CD223, which names workers-saturated as its cause;
 // healthy holds or is not judged for want of waits, and raises nothing.
 func TestQueueWaitSLOVerdicts(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	for _, tc := range []struct {
 		scenario string
 		breaks   bool
@@ -35,7 +35,7 @@ func TestQueueWaitSLOVerdicts(t *testing.T) {
 		{"healthy", false},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
-			t.Parallel()
+			sub(t)
 			ns := newNamespace(t)
 			p := operatorBehindPod(t, ns, "operator-"+tc.scenario, tc.scenario)
 			time.Sleep(15 * time.Second)

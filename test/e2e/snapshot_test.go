@@ -51,7 +51,7 @@ func snapshotMembers(t *testing.T, path string) map[string][]byte {
 // same JSON, to the byte (a snapshot's report is dated when it was taken). queues reads it
 // too. The token is in no member of the file; the pod, its target and both pages are.
 func TestSnapshotReproducesTheLiveReport(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	p := operatorBehindPod(t, ns, "operator", "saturated")
 	time.Sleep(15 * time.Second)
@@ -126,7 +126,7 @@ func TestSnapshotReproducesTheLiveReport(t *testing.T) {
 // other scenario): diff of the two snapshots shows the saturation finding appeared, exits 3
 // with --fail-on new-warning, and the other way round shows it resolved and exits 0.
 func TestDiffShowsAScenarioSwitch(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	dir := t.TempDir()
 	before, after := filepath.Join(dir, "before.tar.gz"), filepath.Join(dir, "after.tar.gz")
@@ -175,7 +175,7 @@ func TestDiffShowsAScenarioSwitch(t *testing.T) {
 
 // Files that are no snapshot are refused with one clear error, and nothing is written.
 func TestFromSnapshotRefusesWhatIsNoSnapshot(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	dir := t.TempDir()
 	page := filepath.Join(dir, "page.prom")
 	if err := os.WriteFile(page, []byte("workqueue_depth 1\n"), 0o600); err != nil {

@@ -73,9 +73,10 @@ type specDoc struct {
 // and 100ms of slack; few are left pending; and nothing breaks. The report is the one the
 // snapshot prints; the same snapshot replayed as text shows the kind's row of "Spec to
 // observed" with the json's counts.
-// Runs alone: its report's latency quantiles must match the test's own 250ms polls within 100ms of
-// watch-delivery slack, which API-server and CPU contention from other tests would break.
+// Runs calm (gate_test.go): its report's latency quantiles must match the test's own 250ms polls
+// within 100ms of watch-delivery slack, which the crowd's API-server and CPU contention breaks.
 func TestSpecLatencyMatchesObjects(t *testing.T) {
+	calm(t)
 	ns := newNamespace(t)
 	p := startOperatorWith(t, ns, "operator", "steps", 4)
 	workloads := stepsWorkloads(t, ns)

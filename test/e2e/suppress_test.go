@@ -15,7 +15,7 @@ import (
 // saturated operator's pod is owned by a Deployment annotated ctrldiag.io/ignore: CD208, and
 // report names the Deployment as the source of the suppression.
 func TestDeploymentAnnotationSuppresses(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	apply(t, fmt.Sprintf(`apiVersion: apps/v1
 kind: Deployment

@@ -11,7 +11,7 @@ import (
 // terminal's colours or cursor, which a terminal that does not answer (a serial console, an
 // editor's terminal, script(1)) would make the command wait for.
 func TestNoTerminalQueriesOutsideTop(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	for _, verb := range []string{"version", "explain CD201", "targets -n " + ns} {
 		// script(1) runs the command on a new pseudo-terminal that answers nothing and copies

@@ -25,7 +25,7 @@ import (
 // both, and that 1h data may hold the targets (a 20m window is not judged on 1h aggregates
 // unless the user allows it; allowed, the run says how far off its rates may be).
 func TestThanosOneHourHistory(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	const ns, rate, depth = "e2e-history-1h", historyRate, historyDepth
 	day := 24 * time.Hour
 	// The range ends at least 11 days ago: its 5m data is past the 10 days kept. One sample

@@ -21,7 +21,7 @@ import (
 // outputs say the resolution too. A 20m window, for which auto chooses raw, finds nothing in
 // raw data and is asked once more allowing 5m, and judged there.
 func TestThanosDownsampledHistory(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	const ns, rate, depth = "e2e-history", historyRate, historyDepth
 	at := time.Now().Add(-30 * 24 * time.Hour).Truncate(time.Hour)
 	// From three days before the window's start: the first block, from the first sample to

@@ -35,7 +35,7 @@ type partialDoc struct {
 // names west as missing, the run's warnings pass Thanos' words on, and --fail-on critical
 // exits 3 although no finding is critical.
 func TestThanosPartialAnswerNamesMissingCluster(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	f := newThanosFixture(t, "operator-partial", "healthy")
 	east := startHACluster(t, f.prometheus, f.thanos, "east", f.jobs)
 	west := startHACluster(t, f.prometheus, f.thanos, "west", f.jobs)

@@ -17,7 +17,7 @@ import (
 // series, the tenant told by the THANOS-TENANT header). --tenant sends that header (and
 // Mimir's X-Scope-OrgID): each tenant reads its own cluster's queues and never the other's.
 func TestThanosTenantReadsItsOwnSeries(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	f := newThanosFixture(t, "operator-tenant", "healthy")
 	cfg := func(cluster, tenant string) string {
 		return fmt.Sprintf("global: {scrape_interval: 2s, scrape_timeout: 1s, external_labels: {cluster: %q, tenant_id: %q}}\nscrape_configs:%s", cluster, tenant, f.jobs)

@@ -84,7 +84,7 @@ func startHACluster(t *testing.T, prometheus, thanos, name, jobs string) haClust
 // with the adds/s of a single replica read directly, never two rows or a doubled rate; the
 // same through a Thanos Query Frontend in front of the deduplicating Query.
 func TestThanosHAPairReadOnce(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	f := newThanosFixture(t, "operator-ha", "saturated")
 	prometheus, thanos, ns := f.prometheus, f.thanos, f.ns
 	c := startHACluster(t, prometheus, thanos, "e2e-ha", f.jobs)

@@ -33,7 +33,7 @@ func topRow(screen, pod string) []string {
 // row while the view goes on, and q exits 0 leaving the terminal as it was (alternate screen
 // left, cursor shown, no escape sequence on the screen).
 func TestTopSaturatedOperatorInTmux(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("this test drives kubectl ctrldiag top in tmux: install Debian's tmux package (hack/test-deps.sh does, as root)")
 	}
@@ -132,7 +132,7 @@ func TestTopSaturatedOperatorInTmux(t *testing.T) {
 // refreshes over --via port-forward make at most two port-forward requests (websockets, then
 // SPDY should websockets be refused), and six refreshes over the proxy make six proxy GETs.
 func TestTopKeepsPortForwards(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	user := fmt.Sprintf("ctrldiag-top-%d", time.Now().UnixNano()%1e6)
 	mustKubectl(t, "create", "clusterrolebinding", user, "--clusterrole=cluster-admin", "--user="+user)
@@ -182,7 +182,7 @@ func TestTopKeepsPortForwards(t *testing.T) {
 // restarted behind the same pod with --workers 200, as one raising its workers would; top,
 // without being restarted, then shows the depth drained (below 10) and no backlog.
 func TestTopWatchesTheDepthDrainWhenWorkersAreRaised(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	argv := func(listen string, extra ...string) []string {
 		return append([]string{filepath.Join(env.binDir, "kubectl-ctrldiag"), "operator", "run", "-n", ns,
@@ -273,7 +273,7 @@ func TestTopWatchesTheDepthDrainWhenWorkersAreRaised(t *testing.T) {
 // and pod, so the first frame's sparklines already hold points from before the session. The
 // first frame alone (no history) holds one point (its depth; it has no rate), the second three.
 func TestTopHistory(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("this test drives kubectl ctrldiag top in tmux: install Debian's tmux package (hack/test-deps.sh does, as root)")
 	}

@@ -22,7 +22,7 @@ import (
 // the default --rediscover, the new pod's row appears and drains (depth below 10, no backlog)
 // and the old pod's row leaves the table rather than staying an ERROR row.
 func TestTopFollowsARolloutInTmux(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("this test drives kubectl ctrldiag top in tmux: install Debian's tmux package (hack/test-deps.sh does, as root)")
 	}

@@ -16,7 +16,7 @@ import (
 // items), OK, LEADER no, beside the leader's; report raises one info warm-standby about the
 // standby and nothing about the leader.
 func TestWarmStandbyReplica(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	plugin := filepath.Join(env.binDir, "kubectl-ctrldiag")
 	for _, name := range []string{"op-a", "op-b"} {

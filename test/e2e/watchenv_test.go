@@ -17,7 +17,7 @@ import (
 // such pod whose envFrom also names a Secret (never read) stays in its namespace, and a note
 // says why.
 func TestReportWatchNamespaceFromConfigMap(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	ns := newNamespace(t)
 	role := clusterWideOperator(t, ns, "ctrldiag-e2e-watchenv-")
 	apply(t, fmt.Sprintf(`apiVersion: v1
