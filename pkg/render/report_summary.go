@@ -55,7 +55,6 @@ func explainCode(t view.Trouble) string {
 func writeTextSummary(ew *errWriter, s view.Summary) {
 	if s.Healthy != "" {
 		ew.printf("%s", wrap("Healthy: "+s.Healthy+".", "", summaryWidth))
-		return
 	}
 	shown, more := shownTroubles(s)
 	if len(shown) == 0 {
@@ -107,7 +106,7 @@ func troubleLines(t view.Trouble) []string {
 
 // fit cuts s to width columns (runes), ending it with "..." when it was cut: after the last
 // clause that fits (before ", ", "; ", ": " or " and ") when one ends past its first third,
-// else after the last word that fits.
+// else after the last word that fits when that does, else within the word.
 func fit(s string, width int) string {
 	if utf8.RuneCountInString(s) <= width {
 		return s
@@ -126,7 +125,7 @@ func fit(s string, width int) string {
 	if end < len(cut)/3 {
 		end = strings.LastIndex(cut, " ")
 	}
-	if end > 0 {
+	if trimmed := strings.TrimSpace(cut[:max(end, 0)]); end > 0 && len(trimmed) > len(cut)/3 {
 		cut = cut[:end]
 	}
 	return strings.TrimRight(cut, " ,;:") + "..."
@@ -136,7 +135,6 @@ func fit(s string, width int) string {
 func writeMarkdownSummary(ew *errWriter, s view.Summary) {
 	if s.Healthy != "" {
 		ew.printf("\n**Healthy:** %s.\n", md(s.Healthy))
-		return
 	}
 	shown, more := shownTroubles(s)
 	if len(shown) == 0 {
