@@ -59,6 +59,9 @@ func Compare(before, after view.Report, beforeName, afterName string) view.Diff 
 			d.Resolved = append(d.Resolved, f)
 		}
 	}
+	// In the report's order, whatever version wrote a report read back: by impact on its side.
+	view.RankFindings(after, d.Appeared)
+	view.RankFindings(before, d.Resolved)
 	return d
 }
 

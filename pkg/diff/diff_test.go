@@ -63,3 +63,25 @@ func TestCompareSameAndMissing(t *testing.T) {
 		t.Errorf("gone queue %+v", d.Queues)
 	}
 }
+
+// The findings that appeared are listed as the report lists them, ranked by impact, even when
+// the report read back (an older version's -o json) lists them otherwise: the critical one
+// first, then the cause before the symptom.
+func TestCompareRanksTheFindingsByImpact(t *testing.T) {
+	before := reportOf("widget-aaaa", 0, 2)
+	after := reportOf("widget-aaaa", 40, 2)
+	for _, c := range []struct {
+		check string
+		sev   findings.Severity
+	}{{"backlog-growing", findings.Warning}, {"webhook-slows-writes", findings.Warning}, {"stuck-worker", findings.Critical}} {
+		after.Findings = append(after.Findings, findings.Finding{Code: c.check, Check: c.check, Severity: c.sev, Target: "ops/widget-aaaa:8080", Queue: "widget"})
+	}
+	d := Compare(before, after, "before", "after")
+	var got []string
+	for _, f := range d.Appeared {
+		got = append(got, f.Check)
+	}
+	if len(got) != 3 || got[0] != "stuck-worker" || got[1] != "webhook-slows-writes" || got[2] != "backlog-growing" {
+		t.Errorf("appeared %v", got)
+	}
+}

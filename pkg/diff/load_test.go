@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -151,7 +152,7 @@ func TestLoadJudgesASnapshotFromItsPages(t *testing.T) {
 	before, _ := Load(context.Background(), stillPath, fromPages)
 	after, _ := Load(context.Background(), lyingBusy, fromPages)
 	d := Compare(before.Report, after.Report, stillPath, lyingBusy)
-	if d.After.Summary != busyReport.Summary || d.Worst() != findings.Warning || len(d.Appeared) != busyReport.Summary.Warning {
+	if !reflect.DeepEqual(d.After.Summary, busyReport.Summary) || d.Worst() != findings.Warning || len(d.Appeared) != busyReport.Summary.Warning {
 		t.Errorf("diff still lying-busy: after %+v worst %q appeared %d, want %+v and its warnings appeared", d.After.Summary, d.Worst(), len(d.Appeared), busyReport.Summary)
 	}
 }

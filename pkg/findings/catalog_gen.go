@@ -209,7 +209,7 @@ var catalogDefinitions = []Definition{
 		Code:        "CD210",
 		Check:       "api-errors",
 		Severity:    Severity("warning"),
-		Rank:        55,
+		Rank:        19,
 		Title:       "API server errors",
 		Explanation: "A noticeable share of the controller's requests to the API server fail with 5xx or transport errors (rest_client_requests_total by code): the API server, or the way to it, is unhealthy or overloaded. 429 answers are not counted here: they are API Priority and Fairness throttling the controller (server-throttling, CD215).",
 		Recommendation: map[string]string{
@@ -303,7 +303,7 @@ var catalogDefinitions = []Definition{
 		Code:        "CD301",
 		Check:       "restarts",
 		Severity:    Severity("warning"),
-		Rank:        70,
+		Rank:        42,
 		Title:       "The controller restarted",
 		Explanation: "The pod's containers restarted: each restart relists every watched object and rebuilds the queues from scratch.",
 		Recommendation: map[string]string{
@@ -403,7 +403,7 @@ var catalogDefinitions = []Definition{
 		Code:        "CD216",
 		Check:       "webhook-latency",
 		Severity:    Severity("warning"),
-		Rank:        52,
+		Rank:        33,
 		Title:       "Slow admission webhooks",
 		Explanation: "An admission webhook the controller serves answers slowly (controller_runtime_webhook_latency_seconds p90 in the window), or, on the API server, a webhook it calls does (apiserver_admission_webhook_admission_duration_seconds by webhook and operation, with the configuration's timeout and failure policy when read): the API server calls it synchronously, so every create or update it intercepts waits for it, and past the webhook's timeoutSeconds (10s by default) the request fails (failurePolicy Fail) or goes through unchecked (Ignore). 5xx answers and requests in flight are in the evidence.",
 		Recommendation: map[string]string{

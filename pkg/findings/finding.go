@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 
@@ -69,22 +70,43 @@ func (f Finding) withSeverity(s Severity) Finding {
 
 // Sort orders findings worst first: severity, then cause before symptom (the catalog rank),
 // then target and queue.
-func Sort(fs []Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if a.Severity.Rank() != b.Severity.Rank() {
-			return a.Severity.Rank() < b.Severity.Rank()
-		}
-		ra, rb := rankOf(a), rankOf(b)
-		if ra != rb {
-			return ra < rb
-		}
-		if a.Target != b.Target {
-			return a.Target < b.Target
-		}
-		return a.Queue < b.Queue
-	})
+func Sort(fs []Finding) { SortBy(fs, nil) }
+
+// SortBy orders findings by impact: severity, then cause before symptom (the catalog rank),
+// then the harm harm measures (negative when a is worse than b, as cmp functions do; nil
+// measures none), then target and queue.
+func SortBy(fs []Finding, harm func(a, b Finding) int) {
+	sort.SliceStable(fs, func(i, j int) bool { return Compare(fs[i], fs[j], harm) < 0 })
 }
+
+// Compare is the order of SortBy: negative when a comes before b.
+func Compare(a, b Finding, harm func(a, b Finding) int) int {
+	if ra, rb := a.Severity.Rank(), b.Severity.Rank(); ra != rb {
+		return cmp.Compare(ra, rb)
+	}
+	if ra, rb := rankOf(a), rankOf(b); ra != rb {
+		return cmp.Compare(ra, rb)
+	}
+	if harm != nil {
+		if c := harm(a, b); c != 0 {
+			return c
+		}
+	}
+	if c := cmp.Compare(a.Target, b.Target); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Queue, b.Queue)
+}
+
+// IsCause says whether the catalog ranks check among the causes: the findings that say why a
+// queue waits or fails (a slow webhook, API Priority and Fairness, the client's rate limiter,
+// failing objects), ranked before the symptoms they explain.
+func IsCause(check string) bool { return causes[check] }
+
+// causes are the checks IsCause names.
+var causes = map[string]bool{"webhook-slows-writes": true, "flowschema-waits": true, "server-throttling": true,
+	"persistent-failures": true, "client-throttling": true, "request-latency": true, "webhook-latency": true,
+	"api-errors": true}
 
 func rankOf(f Finding) int {
 	if d, ok := catalog()[f.Check]; ok {

@@ -141,7 +141,7 @@ func TestClientPodLeaderAndCacheRules(t *testing.T) {
 	apiErr.Prev = &health.Snapshot{Client: health.Client{RequestsByCode: map[string]float64{"200": 100, "429": 1}}}
 	apiErr.Cur = &health.Snapshot{Queues: base.Cur.Queues, Client: health.Client{RequestsByCode: map[string]float64{"200": 190, "429": 6, "503": 4}}}
 	// 5 new 429s are server throttling, 4 503s in 99 requests are API errors.
-	if got := checks(Evaluate([]Target{apiErr}, nil, nil, th)); got != "warning:server-throttling warning:api-errors" {
+	if got := checks(Evaluate([]Target{apiErr}, nil, nil, th)); got != "warning:api-errors warning:server-throttling" {
 		t.Errorf("api errors: %q", got)
 	}
 

@@ -74,7 +74,7 @@ func TestServerThrottlingOfAController(t *testing.T) {
 	if got := checks(Evaluate([]Target{window(map[string]float64{"200": 100, "429": 2}, map[string]float64{"200": 140, "429": 4})}, nil, nil, th)); got != "" {
 		t.Errorf("two 429s in the window, 4 since start: %q", got)
 	}
-	if got := checks(Evaluate([]Target{window(map[string]float64{"200": 100}, map[string]float64{"200": 140, "429": 3, "503": 2})}, nil, nil, th)); got != "warning:server-throttling warning:api-errors" {
+	if got := checks(Evaluate([]Target{window(map[string]float64{"200": 100}, map[string]float64{"200": 140, "429": 3, "503": 2})}, nil, nil, th)); got != "warning:api-errors warning:server-throttling" {
 		t.Errorf("429s and 503s: %q", got)
 	}
 	// One sample: 429s since the process started are context.

@@ -230,3 +230,56 @@ func TestReportGitHub(t *testing.T) {
 		t.Errorf("property: %q", got)
 	}
 }
+
+// JUnit, GitHub and the report list the findings in one order: the report's, ranked by impact.
+func TestCIFormatsKeepTheReportsOrder(t *testing.T) {
+	r := fixtureReport(t)
+	var want []string
+	for _, f := range r.Findings {
+		if f.Severity == findings.Warning || f.Severity == findings.Critical {
+			want = append(want, f.Code+"|"+f.Target+"|"+f.Queue)
+		}
+	}
+	doc, _ := readJUnit(t, r)
+	var got []string
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			if c.Failure != nil || c.Error != nil {
+				code, _, _ := strings.Cut(c.Name, " ")
+				got = append(got, code+"|"+s.Name)
+			}
+		}
+	}
+	// The suites group a target's findings: each target's in the report's order, and the
+	// targets in the order of their first finding.
+	var grouped []string
+	for _, id := range junitTargets(r) {
+		for _, f := range r.Findings {
+			if f.Target == id && (f.Severity == findings.Warning || f.Severity == findings.Critical) {
+				grouped = append(grouped, f.Code+"|"+f.Target)
+			}
+		}
+	}
+	if strings.Join(got, " ") != strings.Join(grouped, " ") || junitTargets(r)[0] != r.Findings[0].Target {
+		t.Errorf("junit order\n %v\nwant\n %v", got, grouped)
+	}
+	var b strings.Builder
+	if err := ReportGitHub(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var gh []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(l, "::error ") || strings.HasPrefix(l, "::warning ") {
+			gh = append(gh, l)
+		}
+	}
+	if len(gh) != len(want) {
+		t.Fatalf("github: %d commands, want %d", len(gh), len(want))
+	}
+	for i, w := range want {
+		code, _, _ := strings.Cut(w, "|")
+		if !strings.Contains(gh[i], "title="+code+" ") {
+			t.Errorf("github command %d is not %s: %s", i, w, gh[i])
+		}
+	}
+}

@@ -28,6 +28,7 @@ var reportHTML = sync.OnceValue(func() *template.Template {
 		"upper":          strings.ToUpper,
 		"pathParts":      pathParts,
 		"judged":         judged,
+		"explainCode":    explainCode,
 		"suppressedLine": func(s *view.Suppressions) string { return suppressedLine(*s) },
 	}).Parse(reportHTMLTemplate))
 })
@@ -47,6 +48,10 @@ type htmlPage struct {
 	ErrorsNav   string
 	// Partial says the server answered partially, under the verdict ("" when whole).
 	Partial string
+	// Troubles are the controllers in trouble the summary lists, MoreTroubles the line that
+	// counts the rest ("" when all are listed).
+	Troubles     []view.Trouble
+	MoreTroubles string
 }
 
 // htmlSection is one numbered section; the backlog and event sections carry charts.
@@ -79,6 +84,8 @@ func ReportHTML(w io.Writer, r view.Report) error {
 	case r.Summary.Warning > 0:
 		p.Verdict = "warning"
 	}
+	shown, more := shownTroubles(r.Summary)
+	p.Troubles, p.MoreTroubles = shown, moreTroubles(more)
 	for _, s := range reportSections(r) {
 		hs := htmlSection{Table: s, ID: s.ID}
 		switch hs.ID {

@@ -14,12 +14,14 @@ import (
 )
 
 // ReportJUnit writes the report as JUnit XML for CI test reporters: a <testsuite> per target,
-// a <testcase> per check judged for it (judgedChecks), a <failure> for each warning or
-// critical finding, an <error> for a target that could not be read, info findings as passing
-// cases with <system-out>, and suppressed findings as <skipped>. A check with several findings
-// on a target (one per queue) gives a case per finding, so that failures plus errors count the
-// warning and critical findings. time is the window the target was judged over, in seconds.
-// The attributes are those of the JUnit schema Jenkins publishes (skipped only on suites).
+// those with findings first, in the report's order (ranked by impact); a <testcase> per check
+// judged for it (judgedChecks), its findings first, in that order; a <failure> for each
+// warning or critical finding, an <error> for a target that could not be read, info findings
+// as passing cases with <system-out>, and suppressed findings as <skipped>. A check with
+// several findings on a target (one per queue) gives a case per finding, so that failures
+// plus errors count the warning and critical findings. time is the window the target was
+// judged over, in seconds. The attributes are those of the JUnit schema Jenkins publishes
+// (skipped only on suites).
 func ReportJUnit(w io.Writer, r view.Report) error {
 	r = printable.Value(r)
 	suites := junitSuites{Name: "kubectl ctrldiag report"}
@@ -84,38 +86,51 @@ type junitMessage struct {
 	Text    string `xml:",cdata"`
 }
 
-// junitTargets are the suites' names, sorted: every target read or not, and any other
-// subject a finding names (a workload, for leader-election).
+// junitTargets are the suites' names: the targets with findings in the order of the report's
+// findings (ranked by impact), then every other target read or not, and any other subject a
+// suppressed finding names, sorted.
 func junitTargets(r view.Report) []string {
+	var ids []string
 	seen := map[string]bool{}
+	for _, f := range r.Findings {
+		if !seen[f.Target] {
+			seen[f.Target] = true
+			ids = append(ids, f.Target)
+		}
+	}
+	var rest []string
+	add := func(id string) {
+		if !seen[id] {
+			seen[id] = true
+			rest = append(rest, id)
+		}
+	}
 	for _, x := range r.Resources {
-		seen[x.Target] = true
+		add(x.Target)
 	}
 	for _, e := range r.Errors {
-		seen[e.Target] = true
-	}
-	for _, f := range r.Findings {
-		seen[f.Target] = true
+		add(e.Target)
 	}
 	if r.Suppressions != nil {
 		for _, s := range r.Suppressions.Findings {
-			seen[s.Target] = true
+			add(s.Target)
 		}
 	}
-	ids := make([]string, 0, len(seen))
-	for id := range seen {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
+	sort.Strings(rest)
+	return append(ids, rest...)
 }
 
+// suiteFor is target id's suite: a case per finding, in the report's order, then per check in
+// the catalog's order the suppressed findings (skipped) and the checks judged that found
+// nothing (passed).
 func suiteFor(r view.Report, id string) junitSuite {
 	s := junitSuite{Name: id, Time: seconds(targetWindow(r, id)), Timestamp: r.GeneratedAt.UTC().Format("2006-01-02T15:04:05")}
-	byCheck := map[string][]findings.Finding{}
+	byCheck := map[string]int{}
+	var fs []findings.Finding
 	for _, f := range r.Findings {
 		if f.Target == id {
-			byCheck[f.Check] = append(byCheck[f.Check], f)
+			byCheck[f.Check]++
+			fs = append(fs, f)
 		}
 	}
 	suppressed := map[string][]view.Suppressed{}
@@ -126,33 +141,34 @@ func suiteFor(r view.Report, id string) junitSuite {
 			}
 		}
 	}
+	for _, f := range fs {
+		name := f.Code + " " + f.Check
+		c := junitCase{Classname: f.Check, Name: caseName(name, f.Queue, byCheck[f.Check]+len(suppressed[f.Check])), Time: "0"}
+		m := &junitMessage{Message: f.Title, Type: string(f.Severity), Text: findingText(f)}
+		switch {
+		case f.Check == "scrape-failed":
+			c.Error = m
+			s.Errors++
+		case f.Severity == findings.Warning || f.Severity == findings.Critical:
+			c.Failure = m
+			s.Failures++
+		default:
+			c.SystemOut = &junitText{findingText(f)}
+		}
+		s.Cases = append(s.Cases, c)
+	}
 	judged := judgedChecks(r, id)
 	for _, d := range findings.Catalog() {
-		fs, sup := byCheck[d.Check], suppressed[d.Check]
-		if !judged[d.Check] && len(fs) == 0 && len(sup) == 0 {
+		n, sup := byCheck[d.Check], suppressed[d.Check]
+		if !judged[d.Check] && n == 0 && len(sup) == 0 {
 			continue
 		}
 		name := d.Code + " " + d.Check
-		if len(fs) == 0 && len(sup) == 0 {
+		if n == 0 && len(sup) == 0 {
 			s.Cases = append(s.Cases, junitCase{Classname: d.Check, Name: name, Time: "0"})
 		}
-		for _, f := range fs {
-			c := junitCase{Classname: d.Check, Name: caseName(name, f.Queue, len(fs)+len(sup)), Time: "0"}
-			m := &junitMessage{Message: f.Title, Type: string(f.Severity), Text: findingText(f)}
-			switch {
-			case f.Check == "scrape-failed":
-				c.Error = m
-				s.Errors++
-			case f.Severity == findings.Warning || f.Severity == findings.Critical:
-				c.Failure = m
-				s.Failures++
-			default:
-				c.SystemOut = &junitText{findingText(f)}
-			}
-			s.Cases = append(s.Cases, c)
-		}
 		for _, x := range sup {
-			s.Cases = append(s.Cases, junitCase{Classname: d.Check, Name: caseName(name, x.Queue, len(fs)+len(sup)), Time: "0",
+			s.Cases = append(s.Cases, junitCase{Classname: d.Check, Name: caseName(name, x.Queue, n+len(sup)), Time: "0",
 				Skipped:   &junitMessage{Message: "suppressed: " + x.Reason + " (" + x.Source + ")"},
 				SystemOut: &junitText{findingText(x.Finding)}})
 			s.Skipped++

@@ -15,6 +15,7 @@ func ReportMarkdown(w io.Writer, r view.Report) error {
 	ew.printf("# kubectl ctrldiag report\n\n")
 	ew.printf("%s, window %s, %s.\n\n**Verdict:** %s (%s).\n",
 		md(r.Scope), md(reportWindow(r)), r.GeneratedAt.Format("2006-01-02T15:04:05Z"), md(r.Summary.Verdict), targetsRead(r.Summary))
+	writeMarkdownSummary(ew, r.Summary)
 	if l := partialLine(r); l != "" {
 		ew.printf("\n**%s**\n", md(l))
 	}

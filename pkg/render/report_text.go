@@ -10,13 +10,16 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
-// ReportText writes the report for a terminal: a header, the six data sections as
-// kubectl-style tables, then the findings, worst first, each with evidence and the fix.
+// ReportText writes the report for a terminal: a header, the summary (the controllers in
+// trouble, worst first, each with what is wrong, the cause and the change to make, in 80
+// columns), the data sections as kubectl-style tables, then the findings, ranked by impact,
+// each with evidence and the fix.
 func ReportText(w io.Writer, r view.Report) error {
 	r = printable.Value(r)
 	ew := &errWriter{w: w}
 	ew.printf("kubectl ctrldiag report: %s, window %s, %s\n", r.Scope, reportWindow(r), r.GeneratedAt.Format("2006-01-02T15:04:05Z"))
 	ew.printf("Verdict: %s (%s)\n", r.Summary.Verdict, targetsRead(r.Summary))
+	writeTextSummary(ew, r.Summary)
 	if l := partialLine(r); l != "" {
 		ew.printf("%s", wrap(l, "", 96))
 	}

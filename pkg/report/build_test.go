@@ -38,7 +38,7 @@ func TestBuildFromCapturedPages(t *testing.T) {
 	if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Error, "connection refused") {
 		t.Errorf("errors: %+v", r.Errors)
 	}
-	if len(r.Findings) != 1 || r.Findings[0].Check != "scrape-failed" || r.Summary.Verdict != "1 warning: see the findings" {
+	if len(r.Findings) != 1 || r.Findings[0].Check != "scrape-failed" || r.Summary.Verdict != "1 controller in trouble, with 1 warning" {
 		t.Errorf("findings: %+v, verdict %q", r.Findings, r.Summary.Verdict)
 	}
 	if len(r.Backlog) < 40 || len(r.Events) != len(r.Backlog) || len(r.Resources) != 1 {

@@ -1,13 +1,11 @@
 package view
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 )
 
 // ReportKind is the report's kind; its apiVersion is APIVersion, that of every structured
@@ -159,10 +157,12 @@ type Resources struct {
 	LastTermination  string   `json:"lastTermination,omitempty"`
 }
 
-// Recount sets the summary's counts and verdict, and in a fleet each cluster's counts and
-// worst finding, from Findings: when the report is built, and again after some were
-// suppressed.
+// Recount ranks the findings by impact (RankFindings) and sets the summary from them: the
+// counts, the controllers in trouble, the healthy line and the verdict; in a fleet each
+// cluster's counts and worst finding too. It runs when the report is built, and again after
+// some findings were suppressed.
 func (r *Report) Recount() {
+	RankFindings(*r, r.Findings)
 	if r.Fleet != nil {
 		tally(r.Fleet, r.Findings, r.clusterOf)
 	}
@@ -177,18 +177,7 @@ func (r *Report) Recount() {
 			r.Summary.Info++
 		}
 	}
+	r.Summary.InTrouble = Troubles(r.Findings, r.Capacity, r.Backlog, r.Events)
+	r.Summary.Healthy = healthy(r.Summary, len(r.Backlog), r.Window)
 	r.Summary.Verdict = verdict(r.Summary)
-}
-
-// verdict is the summary's verdict, in words.
-func verdict(s Summary) string {
-	switch {
-	case s.Read == 0:
-		return "nothing could be read"
-	case s.Critical > 0:
-		return fmt.Sprintf("%s, %s: see the findings", plural.Count(s.Critical, "critical finding"), plural.Count(s.Warning, "warning"))
-	case s.Warning > 0:
-		return plural.Count(s.Warning, "warning") + ": see the findings"
-	}
-	return "healthy: the controllers keep up"
 }

@@ -1,0 +1,108 @@
+package view
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+)
+
+// changeOf is the change an entry calls for, from its findings g (in the report's order), its
+// queue's capacity row c (nil when not modelled) and first, its first finding: the workers the
+// capacity model advises, by the knob that sets them, with the current and the advised value;
+// a webhook to fix first when one slows the writes; else the first sentence of the
+// recommendation of the first finding that names a recognised controller's knob, or of first.
+func changeOf(g []findings.Finding, c *Capacity, first findings.Finding) string {
+	for _, f := range g {
+		if f.Check == "webhook-slows-writes" {
+			if hook, ok := evidenceValue(f, "webhook"); ok {
+				hook, _, _ = strings.Cut(hook, " in ")
+				return "fix admission webhook " + hook + " first: more workers send it more requests"
+			}
+		}
+	}
+	if w := workersChange(g, c); w != "" {
+		return w
+	}
+	for _, f := range g {
+		if f.Knob != nil && len(f.Knob.Flags) > 0 {
+			return firstSentence(f.Recommendation)
+		}
+	}
+	if c, ok := changes[first.Check]; ok {
+		return c
+	}
+	return firstSentence(first.Recommendation)
+}
+
+// changes say the change for the checks whose recommendation starts with no change to make.
+var changes = map[string]string{
+	"scrape-failed": "fix access to /metrics as its error says (token, RBAC, TLS)",
+}
+
+// workersChange is "MaxConcurrentReconciles 1 -> 3" (or the flag that sets the workers of a
+// recognised controller, or --workers) when a finding of g is about too few workers and the
+// capacity model says how many meet the queue-wait target and that more would help; "" else.
+func workersChange(g []findings.Finding, c *Capacity) string {
+	if c == nil || c.Workers == nil || c.WorkersNeeded == nil || !c.WorkersHelp || float64(*c.WorkersNeeded) <= *c.Workers {
+		return ""
+	}
+	short := false
+	for _, f := range g {
+		switch f.Check {
+		case "workers-saturated", "under-provisioned", "backlog-growing", "backlog-high", "queue-wait-slo", "priority-starvation":
+			short = true
+		}
+	}
+	if !short {
+		return ""
+	}
+	knob := "workers"
+	switch from := c.WorkersFrom; {
+	case from == "controller_runtime_max_concurrent_reconciles":
+		knob = "MaxConcurrentReconciles"
+	case from == "--workers":
+		knob = "workers (--workers)"
+	case strings.HasPrefix(from, "the default of "):
+		knob = strings.TrimPrefix(from, "the default of ")
+	case strings.HasSuffix(from, " in the container's arguments"):
+		knob = strings.TrimSuffix(from, " in the container's arguments")
+	}
+	advised := fmt.Sprint(*c.WorkersNeeded)
+	if c.OfferedIsFloor {
+		advised = "at least " + advised
+	}
+	return fmt.Sprintf("%s %g -> %s", knob, *c.Workers, advised)
+}
+
+// firstSentence is the gist of a recommendation for the summary: its first sentence, without
+// what it says in brackets, up to its first semicolon; the findings hold the rest.
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i]
+	}
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			if depth == 0 && b.Len() > 0 && strings.HasSuffix(b.String(), " ") {
+				str := strings.TrimSuffix(b.String(), " ")
+				b.Reset()
+				b.WriteString(str)
+			}
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	if depth > 0 { // unbalanced: keep the text as it was
+		b.Reset()
+		b.WriteString(s)
+	}
+	s, _, _ = strings.Cut(b.String(), "; ")
+	return strings.Join(strings.Fields(strings.TrimSuffix(s, ".")), " ")
+}
