@@ -24,7 +24,7 @@ import (
 
 // cfg is what `report --from-snapshot` judges with when given no flags.
 var cfg = engine.ReportConfig{Thresholds: findings.DefaultThresholds(),
-	Read: source.Options{Interval: 100 * time.Millisecond, Timeout: 5 * time.Second, Deadline: 10 * time.Second}}
+	Read: source.Options{Interval: 100 * time.Millisecond, Timeout: 5 * time.Second}}
 
 // takeSnapshot snapshots one endpoint serving the saved pages in turn (the last one again
 // after them): the same page twice stands still, the two pages in turn work and fail.

@@ -32,8 +32,8 @@ func TestReportDeadlineBoundsTheClusterAfterReading(t *testing.T) {
 	src.open = c
 	const deadline = 300 * time.Millisecond
 	start := time.Now()
-	res, err := Report(context.Background(), ReportConfig{Read: source.Options{Interval: 5 * time.Second, Deadline: deadline},
-		Thresholds: findings.DefaultThresholds()}, Env{Source: src})
+	res, err := Report(context.Background(), ReportConfig{Read: source.Options{Interval: 5 * time.Second},
+		Thresholds: findings.DefaultThresholds()}, Env{Source: src, Clock: source.StartClock(nil, deadline)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,8 +50,8 @@ func TestQueuesDeadlineBoundsTheLeases(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	src := &twoReplicas{t: t, now: &now, cluster: &leaseCluster{hang: true}}
 	start := time.Now()
-	if _, err := Queues(context.Background(), QueuesConfig{Read: source.Options{Deadline: 300 * time.Millisecond},
-		Thresholds: findings.DefaultThresholds()}, Env{Source: src}); err != nil {
+	if _, err := Queues(context.Background(), QueuesConfig{Thresholds: findings.DefaultThresholds()},
+		Env{Source: src, Clock: source.StartClock(nil, 300*time.Millisecond)}); err != nil {
 		t.Fatal(err)
 	}
 	if took := time.Since(start); took > 30*time.Second || src.cluster.asked != 1 {

@@ -17,8 +17,12 @@ type Env struct {
 	// Progress, when set, shows that work is under way: what is done, of how many steps (0:
 	// unknown). The engine steps it once a target and stops it.
 	Progress func(what string, total int) Progress
-	// Now is the clock (time.Now when nil).
+	// Now is the time of the run, what is judged as now (time.Now when nil): a snapshot's
+	// time, or the end of a Prometheus window.
 	Now func() time.Time
+	// Clock is the run's one clock (--deadline): the run bounds its context with it at its
+	// start, and every source call, reading and cluster read after uses that context.
+	Clock source.Clock
 }
 
 // Progress is a running progress display.

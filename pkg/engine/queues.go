@@ -66,6 +66,9 @@ func Queues(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, erro
 		}
 	}
 	if sampled == 0 {
+		if err := nothingRead(ctx, read); err != nil {
+			return nil, err
+		}
 		msgs := make([]string, 0, len(errs))
 		for _, e := range errs {
 			msgs = append(msgs, "  "+printable.String(e.Target+": "+e.Error)) // one line each, whatever a server said

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"sort"
 	"time"
 
@@ -58,6 +57,8 @@ type ReportResult struct {
 	Warnings []string
 
 	failOn failon.Level
+	// late is Late's error.
+	late error
 }
 
 // Failed reports whether a finding of the report reaches --fail-on (suppressed findings are
@@ -73,6 +74,10 @@ func (r *ReportResult) Failed() bool {
 // and the command fails.
 func (r *ReportResult) NoneRead() bool { return r.Report.Summary.Read == 0 }
 
+// Late is the run's deadline error when the deadline passed before any target was read
+// (source.DeadlineError): what the command fails with then; nil otherwise.
+func (r *ReportResult) Late() error { return r.late }
+
 // Report reads the targets twice and diagnoses them. In a cluster it also checks generation
 // lag before and after the reading (objects still lagging after the window are the ones that
 // count), reads the objects the controllers reconcile and the metrics API's usage. It fails only when nothing was found; a report
@@ -80,7 +85,6 @@ func (r *ReportResult) NoneRead() bool { return r.Report.Summary.Read == 0 }
 func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, error) {
 	resources := append(append([]schema.GroupVersionResource(nil), cachesync.DefaultGenerationResources...), cfg.Generations...)
 	var genBefore []cachesync.GenerationReport
-	reading := ctx
 	m, err := env.model(ctx, plan{read: cfg.Read, keep: reportFamilies, reduce: reducedFamilies(),
 		nothing: func(*source.Inventory) string {
 			return "no controller metrics endpoint found: name a target (pod/NAME, deploy/NAME, svc/NAME), look in another namespace (-n, -A), or give --url; `kubectl ctrldiag targets` shows what discovery sees"
@@ -90,7 +94,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 				genBefore = inv.Cluster.Generations(ctx, cfg.Scope.Namespace, resources)
 			}
 		},
-		first: func(inv *source.Inventory) func(source.Result) {
+		first: func(ctx context.Context, inv *source.Inventory) func(source.Result) {
 			if inv.Cluster == nil || cfg.Read.Interval <= 0 {
 				return nil
 			}
@@ -103,7 +107,7 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 				r.WatchEnv = inv.WatchEnv[r.Target.Namespace+"/"+r.Target.Name]
 				m := r.Model()
 				if cs := report.Controllers([]model.Target{m}); len(cs) > 0 {
-					inv.Cluster.WatchChanges(reading, cfg.Scope.Namespace, cs, cfg.ControllerKinds, time.Duration(cfg.Thresholds.TargetSpecLatency))
+					inv.Cluster.WatchChanges(ctx, cfg.Scope.Namespace, cs, cfg.ControllerKinds, time.Duration(cfg.Thresholds.TargetSpecLatency))
 				}
 			}
 		},
@@ -143,10 +147,14 @@ func Report(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, erro
 	warnings = append(warnings, rep.WindowNotes...)
 	warnings = append(warnings, suppressWarnings...)
 	warnings = append(warnings, admissionNotes...)
-	if inv.Cluster != nil && errors.Is(context.Cause(ctx), errDeadline) {
-		warnings = append(warnings, deadlineWarning(cfg.Read.Deadline))
+	if w := deadlineWarning(ctx); inv.Cluster != nil && w != "" {
+		warnings = append(warnings, w)
 	}
-	return &ReportResult{Report: rep, Warnings: warnings, failOn: cfg.FailOn}, nil
+	res := &ReportResult{Report: rep, Warnings: warnings, failOn: cfg.FailOn}
+	if res.NoneRead() {
+		res.late = nothingRead(ctx, targets)
+	}
+	return res, nil
 }
 
 // clusterFacts reads what the metrics do not hold from the cluster, after the targets:

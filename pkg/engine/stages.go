@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
@@ -22,14 +21,15 @@ type plan struct {
 	// opened, when set, runs once the targets are found, before they are read (report's
 	// generations before the window).
 	opened func(ctx context.Context, inv *source.Inventory)
-	// first, when set, is given each target's first sample (source.Options.First).
-	first func(inv *source.Inventory) func(source.Result)
+	// first, when set, is given each target's first sample (source.Options.First); ctx is
+	// the run's.
+	first func(ctx context.Context, inv *source.Inventory) func(source.Result)
 }
 
 // modelled is a plan through the pipeline's first stages, open -> read -> model: the source
-// opened, its targets read with a progress line, and every sample made the model once. What
-// the run reads after the targets (the cluster) is bounded by the deadline, counted from the
-// start: use ctx, and call cancel when done.
+// opened, its targets read with a progress line, and every sample made the model once. ctx
+// is the run's, bounded by its deadline: what the run reads after the targets (the cluster)
+// uses it too. Call cancel when done.
 type modelled struct {
 	inv     *source.Inventory
 	targets []model.Target
@@ -37,9 +37,15 @@ type modelled struct {
 	cancel  context.CancelFunc
 }
 
-// model opens the source, reads its targets as p says and makes them the model.
-func (e Env) model(ctx context.Context, p plan) (*modelled, error) {
-	start := time.Now()
+// model opens the source, reads its targets as p says and makes them the model, all within
+// the run's deadline (Env.Clock).
+func (e Env) model(ctx context.Context, p plan) (m *modelled, err error) {
+	ctx, cancel := e.Clock.Bound(ctx)
+	defer func() {
+		if err != nil {
+			cancel()
+		}
+	}()
 	o := p.read
 	o.Keep, o.Reduce = p.keep, p.reduce
 	if pf, ok := e.Source.(source.Prefetcher); ok {
@@ -56,7 +62,7 @@ func (e Env) model(ctx context.Context, p plan) (*modelled, error) {
 		p.opened(ctx, inv)
 	}
 	if p.first != nil {
-		o.First = p.first(inv)
+		o.First = p.first(ctx, inv)
 	}
 	results, err := e.readAll(ctx, inv, o)
 	if err != nil {
@@ -64,6 +70,5 @@ func (e Env) model(ctx context.Context, p plan) (*modelled, error) {
 	}
 	// Every sample becomes the model once; every stage after reads it.
 	targets := source.Model(results)
-	after, cancel := afterReading(ctx, start, p.read.Deadline)
-	return &modelled{inv: inv, targets: targets, ctx: after, cancel: cancel}, nil
+	return &modelled{inv: inv, targets: targets, ctx: ctx, cancel: cancel}, nil
 }

@@ -14,7 +14,7 @@ type TargetsResult struct {
 }
 
 // Targets opens the source, which finds the targets and checks how each can be reached, and
-// reads nothing.
+// reads nothing. (`targets` takes no --deadline: Env.Clock does not bound it.)
 func Targets(ctx context.Context, env Env) (*TargetsResult, error) {
 	line := env.progress("Finding targets and checking permissions", 0)
 	inv, err := env.Source.Open(ctx)

@@ -83,7 +83,11 @@ func (t *Top) SetRediscover(every time.Duration) { t.every = every }
 
 // Next reads every target once and returns the frame. It fails only when the source cannot
 // be opened or has no targets; a target that fails (or went away) is an error of the frame.
+//
+// A frame is a run of its own: --deadline (Env.Clock's limit) bounds each frame from its start.
 func (t *Top) Next(ctx context.Context) (*Frame, error) {
+	ctx, cancel := source.Clock{Start: time.Now(), Limit: t.env.Clock.Limit}.Bound(ctx)
+	defer cancel()
 	f := &Frame{Time: t.env.now()}
 	if t.inv != nil && t.rediscoverDue(f.Time) {
 		t.rediscover(ctx, f)

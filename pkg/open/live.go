@@ -32,5 +32,5 @@ func openLive(s Spec, in Inputs) Opened {
 
 // readOptions bound the reading of the targets.
 func readOptions(s Spec) source.Options {
-	return source.Options{Interval: s.Interval, Timeout: s.Timeout, Concurrency: s.Concurrency, Deadline: s.Deadline}
+	return source.Options{Interval: s.Interval, Timeout: s.Timeout, Concurrency: s.Concurrency}
 }

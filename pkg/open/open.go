@@ -37,11 +37,12 @@ type Opened struct {
 	History *promsource.History
 }
 
-// Open builds the source the Spec says.
-func Open(s Spec, in Inputs) (Opened, error) {
+// Open builds the source the Spec says. clock is the run's (--deadline): what Open reads
+// itself (a snapshot) it reads within it.
+func Open(s Spec, in Inputs, clock source.Clock) (Opened, error) {
 	switch {
 	case s.FromSnapshot != "":
-		return openSnapshot(s)
+		return openSnapshot(s, clock)
 	case s.Prometheus.URL != "" && !s.Prometheus.History:
 		return openPrometheus(s, in)
 	case s.Prometheus.URL != "":

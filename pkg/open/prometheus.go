@@ -26,7 +26,7 @@ func openPrometheus(s Spec, in Inputs) (Opened, error) {
 	}
 	res, _ := maxSourceResolution(p) // checked by promClient
 	src := promsource.New(promsource.Config{Client: client, At: p.At, Window: window, ClusterLabel: p.ClusterLabel,
-		Clusters: p.Clusters, Namespace: s.Namespace, Deadline: s.Deadline, Log: in.Log, MaxSourceResolution: res,
+		Clusters: p.Clusters, Namespace: s.Namespace, Log: in.Log, MaxSourceResolution: res,
 		AutoResolution: p.MaxSourceResolution == "" || p.MaxSourceResolution == "auto", Now: p.Now})
 	scope := fmt.Sprintf("Prometheus %s", client.Name())
 	if s.Namespace != "" {
@@ -43,7 +43,7 @@ func openPrometheus(s Spec, in Inputs) (Opened, error) {
 	return Opened{
 		Source: ss,
 		Scope:  engine.Scope{Namespace: s.Namespace, Label: scope},
-		Read:   source.Options{Timeout: p.Timeout, Concurrency: s.Concurrency, Deadline: s.Deadline},
+		Read:   source.Options{Timeout: p.Timeout, Concurrency: s.Concurrency},
 		Now:    func() time.Time { return at },
 	}, nil
 }

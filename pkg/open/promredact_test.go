@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
 // A Prometheus that answers 401 echoing the request's Authorization and custom headers, in
@@ -48,7 +50,7 @@ func TestPrometheusErrorsNeverShowCredentials(t *testing.T) {
 		} {
 			s := promSpec(c.url)
 			c.with(&s.Prometheus)
-			r, err := Open(s, Inputs{})
+			r, err := Open(s, Inputs{}, source.Clock{})
 			if err != nil {
 				t.Fatalf("%s %s: %v", path, c.name, err)
 			}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
 // seen is what an API server stand-in was asked.
@@ -91,7 +92,7 @@ func TestPrometheusThroughServiceProxy(t *testing.T) {
 	for _, ref := range []string{"svc/monitoring/prometheus-k8s:9090", "svc/monitoring/https:prometheus-k8s:web"} {
 		spec := promSpec(ref)
 		spec.Prometheus.Headers = map[string]string{"X-Scope-OrgID": "team-a"}
-		r, err := Open(spec, Inputs{Kubeconfig: g})
+		r, err := Open(spec, Inputs{Kubeconfig: g}, source.Clock{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +116,7 @@ func TestPrometheusThroughServiceProxy(t *testing.T) {
 		}
 	}
 
-	r, err := Open(promSpec("svc/monitoring/nope:9090"), Inputs{Kubeconfig: g})
+	r, err := Open(promSpec("svc/monitoring/nope:9090"), Inputs{Kubeconfig: g}, source.Clock{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestPrometheusBasicAuth(t *testing.T) {
 	} {
 		s := promSpec(srv.URL)
 		s.Prometheus.User, s.Prometheus.Password = c.user, c.password
-		r, err := Open(s, Inputs{})
+		r, err := Open(s, Inputs{}, source.Clock{})
 		if err != nil {
 			t.Fatal(err)
 		}

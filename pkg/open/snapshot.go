@@ -3,37 +3,39 @@ package open
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
 // openSnapshot replays a snapshot: its targets, pages and cluster answers, its scope, and its
 // time as the time of the run. It reads each member within MaxBodyBytes, and a FIFO or pipe
-// within Deadline.
-func openSnapshot(s Spec) (Opened, error) {
+// within the run's deadline (clock).
+func openSnapshot(s Spec, clock source.Clock) (Opened, error) {
 	lim := snapshot.DefaultLimits()
 	if s.MaxBodyBytes > lim.MemberBytes {
 		lim.MemberBytes = s.MaxBodyBytes
 	}
-	ctx := context.Background()
-	if s.Deadline > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.Deadline)
-		defer cancel()
-	}
-	snap, err := snapshot.Load(ctx, s.FromSnapshot, lim)
-	var wait *localfile.WaitError
-	if errors.As(err, &wait) {
-		err = fmt.Errorf("%w: reading the snapshot is bounded by --deadline %s; start the writer first, or raise --deadline", err, s.Deadline)
-	}
+	ctx, cancel := clock.Bound(context.Background())
+	defer cancel()
+	snap, err := LoadSnapshot(ctx, s.FromSnapshot, lim)
 	if err != nil {
 		return Opened{}, failure{err}
 	}
 	return Snapshot(snap, s), nil
+}
+
+// LoadSnapshot reads the snapshot at path (snapshot.Load) within ctx, the run's: a FIFO or
+// pipe that gave nothing before the run's deadline says so as the run's deadline error.
+func LoadSnapshot(ctx context.Context, path string, lim snapshot.Limits) (*snapshot.Snapshot, error) {
+	snap, err := snapshot.Load(ctx, path, lim)
+	if wait := (*localfile.WaitError)(nil); errors.As(err, &wait) {
+		err = source.Stopped(ctx, err, "before the snapshot was read", "or start the writer first")
+	}
+	return snap, err
 }
 
 // Snapshot is the source of a snapshot already read: its pages and cluster answers replayed,

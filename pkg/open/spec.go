@@ -34,7 +34,8 @@ type Spec struct {
 
 	// Interval is the time between the two samples (0: one); Timeout bounds one page and
 	// every API call unless the kubeconfig sets its own; MaxBodyBytes the size of a page;
-	// Concurrency how many targets are read at once; Deadline all of the reading.
+	// Concurrency how many targets are read at once; Deadline the whole run, counted from its
+	// start (source.Clock).
 	Interval     time.Duration
 	Timeout      time.Duration
 	MaxBodyBytes int64

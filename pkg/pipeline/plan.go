@@ -1,8 +1,11 @@
 package pipeline
 
 import (
+	"time"
+
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
 // Plan is what a verb asks to read.
@@ -12,6 +15,9 @@ type Plan struct {
 	Inputs open.Inputs
 	// Progress, when set, draws the progress line of the reading.
 	Progress func(what string, total int) engine.Progress
+	// Clock is the wall clock, read once when the plan opens: the run's deadline
+	// (Spec.Deadline) counts from then (nil: time.Now).
+	Clock func() time.Time
 }
 
 // opened is a plan's source opened: the engine's environment, and the reading and scope of
@@ -21,16 +27,19 @@ type opened struct {
 	env engine.Env
 }
 
-// open builds the plan's source; it reads nothing yet.
+// open starts the run's clock and builds the plan's source; it reads nothing yet, but a
+// snapshot, which it reads within the run's deadline.
 func (p Plan) open() (opened, error) {
-	r, err := open.Open(p.Spec, p.Inputs)
+	clock := source.StartClock(p.Clock, p.Spec.Deadline)
+	r, err := open.Open(p.Spec, p.Inputs, clock)
 	if err != nil {
 		return opened{}, err
 	}
-	return openedOf(r, p.Progress), nil
+	return openedOf(r, p.Progress, clock), nil
 }
 
-// openedOf is a source opened with the progress line that draws its reading (nil: none).
-func openedOf(r open.Opened, progress func(what string, total int) engine.Progress) opened {
-	return opened{Opened: r, env: engine.Env{Source: r.Source, Progress: progress, Now: r.Now}}
+// openedOf is a source opened with the progress line that draws its reading (nil: none),
+// run on clock.
+func openedOf(r open.Opened, progress func(what string, total int) engine.Progress, clock source.Clock) opened {
+	return opened{Opened: r, env: engine.Env{Source: r.Source, Progress: progress, Now: r.Now, Clock: clock}}
 }

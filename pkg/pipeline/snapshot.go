@@ -32,6 +32,9 @@ type Recorded struct {
 // Record runs the report's plan through a recorder, so that the snapshot replays what the
 // report read (open: --from-snapshot).
 func (r *Report) Record(ctx context.Context) (*Recorded, error) {
+	// The cluster's facts after the report are read on the run's clock too.
+	ctx, cancel := r.env.Clock.Bound(ctx)
+	defer cancel()
 	env := r.env
 	rec := snapshot.Record(env.Source)
 	env.Source = rec

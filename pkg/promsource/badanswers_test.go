@@ -93,7 +93,9 @@ func TestHugeNativeHistogramIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	t0 := time.Now()
-	rs := s.Read(context.Background(), source.Options{Deadline: 10 * time.Second})
+	ctx, cancel := source.StartClock(nil, 10*time.Second).Bound(context.Background())
+	defer cancel()
+	rs := s.Read(ctx, source.Options{})
 	if took := time.Since(t0); took > 5*time.Second {
 		t.Errorf("reading took %s with --deadline 10s", took)
 	}
@@ -127,9 +129,11 @@ func stalling(t *testing.T, all bool) *promapi.Client {
 
 // --deadline bounds the query for the targets, and says so.
 func TestDeadlineBoundsDiscovery(t *testing.T) {
-	s := promsource.New(promsource.Config{Client: stalling(t, true), At: time.Unix(1700000000, 0), Deadline: 300 * time.Millisecond})
+	s := promsource.New(promsource.Config{Client: stalling(t, true), At: time.Unix(1700000000, 0)})
 	t0 := time.Now()
-	_, err := s.Open(context.Background())
+	ctx, cancel := source.StartClock(nil, 300*time.Millisecond).Bound(context.Background())
+	defer cancel()
+	_, err := s.Open(ctx)
 	if took := time.Since(t0); took > 3*time.Second {
 		t.Errorf("discovery took %s with --deadline 300ms", took)
 	}
@@ -144,7 +148,9 @@ func TestReadDeadlineIsNamed(t *testing.T) {
 	if _, err := s.Open(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	rs := s.Read(context.Background(), source.Options{Deadline: 300 * time.Millisecond})
+	ctx, cancel := source.StartClock(nil, 300*time.Millisecond).Bound(context.Background())
+	defer cancel()
+	rs := s.Read(ctx, source.Options{})
 	if len(rs) != 1 || rs[0].Err == nil || !strings.Contains(rs[0].Err.Error(), "--deadline 300ms passed") || strings.Contains(rs[0].Err.Error(), "--timeout") {
 		t.Errorf("errors %v, want the target failing on the deadline", errsOf(rs))
 	}

@@ -76,8 +76,8 @@ func (s *Source) readByCluster(ctx context.Context, o source.Options, fleetErr e
 		sel := s.sel
 		sel.clusters = []string{c}
 		rs, ns, err := s.read(ctx, o, scope{sel: sel, targets: ts, jobs: sortedKeys(jobs)})
-		if err != nil && ctx.Err() != nil && o.Deadline > 0 {
-			err = deadlineError(o.Deadline)
+		if late := s.late(ctx, err, ts); late != nil {
+			err = late
 		}
 		if err != nil {
 			rs = make([]source.Result, len(ts))

@@ -24,6 +24,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -43,9 +44,6 @@ type Config struct {
 	Namespace string
 	// Log, when set, is told what the queries cost (-v).
 	Log func(string)
-	// Deadline bounds Open, the discovery of the targets (0: none); Read is bounded by its
-	// options' Deadline.
-	Deadline time.Duration
 	// MaxSourceResolution is the coarsest resolution the client lets the server answer from
 	// (the client sends it); the inventory says it.
 	MaxSourceResolution time.Duration
@@ -129,11 +127,6 @@ func (s *Source) Open(ctx context.Context) (inv *source.Inventory, err error) {
 			s.sent = nil
 		}
 	}()
-	if s.cfg.Deadline > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.cfg.Deadline)
-		defer cancel()
-	}
 	q := targetsQuery(s.sel)
 	resp, found, err := s.findTargets(ctx, q)
 	if err != nil {
@@ -195,9 +188,8 @@ type found struct {
 func (s *Source) findTargets(ctx context.Context, q string) (*promapi.Response, found, error) {
 	resp, err := s.cfg.Client.Query(ctx, q, s.cfg.At)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, found{}, fmt.Errorf("overall deadline reached: --deadline %s passed before Prometheus at %s answered the query for the targets; raise --deadline, or narrow the query with -n or --clusters",
-				s.cfg.Deadline, s.cfg.Client.Name())
+		if late := source.Late(ctx, "before Prometheus at "+s.cfg.Client.Name()+" answered the query for the targets", "nothing", narrower); late != nil {
+			return nil, found{}, late
 		}
 		return nil, found{}, err
 	}
@@ -277,16 +269,11 @@ func (s *Source) Read(ctx context.Context, o source.Options) []source.Result {
 	if s.inv == nil {
 		return nil
 	}
-	if o.Deadline > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.Deadline)
-		defer cancel()
-	}
 	results, notes, err := s.read(ctx, o, scope{sel: s.sel, targets: s.targets, jobs: s.jobs})
 	s.sent.drop()
 	s.sent = nil
-	if err != nil && ctx.Err() != nil && o.Deadline > 0 {
-		err = deadlineError(o.Deadline)
+	if late := s.late(ctx, err, s.targets); late != nil {
+		err = late
 	}
 	if err != nil && ctx.Err() == nil && len(clustersOf(s.targets)) > 1 {
 		// One answer for the whole fleet failed (too many series, a timeout, a store down):
@@ -605,9 +592,17 @@ func (s *Source) samples(ctx context.Context, targets []target.Target, atEnd, at
 	return out, nil
 }
 
-// deadlineError says that --deadline passed before the series were read and converted.
-func deadlineError(d time.Duration) error {
-	return fmt.Errorf("overall deadline reached: --deadline %s passed before the series were read and converted; raise --deadline, or narrow the query with -n or --clusters", d)
+// narrower is what to do, besides raising --deadline, when a server's answers come too late.
+const narrower = "or narrow the query with -n or --clusters"
+
+// late is the error of a reading of targets that failed with err because the run's deadline
+// ended ctx, saying what was read by then: the targets, not their series; nil otherwise.
+func (s *Source) late(ctx context.Context, err error, targets []target.Target) error {
+	if err == nil {
+		return nil
+	}
+	return source.Late(ctx, "before the series were read and converted",
+		plural.Count(len(targets), "target")+" found at "+s.cfg.At.UTC().Format(time.RFC3339)+", none of their series", narrower)
 }
 
 // strip removes the name and the target labels from a series' labels, keeping its own. It

@@ -60,13 +60,14 @@ func TestBuildKeepsTheErrorOfAPartialRead(t *testing.T) {
 		name     string
 		src      scrape.Source
 		opts     source.Options
+		deadline time.Duration
 		wantText string
 	}{
 		{name: "second read fails", src: &onceLive{page: page, fail: errors.New("connection refused")},
 			opts:     source.Options{Interval: 10 * time.Millisecond, Timeout: 5 * time.Second},
 			wantText: "second sample (rates and window quantiles unavailable, lifetime figures shown): connection refused"},
 		{name: "overall deadline before the second sample", src: &onceLive{page: page},
-			opts:     source.Options{Interval: 10 * time.Millisecond, Timeout: time.Minute, Deadline: 300 * time.Millisecond},
+			opts: source.Options{Interval: 10 * time.Millisecond, Timeout: time.Minute}, deadline: 300 * time.Millisecond,
 			wantText: "overall deadline reached: --deadline 300ms passed before its second sample"},
 		{name: "saved pages in the wrong order", src: &scrape.FileSource{Paths: []string{
 			filepath.Join(dir, "controller-runtime-2.prom"), filepath.Join(dir, "controller-runtime-1.prom")}},
@@ -76,7 +77,9 @@ func TestBuildKeepsTheErrorOfAPartialRead(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.opts.Keep = health.Wanted
-			res := sample.Collect(context.Background(), []scrape.Source{tt.src}, tt.opts)[0]
+			ctx, cancel := source.StartClock(nil, tt.deadline).Bound(context.Background())
+			defer cancel()
+			res := sample.Collect(ctx, []scrape.Source{tt.src}, tt.opts)[0]
 			if len(res.Samples) != 1 || res.Err == nil || !strings.Contains(res.Err.Error(), tt.wantText) {
 				t.Fatalf("the sampling should give one sample and an error %q: %d samples, %v", tt.wantText, len(res.Samples), res.Err)
 			}

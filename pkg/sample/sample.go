@@ -5,7 +5,6 @@ package sample
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -23,16 +22,13 @@ type options struct {
 }
 
 // Collect samples every source and returns one Result per source, in the order given. Each
-// Result carries the target as it was reached in the end and the source's notes.
+// Result carries the target as it was reached in the end and the source's notes. ctx bounds
+// it: a target not read when the run's deadline (source.Clock) ends ctx says so, the others
+// keep their samples.
 func Collect(ctx context.Context, sources []scrape.Source, so source.Options) []source.Result {
 	o := options{Options: so, selector: parse.NewReducingSelector(so.Keep, so.Reduce)}
 	if o.Concurrency <= 0 {
 		o.Concurrency = 8
-	}
-	if o.Deadline > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, o.Deadline, errDeadline)
-		defer cancel()
 	}
 	out := make([]source.Result, len(sources))
 	sem := make(chan struct{}, o.Concurrency)
@@ -46,8 +42,10 @@ func Collect(ctx context.Context, sources []scrape.Source, so source.Options) []
 			if n, ok := src.(scrape.Noted); ok {
 				out[i].Notes = n.Notes()
 			}
-			if out[i].Err != nil && context.Cause(ctx) == errDeadline {
-				out[i].Err = deadlineError(out[i], o.Deadline)
+			if out[i].Err != nil {
+				if late := deadlineError(ctx, out[i]); late != nil {
+					out[i].Err = late
+				}
 			}
 			if o.Done != nil {
 				o.Done()
@@ -70,16 +68,14 @@ func collectSafely(ctx context.Context, src scrape.Source, o options, sem chan s
 	return collectOne(ctx, src, o, sem)
 }
 
-// errDeadline is the cause of the overall context's end when Options.Deadline passes.
-var errDeadline = errors.New("overall deadline reached")
-
-// deadlineError says that the overall deadline stopped the target, and what to do.
-func deadlineError(r source.Result, d time.Duration) error {
+// deadlineError says that the run's overall deadline (ctx's) stopped the target, and what to
+// do; nil when it did not.
+func deadlineError(ctx context.Context, r source.Result) error {
 	what := "before this target answered"
 	if len(r.Samples) == 1 {
 		what = "before its second sample (rates and window quantiles unavailable, lifetime figures shown)"
 	}
-	return fmt.Errorf("overall deadline reached: --deadline %s passed %s; raise --deadline, lower --timeout so that one slow target cannot hold a worker, raise --concurrency, or name fewer targets", d, what)
+	return source.Late(ctx, what, "", "lower --timeout so that one slow target cannot hold a worker, raise --concurrency, or name fewer targets")
 }
 
 // OrderError says that two saved pages of one target cannot make a window: the second was not

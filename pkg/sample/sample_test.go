@@ -154,8 +154,10 @@ func (h hang) Fetch(ctx context.Context) (*scrape.Page, error) {
 func TestCollectDeadline(t *testing.T) {
 	var done atomic.Int32
 	start := time.Now()
-	rs := Collect(context.Background(), []scrape.Source{&live{}, hang{"slow-1"}, hang{"slow-2"}}, source.Options{
-		Timeout: time.Minute, Concurrency: 3, Deadline: 200 * time.Millisecond, Done: func() { done.Add(1) }})
+	ctx, cancel := source.StartClock(nil, 200*time.Millisecond).Bound(context.Background())
+	defer cancel()
+	rs := Collect(ctx, []scrape.Source{&live{}, hang{"slow-1"}, hang{"slow-2"}}, source.Options{
+		Timeout: time.Minute, Concurrency: 3, Done: func() { done.Add(1) }})
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("took %s with a 200ms deadline", took)
 	}
@@ -175,8 +177,10 @@ func TestCollectDeadline(t *testing.T) {
 // A target still waiting for a slot when the deadline passes gets the same error as the one in
 // flight: with one slot and two hanging targets, one of them never starts.
 func TestCollectDeadlineWhileWaiting(t *testing.T) {
-	rs := Collect(context.Background(), []scrape.Source{hang{"slow-1"}, hang{"slow-2"}}, source.Options{
-		Timeout: time.Minute, Concurrency: 1, Deadline: 100 * time.Millisecond})
+	ctx, cancel := source.StartClock(nil, 100*time.Millisecond).Bound(context.Background())
+	defer cancel()
+	rs := Collect(ctx, []scrape.Source{hang{"slow-1"}, hang{"slow-2"}}, source.Options{
+		Timeout: time.Minute, Concurrency: 1})
 	for _, r := range rs {
 		if r.Err == nil || !strings.Contains(r.Err.Error(), "overall deadline reached: --deadline 100ms passed before this target answered") {
 			t.Errorf("%s: err = %v", r.ID(), r.Err)

@@ -2,19 +2,16 @@ package snapshot
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
-// errDeadline is the cause of the replay's end when Options.Deadline passes.
-var errDeadline = errors.New("overall deadline reached")
-
-// stopped is the error of a stored result left unparsed because ctx ended: the overall
+// stopped is the error of a stored result left unparsed because ctx ended: the run's overall
 // deadline, in the words a live reading uses, or what else ended it.
-func stopped(ctx context.Context, deadline time.Duration) error {
-	if context.Cause(ctx) == errDeadline {
-		return fmt.Errorf("overall deadline reached: --deadline %s passed before this target's stored pages were parsed; raise --deadline, or name fewer targets", deadline)
+func stopped(ctx context.Context) error {
+	if err := source.Late(ctx, "before this target's stored pages were parsed", "", "or name fewer targets"); err != nil {
+		return err
 	}
 	return fmt.Errorf("not replayed: %w", context.Cause(ctx))
 }

@@ -44,7 +44,9 @@ func FuzzReplay(f *testing.F) {
 		if _, err := p.Open(ctx); err != nil {
 			return
 		}
-		got := p.Read(ctx, source.Options{Deadline: 2 * time.Second, Keep: func(string) bool { return true }})
+		rctx, cancel := source.StartClock(nil, 2*time.Second).Bound(ctx)
+		defer cancel()
+		got := p.Read(rctx, source.Options{Keep: func(string) bool { return true }})
 		if len(got) != len(s.Results) {
 			t.Fatalf("%d results replayed of %d stored", len(got), len(s.Results))
 		}

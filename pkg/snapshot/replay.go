@@ -62,14 +62,9 @@ func (p *Replay) Open(context.Context) (*source.Inventory, error) {
 }
 
 // Read parses the stored pages, one Result per stored result, in the order they were read.
-// It stops parsing when ctx ends or o.Deadline passes, as a live reading stops: the results
+// It stops parsing when ctx ends (the run's deadline), as a live reading stops: the results
 // not parsed by then keep their target and say why they hold no sample.
 func (p *Replay) Read(ctx context.Context, o source.Options) []source.Result {
-	if o.Deadline > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, o.Deadline, errDeadline)
-		defer cancel()
-	}
 	sel := parse.NewReducingSelector(o.Keep, o.Reduce)
 	out := make([]source.Result, 0, len(p.s.Results))
 	for _, r := range p.s.Results {
@@ -79,7 +74,7 @@ func (p *Replay) Read(ctx context.Context, o source.Options) []source.Result {
 			res = p.result(r, nil)
 			res.Window = 0
 			if res.Err == nil {
-				res.Err = stopped(ctx, o.Deadline)
+				res.Err = stopped(ctx)
 			}
 		default:
 			res = p.result(r, sel)

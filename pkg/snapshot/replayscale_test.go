@@ -97,9 +97,11 @@ func TestReplayStopsWhenTheContextEnds(t *testing.T) {
 // Ended by the overall deadline, a result says so in the words of a live reading, naming the
 // deadline.
 func TestReplayNamesTheDeadline(t *testing.T) {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	cancel(errDeadline)
-	err := stopped(ctx, 3*time.Second)
+	clock := source.Clock{Start: time.Now().Add(-time.Minute), Limit: 3 * time.Second}
+	ctx, cancel := clock.Bound(context.Background())
+	defer cancel()
+	<-ctx.Done()
+	err := stopped(ctx)
 	if !strings.HasPrefix(err.Error(), "overall deadline reached: --deadline 3s passed") {
 		t.Errorf("error %q, want the overall deadline named", err)
 	}

@@ -92,9 +92,6 @@ type Options struct {
 	// Reduce names the histogram families of those Keep selects that are read only in part,
 	// with what is read of them (parse.Reduce); nil reads every family whole.
 	Reduce map[string]parse.Reduce
-	// Deadline bounds the whole reading (0: none). A target not read by then gets an error
-	// saying the overall deadline was reached; the others keep their samples.
-	Deadline time.Duration
 	// Done, when set, is called as each target finishes (for a progress line).
 	Done func()
 	// First, when set, is called with each target whose first sample was read live and whose

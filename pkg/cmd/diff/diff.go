@@ -95,7 +95,7 @@ func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
 	o.FailOn.AddFlag(cmd.Flags())
 	o.FailOn.RegisterCompletion(cmd)
 	completion.Register(cmd, "output", completion.Formats(formats...))
-	cmd.Flags().DurationVar(&o.Deadline, "deadline", o.Deadline, "Time limit for reading both files when they are FIFOs or pipes (e.g. <(ssh host cat before.tar.gz))")
+	cmd.Flags().DurationVar(&o.Deadline, "deadline", o.Deadline, "Time limit for the whole run: reading both files (FIFOs or pipes, e.g. <(ssh host cat before.tar.gz)) and replaying their snapshots")
 	return cmd
 }
 
@@ -113,12 +113,12 @@ func (o *Options) Validate(args []string) error {
 	if err := o.FailOn.Validate(); err != nil {
 		return err
 	}
-	if o.Deadline <= 0 {
-		return exitcode.UsageError("--deadline must be positive, got %s", o.Deadline)
+	if err := sourceflags.CheckDeadline(o.Deadline); err != nil {
+		return err
 	}
 	bounds := sourceflags.Defaults()
 	bounds.Deadline = o.Deadline
-	o.run, err = pipeline.NewDiff(bounds.Bounds())
+	o.run, err = pipeline.NewDiff(bounds.Bounds(), nil)
 	return err
 }
 
@@ -127,17 +127,16 @@ func (o *Options) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, cancel := context.WithTimeout(ctx, o.Deadline)
-	defer cancel()
-	before, err := o.load(ctx, o.Before)
+	sides, err := o.run.Load(ctx, o.Before, o.After)
+	for _, l := range sides {
+		if l.Warning != "" {
+			stderrline.Say(o.ErrOut, "warning", l.Warning)
+		}
+	}
 	if err != nil {
 		return err
 	}
-	after, err := o.load(ctx, o.After)
-	if err != nil {
-		return err
-	}
-	d := diff.Compare(before.Report, after.Report, o.Before, o.After)
+	d := diff.Compare(sides[0].Report, sides[1].Report, o.Before, o.After)
 	if err := render.Write(o.Out, o.format, d); err != nil {
 		return err
 	}
@@ -145,16 +144,4 @@ func (o *Options) Run(ctx context.Context) error {
 		return &exitcode.ExitCodeError{Code: exitcode.Findings}
 	}
 	return nil
-}
-
-// load reads one file, and warns when a snapshot's stored report was not used.
-func (o *Options) load(ctx context.Context, path string) (diff.Loaded, error) {
-	l, err := o.run.Load(ctx, path)
-	if err != nil {
-		return l, err
-	}
-	if l.Warning != "" {
-		stderrline.Say(o.ErrOut, "warning", l.Warning)
-	}
-	return l, nil
 }

@@ -115,6 +115,9 @@ func (o *Options) Run(ctx context.Context) error {
 		return err
 	}
 	if res.NoneRead() {
+		if err := res.Late(); err != nil {
+			return err
+		}
 		return errors.New("no target could be read: see the scrape-failed findings")
 	}
 	if res.Failed() {

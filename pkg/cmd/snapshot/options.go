@@ -71,6 +71,9 @@ func (o *Options) Run(ctx context.Context) error {
 		}
 	}
 	if res.NoneRead() {
+		if err := res.Late(); err != nil {
+			return err
+		}
 		return errors.New("no target could be read: see the scrape-failed findings (the snapshot holds the errors)")
 	}
 	if res.Failed() {

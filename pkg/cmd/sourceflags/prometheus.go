@@ -110,8 +110,6 @@ func (f *Flags) prometheusSpec(g *globals.Flags, args []string, now time.Time) (
 		return open.Spec{}, exitcode.UsageError("--token, --token-file, --token-from-sa and --use-kubeconfig-token are the metrics endpoints' credentials: the server's are --prometheus-bearer-token or --prometheus-token-file")
 	case f.flags != nil && f.flags.Lookup("window") != nil && p.Window <= 0:
 		return open.Spec{}, exitcode.UsageError("--window must be positive, got %s", p.Window)
-	case f.Deadline <= 0:
-		return open.Spec{}, exitcode.UsageError("--deadline must be positive, got %s", f.Deadline)
 	}
 	if p.MaxSourceResolution != "" && !slices.Contains(promsource.ResolutionChoices, p.MaxSourceResolution) {
 		return open.Spec{}, exitcode.UsageError("--max-source-resolution %q: give %s", p.MaxSourceResolution, strings.Join(promsource.ResolutionChoices, ", "))

@@ -89,7 +89,7 @@ func (f *Flags) AddFlags(fs *pflag.FlagSet, sampling bool) {
 	if sampling {
 		fs.DurationVar(&f.Interval, "interval", f.Interval, "Time between the two samples used for rates; 0 takes one sample (lifetime quantiles, no rates)")
 		fs.Int64Var(&f.MaxBodyBytes, "max-body-bytes", f.MaxBodyBytes, "Largest page accepted, after decompression")
-		fs.DurationVar(&f.Deadline, "deadline", f.Deadline, "Time limit for reading all targets; the targets not read by then are errors saying so")
+		fs.DurationVar(&f.Deadline, "deadline", f.Deadline, "Time limit for the whole run, from its start (finding the targets, reading them, the cluster after): the targets not read by then are errors saying so, and a run that read none fails saying so")
 		fs.StringVar(&f.FromSnapshot, "from-snapshot", "", "Read a snapshot (kubectl ctrldiag snapshot -f) instead of the cluster: what the run that took it read, at that time")
 	}
 	fs.DurationVar(&f.Timeout, "timeout", f.Timeout, "Time limit for reading one page of one target")
@@ -142,8 +142,6 @@ func (f *Flags) validate(args []string) error {
 		return exitcode.UsageError("--timeout must be positive, got %s", f.Timeout)
 	case f.MaxBodyBytes <= 0:
 		return exitcode.UsageError("--max-body-bytes must be positive, got %d", f.MaxBodyBytes)
-	case f.Deadline <= 0:
-		return exitcode.UsageError("--deadline must be positive, got %s", f.Deadline)
 	case f.Deadline <= f.Interval:
 		return exitcode.UsageError("--deadline %s must be longer than --interval %s, or no target gets its second sample", f.Deadline, f.Interval)
 	case f.Concurrency <= 0:
@@ -179,6 +177,9 @@ func (f *Flags) validate(args []string) error {
 // Spec checks the flags and says the source they ask for: a snapshot, a Prometheus server,
 // or the targets themselves. args are the TARGET arguments.
 func (f *Flags) Spec(g *globals.Flags, args []string) (open.Spec, error) {
+	if err := CheckDeadline(f.Deadline); err != nil {
+		return open.Spec{}, err
+	}
 	if f.FromSnapshot != "" {
 		if f.Prom.URL != "" {
 			return open.Spec{}, exitcode.UsageError("--from-snapshot and --prometheus are two sources: give one")
