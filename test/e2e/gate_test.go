@@ -3,9 +3,11 @@
 package e2e
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"sync"
@@ -83,8 +85,33 @@ func setupGate() error {
 	if crowd < 1 {
 		return fmt.Errorf("-parallel %d: want 1 or more", crowd)
 	}
+	if err := noBareParallel(); err != nil {
+		return err
+	}
 	gate.calm, gate.crowd, gate.sub = newPool("calm", calm), newPool("crowd", crowd), newPool("subtest", crowd)
 	return flag.Set("test.parallel", "100000")
+}
+
+// noBareParallel refuses a test file that calls t.Parallel itself: with go test's bound lifted,
+// such a test would run beside the alone or calm tests, unbounded.
+func noBareParallel() error {
+	files, err := filepath.Glob("*_test.go")
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if f == "gate_test.go" {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(b, []byte("t.Parallel()")) {
+			return fmt.Errorf("%s calls t.Parallel: call crowd(t), calm(t) or, in a subtest, sub(t) (gate_test.go)", f)
+		}
+	}
+	return nil
 }
 
 // calm runs t in the calm phase: beside the other calm tests only.

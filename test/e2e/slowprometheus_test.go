@@ -44,7 +44,7 @@ func slowProxy(t *testing.T, target string, delay time.Duration) string {
 // 2.5 s late, `queues --deadline 3s` cannot have both the targets and their series, and ends
 // within the deadline and a second, exit 1, saying the overall deadline was reached.
 func TestDeadlineHoldsOnASlowPrometheus(t *testing.T) {
-	t.Parallel()
+	crowd(t)
 	bin, err := exec.LookPath("prometheus")
 	if err != nil {
 		t.Fatal("this test runs a real prometheus: install Debian's prometheus package (hack/test-deps.sh does, as root)")
