@@ -63,14 +63,28 @@ func TestDeadlineHoldsOnASlowPrometheus(t *testing.T) {
 		t.Fatalf("queues --prometheus without the proxy:\n%s", r)
 	}
 
+	// The second is the run's; starting kubectl and the plugin is not, and on a busy machine
+	// it takes part of a second or more (seen: 4.23s in all beside the crowd). Their start-up,
+	// measured just before and just after (the larger), is added to the bound.
+	startupOf := func() time.Duration {
+		s0 := time.Now()
+		if r := ctrldiag(t, "version"); r.Code != 0 {
+			t.Fatalf("version:\n%s", r)
+		}
+		return time.Since(s0)
+	}
+	startup := startupOf()
+
 	const deadline = 3 * time.Second
 	slow := slowProxy(t, prom, 2500*time.Millisecond)
 	start := time.Now()
 	r := ctrldiag(t, "queues", "--prometheus", slow, "-n", ns, "--window", "8s", "--deadline", deadline.String())
 	took := time.Since(start)
-	t.Logf("queues --prometheus (2.5 s per answer) --deadline %s took %s", deadline, took.Round(time.Millisecond))
-	if took > deadline+time.Second {
-		t.Errorf("queues took %s with --deadline %s, want at most a second more", took, deadline)
+	startup = max(startup, startupOf())
+	t.Logf("queues --prometheus (2.5 s per answer) --deadline %s took %s; kubectl ctrldiag version took %s",
+		deadline, took.Round(time.Millisecond), startup.Round(time.Millisecond))
+	if took > deadline+time.Second+startup {
+		t.Errorf("queues took %s with --deadline %s, want at most a second more than that and the start-up (%s)", took, deadline, startup)
 	}
 	if r.Code != 1 || !strings.Contains(r.Stderr, "overall deadline reached: --deadline 3s passed") {
 		t.Errorf("want exit 1 and the overall deadline named on stderr:\n%s", r)
