@@ -40,6 +40,13 @@ func causeOf(fs []findings.Finding, what findings.Finding) string {
 	return ""
 }
 
+// webhookOf is the name of the admission webhook a webhook-slows-writes finding names.
+func webhookOf(f findings.Finding) (string, bool) {
+	hook, ok := evidenceValue(f, "webhook")
+	hook, _, _ = strings.Cut(hook, " in ")
+	return hook, ok
+}
+
 // causeFinding says a cause finding's subject and figure, "" when its evidence lacks them.
 func causeFinding(f findings.Finding) string {
 	first := func(v string) string { // "2.1s (in the 1s-2.5s bucket)" -> "2.1s"
@@ -48,11 +55,10 @@ func causeFinding(f findings.Finding) string {
 	}
 	switch f.Check {
 	case "webhook-slows-writes":
-		hook, ok := evidenceValue(f, "webhook")
+		hook, ok := webhookOf(f)
 		if !ok {
 			return ""
 		}
-		hook, _, _ = strings.Cut(hook, " in ")
 		if p90, ok := evidenceValue(f, "webhook latency p90 on"); ok {
 			return fmt.Sprintf("admission webhook %s, p90 %s", hook, first(p90))
 		}

@@ -15,8 +15,7 @@ import (
 func changeOf(g []findings.Finding, c *Capacity, first findings.Finding) string {
 	for _, f := range g {
 		if f.Check == "webhook-slows-writes" {
-			if hook, ok := evidenceValue(f, "webhook"); ok {
-				hook, _, _ = strings.Cut(hook, " in ")
+			if hook, ok := webhookOf(f); ok {
 				return "fix admission webhook " + hook + " first: more workers send it more requests"
 			}
 		}
@@ -87,10 +86,10 @@ func firstSentence(s string) string {
 	for _, r := range s {
 		switch {
 		case r == '(':
-			if depth == 0 && b.Len() > 0 && strings.HasSuffix(b.String(), " ") {
-				str := strings.TrimSuffix(b.String(), " ")
+			if depth == 0 { // "word (aside), more" -> "word, more"
+				kept := strings.TrimRight(b.String(), " ")
 				b.Reset()
-				b.WriteString(str)
+				b.WriteString(kept)
 			}
 			depth++
 		case r == ')' && depth > 0:
