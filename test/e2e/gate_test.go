@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"sync"
 	"testing"
@@ -21,10 +20,10 @@ import (
 //  1. Alone: the tests that need the whole cluster quiet (cluster-wide figures, webhooks and
 //     FlowSchemas that slow everyone, a "no warning at all" over the API server) call nothing;
 //     Go runs them first, one at a time. A "Runs alone:" comment says why.
-//  2. Calm: calm(t) runs these side by side, calmSlots at a time (E2E_CALM, default 3). Each
-//     mostly waits on its own operator's writes; together they use about half of 2 cores.
-//  3. Crowd: crowd(t) runs everything else, crowdSlots at a time (go test's -parallel, default
-//     8), once the last calm test has ended.
+//  2. Calm: calm(t) runs these side by side, E2E_CALM at a time (default 3). Each mostly
+//     waits on its own operator's writes; together they use about half of 2 cores.
+//  3. Crowd: crowd(t) runs everything else, go test's -parallel at a time (default 8), once
+//     the last calm test has ended.
 //
 // Subtests that run side by side call sub(t): as many at once, of all tests, as the crowd.
 //
@@ -54,7 +53,7 @@ var expected = map[string]time.Duration{
 	"TestThanosDownsampledHistory":                60 * time.Second,
 }
 
-// gate holds the two phases' slots; set up by setupGate before the tests run.
+// gate holds the phases' slots; set up by setupGate before the tests run.
 var gate struct {
 	calm, crowd, sub *pool
 	// calmLeft counts the calm tests not yet ended; crowd tests wait for it.
@@ -157,17 +156,17 @@ type pool struct {
 	registered, arrived int
 }
 
+func newPool(phase string, slots int) *pool {
+	p := &pool{phase: phase, free: slots, waiting: map[string]time.Duration{}}
+	p.cond = sync.NewCond(&p.mu)
+	return p
+}
+
 // register counts a test of the phase; called before t.Parallel.
 func (p *pool) register() {
 	p.mu.Lock()
 	p.registered++
 	p.mu.Unlock()
-}
-
-func newPool(phase string, slots int) *pool {
-	p := &pool{phase: phase, free: slots, waiting: map[string]time.Duration{}}
-	p.cond = sync.NewCond(&p.mu)
-	return p
 }
 
 // acquire waits for a slot; then it logs gateMarker (hack/testtimes counts the test's time
@@ -190,9 +189,6 @@ func (p *pool) acquire(t *testing.T) {
 	t.Logf("%s in the %s phase, after %s waiting", gateMarker, p.phase, time.Since(start).Round(time.Second))
 }
 
-// gateMarker starts the line a test logs when it gets its slot; hack/testtimes reads it.
-const gateMarker = "e2e gate: running"
-
 func (p *pool) release() {
 	p.mu.Lock()
 	p.free++
@@ -202,15 +198,14 @@ func (p *pool) release() {
 
 // next is the waiting test to start next: the longest expected, then by name.
 func (p *pool) next() string {
-	names := make([]string, 0, len(p.waiting))
-	for n := range p.waiting {
-		names = append(names, n)
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if p.waiting[names[i]] != p.waiting[names[j]] {
-			return p.waiting[names[i]] > p.waiting[names[j]]
+	best := ""
+	for n, d := range p.waiting {
+		if best == "" || d > p.waiting[best] || d == p.waiting[best] && n < best {
+			best = n
 		}
-		return names[i] < names[j]
-	})
-	return names[0]
+	}
+	return best
 }
+
+// gateMarker starts the line a test logs when it gets its slot; hack/testtimes reads it.
+const gateMarker = "e2e gate: running"

@@ -230,10 +230,10 @@ func apply(t *testing.T, manifest string) {
 	}
 }
 
-// newNamespace creates a namespace for one test, deleted when the test ends.
 // namespaces counts the namespaces made, so that two made by one test have different names.
 var namespaces atomic.Int64
 
+// newNamespace creates a namespace for one test, deleted when the test ends.
 func newNamespace(t *testing.T) string {
 	t.Helper()
 	name := "e2e-" + strings.ToLower(strings.NewReplacer("/", "-", "_", "-").Replace(t.Name()))

@@ -53,8 +53,8 @@ func clusterHostileCases() []clusterHostileCase {
 // proves on loopback): they must reach the cap before the 3s timeout, and 64 MiB through
 // port-forward did not on a busy machine (seen: 10g timed out). The cap is what the case proves.
 //
-// Runs alone, its own cases side by side: the port-forwards of its 21 pods at once take the
-// API server's and kwok's CPU that other tests' timings need.
+// Runs alone, its own cases side by side: the port-forwards of its 21 hostile pods take the API
+// server's and kwok's CPU that other tests' timings need.
 func TestHostileCluster(t *testing.T) {
 	ns := newNamespace(t)
 	srv := startBehindPod(t, podSpec{Namespace: ns, Name: "healthy", Labels: map[string]string{"case": "healthy"},
