@@ -197,19 +197,26 @@ func (c *Client) MaxSeries() int { return c.cfg.MaxSeries }
 // Query evaluates expr at instant at: an instant vector, one sample a series. An answer of
 // another kind is an error. The answer's warnings come back with it.
 func (c *Client) Query(ctx context.Context, expr string, at time.Time) (*Response, error) {
-	return c.do(ctx, "/api/v1/query", vector, url.Values{"query": {expr}, "time": {UnixSeconds(at)}})
+	return c.QueryResolution(ctx, expr, at, c.MaxSourceResolution())
+}
+
+// QueryResolution is Query sent with max_source_resolution res ("" for none), whatever the
+// client's setting when it goes on the wire: a query sent ahead keeps the resolution it was
+// asked at, though the client may change resolution before the query's goroutine runs.
+func (c *Client) QueryResolution(ctx context.Context, expr string, at time.Time, res string) (*Response, error) {
+	return c.do(ctx, "/api/v1/query", vector, res, url.Values{"query": {expr}, "time": {UnixSeconds(at)}})
 }
 
 // QueryMatrix evaluates the range selector expr at instant at: a range vector, the raw samples
 // of the range (any number a series, none included). An answer of another kind is an error.
 func (c *Client) QueryMatrix(ctx context.Context, expr string, at time.Time) (*Response, error) {
-	return c.do(ctx, "/api/v1/query", matrix, url.Values{"query": {expr}, "time": {UnixSeconds(at)}})
+	return c.do(ctx, "/api/v1/query", matrix, c.MaxSourceResolution(), url.Values{"query": {expr}, "time": {UnixSeconds(at)}})
 }
 
 // QueryRange evaluates expr at every step from start to end (a matrix: one point per step
 // where the expression has a value).
 func (c *Client) QueryRange(ctx context.Context, expr string, start, end time.Time, step time.Duration) (*Response, error) {
-	return c.do(ctx, "/api/v1/query_range", matrix, url.Values{"query": {expr}, "start": {UnixSeconds(start)}, "end": {UnixSeconds(end)},
+	return c.do(ctx, "/api/v1/query_range", matrix, c.MaxSourceResolution(), url.Values{"query": {expr}, "start": {UnixSeconds(start)}, "end": {UnixSeconds(end)},
 		"step": {strconv.FormatFloat(step.Seconds(), 'f', 3, 64)}})
 }
 
@@ -219,9 +226,9 @@ func UnixSeconds(t time.Time) string {
 	return strconv.FormatFloat(float64(t.UnixMilli())/1000, 'f', 3, 64)
 }
 
-// do asks the API at path with form (and the client's timeout) and decodes the answer, which
-// must be of the kind want (vector or matrix).
-func (c *Client) do(ctx context.Context, path, want string, form url.Values) (*Response, error) {
+// do asks the API at path with form (and the client's timeout, and max_source_resolution res
+// unless empty) and decodes the answer, which must be of the kind want (vector or matrix).
+func (c *Client) do(ctx context.Context, path, want, res string, form url.Values) (*Response, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	form.Set("timeout", c.cfg.Timeout.String())
@@ -232,7 +239,7 @@ func (c *Client) do(ctx context.Context, path, want string, form url.Values) (*R
 	if c.cfg.NoPartial {
 		form.Set("partial_response", "false")
 	}
-	if res := c.MaxSourceResolution(); res != "" {
+	if res != "" {
 		form.Set("max_source_resolution", res)
 	}
 	u := *c.base

@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -159,12 +158,12 @@ func TestPrefetchedReadingAskedAgainWhenCoarser(t *testing.T) {
 	}
 }
 
-// blockedReading answers the targets query with nothing, has no other API (a Prometheus that
-// lists no stores), and holds every other query until the client gives up on it, counting
-// those given up.
+// blockedReading answers the targets query with nothing once the three reading queries are on
+// the server (so that each is on the wire when Open fails), has no other API (a Prometheus
+// that lists no stores), and holds every other query until the client gives up on it,
+// counting those given up.
 type blockedReading struct {
-	mu       sync.Mutex
-	given    int
+	arrived  chan struct{}
 	givenUp  chan struct{}
 	released chan struct{}
 }
@@ -176,9 +175,17 @@ func (b *blockedReading) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if strings.HasPrefix(r.Form.Get("query"), "count by") {
+		timeout := time.After(10 * time.Second)
+		for range 3 {
+			select {
+			case <-b.arrived:
+			case <-timeout:
+			}
+		}
 		_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[]}}`))
 		return
 	}
+	b.arrived <- struct{}{}
 	select {
 	case <-r.Context().Done():
 		b.givenUp <- struct{}{}
@@ -190,7 +197,7 @@ func (b *blockedReading) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // server for an answer nobody reads.
 func TestPrefetchedReadingCancelledWhenOpenFails(t *testing.T) {
 	end := time.Unix(1700000600, 0)
-	b := &blockedReading{givenUp: make(chan struct{}, 3), released: make(chan struct{})}
+	b := &blockedReading{arrived: make(chan struct{}, 3), givenUp: make(chan struct{}, 3), released: make(chan struct{})}
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	defer close(b.released)

@@ -70,10 +70,11 @@ func sendAhead(ctx context.Context, c *promapi.Client, qs ...instant) *ahead {
 	a := &ahead{answers: map[aheadKey]*answer{}, cancel: cancel}
 	for _, q := range qs {
 		an := &answer{done: make(chan struct{})}
-		a.answers[keyOf(c, q)] = an
+		key := keyOf(c, q)
+		a.answers[key] = an
 		go func() {
 			defer close(an.done)
-			an.resp, an.err = c.Query(ctx, q.expr, q.at)
+			an.resp, an.err = c.QueryResolution(ctx, q.expr, q.at, key.resolution)
 		}()
 	}
 	return a
