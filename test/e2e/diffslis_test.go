@@ -35,9 +35,9 @@ type diffSLIsDoc struct {
 // queue with its queue-wait verdict "holds -> breaks", in the text and in -o json, with the
 // p99 wait up, and shows the kind's spec latency before and after.
 //
-// Runs calm (gate_test.go): its verdict at 4/s rests on the steps' service time, which holds a
-// status write; beside the crowd the API server takes it more slowly and the waits broke the
-// objective already.
+// Runs calm (gate_test.go): its verdict at 4/s rests on the waits of a queue at half its
+// capacity; beside the crowd, when the steps' service time still held a status write, the API
+// server took that write more slowly and the waits broke the objective already.
 func TestDiffNamesTheSLOVerdictChange(t *testing.T) {
 	calm(t)
 	ns := newNamespace(t)

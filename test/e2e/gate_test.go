@@ -32,6 +32,7 @@ import (
 
 // expected is about how long the long tests take on 2 cores (the rest are under a minute).
 var expected = map[string]time.Duration{
+	"TestHeadroomPredictsBreakPoint":              330 * time.Second,
 	"TestCapacityAdviceRemovesSaturation":         160 * time.Second,
 	"TestDiffNamesTheSLOVerdictChange":            150 * time.Second,
 	"TestRulesAgreeWithTheReport":                 2 * time.Minute,

@@ -20,8 +20,8 @@ import (
 const statusRefresh = time.Minute
 
 // Reconciler reconciles Workloads: it waits spec.reconcileDelay, fails at spec.failureRate,
-// blocks in an HTTP call that never returns when spec.stuck, keeps spec.children ConfigMaps, writes status and requeues after
-// spec.requeueAfter.
+// blocks in an HTTP call that never returns when spec.stuck, keeps spec.children ConfigMaps,
+// writes status, takes spec.reconcileFor in all and requeues after spec.requeueAfter.
 type Reconciler struct {
 	Client client.Client
 	// Now returns the current time; tests replace it.
@@ -33,6 +33,7 @@ type Reconciler struct {
 
 // Reconcile implements reconcile.Reconciler.
 func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	start := time.Now()
 	key := req.String()
 	var w v1alpha1.Workload
 	if err := r.Client.Get(ctx, req.NamespacedName, &w); err != nil {
@@ -44,6 +45,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	}
 	if !w.DeletionTimestamp.IsZero() {
 		return reconcile.Result{}, nil // children go with their owner (garbage collection)
+	}
+	if d := w.Spec.ReconcileFor.Duration; d > 0 {
+		defer pace(ctx, start, d)
 	}
 
 	if w.Spec.Stuck {
@@ -143,6 +147,16 @@ func (r *Reconciler) writeFailure(ctx context.Context, w *v1alpha1.Workload, rea
 		return fmt.Errorf("write status of workload %s/%s: %w", w.Namespace, w.Name, err)
 	}
 	return nil
+}
+
+// pace sleeps until d has passed since start, or ctx ends.
+func pace(ctx context.Context, start time.Time, d time.Duration) {
+	t := time.NewTimer(time.Until(start.Add(d)))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }
 
 func (r *Reconciler) now() time.Time {

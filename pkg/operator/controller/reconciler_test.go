@@ -16,6 +16,7 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/api/v1alpha1"
@@ -175,6 +176,34 @@ func TestReconcileDelay(t *testing.T) {
 	}
 	if d := time.Since(start); d < 100*time.Millisecond {
 		t.Errorf("reconcile took %v, want >= 100ms", d)
+	}
+}
+
+// A reconcile with spec.reconcileFor writes its status first and sleeps what is left after: it
+// takes reconcileFor in all, and a slow write shortens its sleep instead of lengthening it.
+func TestReconcileForWritesFirstThenSleepsTheRest(t *testing.T) {
+	var written time.Time
+	c := interceptor.NewClient(newClient(t, workload(v1alpha1.WorkloadSpec{ReconcileFor: metav1.Duration{Duration: 400 * time.Millisecond}})).(client.WithWatch),
+		interceptor.Funcs{SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+			time.Sleep(100 * time.Millisecond) // a slow API server
+			err := c.SubResource(sub).Patch(ctx, obj, patch, opts...)
+			written = time.Now()
+			return err
+		}})
+	r := &Reconciler{Client: c}
+	start := time.Now()
+	if _, err := r.Reconcile(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	end := time.Now()
+	if written.IsZero() {
+		t.Fatal("no status written")
+	}
+	if d := end.Sub(start); d < 400*time.Millisecond {
+		t.Errorf("reconcile took %v, want 400ms in all", d)
+	}
+	if slept := end.Sub(written); slept < 50*time.Millisecond {
+		t.Errorf("reconcile returned %v after its status write, want the rest of 400ms slept after it", slept)
 	}
 }
 

@@ -17,6 +17,10 @@ type Workload struct {
 type WorkloadSpec struct {
 	// ReconcileDelay is how long each reconcile sleeps before doing its work.
 	ReconcileDelay metav1.Duration `json:"reconcileDelay,omitempty"`
+	// ReconcileFor, when set, is how long each reconcile takes in all: it does its work (its
+	// writes included) first, then sleeps what is left, so that a slower API server leaves
+	// its length alone while a write takes less than that.
+	ReconcileFor metav1.Duration `json:"reconcileFor,omitempty"`
 	// FailureRate is the share of reconciles (0 to 1) that return an error. The choice is
 	// deterministic: it depends on Seed, the object's name, generation and attempt number.
 	FailureRate float64 `json:"failureRate,omitempty"`
