@@ -27,6 +27,15 @@ const stepsObjects = 300
 // patch at tens a second, once all of them are observed (their first reconciles, 300 at 8/s).
 func stepsWorkloads(t *testing.T, ns string) dynamic.ResourceInterface {
 	t.Helper()
+	return workloadsObserved(t, ns, stepsObjects, 3*time.Minute)
+}
+
+// workloadsObserved waits up to within until ns holds n Workloads, each reconciled at its
+// generation (status.observedGeneration), and returns them through a client fast enough to
+// patch at tens a second. An operator's start-up (its objects created, each reconciled and its
+// status written once) is over then.
+func workloadsObserved(t *testing.T, ns string, n int, within time.Duration) dynamic.ResourceInterface {
+	t.Helper()
 	cfg, err := clientcmd.BuildConfigFromFlags("", env.kubeconfig)
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +46,7 @@ func stepsWorkloads(t *testing.T, ns string) dynamic.ResourceInterface {
 		t.Fatal(err)
 	}
 	workloads := dyn.Resource(schema.GroupVersionResource{Group: "demo.ctrldiag.dev", Version: "v1alpha1", Resource: "workloads"}).Namespace(ns)
-	eventually(t, 3*time.Minute, fmt.Sprintf("all %d Workloads observed", stepsObjects), func() error {
+	eventually(t, within, fmt.Sprintf("all %d Workloads observed", n), func() error {
 		l, err := workloads.List(context.Background(), metav1.ListOptions{})
 		if err != nil {
 			return err
@@ -48,7 +57,7 @@ func stepsWorkloads(t *testing.T, ns string) dynamic.ResourceInterface {
 				behind++
 			}
 		}
-		if len(l.Items) < stepsObjects || behind > 0 {
+		if len(l.Items) < n || behind > 0 {
 			return fmt.Errorf("%d objects, %d behind", len(l.Items), behind)
 		}
 		return nil
