@@ -53,6 +53,7 @@ func (d durations) observe(n int, wait, work float64) {
 // one gets, each once: the same mean wait (exact: a sum over a count), the same completions,
 // and work quantiles within a native bucket of the true ones.
 func TestRulesReadNativeHistograms(t *testing.T) {
+	t.Parallel() // it mostly waits on a real server's scrapes: beside the others that do
 	bin, err := exec.LookPath("prometheus")
 	if err != nil {
 		t.Fatal("this test runs a real Prometheus: install Debian's prometheus package (hack/test-deps.sh does, as root)")

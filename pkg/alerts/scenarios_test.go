@@ -225,6 +225,7 @@ func testFile(scs []scenario) string {
 // TestScenariosFireExactlyTheirAlerts runs promtool test rules over every scenario: at its
 // end exactly its alerts fire, each once, and none at rest.
 func TestScenariosFireExactlyTheirAlerts(t *testing.T) {
+	t.Parallel() // promtool works while the native-histogram test waits on its Prometheus
 	dir := t.TempDir()
 	var rules bytes.Buffer
 	if err := Write(&rules, "yaml", mustBuild(t, DefaultOptions()), Meta{}); err != nil {

@@ -70,6 +70,7 @@ func controllerPage(active, done, depth int, slow bool) []byte {
 // queries over the whole fleet fail, each cluster is asked on its own: the one whose queries
 // fail is an error of its own, the other is still read and judged.
 func TestFleet(t *testing.T) {
+	t.Parallel() // it mostly waits on a real server's scrapes: beside the others that do
 	bin, err := exec.LookPath("prometheus")
 	if err != nil {
 		t.Fatal("this test runs a real Prometheus: install Debian's prometheus package (hack/test-deps.sh does, as root)")

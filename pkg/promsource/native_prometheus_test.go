@@ -90,6 +90,7 @@ func process(started float64) (*prometheus.Registry, *workqueue) {
 // of the native buckets, the slow observations before the window left out. A second
 // controller restarts inside the window: what it observed on both sides of the restart counts.
 func TestNativeHistogramsFromARealPrometheus(t *testing.T) {
+	t.Parallel() // it mostly waits on a real server's scrapes: beside the others that do
 	bin, err := exec.LookPath("prometheus")
 	if err != nil {
 		t.Fatal("this test runs a real Prometheus: install Debian's prometheus package (hack/test-deps.sh does, as root)")

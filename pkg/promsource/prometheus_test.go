@@ -106,6 +106,7 @@ var backends = []backend{
 // the ones a direct read of the pages at the window's ends gives, and the restarted
 // controller's counters count what it did on both sides of the restart.
 func TestAgreesWithADirectRead(t *testing.T) {
+	t.Parallel() // it mostly waits on a real server's scrapes: beside the others that do
 	phases := func(name string) [4][]byte {
 		first, last := fixture(t, fmt.Sprintf(name, 1)), fixture(t, fmt.Sprintf(name, 2))
 		return [4][]byte{first, first, first, last}

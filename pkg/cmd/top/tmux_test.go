@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -82,15 +83,42 @@ func TestTopNoColorResizeCtrlCInTmux(t *testing.T) {
 	}
 }
 
-// buildBinary builds kubectl-ctrldiag into a temporary directory.
+// built is the kubectl-ctrldiag binary the terminal tests run, built once for them all into
+// dir, which TestMain removes after the tests.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// buildBinary returns kubectl-ctrldiag built into a temporary directory, the first call building
+// it (a link of the whole plugin takes seconds: once for every test of the package).
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "kubectl-ctrldiag")
-	out, err := exec.Command("go", "build", "-o", bin, "../../../cmd/kubectl-ctrldiag").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "ctrldiag-top-test-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.dir = dir
+		built.bin = filepath.Join(dir, "kubectl-ctrldiag")
+		if out, err := exec.Command("go", "build", "-o", built.bin, "../../../cmd/kubectl-ctrldiag").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // TestTopInTmux runs `top --url` in tmux against endpoints whose pages change: a queue whose
