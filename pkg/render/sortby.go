@@ -2,8 +2,10 @@ package render
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -14,8 +16,9 @@ import (
 // print), with its items in the order of the JSONPath path into each item's -o json form
 // (".depth" or "{.depth}"), as kubectl get --sort-by orders them: numbers by value, text
 // by its bytes, the order of equal items kept. Items without a value (a missing field, null)
-// come last. v itself is not changed.
-func SortBy(v any, path string) (any, error) {
+// come last. A text field ranks has a rank for (by its path without braces, e.g. ".status")
+// sorts by that rank instead, lowest first. v itself is not changed.
+func SortBy(v any, path string, ranks map[string]func(string) int) (any, error) {
 	jp, err := sortPath(path)
 	if err != nil {
 		return nil, err
@@ -34,8 +37,12 @@ func SortBy(v any, path string) (any, error) {
 		return nil, fmt.Errorf("--sort-by: %d items in the list and %d in its data", field.Len(), len(its))
 	}
 	keys := make([]any, len(its))
+	rank := ranks[bare(path)]
 	for i, it := range its {
 		keys[i] = sortKey(jp, it)
+		if text, ok := keys[i].(string); ok && rank != nil {
+			keys[i] = float64(rank(text))
+		}
 	}
 	order := make([]int, len(its))
 	for i := range order {
@@ -67,10 +74,22 @@ func sortPath(path string) (*jsonpath.JSONPath, error) {
 	return jp, nil
 }
 
-// CheckSortBy checks a --sort-by path before anything is read.
-func CheckSortBy(path string) error {
-	_, err := sortPath(path)
-	return err
+// bare is a --sort-by path without its braces and spaces.
+func bare(path string) string {
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(path), "{"), "}"))
+}
+
+// CheckSortBy checks a --sort-by path before anything is read: it must parse, and a path of
+// plain fields (".depth", ".depthByPriority.0", ".items[0].x") must name a field of item, a
+// value of the -o json form of one item of the list, as kubectl refuses a field no object has.
+func CheckSortBy(path string, item any) error {
+	if _, err := sortPath(path); err != nil {
+		return err
+	}
+	if !knownPath(reflect.TypeOf(item), bare(path)) {
+		return fmt.Errorf("--sort-by %s: the items have no such field (-o json shows an item's fields)", path)
+	}
+	return nil
 }
 
 // sortKey is the first value path finds in item, or nil.
@@ -128,4 +147,78 @@ func boolRank(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// plainPath matches a path of plain fields and indexes, the only ones CheckSortBy can check.
+var plainPath = regexp.MustCompile(`^(\.[A-Za-z0-9_-]+|\[[0-9]+\])+$`)
+
+// segment is one field name or [index] of a plain path.
+var segment = regexp.MustCompile(`\.[A-Za-z0-9_-]+|\[[0-9]+\]`)
+
+// knownPath says whether path could name a value in the JSON form of t: true for a path
+// that is not plain (filters, wildcards, recursion), or that reaches a map, an interface or
+// a type that writes its own JSON (its fields are not known).
+func knownPath(t reflect.Type, path string) bool {
+	if t == nil || !plainPath.MatchString(path) {
+		return true
+	}
+	for _, seg := range segment.FindAllString(path, -1) {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t.Implements(marshaler) || reflect.PointerTo(t).Implements(marshaler) {
+			return true
+		}
+		switch t.Kind() {
+		case reflect.Map, reflect.Interface:
+			return true
+		case reflect.Slice, reflect.Array:
+			if !strings.HasPrefix(seg, "[") {
+				return false
+			}
+			t = t.Elem()
+		case reflect.Struct:
+			f, ok := jsonField(t, strings.TrimPrefix(seg, "."))
+			if !ok || strings.HasPrefix(seg, "[") {
+				return false
+			}
+			t = f
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+var marshaler = reflect.TypeFor[json.Marshaler]()
+
+// jsonField is the type of the field of struct t written under name in JSON (embedded
+// structs' fields included).
+func jsonField(t reflect.Type, name string) (reflect.Type, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == "-" || !f.IsExported() {
+			continue
+		}
+		if f.Anonymous && tag == "" {
+			et := f.Type
+			for et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				if ft, ok := jsonField(et, name); ok {
+					return ft, true
+				}
+				continue
+			}
+		}
+		if tag == "" {
+			tag = f.Name
+		}
+		if tag == name {
+			return f.Type, true
+		}
+	}
+	return nil, false
 }

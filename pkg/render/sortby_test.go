@@ -28,7 +28,7 @@ func TestSortBy(t *testing.T) {
 		{".queue", "a b c d e"},
 		{".nope", "a b c d e"},
 	} {
-		out, err := SortBy(in, c.path)
+		out, err := SortBy(in, c.path, nil)
 		if err != nil {
 			t.Fatalf("SortBy(%s): %v", c.path, err)
 		}
@@ -46,13 +46,45 @@ func TestSortBy(t *testing.T) {
 }
 
 func TestSortByRefuses(t *testing.T) {
-	if _, err := SortBy(view.Report{}, ".x"); err == nil || !strings.Contains(err.Error(), "items of a list") {
+	if _, err := SortBy(view.Report{}, ".x", nil); err == nil || !strings.Contains(err.Error(), "items of a list") {
 		t.Errorf("SortBy of a report = %v, want an error about lists", err)
 	}
-	for _, p := range []string{"", "{.items[", "  "} {
-		if err := CheckSortBy(p); err == nil || !strings.Contains(err.Error(), "--sort-by") {
+	for _, p := range []string{"", "{.items[", "  ", ".nope", "{.depth.x}", ".status[0]", ".Depth"} {
+		if err := CheckSortBy(p, view.QueueItem{}); err == nil || !strings.Contains(err.Error(), "--sort-by") {
 			t.Errorf("CheckSortBy(%q) = %v, want an error naming --sort-by", p, err)
 		}
+	}
+}
+
+// A path of plain fields must name a field of the item's -o json form (a map's keys and a
+// path with filters or wildcards are not known before the items are).
+func TestCheckSortByKnowsTheItemsFields(t *testing.T) {
+	for _, p := range []string{".depth", "{.status}", " .queue ", ".depthByPriority.0", ".queueWait.verdict", ".items[*].x", "..depth"} {
+		if err := CheckSortBy(p, view.QueueItem{}); err != nil {
+			t.Errorf("CheckSortBy(%q) = %v, want no error", p, err)
+		}
+	}
+	if err := CheckSortBy(".nope", view.QueueItem{}); err == nil || !strings.Contains(err.Error(), "no such field") {
+		t.Errorf("CheckSortBy(.nope) = %v, want that the items have no such field", err)
+	}
+}
+
+// --sort-by .status orders the queues worst first, as the table does, not by the text.
+func TestSortByStatusIsBySeverity(t *testing.T) {
+	in := view.QueueList{}
+	for i, st := range []string{"OK", "SLOW", "ERROR", "BACKLOG", "STUCK", "OK"} {
+		in.Items = append(in.Items, view.Queue{Target: "t", Queue: string(rune('a' + i)), Status: st})
+	}
+	out, err := SortBy(in, ".status", view.QueueRanks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range out.(view.QueueList).Items {
+		got = append(got, it.Status)
+	}
+	if want := "ERROR STUCK BACKLOG SLOW OK OK"; strings.Join(got, " ") != want {
+		t.Errorf("sorted by .status: %v, want %s", got, want)
 	}
 }
 

@@ -26,12 +26,15 @@ type ListOptions struct {
 	NoHeaders bool
 	// SortBy orders the items by a JSONPath into each (see SortBy); "" keeps their order.
 	SortBy string
+	// Ranks are the text fields that sort by rank rather than by their bytes, by path
+	// (".status": worst first).
+	Ranks map[string]func(string) int
 }
 
 // WriteList is Write of a list (queues, targets) with kubectl's list options.
 func WriteList(w io.Writer, format string, v any, o ListOptions) error {
 	if o.SortBy != "" {
-		sorted, err := SortBy(v, o.SortBy)
+		sorted, err := SortBy(v, o.SortBy, o.Ranks)
 		if err != nil {
 			return err
 		}

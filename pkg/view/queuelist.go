@@ -82,6 +82,10 @@ type QueueItem struct {
 	QueueWait *Objective `json:"queueWait,omitempty"`
 }
 
+// QueueRanks are the text fields of a queue item that --sort-by orders by rank, not by their
+// bytes: .status worst first, as the table is.
+var QueueRanks = map[string]func(string) int{".status": func(s string) int { return health.Status(s).Rank() }}
+
 // NewQueueList builds the list of stats (already sorted) and the per-target errors.
 func NewQueueList(stats []health.QueueStats, errs []TargetError) QueueList {
 	l := QueueList{APIVersion: APIVersion, Kind: "QueueList", Items: make([]Queue, 0, len(stats)), Errors: errs}

@@ -14,6 +14,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/pipeline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // formats are the values of -o: "" is the table; kubectl's forms print the items or the
@@ -56,7 +57,7 @@ func (o *Options) Validate() error {
 	}
 	o.format = format
 	if o.SortBy != "" {
-		if err := render.CheckSortBy(o.SortBy); err != nil {
+		if err := render.CheckSortBy(o.SortBy, view.QueueItem{}); err != nil {
 			return exitcode.UsageError("%v", err)
 		}
 	}
@@ -86,5 +87,5 @@ func (o *Options) Run(ctx context.Context) error {
 	for _, e := range res.List.Errors {
 		stderrline.Say(o.ErrOut, "error", e.Target+": "+e.Error)
 	}
-	return render.WriteList(o.Out, o.format, res.List, render.ListOptions{NoHeaders: o.NoHeaders, SortBy: o.SortBy})
+	return render.WriteList(o.Out, o.format, res.List, render.ListOptions{NoHeaders: o.NoHeaders, SortBy: o.SortBy, Ranks: view.QueueRanks})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/pipeline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
 const long = `Show the metrics endpoints that queues and report would scrape, how each would be reached
@@ -102,7 +103,7 @@ func (o *Options) Validate() error {
 	}
 	o.format = format
 	if o.SortBy != "" {
-		if err := render.CheckSortBy(o.SortBy); err != nil {
+		if err := render.CheckSortBy(o.SortBy, target.Target{}); err != nil {
 			return exitcode.UsageError("%v", err)
 		}
 	}

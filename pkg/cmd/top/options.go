@@ -16,6 +16,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/live"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/pipeline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // formats are the values of -o, those of queues: each refresh prints its queue list so.
@@ -73,11 +74,11 @@ func (o *Options) Validate() error {
 		return exitcode.UsageError("%v", err)
 	}
 	if o.SortBy != "" {
-		if err := render.CheckSortBy(o.SortBy); err != nil {
+		if err := render.CheckSortBy(o.SortBy, view.QueueItem{}); err != nil {
 			return exitcode.UsageError("%v", err)
 		}
 	}
-	o.print = live.Print{Format: format, List: render.ListOptions{NoHeaders: o.NoHeaders, SortBy: o.SortBy}}
+	o.print = live.Print{Format: format, List: render.ListOptions{NoHeaders: o.NoHeaders, SortBy: o.SortBy, Ranks: view.QueueRanks}}
 	o.printing = o.Output != "" || o.NoHeaders || o.SortBy != ""
 	th, err := o.Thresholds.Thresholds()
 	if err != nil {
