@@ -1,8 +1,14 @@
 package open
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
@@ -41,8 +47,28 @@ func CheckPrometheusURL(raw string) error {
 }
 
 // CheckFiles says whether the --from-file values are ones Open can read (Spec.Files): each
-// PATH, BEFORE,AFTER, or either after NAME=, standard input at most once, no NAME twice.
+// PATH, BEFORE,AFTER, or either after NAME=, standard input at most once, no NAME twice, and
+// each path a file that is there (not a folder).
 func CheckFiles(values []string) error {
-	_, err := collect.ParseFiles(values)
-	return err
+	fps, err := collect.ParseFiles(values)
+	if err != nil {
+		return err
+	}
+	for _, fp := range fps {
+		for _, p := range fp.Paths {
+			if p == "-" {
+				continue
+			}
+			st, err := os.Stat(p)
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				return fmt.Errorf("--from-file %s: no such file", printable.String(p))
+			case err != nil:
+				return fmt.Errorf("--from-file %s: %v", printable.String(p), err)
+			case st.IsDir():
+				return fmt.Errorf("--from-file %s is a folder: give the path of a saved metrics page", printable.String(p))
+			}
+		}
+	}
+	return nil
 }

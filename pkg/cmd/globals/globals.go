@@ -2,7 +2,11 @@
 // packages under pkg/cmd can read them without importing the root command.
 package globals
 
-import "k8s.io/cli-runtime/pkg/genericclioptions"
+import (
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+)
 
 // Flags are cli-runtime's kubeconfig flags (--kubeconfig, --context, -n, ...) plus -A.
 type Flags struct {
@@ -11,9 +15,12 @@ type Flags struct {
 }
 
 // Namespace returns the namespace to work in: -n, else the kubeconfig context's, else
-// "default". With -A it returns "" (all namespaces).
+// "default". With -A it returns "" (all namespaces); -A with -n is a usage error.
 func (f *Flags) Namespace() (string, error) {
 	if f.AllNamespaces {
+		if f.ConfigFlags.Namespace != nil && *f.ConfigFlags.Namespace != "" {
+			return "", exitcode.UsageError("-A reads every namespace and -n one: give one of them")
+		}
 		return "", nil
 	}
 	ns, _, err := f.ConfigFlags.ToRawKubeConfigLoader().Namespace()

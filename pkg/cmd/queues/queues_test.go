@@ -66,7 +66,9 @@ func TestGolden(t *testing.T) {
 	const pages = ""
 	crPair := pages + "controller-runtime-1.prom," + pages + "controller-runtime-2.prom"
 	kcmPair := pages + "kube-controller-manager-1.prom.gz," + pages + "kube-controller-manager-2.prom.gz"
-	missing := pages + "does-not-exist.prom"
+	// A page that is there but no metrics page: read, and failed (one that is not there at
+	// all is a usage error before anything is read).
+	malformed := "../../pkg/cmd/queues/testdata/does-not-parse.prom"
 	tests := []struct {
 		golden string
 		args   []string
@@ -78,8 +80,8 @@ func TestGolden(t *testing.T) {
 		{"controller-runtime-lifetime.txt", []string{"--from-file", pages + "controller-runtime-2.prom"}},
 		{"kube-controller-manager-pair.txt", []string{"--from-file", kcmPair, "--interval", "10s"}},
 		{"kube-apiserver-lifetime-wide.txt", []string{"--from-file", pages + "kube-apiserver-2.prom.gz", "-o", "wide"}},
-		{"partial-failure.txt", []string{"--from-file", pages + "controller-runtime-2.prom", "--from-file", missing}},
-		{"partial-failure.json", []string{"--from-file", pages + "controller-runtime-2.prom", "--from-file", missing, "-o", "json"}},
+		{"partial-failure.txt", []string{"--from-file", pages + "controller-runtime-2.prom", "--from-file", malformed}},
+		{"partial-failure.json", []string{"--from-file", pages + "controller-runtime-2.prom", "--from-file", malformed, "-o", "json"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
@@ -124,10 +126,21 @@ func TestStdinAndErrors(t *testing.T) {
 	}
 
 	// Every source failed: exit code 1 (a plain error), stderr names each target.
-	_, _, err = run(t, "", "--from-file", pages+"nope-1.prom", "--from-file", pages+"nope-2.prom", "--interval", "0")
+	dir := t.TempDir()
+	for _, n := range []string{"nope-1.prom", "nope-2.prom"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("not a metrics page\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, err = run(t, "", "--from-file", filepath.Join(dir, "nope-1.prom"), "--from-file", filepath.Join(dir, "nope-2.prom"), "--interval", "0")
 	code, msg := exitcode.CodeFor(err)
 	if code != exitcode.Error || !strings.Contains(msg, "nope-1.prom") || !strings.Contains(msg, "nope-2.prom") {
 		t.Fatalf("all failed: code %d, %q", code, msg)
+	}
+	// A page that is not there: a usage error (exit 2) before anything is read.
+	_, _, err = run(t, "", "--from-file", pages+"controller-runtime-1.prom", "--from-file", pages+"nope-1.prom")
+	if code, msg := exitcode.CodeFor(err); code != exitcode.Usage || !strings.Contains(msg, "nope-1.prom: no such file") {
+		t.Fatalf("a missing page: code %d, %q; want a usage error saying there is no such file", code, msg)
 	}
 
 	// Malformed page: an error naming the file and line.

@@ -157,7 +157,11 @@ func TestUsageErrors(t *testing.T) {
 // Nothing readable: the report is printed, with the failure as a finding, and the exit code
 // is 1.
 func TestNothingReadable(t *testing.T) {
-	out, errOut, code := run(t, "--from-file", "../../../testdata/pages/nope.prom")
+	nope := filepath.Join(t.TempDir(), "nope.prom")
+	if err := os.WriteFile(nope, []byte("not a metrics page\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "--from-file", nope)
 	if code != exitcode.Error || !strings.Contains(out, "scrape-failed") || !strings.Contains(errOut, "no target could be read") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}

@@ -104,6 +104,11 @@ func Main(root *cobra.Command, stderr io.Writer) (code int) {
 		// says itself what it is (an engine's error, e.g. a file that is no snapshot).
 		code = exitcode.Usage
 	}
+	if strings.HasPrefix(msg, "unknown command") {
+		// cobra indents its "Did you mean this?" suggestions with a tab, which the escaping
+		// of every line would print as a literal \t.
+		msg = strings.ReplaceAll(msg, "\n\t", "\n  ")
+	}
 	if msg != "" {
 		fmt.Fprintln(stderr, "error: "+stderrline.Lines(strings.TrimSpace(msg)))
 		if code == exitcode.Usage && c != nil {

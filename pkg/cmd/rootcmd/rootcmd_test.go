@@ -37,6 +37,8 @@ func TestUsageErrorsPointToHelp(t *testing.T) {
 	}{
 		{"unknown flag", []string{"sub", "--bogus"}, 2, "error: unknown flag: --bogus\nSee 'kubectl x sub -h' for help and examples.\n"},
 		{"unknown command", []string{"nope"}, 2, "error: unknown command \"nope\" for \"kubectl x\"\nSee 'kubectl x -h' for help and examples.\n"},
+		// cobra's suggestion is indented with spaces, not printed as a literal \t.
+		{"typo", []string{"sbu"}, 2, "error: unknown command \"sbu\" for \"kubectl x\"\n\nDid you mean this?\n  sub\nSee 'kubectl x -h'"},
 		{"bad value", []string{"sub", "--n", "many"}, 2, "See 'kubectl x sub -h'"},
 		{"failure", []string{"sub", "--fail"}, 1, "error: it broke\n"},
 		// A failure before the flags are validated (an input file that is not what it should

@@ -161,6 +161,9 @@ func (f *Flags) validate(args []string) error {
 	if err := open.CheckFiles(f.Files); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
+	if len(f.Files) > 0 && len(f.URLs) == 0 && len(args) == 0 && (f.Token != "" || f.TokenFile != "" || f.TokenFromSA != "" || f.UseKubeconfigToken) {
+		return exitcode.UsageError("--from-file reads saved pages: --token, --token-file, --token-from-sa and --use-kubeconfig-token apply to what is read over HTTP (--url, the cluster's pods)")
+	}
 	for _, u := range f.URLs {
 		if err := open.CheckURL(u); err != nil {
 			return exitcode.UsageError("%v", err)
