@@ -44,6 +44,12 @@ func Names() []string {
 	for _, d := range findings.Catalog() {
 		out = append(out, d.Code, d.Check)
 	}
+	for _, st := range Statuses() {
+		out = append(out, string(st.Status))
+	}
+	for _, th := range findings.ThresholdDocs() {
+		out = append(out, th.Name)
+	}
 	return out
 }
 
@@ -57,7 +63,7 @@ func (e *UnknownTopicError) Error() string {
 	if e.Meant != "" {
 		return msg + fmt.Sprintf(" (did you mean %s?)", e.Meant)
 	}
-	return msg + "; topics: " + strings.Join(topicNames(), ", ") + ", or a check's code or name (kubectl ctrldiag explain lists them)"
+	return msg + "; topics: " + strings.Join(topicNames(), ", ") + ", a check's code or name (kubectl ctrldiag explain lists them), a STATUS value or a threshold's name"
 }
 
 // Usage marks the error as one in the command line.
@@ -78,7 +84,8 @@ type Page struct {
 	Text       string // status and capacity: text only
 }
 
-// Find returns the page of a topic: a topic name, or a check's code or name, in any case.
+// Find returns the page of a topic: a topic name, a check's code or name, a STATUS value or a
+// threshold's name, in any case.
 func Find(topic string) (Page, error) {
 	t := strings.ToLower(strings.TrimSpace(topic))
 	switch t {
@@ -95,6 +102,18 @@ func Find(topic string) (Page, error) {
 			return Page{Check: &c}, nil
 		}
 	}
+	// The words the outputs print: a STATUS value is on the status page, a threshold's name
+	// (in a finding's evidence) has its own line of the thresholds page.
+	for _, st := range Statuses() {
+		if strings.EqualFold(string(st.Status), t) {
+			return Page{Text: statusText()}, nil
+		}
+	}
+	for _, th := range findings.ThresholdDocs() {
+		if strings.EqualFold(th.Name, t) {
+			return Page{Thresholds: []findings.ThresholdDoc{th}}, nil
+		}
+	}
 	return Page{}, &UnknownTopicError{Topic: topic, Meant: findings.Nearest(t, Names())}
 }
 
@@ -109,6 +128,17 @@ func WriteTopics(w io.Writer) error {
 	for _, d := range findings.Catalog() {
 		fmt.Fprintf(&b, "  %-6s %-22s %-9s %s\n", d.Code, d.Check, d.Severity, d.Title)
 	}
+	var statuses, thresholds []string
+	for _, st := range Statuses() {
+		statuses = append(statuses, string(st.Status))
+	}
+	for _, th := range findings.ThresholdDocs() {
+		thresholds = append(thresholds, th.Name)
+	}
+	b.WriteString("\nSTATUS values (kubectl ctrldiag explain VALUE shows the status page):\n")
+	b.WriteString(wrap(strings.Join(statuses, ", "), "  ", 78))
+	b.WriteString("\nThresholds (kubectl ctrldiag explain NAME shows its line of the thresholds page):\n")
+	b.WriteString(wrap(strings.Join(thresholds, ", "), "  ", 78))
 	return writeText(w, b.String())
 }
 

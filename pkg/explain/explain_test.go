@@ -111,6 +111,21 @@ func TestUnknownTopic(t *testing.T) {
 	}
 }
 
+// explain knows the words the outputs print: a STATUS value, in any case, gives the status
+// page; a threshold's name gives its own line of the thresholds page.
+func TestFindStatusValuesAndThresholds(t *testing.T) {
+	for _, word := range []string{"SATURATED", "stuck", "Standby"} {
+		p, err := Find(word)
+		if err != nil || !strings.Contains(p.Text, "STATUS, the column") {
+			t.Errorf("Find(%q) = %+v, %v; want the status page", word, p, err)
+		}
+	}
+	p, err := Find("stuckafter")
+	if err != nil || len(p.Thresholds) != 1 || p.Thresholds[0].Name != "stuckAfter" {
+		t.Errorf("Find(stuckafter) = %+v, %v; want the line of stuckAfter", p, err)
+	}
+}
+
 func TestTopicsListEveryCheck(t *testing.T) {
 	var out bytes.Buffer
 	if err := WriteTopics(&out); err != nil {

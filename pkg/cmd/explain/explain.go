@@ -22,6 +22,8 @@ Topics:
   thresholds    every threshold: default, unit and meaning
   status        the STATUS values of the queue table and the checks that set each
   capacity      how report works out the workers a queue needs
+  STATUS        a STATUS value (e.g. SATURATED): the status page
+  THRESHOLD     a threshold's name (e.g. stuckAfter): its default, unit and meaning
 
 -o json|yaml gives a check's page and the thresholds as data; status and capacity are text
 only. No cluster is read. Exit codes: 0 printed; 2 unknown topic or invalid flags.`
