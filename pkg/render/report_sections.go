@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -85,7 +86,7 @@ func backlogSection(r view.Report) section {
 		}
 		s.Rows = append(s.Rows, []string{b.Target, b.Queue, Count(b.Depth), Count(b.DepthBefore), b.Trend, Seconds(b.DrainSeconds), b.Status})
 	}
-	s.Note = fmt.Sprintf("%d queues; %d empty or beyond the first %d not shown (-o json lists all).", len(r.Backlog), idle, maxRows)
+	s.Note = fmt.Sprintf("%s; %d empty or beyond the first %d not shown (-o json lists all).", plural.Count(len(r.Backlog), "queue"), idle, maxRows)
 	if len(s.Rows) == 0 {
 		s.Note = allEmpty(len(r.Backlog)) + "."
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -56,7 +57,7 @@ func slisSection(r view.Report) section {
 	default:
 		s.Note = fmt.Sprintf("Breaks: more than 1%% of the window's waits surely over %s, at least 3 and beyond chance; holds: 100 waits or more, at most 1%% possibly over (--slo queue-wait-p99). The spec changes of the controller's objects (creations, new generations, timed until status.observedGeneration reaches them; those in flight at the window's start or end count once they had waited past the objective, the others are undecided) are judged alike against %s (--slo spec-p99).", objective, specObjective)
 		if quiet > 0 {
-			s.Note += fmt.Sprintf(" %d queues without waits in the window are not listed.", quiet)
+			s.Note += fmt.Sprintf(" %s without waits in the window %s not listed.", plural.Count(quiet, "queue"), plural.Verb(quiet, "are"))
 		}
 	}
 	return s
