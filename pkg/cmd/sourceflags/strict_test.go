@@ -32,7 +32,9 @@ func TestConflictingOrIgnoredFlagsAreUsageErrors(t *testing.T) {
 		{"folder", func(f *Flags, _ *globals.Flags) { f.Files = []string{dir} }, "is a folder"},
 		{"token with saved pages", func(f *Flags, _ *globals.Flags) { f.Files, f.Token = []string{page}, "abc" }, "--from-file reads saved pages"},
 		{"token file with saved pages", func(f *Flags, _ *globals.Flags) { f.Files, f.TokenFile = []string{page}, page }, "--from-file reads saved pages"},
-		{"-A with -n", func(f *Flags, g *globals.Flags) { f.Files, g.AllNamespaces, g.ConfigFlags.Namespace = []string{page}, true, &ns }, "-A reads every namespace and -n one"},
+		{"-A with -n", func(f *Flags, g *globals.Flags) {
+			f.Files, g.AllNamespaces, g.ConfigFlags.Namespace = []string{page}, true, &ns
+		}, "-A reads every namespace and -n one"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := Defaults()
