@@ -27,6 +27,7 @@ const (
 	recWorkP99       = "workqueue_work_duration_seconds:p99_WIN"
 	recWorkP50       = "workqueue_work_duration_seconds:p50_WIN"
 	recCompletions   = "workqueue_completions:rateWIN"
+	recQueued        = "workqueue_waits:increaseWIN"
 	recAdds          = "workqueue_adds:increaseWIN"
 	recRetries       = "workqueue_retries:rateWIN"
 	recRetriesPerAdd = "workqueue_retries_per_add:ratio_WIN"
@@ -114,6 +115,8 @@ func (b *builder) records() []Rule {
 		{Record: recWorkP99, Expr: quantile("0.99", "workqueue_work_duration_seconds", "")},
 		{Record: recWorkP50, Expr: quantile("0.5", "workqueue_work_duration_seconds", "")},
 		{Record: recCompletions, Expr: count(rate, "workqueue_work_duration_seconds")},
+		// The waits a queue p99 rests on: too few, and it says too little to alert on.
+		{Record: recQueued, Expr: count(inc, "workqueue_queue_duration_seconds")},
 		{Record: recAdds, Expr: inc("workqueue_adds_total")},
 		{Record: recRetries, Expr: rate("workqueue_retries_total")},
 		{Record: recRetriesPerAdd, Expr: inc("workqueue_retries_total") + "\n  /\n(" + inc("workqueue_adds_total") + " > 0)"},

@@ -64,9 +64,11 @@ func checkText(c Check) string {
 	fmt.Fprintf(&b, "%s %s: %s\n", c.Code, c.Check, c.Title)
 	fmt.Fprintf(&b, "Severity: %s\n\n", c.Severity)
 	b.WriteString(wrap(c.Explanation, "", 80))
-	fmt.Fprintf(&b, "\nEvidence (report -o json: findings[].evidence, each {%s}):\n", strings.Join(EvidenceFields(), ", "))
+	fmt.Fprintf(&b, "\nEvidence (report -o json: findings[].evidence,\neach {%s}):\n", strings.Join(EvidenceFields(), ", "))
 	b.WriteString("the numbers a finding of this check rests on, with the threshold each was held\n" +
-		"against where there is one; the finding's summary says them in a sentence.\n")
+		"against where there is one; the finding's summary says them in a sentence. A\n" +
+		"quantile says what it rests on: how many waits or items (observations), over the\n" +
+		"window or since the process started (basis).\n")
 	b.WriteString("\nThresholds (--threshold name=value; all: kubectl ctrldiag explain thresholds):\n")
 	if len(c.Thresholds) == 0 {
 		b.WriteString("  none: the check is raised by what it sees, not by a threshold\n")

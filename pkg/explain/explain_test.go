@@ -24,7 +24,7 @@ func TestFindACheckByCodeOrName(t *testing.T) {
 		for _, th := range c.Thresholds {
 			names = append(names, th.Name+"="+th.Default)
 		}
-		if got := strings.Join(names, ","); got != "saturatedQueueWait=1s,risingDepth=10" {
+		if got := strings.Join(names, ","); got != "saturatedQueueWait=1s,risingDepth=10,minEvents=10" {
 			t.Errorf("thresholds of CD208: %s", got)
 		}
 		if first, last := c.Recommendations[0].Kind, c.Recommendations[len(c.Recommendations)-1].Kind; first != "controller-runtime" || last != "default" {
@@ -140,11 +140,12 @@ func TestTopicsListEveryCheck(t *testing.T) {
 
 // A check's page names the fields its findings' evidence has in -o json.
 func TestCheckNamesEvidenceFields(t *testing.T) {
-	b, err := json.Marshal(findings.Evidence{Name: "n", Value: "v", Threshold: "t"})
+	n := 4.0
+	b, err := json.Marshal(findings.Evidence{Name: "n", Value: "v", Threshold: "t", Observations: &n, Basis: findings.BasisWindow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m map[string]string
+	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func TestCheckNamesEvidenceFields(t *testing.T) {
 	}
 	d, _ := findings.Lookup("workers-saturated")
 	text := checkText(checkOf(d))
-	if want := "findings[].evidence, each {" + strings.Join(fields, ", ") + "}"; !strings.Contains(text, want) {
+	if want := "findings[].evidence,\neach {" + strings.Join(fields, ", ") + "}"; !strings.Contains(text, want) {
 		t.Errorf("the page lacks %q:\n%s", want, text)
 	}
 }

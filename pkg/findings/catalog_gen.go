@@ -160,7 +160,7 @@ var catalogDefinitions = []Definition{
 		Severity:    Severity("warning"),
 		Rank:        45,
 		Title:       "All workers busy",
-		Explanation: "Every worker is busy and items wait in the queue for a free one: the controller receives more work than its workers can do.",
+		Explanation: "Every worker is busy and items wait in the queue for a free one: the controller receives more work than its workers can do. Unless the depth rose too, a wait p99 from fewer than minEvents waits, or since the process started, is info.",
 		Recommendation: map[string]string{
 			"controller-runtime":      "Raise MaxConcurrentReconciles (controller.Options{MaxConcurrentReconciles: N} in ctrl.NewControllerManagedBy(mgr).WithOptions), if reconciles of different objects are independent; or make each reconcile cheaper.",
 			"default":                 "Run more workers for the queue, or make each item cheaper.",
@@ -170,6 +170,7 @@ var catalogDefinitions = []Definition{
 		Thresholds: []string{
 			"saturatedQueueWait",
 			"risingDepth",
+			"minEvents",
 		},
 	},
 	{
@@ -196,7 +197,7 @@ var catalogDefinitions = []Definition{
 		Severity:    Severity("warning"),
 		Rank:        50,
 		Title:       "Slow reconciles",
-		Explanation: "Reconciles take long although workers are free: the time goes into the work itself (calls to the API server or other services, computation), not into waiting for a worker.",
+		Explanation: "Reconciles take long although workers are free: the time goes into the work itself (calls to the API server or other services, computation), not into waiting for a worker. A work p99 since the process started (no item finished in the window) is info.",
 		Recommendation: map[string]string{
 			"controller-runtime": "Profile a reconcile (pprof, traces); read from the cache instead of the API server, batch or parallelise external calls, and return early when nothing changed.",
 			"default":            "Profile the sync handler; read from the informer cache, bound and parallelise external calls.",

@@ -22,6 +22,14 @@ type workP99 struct {
 	p99, p50               float64
 	p99AtLeast, p50AtLeast bool
 	when                   string
+	// n is the items the quantiles rest on; sinceStart, that they are the process's.
+	n          float64
+	sinceStart bool
+}
+
+// figure is the p99 with what it rests on.
+func (w workP99) figure() figure {
+	return figure{value: w.p99, atLeast: w.p99AtLeast, n: w.n, noun: "item", sinceStart: w.sinceStart}
 }
 
 // undecided says why a queue the findings leave OK may not be: a p99 the histogram knows only

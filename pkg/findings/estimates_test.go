@@ -82,8 +82,8 @@ func TestWorkP99AboveTheTopBucket(t *testing.T) {
 			if got := checks(fs); got != "warning:slow-reconcile" || q.Status != health.StatusSlow {
 				t.Fatalf("threshold 50ms: findings %q, status %s; want slow-reconcile (p99 >= 100ms)", got, q.Status)
 			}
-			if v := evidenceValue(fs[0], "work p99"); v != ">= 100ms" {
-				t.Errorf("work p99 evidence %q, want >= 100ms", v)
+			if v := evidenceValue(fs[0], "work p99"); v != ">= 100ms from 100 items" {
+				t.Errorf("work p99 evidence %q, want >= 100ms from 100 items", v)
 			}
 			if !strings.Contains(fs[0].Summary, ">= 100ms") {
 				t.Errorf("summary %q does not say >= 100ms", fs[0].Summary)

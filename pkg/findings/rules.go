@@ -151,27 +151,36 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 		// Busy workers alone are no saturation (one worker is busy whenever there is work):
 		// items must wait long, or pile up.
 		saturated = true
-		out = append(out, newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
+		wait := waitFigure(t, q)
+		f := newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
 			workersBusy(q),
 			workersEvidence(q), ev("depth", q.Depth, "", "> 0"),
-			Evidence{Name: "queue p99", Value: quantile(q.QueueP99, q.QueueP99AtLeast), Threshold: ">= " + th.SaturatedQueueWait.String()}).as(health.StatusSaturated))
+			wait.evidence("queue p99", ">= "+th.SaturatedQueueWait.String())).as(health.StatusSaturated)
+		if !(q.Depth-q.DepthBefore >= th.RisingDepth) {
+			// The wait alone says it: only as much as the waits it rests on.
+			f = atMostInfo(f, wait.weak(th.MinEvents))
+		}
+		out = append(out, f)
 	case math.IsNaN(q.MaxWorkers) && q.Depth > 0 && q.QueueP99 >= th.SaturatedQueueWait.Seconds() && q.QueueP99 > q.WorkP99 && !q.WorkP99AtLeast:
 		// A work p99 known only to be at least its top bucket may be longer than the wait.
 		saturated = true
-		out = append(out, newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("items of %s wait %s for a worker, longer than the work itself", q.Queue, quantile(q.QueueP99, q.QueueP99AtLeast)),
-			Evidence{Name: "queue p99", Value: quantile(q.QueueP99, q.QueueP99AtLeast), Threshold: ">= " + th.SaturatedQueueWait.String()},
-			ev("work p99", q.WorkP99, "s", "< queue p99"), ev("depth", q.Depth, "", "> 0")).as(health.StatusSaturated))
+		wait := waitFigure(t, q)
+		out = append(out, atMostInfo(newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
+			fmt.Sprintf("items of %s wait %s for a worker, longer than the work itself", q.Queue, wait),
+			wait.evidence("queue p99", ">= "+th.SaturatedQueueWait.String()),
+			ev("work p99", q.WorkP99, "s", "< queue p99"), ev("depth", q.Depth, "", "> 0")).as(health.StatusSaturated), wait.weak(th.MinEvents)))
 	}
 	// A p99 known only to be at least its top bucket fires when that bound reaches the
 	// threshold; below it, Judge says in the queue's reason that the buckets cannot tell.
-	// With one sample the p99 is over the process's life: a slow start-up (a busy node, a cold
-	// cache) is no warning alone.
+	// A p99 over the process's life (one sample, or no item finished in the window) is no
+	// warning alone: a slow start-up (a busy node, a cold cache) or an incident long past. A
+	// few items in the window are enough: a slow controller finishes few, and each was slow.
 	if w := workQuantiles(t, q); !stuck && !saturated && w.p99 >= th.SlowWork.Seconds() {
-		out = append(out, lifetimeOnly(t, blockedIn(newFinding("slow-reconcile", t.Kind, t.ID, q.Queue,
+		out = append(out, atMostInfo(lifetimeOnly(t, blockedIn(newFinding("slow-reconcile", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("%s spends %s on an item (p99 %s) although workers are free", q.Queue, quantile(w.p99, w.p99AtLeast), w.when),
-			Evidence{Name: "work p99", Value: quantile(w.p99, w.p99AtLeast), Threshold: ">= " + th.SlowWork.String()},
-			Evidence{Name: "work p50", Value: quantile(w.p50, w.p50AtLeast)}, workersEvidence(q)), t.Goroutines, false).as(health.StatusSlow)))
+			w.figure().evidence("work p99", ">= "+th.SlowWork.String()),
+			Evidence{Name: "work p50", Value: quantile(w.p50, w.p50AtLeast)}, workersEvidence(q)), t.Goroutines, false).as(health.StatusSlow)),
+			w.figure().weakSinceStart()))
 	}
 	if f, ok := backlog(t, q, th); ok {
 		out = append(out, f)
@@ -415,15 +424,26 @@ func cacheLagFinding(l CacheLag, th Thresholds) []Finding {
 // finished within the window (a slow controller may finish none in a few seconds).
 func workQuantiles(t Target, q health.QueueStats) workP99 {
 	if !math.IsNaN(q.WorkP99) {
-		return workP99{p99: q.WorkP99, p50: q.WorkP50, p99AtLeast: q.WorkP99AtLeast, p50AtLeast: q.WorkP50AtLeast, when: over(t)}
+		return workP99{p99: q.WorkP99, p50: q.WorkP50, p99AtLeast: q.WorkP99AtLeast, p50AtLeast: q.WorkP50AtLeast, when: over(t),
+			n: q.Worked, sinceStart: t.Window <= 0}
 	}
 	// Only a queue busy in the window is judged by its past: an idle one's old slowness is
 	// history, not a finding.
 	if cq := t.Cur.Queues[q.Queue]; cq != nil && (q.AddsPerSecond > 0 || q.Unfinished > 0) {
 		p99, p50 := cq.WorkDuration.Estimate(0.99), cq.WorkDuration.Estimate(0.5)
-		return workP99{p99: p99.Value, p50: p50.Value, p99AtLeast: p99.AtLeast, p50AtLeast: p50.AtLeast, when: "since the process started"}
+		n := math.NaN()
+		if cq.WorkDuration != nil {
+			n = cq.WorkDuration.Count
+		}
+		return workP99{p99: p99.Value, p50: p50.Value, p99AtLeast: p99.AtLeast, p50AtLeast: p50.AtLeast, when: "since the process started",
+			n: n, sinceStart: true}
 	}
 	return workP99{p99: math.NaN(), p50: math.NaN()}
+}
+
+// waitFigure is the queue's wait p99 with the waits it rests on.
+func waitFigure(t Target, q health.QueueStats) figure {
+	return figure{value: q.QueueP99, atLeast: q.QueueP99AtLeast, n: q.Waits, noun: "wait", sinceStart: t.Window <= 0}
 }
 
 // controllerOf finds the controller-runtime controller of a queue.

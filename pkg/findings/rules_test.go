@@ -22,7 +22,7 @@ func queue(mod func(*health.QueueStats)) health.QueueStats {
 	q := health.QueueStats{Target: "t", Queue: "ctrl", Controller: "ctrl", Window: 10 * time.Second,
 		Depth: 0, DepthBefore: 0, AddsPerSecond: 1, RetriesPerSecond: 0, CompletionsPerSecond: 1,
 		ReconcileErrorsPerSecond: 0, QueueP50: 0.001, QueueP99: 0.005, WorkP50: 0.01, WorkP99: 0.05,
-		Unfinished: 0, Longest: 0, ActiveWorkers: 0, MaxWorkers: 2, ErrorRatio: 0, RetryRatio: 0, Leader: 1}
+		Waits: 10, Worked: 10, Unfinished: 0, Longest: 0, ActiveWorkers: 0, MaxWorkers: 2, ErrorRatio: 0, RetryRatio: 0, Leader: 1}
 	if mod != nil {
 		mod(&q)
 	}

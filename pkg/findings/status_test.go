@@ -99,7 +99,7 @@ func TestJudgeSetsTheStatusOfTheFinding(t *testing.T) {
 	n := math.NaN()
 	base := health.QueueStats{Queue: "q", Depth: 0, DepthBefore: n, QueueP99: n, WorkP99: n, QueueP50: n, WorkP50: n,
 		Longest: 0, LongestBefore: n, ErrorRatio: n, RetryRatio: n, MaxWorkers: n, ActiveWorkers: n, Reconciles: n, ReconcileErrors: n,
-		LifetimeReconciles: n, LifetimeReconcileErrors: n, AddsPerSecond: n, RetriesPerSecond: n, Status: health.StatusOK}
+		LifetimeReconciles: n, LifetimeReconcileErrors: n, AddsPerSecond: n, RetriesPerSecond: n, Waits: 50, Worked: 50, Status: health.StatusOK}
 	tests := []struct {
 		name string
 		edit func(*health.QueueStats)

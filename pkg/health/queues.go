@@ -30,6 +30,10 @@ type QueueStats struct {
 	QueueP50, QueueP99                                               float64
 	WorkP50, WorkP99                                                 float64
 	QueueP50AtLeast, QueueP99AtLeast, WorkP50AtLeast, WorkP99AtLeast bool
+	// Waits and Worked are the observations the queue and work quantiles rest on: the items
+	// that left the queue, and those whose work ended, over the window (or the lifetime with
+	// one sample). NaN without the histogram.
+	Waits, Worked float64
 	// QueueMean and WorkMean are the mean seconds of the same observations (sum/count).
 	QueueMean, WorkMean float64
 	// WorkSeconds is the seconds of work the items finished over the window (or the lifetime)
@@ -163,6 +167,7 @@ func queueStats(target string, q, before *Queue, c, cBefore *Controller, window 
 	st.WorkP50, st.WorkP50AtLeast = estimate(workDur, 0.5)
 	st.WorkP99, st.WorkP99AtLeast = estimate(workDur, 0.99)
 	st.QueueMean, st.WorkMean = queueDur.Mean(), workDur.Mean()
+	st.Waits, st.Worked = countOf(queueDur), countOf(workDur)
 	st.WorkSeconds = n
 	if workDur != nil {
 		st.WorkSeconds = workDur.Sum
@@ -174,7 +179,7 @@ func gone(target string, q *Queue, window time.Duration, leader float64) QueueSt
 	n := math.NaN()
 	return QueueStats{Target: target, Queue: q.Name, Controller: controllerOf(q), Window: window,
 		Depth: n, DepthBefore: q.Depth, DepthByPriorityBefore: q.DepthByPriority, AddsPerSecond: n, RetriesPerSecond: n, CompletionsPerSecond: n,
-		ReconcileErrorsPerSecond: n, QueueP50: n, QueueP99: n, WorkP50: n, WorkP99: n, QueueMean: n, WorkMean: n, WorkSeconds: n,
+		ReconcileErrorsPerSecond: n, QueueP50: n, QueueP99: n, WorkP50: n, WorkP99: n, QueueMean: n, WorkMean: n, WorkSeconds: n, Waits: n, Worked: n,
 		Reconciles: n, ReconcileErrors: n, LifetimeReconciles: n, LifetimeReconcileErrors: n,
 		Unfinished: n, Longest: n, LongestBefore: n, ActiveWorkers: n, MaxWorkers: n, Leader: leader,
 		Status: StatusGone, Reason: "the queue was in the first sample but not in the second: the process restarted or lost leadership"}

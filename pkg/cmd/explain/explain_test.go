@@ -51,7 +51,7 @@ func TestExplainAsData(t *testing.T) {
 		Code       string
 		Thresholds []struct{ Name, Default string }
 	}
-	if err := yaml.Unmarshal([]byte(out), &c); code != 0 || err != nil || c.Code != "CD208" || len(c.Thresholds) != 2 {
+	if err := yaml.Unmarshal([]byte(out), &c); code != 0 || err != nil || c.Code != "CD208" || len(c.Thresholds) != 3 {
 		t.Errorf("explain workers-saturated -o yaml: exit %d %s %v:\n%s", code, msg, err, out)
 	}
 	out, _, _ = run("thresholds", "-o", "json")
