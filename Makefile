@@ -30,9 +30,11 @@ deps:
 ## test: lint, unit tests, then the e2e suite against the local control plane
 test: deps lint unit e2e
 
-## unit: the unit tests (no cluster)
+## unit: the unit tests (no cluster). The release test builds the archives with hack/dist.sh, a
+## build of its own (-trimpath): on 2 cold cores beside the other packages that passed go
+## test's default 10 minutes a package, so the bound is 30.
 unit:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 ## fuzz: every Go fuzz target of the module (found with go test -list), FUZZTIME each (default 30s); not part of test
 FUZZTIME ?= 30s
