@@ -140,8 +140,7 @@ func TestTopicsListEveryCheck(t *testing.T) {
 
 // A check's page names the fields its findings' evidence has in -o json.
 func TestCheckNamesEvidenceFields(t *testing.T) {
-	n := 4.0
-	b, err := json.Marshal(findings.Evidence{Name: "n", Value: "v", Threshold: "t", Observations: &n, Basis: findings.BasisWindow})
+	b, err := json.Marshal(findings.Evidence{Name: "n", Value: "v", Threshold: "t", Observations: 4, Basis: findings.BasisWindow})
 	if err != nil {
 		t.Fatal(err)
 	}

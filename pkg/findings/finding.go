@@ -26,8 +26,8 @@ type Evidence struct {
 	Threshold string `json:"threshold,omitempty"`
 	// Observations and Basis say what a measured quantile rests on: how many observations
 	// (waits, items) and over what ("window", or "since start": since the process started).
-	Observations *float64 `json:"observations,omitempty"`
-	Basis        string   `json:"basis,omitempty"`
+	Observations float64 `json:"observations,omitempty"`
+	Basis        string  `json:"basis,omitempty"`
 }
 
 // Finding is one diagnosis.

@@ -43,8 +43,7 @@ func (f figure) evidence(name, threshold string) Evidence {
 		e.Basis = BasisSinceStart
 	}
 	if !math.IsNaN(f.n) {
-		n := f.n
-		e.Observations = &n
+		e.Observations = f.n
 	}
 	return e
 }
