@@ -137,7 +137,7 @@ func WriteTopics(w io.Writer) error {
 	}
 	b.WriteString("\nSTATUS values (kubectl ctrldiag explain VALUE shows the status page):\n")
 	b.WriteString(wrap(strings.Join(statuses, ", "), "  ", 78))
-	b.WriteString("\nThresholds (kubectl ctrldiag explain NAME shows its line of the thresholds page):\n")
+	b.WriteString("\nThresholds (kubectl ctrldiag explain NAME shows its line):\n")
 	b.WriteString(wrap(strings.Join(thresholds, ", "), "  ", 78))
 	return writeText(w, b.String())
 }
