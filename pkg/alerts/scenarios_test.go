@@ -62,6 +62,13 @@ func scenarios() []scenario {
 			series("controller_runtime_active_workers", c):                      gauge(2),
 			series("controller_runtime_reconcile_total", c, `result="success"`): counter(1),
 		}, histogram("workqueue_queue_duration_seconds", q, obs{60, 1}), histogram("workqueue_work_duration_seconds", q, obs{0.5, 1}))},
+		// A backlog held through the window says it with few waits: a slow queue serves few.
+		{name: "saturated-slowly", about: "depth 40 flat, active 2/2, 1 item a minute waits 60s (5 waits in the window), 1 done/min of 0.5s each", fire: []string{"WorkersSaturated"},
+			in: rest.with(inputs{
+				series("workqueue_depth", q, `priority="0"`):                        gauge(40),
+				series("controller_runtime_active_workers", c):                      gauge(2),
+				series("controller_runtime_reconcile_total", c, `result="success"`): counter(1),
+			}, histogram("workqueue_queue_duration_seconds", q, obs{60, 1}), histogram("workqueue_work_duration_seconds", q, obs{0.5, 1}))},
 		{name: "stuck", about: "one item in a worker since minute 5, its age growing 1s/s; the others fast", fire: []string{"WorkerStuck"},
 			in: rest.with(inputs{
 				series("workqueue_longest_running_processor_seconds", q): "0x5 60+60x125",

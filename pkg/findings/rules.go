@@ -156,7 +156,11 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			workersBusy(q),
 			workersEvidence(q), ev("depth", q.Depth, "", "> 0"),
 			wait.evidence("queue p99", ">= "+th.SaturatedQueueWait.String())).as(health.StatusSaturated)
-		if !(q.Depth-q.DepthBefore >= th.RisingDepth) {
+		rising := q.Depth-q.DepthBefore >= th.RisingDepth
+		// A backlog of RisingDepth or more at both samples held through the window: a slow
+		// queue serves few items, so its waits are few, yet every item in it waited.
+		standing := t.Window > 0 && q.DepthBefore >= th.RisingDepth && q.Depth >= th.RisingDepth
+		if !rising && !standing {
 			// The wait alone says it: only as much as the waits it rests on.
 			f = atMostInfo(f, wait.weak(th.MinEvents))
 		}

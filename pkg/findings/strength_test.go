@@ -10,8 +10,8 @@ import (
 
 // A wait figure is only as strong as the waits it rests on: busy workers whose p99 wait rests
 // on fewer than minEvents waits, or on the process's life (one sample), say so with the count
-// and raise info at most; the same queue with enough waits in the window, or a depth rising
-// meanwhile, is a warning.
+// and raise info at most; the same queue with enough waits in the window, a depth rising
+// meanwhile, or a backlog held through it (a slow queue serves few), is a warning.
 func TestSaturationOnAFewWaitsIsInfo(t *testing.T) {
 	ok, okAfter := map[string]float64{"success": 0}, map[string]float64{"success": 10}
 	busy := func(mod func(q *health.QueueStats)) Target {
@@ -35,6 +35,8 @@ func TestSaturationOnAFewWaitsIsInfo(t *testing.T) {
 		{"400 waits since start", oneSample, "info", "40.06s from 400 waits since start", BasisSinceStart},
 		{"50 waits in the window", busy(func(q *health.QueueStats) { q.Waits = 50 }), "warning", "40.06s from 50 waits", BasisWindow},
 		{"4 waits, depth rising", busy(func(q *health.QueueStats) { q.Waits, q.DepthBefore, q.Depth = 4, 3, 30 }), "warning", "40.06s from 4 waits", BasisWindow},
+		{"4 waits, a backlog held", busy(func(q *health.QueueStats) { q.Waits, q.DepthBefore, q.Depth = 4, 137, 137 }), "warning", "40.06s from 4 waits", BasisWindow},
+		{"4 waits, a backlog that drained", busy(func(q *health.QueueStats) { q.Waits, q.DepthBefore, q.Depth = 4, 137, 3 }), "info", "40.06s from 4 waits", BasisWindow},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var f *Finding

@@ -105,30 +105,33 @@ func TestReportDiagnosesEachScenario(t *testing.T) {
 		scenario string
 		want     string // the top finding's check; "" = no warning or critical finding
 		warmup   time.Duration
+		interval string // the window, where the default 5s holds too few of the scenario's items
 	}{
-		{"healthy", "", 10 * time.Second},
-		{"slow", "slow-reconcile", 15 * time.Second},
-		{"saturated", "workers-saturated", 15 * time.Second},
-		{"stuck", "stuck-worker", 42 * time.Second}, // past stuckAfter (30s) at the first sample too
-		{"errors", "retry-storm", 15 * time.Second},
-		{"hotloop", "hot-loop", 10 * time.Second},
-		{"throttled", "client-throttling", 15 * time.Second},
-		{"stale", "cache-sync-lag", 15 * time.Second},
-		{"memory", "memory-pressure", 20 * time.Second},
+		{"healthy", "", 10 * time.Second, ""},
+		// One 3s reconcile every 6s: a 5s window may finish none, and a p99 since the process
+		// started is too little to judge; 13s finishes at least one.
+		{"slow", "slow-reconcile", 15 * time.Second, "13s"},
+		{"saturated", "workers-saturated", 15 * time.Second, ""},
+		{"stuck", "stuck-worker", 42 * time.Second, ""}, // past stuckAfter (30s) at the first sample too
+		{"errors", "retry-storm", 15 * time.Second, ""},
+		{"hotloop", "hot-loop", 10 * time.Second, ""},
+		{"throttled", "client-throttling", 15 * time.Second, ""},
+		{"stale", "cache-sync-lag", 15 * time.Second, ""},
+		{"memory", "memory-pressure", 20 * time.Second, ""},
 		// Six of eleven objects fail and back off: the report names them and their reasons.
 		// Read with --url there are no objects, and a 5s window may hold no failure at all:
 		// persistent-failures or nothing, never a storm.
-		{"failing", "persistent-failures", 20 * time.Second},
+		{"failing", "persistent-failures", 20 * time.Second, ""},
 		// 300 objects polled every 20-40s: ~10 reconciles/s of no work, but no hot loop.
-		{"polling", "", 25 * time.Second},
-		{"starved", "priority-starvation", 15 * time.Second},
+		{"polling", "", 25 * time.Second, ""},
+		{"starved", "priority-starvation", 15 * time.Second, ""},
 		// Failed for the first 20s (a storm while it lasted), healed since: the counters since
 		// start hold ~190 errors, the window none, every object is Ready again. Nothing to say.
-		{"past-incident", "", 32 * time.Second},
+		{"past-incident", "", 32 * time.Second, ""},
 		// One object takes 31s a reconcile (past stuckAfter) among 150 fast ones per 5s: never
 		// stuck (it ends within any window it was past 30s at the start of), and p99 stays fast
 		// whether or not it ends in the window, so the answer does not depend on the timing.
-		{"long-reconcile", "", 40 * time.Second},
+		{"long-reconcile", "", 40 * time.Second, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.scenario, func(t *testing.T) {
@@ -144,6 +147,9 @@ func TestReportDiagnosesEachScenario(t *testing.T) {
 			operator := fmt.Sprintf("%s/%s:8080", ns, p.Name)
 			url := "http://" + p.Listen[8080] + "/metrics"
 			for _, way := range [][]string{{"-n", ns}, {"--url", url, "--memory-limit", "150Mi"}} {
+				if tc.interval != "" {
+					way = append(way, "--interval", tc.interval)
+				}
 				d, r := reportJSON(t, way...)
 				if r.Code != 0 {
 					t.Fatalf("report %v:\n%s", way, r)
