@@ -287,7 +287,7 @@ var catalogDefinitions = []Definition{
 		Severity:    Severity("warning"),
 		Rank:        61,
 		Title:       "Deep backlog",
-		Explanation: "backlogDepth items or more wait in the queue, but it did not grow by risingDepth over the window: it drains, holds steady, rises slowly, or, with one sample, its trend is unknown. The evidence says which, and the drain time how long it takes to clear at the current pace. Until CD219 existed such a queue was reported as backlog-growing (CD211), so an ignore of backlog-growing or CD211 (ignore file, ctrldiag.io/ignore) covers it too.",
+		Explanation: "backlogDepth items or more wait in the queue, but it did not grow by risingDepth over the window: it drains, holds steady, rises slowly, or, with one sample, its trend is unknown. The evidence says which, and the drain time how long it takes to clear at the current pace. An ignore of backlog-growing or CD211 (ignore file, ctrldiag.io/ignore) covers it too.",
 		Recommendation: map[string]string{
 			"controller-runtime":      "If it drains, read again later: a queue refilled by a restart's initial list or a burst of events clears by itself. If it stays deep, look at the other findings for the cause (saturated workers, slow or failing reconciles); more workers (MaxConcurrentReconciles) drain it if reconciles are independent.",
 			"default":                 "If it drains, read again later; if it stays deep, look at the other findings for the cause; add workers or make items cheaper.",

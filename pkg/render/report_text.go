@@ -18,7 +18,9 @@ func ReportText(w io.Writer, r view.Report) error {
 	r = printable.Value(r)
 	ew := &errWriter{w: w}
 	ew.printf("kubectl ctrldiag report: %s, window %s, %s\n", r.Scope, reportWindow(r), r.GeneratedAt.Format("2006-01-02T15:04:05Z"))
-	ew.printf("Verdict: %s (%s)\n", r.Summary.Verdict, targetsRead(r.Summary))
+	// The count of targets read wraps as one word: "(4 of 5 targets read)" is never split.
+	read := strings.ReplaceAll("("+targetsRead(r.Summary)+")", " ", "\x00")
+	ew.printf("%s", strings.ReplaceAll(wrap("Verdict: "+r.Summary.Verdict+" "+read, "", 80), "\x00", " "))
 	writeTextSummary(ew, r.Summary)
 	if l := partialLine(r); l != "" {
 		ew.printf("%s", wrap(l, "", 96))
@@ -30,7 +32,7 @@ func ReportText(w io.Writer, r view.Report) error {
 		ew.printf("%s", wrap("Source resolution: "+r.ResolutionNote, "", 96))
 	}
 	for _, s := range reportSections(r) {
-		writeTextSection(ew, s, "\n"+strings.ToUpper(s.Title)+"\n")
+		writeTextSection(ew, s, "\n"+heading(s.Title)+"\n")
 	}
 	ew.printf("\n7. FINDINGS\n")
 	if len(r.Findings) == 0 {
@@ -48,7 +50,7 @@ func ReportText(w io.Writer, r view.Report) error {
 	}
 	writeSuppressed(ew, r, "\nSUPPRESSED\n", "  ", printable.String)
 	if len(r.Errors) > 0 {
-		ew.printf("\n%s\n", strings.ToUpper(errorsTitle(r)))
+		ew.printf("\n%s\n", heading(errorsTitle(r)))
 		for _, e := range r.Errors {
 			if j := judged(e); j != "" {
 				ew.printf("  %s (%s): %s\n", e.Target, j, e.Error)
@@ -130,3 +132,13 @@ func (e *errWriter) Write(p []byte) (int, error) {
 }
 
 func (e *errWriter) printf(format string, a ...any) { fmt.Fprintf(e, format, a...) }
+
+// heading is a section title as the text report heads it: its name in capitals, what follows
+// in parentheses (thresholds, units, field names) as written, so "p99" and "1s" stay themselves.
+func heading(title string) string {
+	name, rest, _ := strings.Cut(title, " (")
+	if rest != "" {
+		rest = " (" + rest
+	}
+	return strings.ToUpper(name) + rest
+}

@@ -445,7 +445,7 @@ func methods(c view.CacheSync, haveAPIServer bool) ([]string, string) {
 	case len(c.Informers) == 0:
 		note = "no target exports informer_* metrics (client-go >= 1.36 named informers): resource-version lag cannot be measured"
 	case !haveAPIServer:
-		note = "the API server was not read (--include-apiserver=false): informer queues and latency only"
+		note = "the API server's metrics were not read (not a target, or its read failed): informer queues and latency only"
 	}
 	if len(c.Generations) > 0 {
 		m = append(m, string(cachesync.MethodGeneration))

@@ -49,7 +49,7 @@ func TestBuildFromCapturedPages(t *testing.T) {
 			t.Errorf("%s: with two samples the trend is known", b.Queue)
 		}
 	}
-	if r.CacheSync.Methods[0] != "informer-metrics" || !strings.Contains(r.CacheSync.Note, "API server was not read") {
+	if r.CacheSync.Methods[0] != "informer-metrics" || !strings.Contains(r.CacheSync.Note, "API server's metrics were not read") {
 		t.Errorf("cache sync: %v %q", r.CacheSync.Methods, r.CacheSync.Note)
 	}
 	// NaN never reaches JSON: unknown numbers are null.

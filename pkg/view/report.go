@@ -179,5 +179,6 @@ func (r *Report) Recount() {
 	}
 	r.Summary.InTrouble = Troubles(r.Findings, r.Capacity, r.Backlog, r.Events)
 	r.Summary.Healthy = healthy(r.Summary, len(r.Backlog), r.Window)
+	r.Summary.Suppressed, r.Summary.SuppressedBy = r.Suppressions.changing()
 	r.Summary.Verdict = verdict(r.Summary)
 }

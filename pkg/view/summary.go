@@ -18,6 +18,11 @@ type Summary struct {
 	// Healthy, when no controller is in trouble and something was read, says so with what was
 	// checked: "3 targets, 12 queues read over 30s; no warnings".
 	Healthy string `json:"healthy,omitempty"`
+	// Suppressed counts the warning and critical findings an ignore file or annotation left
+	// out, which would have changed the verdict; SuppressedBy names where they were left out
+	// (the ignore file, the annotation). The verdict says both.
+	Suppressed   int      `json:"suppressed,omitempty"`
+	SuppressedBy []string `json:"suppressedBy,omitempty"`
 }
 
 // Trouble is one controller in trouble, as the report's summary says it: what is wrong with

@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
@@ -96,17 +97,24 @@ func capacityOf(caps []Capacity, target, queue string) *Capacity {
 
 // verdict is the summary's verdict, in words: the controllers in trouble and the findings.
 func verdict(s Summary) string {
+	var v string
 	switch {
 	case s.Read == 0:
 		return "nothing could be read"
 	case s.Critical == 0 && s.Warning == 0:
-		return "healthy: the controllers keep up"
+		v = "healthy: the controllers keep up"
+	default:
+		counts := plural.Count(s.Warning, "warning")
+		if s.Critical > 0 {
+			counts = plural.Count(s.Critical, "critical finding") + " and " + counts
+		}
+		v = fmt.Sprintf("%s in trouble, with %s", plural.Count(len(s.InTrouble), "controller"), counts)
 	}
-	counts := plural.Count(s.Warning, "warning")
-	if s.Critical > 0 {
-		counts = plural.Count(s.Critical, "critical finding") + " and " + counts
+	if s.Suppressed > 0 {
+		// What was left out changed the answer: the user must see that it was, and by what.
+		v += fmt.Sprintf(" (%s suppressed by %s)", plural.Count(s.Suppressed, "finding"), strings.Join(s.SuppressedBy, ", "))
 	}
-	return fmt.Sprintf("%s in trouble, with %s", plural.Count(len(s.InTrouble), "controller"), counts)
+	return v
 }
 
 // healthy is the summary's line when no controller is in trouble: what was checked.

@@ -209,3 +209,25 @@ func TestFirstSentence(t *testing.T) {
 		}
 	}
 }
+
+// Findings an ignore file or annotation left out are named in the verdict with their count
+// when they would have changed it (warning or critical); an info finding left out would not.
+func TestVerdictNamesWhatWasSuppressed(t *testing.T) {
+	op := "ns/op-0:8080"
+	r := Report{Window: "30s", Summary: Summary{Targets: 1, Read: 1}, Findings: []findings.Finding{}}
+	r.Suppressions = &Suppressions{Findings: []Suppressed{
+		{Finding: finding(t, "workers-saturated", op, "q0"), Reason: "capacity raised", Source: ".ctrldiag-ignore.yaml:4"},
+		{Finding: finding(t, "backlog-high", op, "q0"), Reason: "capacity raised", Source: ".ctrldiag-ignore.yaml:9"},
+		{Finding: finding(t, "warm-standby", op, "q1"), Reason: "standby", Source: ".ctrldiag-ignore.yaml:12"},
+		{Finding: finding(t, "retry-storm", op, "q2"), Reason: "known", Source: "annotation ctrldiag.io/ignore on pod ns/op-0"},
+	}}
+	r.Recount()
+	want := "healthy: the controllers keep up (3 findings suppressed by .ctrldiag-ignore.yaml, annotation ctrldiag.io/ignore)"
+	if r.Summary.Verdict != want || r.Summary.Suppressed != 3 {
+		t.Errorf("verdict %q (%d suppressed), want %q", r.Summary.Verdict, r.Summary.Suppressed, want)
+	}
+	r.Suppressions.Findings = r.Suppressions.Findings[2:3] // the info finding alone
+	if r.Recount(); r.Summary.Verdict != "healthy: the controllers keep up" || r.Summary.SuppressedBy != nil {
+		t.Errorf("an info finding left out changes the verdict: %q, by %q", r.Summary.Verdict, r.Summary.SuppressedBy)
+	}
+}

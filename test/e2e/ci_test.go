@@ -148,6 +148,9 @@ func TestReportForCI(t *testing.T) {
 	}
 	if text := report("--ignore-file", file); !strings.Contains(text.Stdout, "Suppressed: ") || !strings.Contains(text.Stdout, "saturated on purpose in this test") {
 		t.Errorf("the text report does not list the suppressed findings:\n%s", text.Stdout)
+	} else if verdict := verdictOf(text.Stdout); !strings.Contains(verdict, "findings suppressed by "+file) {
+		// The file changed the answer: the verdict, first screen, says so.
+		t.Errorf("the verdict does not name the ignore file that changed it: %q", verdict)
 	}
 
 	// Expired yesterday: it suppresses nothing and a notice says so.
@@ -169,4 +172,12 @@ func TestReportForCI(t *testing.T) {
 		strings.Contains(r.Stdout, "FINDINGS") {
 		t.Errorf("malformed file: exit %d\n%s", r.Code, r)
 	}
+}
+
+// verdictOf is the verdict of a text report, its wrapped lines joined: from "Verdict:" to the
+// end of its paragraph.
+func verdictOf(text string) string {
+	_, v, _ := strings.Cut(text, "Verdict:")
+	v, _, _ = strings.Cut(v, "\n\n")
+	return strings.Join(strings.Fields(v), " ")
 }

@@ -113,8 +113,8 @@ func TestFaultAPIServerGone(t *testing.T) {
 			return scrapes == 2
 		})
 		m := runBounded(t, g.kubeconfig(t), "queues", "-n", ns, "--via", "proxy", "--interval", "5s", "--timeout", "3s")
-		// The first sample was read: lifetime figures, exit 0, and the second sample's failure.
-		if m.Code != 0 || !strings.Contains(m.Stdout, "workqueue") && !strings.Contains(m.Stdout, "deployment") ||
+		// The first sample was read: lifetime figures, the second sample's failure, exit 1.
+		if m.Code != 1 || !strings.Contains(m.Stdout, "workqueue") && !strings.Contains(m.Stdout, "deployment") ||
 			!strings.Contains(m.Stderr, "second sample") || !strings.Contains(m.Stderr, "127.0.0.1") {
 			t.Errorf("want the first sample shown and the second sample's failure named\n%s", m.Result)
 		}

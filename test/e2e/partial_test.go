@@ -26,7 +26,7 @@ func TestReportKeepsPartialReadErrors(t *testing.T) {
 	args := []string{"--from-file", halfBad, "--from-file", pair, "--interval", "10s"}
 
 	l, q := queuesJSON(t, args...)
-	if q.Code != 0 || len(l.Errors) != 1 || !strings.Contains(l.Errors[0].Error, "second sample") {
+	if q.Code != 1 || len(l.Errors) != 1 || !strings.Contains(l.Errors[0].Error, "second sample") {
 		t.Fatalf("queues should list the pair with a malformed second page as an error:\n%s", q)
 	}
 

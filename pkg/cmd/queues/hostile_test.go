@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/hostiletext"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 )
 
 // hostile is a label value that attacks terminals and CI logs.
@@ -50,8 +51,8 @@ func TestHostileServerTextIsInert(t *testing.T) {
 	defer srv.Close()
 	for _, output := range []string{"", "wide"} {
 		out, errOut, err := run(t, "", "--url", srv.URL+"/metrics", "--url", srv.URL+"/fail", "--interval", "0", "-o", output)
-		if err != nil {
-			t.Fatal(err)
+		if code, _ := exitcode.CodeFor(err); code != exitcode.Error {
+			t.Fatalf("exit %d (%v), want 1: /fail failed", code, err)
 		}
 		assertInert(t, "stdout", out)
 		assertInert(t, "stderr", errOut)

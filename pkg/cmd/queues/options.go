@@ -2,6 +2,7 @@ package queues
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -13,6 +14,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/pipeline"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
@@ -87,5 +89,13 @@ func (o *Options) Run(ctx context.Context) error {
 	for _, e := range res.List.Errors {
 		stderrline.Say(o.ErrOut, "error", e.Target+": "+e.Error)
 	}
-	return render.WriteList(o.Out, o.format, res.List, render.ListOptions{NoHeaders: o.NoHeaders, SortBy: o.SortBy, Ranks: view.QueueRanks})
+	if err := render.WriteList(o.Out, o.format, res.List, render.ListOptions{NoHeaders: o.NoHeaders, SortBy: o.SortBy, Ranks: view.QueueRanks}); err != nil {
+		return err
+	}
+	if n := len(res.List.Errors); n > 0 {
+		// As kubectl get: what could be read is printed, and the run that could not read
+		// everything it was asked for exits 1, the failed targets named above.
+		return exitcode.Failure(fmt.Errorf("%s could not be read completely (named above); the rest is printed", plural.Count(n, "target")))
+	}
+	return nil
 }

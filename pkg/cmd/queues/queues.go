@@ -31,8 +31,9 @@ Thresholds (--threshold name=value, --thresholds FILE): kubectl ctrldiag explain
 Standby replicas that run no controllers fold into one STANDBY row per workload. Columns,
 replicas and leaders: docs/guide/queues.md; the JSON schema: docs/json.md.
 
-Exit codes: 0 results printed (targets that failed show as ERROR rows and on stderr); 1 every
-target failed; 2 invalid flags or arguments.`
+Exit codes: 0 every target read and printed; 1 a target failed (the rest is printed, the
+failed show as ERROR rows and on stderr, as kubectl get), or every one did; 2 invalid flags or
+arguments.`
 
 const example = `  # The queues of a controller-runtime manager's metrics endpoint, rates over 5 seconds
   kubectl ctrldiag queues --url http://localhost:8080/metrics

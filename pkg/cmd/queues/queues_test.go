@@ -86,8 +86,13 @@ func TestGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
 			out, _, err := run(t, "", tt.args...)
-			if err != nil {
-				t.Fatal(err)
+			// A partial failure prints what was read and exits 1, as kubectl get does.
+			want := exitcode.OK
+			if strings.HasPrefix(tt.golden, "partial-failure") {
+				want = exitcode.Error
+			}
+			if code, msg := exitcode.CodeFor(err); code != want || (want != exitcode.OK && msg != "1 target could not be read completely (named above); the rest is printed") {
+				t.Fatalf("exit %d, %q; want %d", code, msg, want)
 			}
 			golden(t, tt.golden, out)
 		})
@@ -176,7 +181,7 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
-// TestURL reads a live endpoint twice and one that fails: partial results, exit 0.
+// TestURL reads a live endpoint twice and one that fails: partial results, exit 1.
 func TestURL(t *testing.T) {
 	page, err := os.ReadFile(pages + "controller-runtime-2.prom")
 	if err != nil {
@@ -191,8 +196,8 @@ func TestURL(t *testing.T) {
 	}))
 	defer srv.Close()
 	out, errOut, err := run(t, "", "--url", srv.URL+"/metrics", "--url", srv.URL+"/wrong", "--interval", "200ms", "--token", "tok-123")
-	if err != nil {
-		t.Fatal(err)
+	if code, _ := exitcode.CodeFor(err); code != exitcode.Error {
+		t.Errorf("exit %d (%v), want 1: one target failed", code, err)
 	}
 	if !strings.Contains(out, "gadget") || !strings.Contains(out, "ERROR") || !strings.Contains(errOut, "404 Not Found") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out, errOut)
