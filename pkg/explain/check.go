@@ -61,7 +61,7 @@ var kindLabels = map[string]string{
 
 func checkText(c Check) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %s\n", c.Code, c.Check, c.Title)
+	b.WriteString(hanging(c.Code+" "+c.Check+": ", c.Title, 80))
 	fmt.Fprintf(&b, "Severity: %s\n\n", c.Severity)
 	b.WriteString(wrap(c.Explanation, "", 80))
 	fmt.Fprintf(&b, "\nEvidence (report -o json: findings[].evidence,\neach {%s}):\n", strings.Join(EvidenceFields(), ", "))
@@ -91,17 +91,16 @@ func checkText(c Check) string {
 
 func thresholdsText(docs []findings.ThresholdDoc) string {
 	var b strings.Builder
-	b.WriteString("Thresholds decide when a check raises a finding. Override one with --threshold name=value\n" +
-		"(repeatable), or several with --thresholds FILE, a YAML file of name: value lines\n" +
-		"(e.g. stuckAfter: 10m). Durations must be more than 0 (30s, 5m), counts and rates 0 or\n" +
-		"more, ratios from 0 to 1.\n\n")
-	fmt.Fprintf(&b, "%-27s %-8s %-14s %s\n", "NAME", "DEFAULT", "UNIT", "MEANING")
+	b.WriteString(wrap("Thresholds decide when a check raises a finding. Override one with --threshold name=value "+
+		"(repeatable), or several with --thresholds FILE, a YAML file of name: value lines "+
+		"(e.g. stuckAfter: 10m). Durations must be more than 0 (30s, 5m), counts and rates 0 or "+
+		"more, ratios from 0 to 1.", "", 80) + "\n")
+	b.WriteString("NAME: DEFAULT (UNIT)\n    meaning\n")
 	for _, d := range docs {
-		lines := strings.Split(strings.TrimRight(wrap(d.Meaning, "", 60), "\n"), "\n")
-		fmt.Fprintf(&b, "%-27s %-8s %-14s %s\n", d.Name, d.Default, d.Unit, lines[0])
-		for _, l := range lines[1:] {
-			fmt.Fprintf(&b, "%-27s %-8s %-14s %s\n", "", "", "", l)
-		}
+		// Each threshold's meaning under its name and default: a table of four columns
+		// cannot hold the meanings in 80.
+		fmt.Fprintf(&b, "\n%s: %s (%s)\n", d.Name, d.Default, d.Unit)
+		b.WriteString(wrap(d.Meaning, "    ", 80))
 	}
 	return b.String()
 }

@@ -94,7 +94,7 @@ func Find(topic string) (Page, error) {
 	case TopicStatus:
 		return Page{Text: statusText()}, nil
 	case TopicCapacity:
-		return Page{Text: capacityText}, nil
+		return Page{Text: paragraphs(capacityText, 80)}, nil
 	}
 	for _, d := range findings.Catalog() {
 		if strings.EqualFold(d.Code, t) || strings.EqualFold(d.Check, t) {
@@ -122,11 +122,11 @@ func WriteTopics(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("Topics (kubectl ctrldiag explain TOPIC):\n")
 	for _, t := range Topics() {
-		fmt.Fprintf(&b, "  %-12s %s\n", t.Name, t.Summary)
+		b.WriteString(hanging(fmt.Sprintf("  %-12s ", t.Name), t.Summary, 80))
 	}
 	b.WriteString("\nChecks (kubectl ctrldiag explain CODE or NAME; report raises them as findings):\n")
 	for _, d := range findings.Catalog() {
-		fmt.Fprintf(&b, "  %-6s %-22s %-9s %s\n", d.Code, d.Check, d.Severity, d.Title)
+		b.WriteString(hanging(fmt.Sprintf("  %-6s %-22s %-9s ", d.Code, d.Check, d.Severity), d.Title, 80))
 	}
 	var statuses, thresholds []string
 	for _, st := range Statuses() {
@@ -193,6 +193,22 @@ func wrap(text, indent string, width int) string {
 		b.WriteString(line + "\n")
 	}
 	return b.String()
+}
+
+// paragraphs wraps each paragraph of text (lines up to a blank one) to width.
+func paragraphs(text string, width int) string {
+	var out []string
+	for _, p := range strings.Split(strings.TrimSpace(text), "\n\n") {
+		out = append(out, wrap(p, "", width))
+	}
+	return strings.Join(out, "\n")
+}
+
+// hanging is text wrapped to width after prefix, its further lines indented under the
+// text's first: a column of a list whose last column may be long.
+func hanging(prefix, text string, width int) string {
+	indent := strings.Repeat(" ", len(prefix))
+	return prefix + strings.TrimPrefix(wrap(text, indent, width), indent)
 }
 
 // kindOrder is the order recommendations are printed in; other kinds follow, sorted.

@@ -69,7 +69,7 @@ func TestThresholdsPageListsEveryThreshold(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range findings.ThresholdDocs() {
-		if !strings.Contains(out.String(), d.Name+" ") || !strings.Contains(out.String(), d.Default) {
+		if !strings.Contains(out.String(), "\n"+d.Name+": "+d.Default+" ("+d.Unit+")\n") {
 			t.Errorf("thresholds page lacks %s %s", d.Name, d.Default)
 		}
 	}
@@ -161,5 +161,33 @@ func TestCheckNamesEvidenceFields(t *testing.T) {
 	text := checkText(checkOf(d))
 	if want := "findings[].evidence,\neach {" + strings.Join(fields, ", ") + "}"; !strings.Contains(text, want) {
 		t.Errorf("the page lacks %q:\n%s", want, text)
+	}
+}
+
+// Every page explain prints, and its list of topics, fits 80 columns.
+func TestPagesFit80Columns(t *testing.T) {
+	var pages []string
+	var list bytes.Buffer
+	if err := WriteTopics(&list); err != nil {
+		t.Fatal(err)
+	}
+	pages = append(pages, list.String())
+	for _, name := range Names() {
+		p, err := Find(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var out bytes.Buffer
+		if err := WritePage(&out, p); err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, out.String())
+	}
+	for i, page := range pages {
+		for _, l := range strings.Split(page, "\n") {
+			if len([]rune(l)) > 80 {
+				t.Errorf("page %d has a line of %d columns: %q", i, len([]rune(l)), l)
+			}
+		}
 	}
 }

@@ -40,25 +40,17 @@ func withDefaults(s string) string {
 
 func statusText() string {
 	var b strings.Builder
-	b.WriteString("STATUS, the column of kubectl ctrldiag queues and top, says whether a queue keeps up.\n" +
-		"It comes from the findings kubectl ctrldiag report raises on that queue, judged with the\n" +
-		"same thresholds (--threshold, --thresholds; see kubectl ctrldiag explain thresholds), so\n" +
-		"the table and the report always agree; -o wide's REASON names the finding's code.\n" +
-		"Rows sort worst first:\n\n")
+	b.WriteString(wrap("STATUS, the column of kubectl ctrldiag queues and top, says whether a queue keeps up. "+
+		"It comes from the findings kubectl ctrldiag report raises on that queue, judged with the "+
+		"same thresholds (--threshold, --thresholds; see kubectl ctrldiag explain thresholds), so "+
+		"the table and the report always agree; -o wide's REASON names the finding's code. "+
+		"Rows sort worst first:", "", 80) + "\n")
 	for _, s := range Statuses() {
-		lines := strings.Split(strings.TrimRight(wrap(withDefaults(s.Means), "", 78), "\n"), "\n")
-		b.WriteString("  " + pad(string(s.Status), 10) + lines[0] + "\n")
-		for _, l := range lines[1:] {
-			b.WriteString("  " + pad("", 10) + l + "\n")
-		}
+		// The value, then its meaning beneath it: the longest value (SATURATED) and 80
+		// columns leave too little beside it.
+		b.WriteString("  " + string(s.Status) + "\n")
+		b.WriteString(wrap(withDefaults(s.Means), "      ", 80))
 	}
-	b.WriteString("\nA check's page (kubectl ctrldiag explain CHECK) says what it means and what to change.\n")
+	b.WriteString("\n" + wrap("A check's page (kubectl ctrldiag explain CHECK) says what it means and what to change.", "", 80))
 	return b.String()
-}
-
-func pad(s string, n int) string {
-	if len(s) >= n {
-		return s + " "
-	}
-	return s + strings.Repeat(" ", n-len(s))
 }
