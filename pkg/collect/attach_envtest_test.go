@@ -79,7 +79,7 @@ func TestWithClusterAgainstAnAPIServer(t *testing.T) {
 
 	// The whole report, its series read twice 10 s apart: section 1 lists the pod, section 5
 	// its limit, section 6 is read, and json says which cluster, and when.
-	rep, err := engine.Report(ctx, engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: engine.Scope{Namespace: "ops"}},
+	rep, err := engine.Report(ctx, engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: source.Scope{Namespace: "ops"}},
 		engine.Env{Source: newW(kubeAs(cfg)).withPages(t)})
 	if err != nil {
 		t.Fatalf("report: %v", err)

@@ -23,7 +23,7 @@ type QueuesConfig struct {
 	Read source.Options
 	// Thresholds judge the status of every queue, as they judge the findings of report.
 	Thresholds findings.Thresholds
-	Scope      Scope
+	Scope      source.Scope
 }
 
 // QueuesResult is the queue table and what to say beside it.
@@ -144,7 +144,7 @@ func notes(read []model.Target) []string {
 }
 
 // nothingFound explains an empty discovery.
-func nothingFound(s Scope, inv *source.Inventory) string {
+func nothingFound(s source.Scope, inv *source.Inventory) string {
 	where := "in namespace " + s.Namespace
 	if s.Namespace == "" {
 		where = "in any namespace"

@@ -27,7 +27,7 @@ type ReportConfig struct {
 	// Read says how to read the targets (the families to keep are the engine's choice).
 	Read       source.Options
 	Thresholds findings.Thresholds
-	Scope      Scope
+	Scope      source.Scope
 	// Generations are resources checked for generation lag, when a cluster is read, besides
 	// the built-in workloads and the reference operator's Workloads.
 	Generations []schema.GroupVersionResource

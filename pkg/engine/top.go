@@ -10,33 +10,14 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
-// Frame is one refresh of `top`: every target read once, its rates over the time since the
-// refresh before (the first frame has none: lifetime quantiles, no rates).
-type Frame struct {
-	// Time is when the refresh began.
-	Time time.Time
-	// List is the queue table, worst first; targets that failed this time are its Errors.
-	List view.QueueList
-	// Findings are the findings of the targets read, judged with the same thresholds that
-	// give the STATUS column; the details of a queue show its own.
-	Findings []findings.Finding
-	// Warnings are the source's warnings (the first frame) and what the targets said while
-	// being read (a fallback to port-forward), for stderr or a status line.
-	Warnings []string
-	// History is, in the first frame of a Top with a History, the queues' recent depth and
-	// adds/s, which the points of the frames continue.
-	History []promsource.QueueHistory
-}
-
 // TopHistory gives the recent history of targets' queues up to end, and what to warn about.
-type TopHistory func(ctx context.Context, targets []target.Target, end time.Time) ([]promsource.QueueHistory, []string, error)
+type TopHistory func(ctx context.Context, targets []target.Target, end time.Time) ([]health.QueueHistory, []string, error)
 
 // Top reads the targets again and again over one opened source, so that connections (the
 // API server's, port-forwards, HTTP keep-alives) live across refreshes; with SetRediscover,
@@ -85,10 +66,10 @@ func (t *Top) SetRediscover(every time.Duration) { t.every = every }
 // be opened or has no targets; a target that fails (or went away) is an error of the frame.
 //
 // A frame is a run of its own: --deadline (Env.Clock's limit) bounds each frame from its start.
-func (t *Top) Next(ctx context.Context) (*Frame, error) {
+func (t *Top) Next(ctx context.Context) (*view.Frame, error) {
 	ctx, cancel := source.Clock{Start: time.Now(), Limit: t.env.Clock.Limit}.Bound(ctx)
 	defer cancel()
-	f := &Frame{Time: t.env.now()}
+	f := &view.Frame{Time: t.env.now()}
 	if t.inv != nil && t.rediscoverDue(f.Time) {
 		t.rediscover(ctx, f)
 	}
@@ -170,12 +151,4 @@ func (t *Top) Close() error {
 		return c.Close()
 	}
 	return nil
-}
-
-// Window is the frame's window in the table's words: "lifetime" or a duration.
-func (f *Frame) Window() string {
-	if f.List.Window == "" {
-		return view.Lifetime
-	}
-	return f.List.Window
 }

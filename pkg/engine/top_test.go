@@ -11,8 +11,8 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -135,7 +135,7 @@ func TestTopHistoryOnlyInTheFirstFrame(t *testing.T) {
 		}}
 		top := NewTop(QueuesConfig{Thresholds: findings.DefaultThresholds()}, Env{Source: src, Now: func() time.Time { return start }})
 		asked := 0
-		top.SetHistory(func(_ context.Context, targets []target.Target, end time.Time) ([]promsource.QueueHistory, []string, error) {
+		top.SetHistory(func(_ context.Context, targets []target.Target, end time.Time) ([]health.QueueHistory, []string, error) {
 			asked++
 			if len(targets) != 2 || !end.Equal(start) {
 				t.Errorf("history asked for %v up to %s", targets, end)
@@ -143,7 +143,7 @@ func TestTopHistoryOnlyInTheFirstFrame(t *testing.T) {
 			if fail {
 				return nil, nil, errors.New("Prometheus at p: connection refused")
 			}
-			return []promsource.QueueHistory{{Target: "a", Queue: "widget", Depth: []float64{1, 2}, Adds: []float64{3, 4}}}, []string{"a note"}, nil
+			return []health.QueueHistory{{Target: "a", Queue: "widget", Depth: []float64{1, 2}, Adds: []float64{3, 4}}}, []string{"a note"}, nil
 		})
 		first, err := top.Next(context.Background())
 		if err != nil {

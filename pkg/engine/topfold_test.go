@@ -10,6 +10,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // leaseCluster is a cluster whose Leases say op-a leads; it counts the times it is asked.
@@ -82,7 +83,7 @@ func TestTopFoldsStandbysAsQueuesDoes(t *testing.T) {
 	src := &twoReplicas{t: t, now: &now, cluster: &leaseCluster{}}
 	top := NewTop(QueuesConfig{Thresholds: findings.DefaultThresholds()}, Env{Source: src, Now: func() time.Time { return now }})
 	top.SetRediscover(30 * time.Second)
-	var f *Frame
+	var f *view.Frame
 	for i := 0; i < 3; i++ {
 		var err error
 		if f, err = top.Next(context.Background()); err != nil {

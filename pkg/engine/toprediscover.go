@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // rediscoverDue says whether the targets are to be found again before this refresh: the
@@ -23,7 +24,7 @@ func (t *Top) rediscoverDue(now time.Time) bool {
 // sample before (and leave the table, as they are no longer read); those that appeared have
 // none, so their first frame is lifetime, as any first frame. When it fails, the targets
 // stay as they were and the frame says why; the next try waits for the next period.
-func (t *Top) rediscover(ctx context.Context, f *Frame) {
+func (t *Top) rediscover(ctx context.Context, f *view.Frame) {
 	r := t.env.Source.(source.Rediscoverer)
 	t.found, t.newFailure = f.Time, false
 	inv, err := r.Rediscover(ctx)

@@ -11,6 +11,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // rolloutSource is a discovered source whose Rediscover finds the targets in next (or fails
@@ -66,7 +67,7 @@ func (s *rolloutSource) Read(context.Context, source.Options) []source.Result {
 }
 
 // rows are the frame's targets with a queue row, and those with an error row.
-func rows(f *Frame) (read, failed []string) {
+func rows(f *view.Frame) (read, failed []string) {
 	for _, it := range f.List.Items {
 		read = append(read, it.Target)
 	}
@@ -87,7 +88,7 @@ func TestTopRediscoversAfterAFailureAndEveryPeriod(t *testing.T) {
 	top := NewTop(QueuesConfig{Thresholds: findings.DefaultThresholds()}, Env{Source: src, Now: func() time.Time { return now }})
 	top.SetRediscover(30 * time.Second)
 	ctx := context.Background()
-	next := func(step time.Duration) *Frame {
+	next := func(step time.Duration) *view.Frame {
 		t.Helper()
 		now = now.Add(step)
 		f, err := top.Next(ctx)

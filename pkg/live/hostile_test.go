@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
@@ -16,10 +15,10 @@ import (
 // hostile would retitle the terminal, clear it, and start a workflow command line.
 const hostile = "q\x1b]0;pwned\x07\n::error file=x::pwned\x1b[2J"
 
-func hostileFrame() *engine.Frame {
+func hostileFrame() *view.Frame {
 	q := nan(health.QueueStats{Target: "a", Queue: hostile, Depth: 5, AddsPerSecond: 1, Window: 2 * time.Second,
 		Status: health.StatusBacklog, Reason: "wait in " + hostile})
-	f := &engine.Frame{Time: time.Date(2026, 1, 1, 0, 0, 2, 0, time.UTC), Warnings: []string{"the server warns: " + hostile},
+	f := &view.Frame{Time: time.Date(2026, 1, 1, 0, 0, 2, 0, time.UTC), Warnings: []string{"the server warns: " + hostile},
 		List: view.NewQueueList([]health.QueueStats{q}, []view.TargetError{{Target: "b", Error: "500: " + hostile}})}
 	return f
 }
@@ -37,7 +36,7 @@ func assertInert(t *testing.T, where, out string) {
 
 func TestTopPrintsTextFromOutsideEscaped(t *testing.T) {
 	var out, errOut bytes.Buffer
-	next := func(context.Context) (*engine.Frame, error) { return hostileFrame(), nil }
+	next := func(context.Context) (*view.Frame, error) { return hostileFrame(), nil }
 	if err := Stream(context.Background(), &out, &errOut, next, Loop{Every: time.Millisecond, Count: 1}, Print{}); err != nil {
 		t.Fatal(err)
 	}
@@ -72,14 +71,14 @@ func TestTopPrintsTextFromOutsideEscaped(t *testing.T) {
 func TestTopMasksCredentialsInWarningsAndErrors(t *testing.T) {
 	const secret = "live-Secret-Token-0007"
 	redact.Add(secret)
-	frame := func() *engine.Frame {
+	frame := func() *view.Frame {
 		f := hostileFrame()
 		f.Warnings = []string{"the store says: you sent " + secret}
 		f.List.Errors[0].Error = "401: you sent " + secret
 		return f
 	}
 	var out, errOut bytes.Buffer
-	next := func(context.Context) (*engine.Frame, error) { return frame(), nil }
+	next := func(context.Context) (*view.Frame, error) { return frame(), nil }
 	if err := Stream(context.Background(), &out, &errOut, next, Loop{Every: time.Millisecond, Count: 1}, Print{}); err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // mode is what the screen shows.
@@ -30,13 +30,13 @@ type model struct {
 	loop   Loop
 	styles styles
 
-	frame   *engine.Frame
+	frame   *view.Frame
 	frames  int
 	rows    []row // every row of the latest frame, in the list's order
 	history map[string]*history
 	// seed is the history before the session (the first frame's), by row key: a queue's
 	// history starts with it.
-	seed map[string]promsource.QueueHistory
+	seed map[string]health.QueueHistory
 	err  error
 	// warnings are the distinct warnings of the frames so far, in order.
 	warnings []string
@@ -56,12 +56,12 @@ func newModel(next Next, loop Loop, s styles) *model {
 // add takes a frame in: its rows, and a point of every queue's history. What came from
 // outside (queue and target names, errors, warnings) is kept escaped (printable): the screen
 // is a terminal.
-func (m *model) add(f *engine.Frame) {
+func (m *model) add(f *view.Frame) {
 	f = shown(f)
 	m.frame, m.frames = f, m.frames+1
 	m.rows = rowsOf(f.List)
 	if len(f.History) > 0 && m.seed == nil {
-		m.seed = map[string]promsource.QueueHistory{}
+		m.seed = map[string]health.QueueHistory{}
 		for _, h := range f.History {
 			m.seed[key(h.Target, h.Queue)] = h
 		}

@@ -11,17 +11,15 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // twoQueues is a frame of a deep queue "backed" (BACKLOG) and a shallow one "calm" (OK) of
 // target a; when gone, target b failed.
-func twoQueues(n int, gone bool) *engine.Frame {
+func twoQueues(n int, gone bool) *view.Frame {
 	backed := nan(health.QueueStats{Target: "a", Queue: "backed", Depth: float64(100 * n), AddsPerSecond: 5, Window: 2 * time.Second,
 		Status: health.StatusBacklog, Reason: "wait in backed (CD201)"})
 	calm := nan(health.QueueStats{Target: "a", Queue: "calm", Depth: 1, AddsPerSecond: float64(50 * n), Window: 2 * time.Second, Status: health.StatusOK})
@@ -29,7 +27,7 @@ func twoQueues(n int, gone bool) *engine.Frame {
 	if gone {
 		errs = append(errs, view.TargetError{Target: "b", Error: "503 Service Unavailable"})
 	}
-	f := &engine.Frame{Time: time.Date(2026, 1, 1, 0, 0, 2*n, 0, time.UTC), List: view.NewQueueList([]health.QueueStats{backed, calm}, errs)}
+	f := &view.Frame{Time: time.Date(2026, 1, 1, 0, 0, 2*n, 0, time.UTC), List: view.NewQueueList([]health.QueueStats{backed, calm}, errs)}
 	f.Findings = []findings.Finding{{Code: "CD201", Check: "backlog-growing", Severity: "warning", Title: "Backlog growing", Target: "a", Queue: "backed",
 		Summary: "300 items wait in backed", Evidence: []findings.Evidence{{Name: "depth", Value: "300", Threshold: ">= 100"}}}}
 	return f
@@ -163,7 +161,7 @@ func TestHistoryFillsTheFirstSparklines(t *testing.T) {
 	}
 	depth[0] = 1e6 // too old to be kept: it would flatten the others
 	adds[len(adds)-1] = math.NaN()
-	f.History = []promsource.QueueHistory{{Target: "a", Queue: "backed", Depth: depth, Adds: adds}, {Target: "z", Queue: "gone", Depth: []float64{1}}}
+	f.History = []health.QueueHistory{{Target: "a", Queue: "backed", Depth: depth, Adds: adds}, {Target: "z", Queue: "gone", Depth: []float64{1}}}
 	m.Update(frameMsg{frame: f})
 	h := m.history[key("a", "backed")]
 	if len(h.depth) != sparkWidth || h.depth[sparkWidth-1] != 100 || h.depth[0] != depth[len(depth)-HistoryPoints] {
@@ -189,12 +187,12 @@ func TestHistoryFillsTheFirstSparklines(t *testing.T) {
 func TestHistoryOfGoneTargetsIsDropped(t *testing.T) {
 	m := plainModel()
 	m.add(twoQueues(1, false))
-	failing := &engine.Frame{List: view.NewQueueList(nil, []view.TargetError{{Target: "a", Error: "connection refused"}})}
+	failing := &view.Frame{List: view.NewQueueList(nil, []view.TargetError{{Target: "a", Error: "connection refused"}})}
 	m.add(failing)
 	if len(m.history) != 2 {
 		t.Fatalf("a failing: history of %d queues, want a's 2 kept", len(m.history))
 	}
-	m.add(&engine.Frame{List: view.NewQueueList(nil, nil)})
+	m.add(&view.Frame{List: view.NewQueueList(nil, nil)})
 	if len(m.history) != 0 {
 		t.Errorf("a gone: history of %d queues left", len(m.history))
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
@@ -30,7 +29,7 @@ func (p Print) table() bool {
 // table under its time line; a YAML document after "---" but the first; a JSON document, a
 // name per line or a template's output as they are, one after the other, as kubectl get -w
 // prints them. The list names the frame's time.
-func printFrame(out io.Writer, f *engine.Frame, n int, p Print) error {
+func printFrame(out io.Writer, f *view.Frame, n int, p Print) error {
 	l := printed(f)
 	switch {
 	case p.table():
@@ -54,7 +53,7 @@ func printFrame(out io.Writer, f *engine.Frame, n int, p Print) error {
 
 // printed is f's queue list as stdout shows it: its time set, the target errors, which quote
 // servers, with credentials masked (redact). The outputs escape text from outside themselves.
-func printed(f *engine.Frame) view.QueueList {
+func printed(f *view.Frame) view.QueueList {
 	l := f.List
 	l.Time = f.Time.UTC()
 	l.Errors = make([]view.TargetError, 0, len(f.List.Errors))

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // Screen shows the frames full screen on the terminal out (keys read from in) until q,
@@ -45,7 +45,7 @@ func Screen(ctx context.Context, in io.Reader, out io.Writer, next Next, loop Lo
 
 // frameMsg is a frame made, or the error of one that could not be.
 type frameMsg struct {
-	frame *engine.Frame
+	frame *view.Frame
 	err   error
 	took  time.Duration
 }

@@ -1,15 +1,15 @@
 package live
 
 import (
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // shown is f as the screen and the stream may print it: text from outside escaped
 // (printable), and the warnings and target errors, which quote servers, with credentials
 // masked (redact). f itself is left as it is.
-func shown(f *engine.Frame) *engine.Frame {
+func shown(f *view.Frame) *view.Frame {
 	f = printable.Value(f)
 	c := *f
 	c.Warnings = nil

@@ -6,11 +6,11 @@ import (
 	"io"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // Next yields the next frame; it fails only when the targets cannot be found at all.
-type Next func(ctx context.Context) (*engine.Frame, error)
+type Next func(ctx context.Context) (*view.Frame, error)
 
 // Loop says how often to refresh and when to stop.
 type Loop struct {
@@ -53,7 +53,7 @@ func Stream(ctx context.Context, out, errOut io.Writer, next Next, loop Loop, p 
 // writeFrame writes the n-th frame (from 0): its queue list as p says, and on errOut what went
 // wrong: each warning once (warned holds those already given), the failed targets at every
 // frame. What came from outside is written escaped (printable).
-func writeFrame(out, errOut io.Writer, f *engine.Frame, n int, warned map[string]bool, p Print) error {
+func writeFrame(out, errOut io.Writer, f *view.Frame, n int, warned map[string]bool, p Print) error {
 	s := shown(f)
 	for _, w := range s.Warnings {
 		if !warned[w] {

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
@@ -19,11 +18,11 @@ import (
 func frames() Next {
 	n := 0
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	return func(context.Context) (*engine.Frame, error) {
+	return func(context.Context) (*view.Frame, error) {
 		n++
 		q := health.QueueStats{Target: "a", Queue: "widget", Depth: float64(10 * n), Window: 2 * time.Second,
 			AddsPerSecond: float64(n), Status: health.StatusOK}
-		f := &engine.Frame{Time: start.Add(time.Duration(n) * 2 * time.Second), Warnings: []string{"a: using port-forward"}}
+		f := &view.Frame{Time: start.Add(time.Duration(n) * 2 * time.Second), Warnings: []string{"a: using port-forward"}}
 		var errs []view.TargetError
 		if n == 2 {
 			errs = append(errs, view.TargetError{Target: "b", Error: "connection refused"})
@@ -75,7 +74,7 @@ func TestStreamEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	next := frames()
 	n := 0
-	counting := func(ctx context.Context) (*engine.Frame, error) {
+	counting := func(ctx context.Context) (*view.Frame, error) {
 		n++
 		if n == 4 {
 			cancel()
@@ -86,7 +85,7 @@ func TestStreamEnds(t *testing.T) {
 	if err := Stream(ctx, &out, &out, counting, Loop{Every: time.Millisecond}, Print{}); err != nil || strings.Count(out.String(), "# 2026") != 3 {
 		t.Errorf("cancelled: %v, %d frames:\n%s", err, strings.Count(out.String(), "# 2026"), out.String())
 	}
-	failing := func(context.Context) (*engine.Frame, error) {
+	failing := func(context.Context) (*view.Frame, error) {
 		return nil, errors.New("no controller metrics endpoint found")
 	}
 	if err := Stream(context.Background(), &out, &out, failing, Loop{Every: time.Millisecond}, Print{}); err == nil {

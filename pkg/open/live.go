@@ -3,7 +3,6 @@ package open
 import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -25,7 +24,7 @@ func openLive(s Spec, in Inputs) Opened {
 	}
 	return Opened{
 		Source: collect.New(cfg, connector(in.Kubeconfig, s.Timeout)),
-		Scope:  engine.Scope{Cluster: s.Cluster, Namespace: s.Namespace, Selector: s.Selector},
+		Scope:  source.Scope{Cluster: s.Cluster, Namespace: s.Namespace, Selector: s.Selector},
 		Read:   readOptions(s),
 	}
 }

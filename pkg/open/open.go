@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
@@ -27,7 +26,7 @@ type Opened struct {
 	// Source reads the targets; it connects to the cluster only when the cluster is read.
 	Source source.Source
 	// Scope says where targets are looked for; Read how they are read.
-	Scope engine.Scope
+	Scope source.Scope
 	Read  source.Options
 	// Now is the time of the run: a snapshot's, or the end of a Prometheus window; nil for
 	// now.

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -42,7 +41,7 @@ func openPrometheus(s Spec, in Inputs) (Opened, error) {
 	at := p.At
 	return Opened{
 		Source: ss,
-		Scope:  engine.Scope{Namespace: s.Namespace, Label: scope},
+		Scope:  source.Scope{Namespace: s.Namespace, Label: scope},
 		Read:   source.Options{Timeout: p.Timeout, Concurrency: s.Concurrency},
 		Now:    func() time.Time { return at },
 	}, nil

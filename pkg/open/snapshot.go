@@ -5,7 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -43,6 +42,6 @@ func LoadSnapshot(ctx context.Context, path string, lim snapshot.Limits) (*snaps
 // --from-snapshot` and `diff` read a snapshot through it, so the two agree on a file.
 func Snapshot(snap *snapshot.Snapshot, s Spec) Opened {
 	taken, sc := snap.Manifest.Taken, snap.Manifest.Scope
-	return Opened{Source: snapshot.NewReplay(snap), Scope: engine.Scope{Cluster: sc.Cluster, Namespace: sc.Namespace, Selector: sc.Selector},
+	return Opened{Source: snapshot.NewReplay(snap), Scope: source.Scope{Cluster: sc.Cluster, Namespace: sc.Namespace, Selector: sc.Selector},
 		Read: readOptions(s), Now: func() time.Time { return taken }}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -59,7 +60,7 @@ func (t *Top) Start(withHistory bool) *engine.Top {
 	top := engine.NewTop(t.qcfg, t.env)
 	top.SetRediscover(t.cfg.Rediscover)
 	if h := t.history; withHistory && h != nil {
-		top.SetHistory(func(ctx context.Context, targets []target.Target, end time.Time) ([]promsource.QueueHistory, []string, error) {
+		top.SetHistory(func(ctx context.Context, targets []target.Target, end time.Time) ([]health.QueueHistory, []string, error) {
 			ctx, cancel := context.WithTimeout(ctx, historyDeadline)
 			defer cancel()
 			return h.Read(ctx, targets, end)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -37,14 +38,6 @@ type History struct {
 	Points int
 }
 
-// QueueHistory is the recent history of one queue of one target: one point per step, oldest
-// first, NaN where the server has none.
-type QueueHistory struct {
-	// Target is the live target's ID, Queue the queue's name.
-	Target, Queue string
-	Depth, Adds   []float64
-}
-
 // RateRange is the range of the adds/s rate at each point: two steps, and at least a minute.
 func (h History) RateRange() time.Duration { return max(2*h.Step, minRateRange) }
 
@@ -52,7 +45,7 @@ func (h History) RateRange() time.Duration { return max(2*h.Step, minRateRange) 
 // labels) and URLs (by the instance label, host:port) can be matched to series; a target
 // whose queues are series of several clusters is left out with a warning (narrow it with
 // Clusters).
-func (h History) Read(ctx context.Context, targets []target.Target, end time.Time) ([]QueueHistory, []string, error) {
+func (h History) Read(ctx context.Context, targets []target.Target, end time.Time) ([]health.QueueHistory, []string, error) {
 	sel := h.selectors(targets)
 	if len(sel) == 0 || h.Points <= 0 || h.Step <= 0 {
 		return nil, nil, nil
@@ -171,7 +164,7 @@ func (g grid) fill(dst []float64, points []promapi.Point) []float64 {
 // matchHistory gives each target's queues their points: a pod's are the series with its
 // namespace and pod labels, a URL's those with its instance. Queues whose series come from
 // several clusters are left out, with a note.
-func matchHistory(targets []target.Target, clusterLabel string, g grid, depth, adds []promapi.Series) ([]QueueHistory, []string) {
+func matchHistory(targets []target.Target, clusterLabel string, g grid, depth, adds []promapi.Series) ([]health.QueueHistory, []string) {
 	type key struct{ target, queue string }
 	byPod, byInstance := map[[2]string]string{}, map[string]string{}
 	for _, t := range targets {
@@ -190,7 +183,7 @@ func matchHistory(targets []target.Target, clusterLabel string, g grid, depth, a
 		}
 		return byInstance[l["instance"]]
 	}
-	hist := map[key]*QueueHistory{}
+	hist := map[key]*health.QueueHistory{}
 	clusters := map[key]map[string]bool{}
 	add := func(series []promapi.Series, adds bool) {
 		for _, s := range series {
@@ -201,7 +194,7 @@ func matchHistory(targets []target.Target, clusterLabel string, g grid, depth, a
 			k := key{id, q}
 			qh := hist[k]
 			if qh == nil {
-				qh = &QueueHistory{Target: id, Queue: q}
+				qh = &health.QueueHistory{Target: id, Queue: q}
 				hist[k], clusters[k] = qh, map[string]bool{}
 			}
 			clusters[k][s.Labels[clusterLabel]] = true
@@ -214,7 +207,7 @@ func matchHistory(targets []target.Target, clusterLabel string, g grid, depth, a
 	}
 	add(depth, false)
 	add(adds, true)
-	var out []QueueHistory
+	var out []health.QueueHistory
 	ambiguous := map[string]bool{}
 	for k, qh := range hist {
 		if len(clusters[k]) > 1 {

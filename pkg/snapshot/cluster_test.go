@@ -130,7 +130,7 @@ func TestClusterReportFromSnapshotEqualsTheLiveReport(t *testing.T) {
 	pod := controllerPod(time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC))
 	tgt := target.Target{Kind: target.KindPod, Namespace: "ops", Name: pod.Name, Workload: "deployment/widget", Port: 8080,
 		Ready: true, Via: target.ViaProxy, ViaReason: "the default"}
-	cfg := engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: engine.Scope{Cluster: true, Namespace: "ops"},
+	cfg := engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: source.Scope{Cluster: true, Namespace: "ops"},
 		Read: source.Options{Interval: time.Second, Timeout: 5 * time.Second}}
 	now := time.Date(2026, 11, 22, 3, 10, 0, 0, time.UTC)
 	rec := Record(&podSource{pod: pod, tgt: tgt})

@@ -75,7 +75,7 @@ func TestReportFromSnapshotEqualsTheLiveReport(t *testing.T) {
 	redact.Add(testToken)
 	srv := servePages(t, "../../testdata/pages/controller-runtime-1.prom", "../../testdata/pages/controller-runtime-2.prom")
 	live := collect.New(collect.Config{URLs: []string{srv.URL + "/metrics"}, HTTP: scrape.HTTPConfig{Token: testToken}}, nil)
-	cfg := engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: engine.Scope{},
+	cfg := engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: source.Scope{},
 		Read: source.Options{Interval: 100 * time.Millisecond, Timeout: 5 * time.Second}}
 	rec := Record(live)
 	var taken time.Time
