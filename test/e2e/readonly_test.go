@@ -143,7 +143,8 @@ func TestReadOnlyByAudit(t *testing.T) {
 		}
 		offset := fileSize(t, audit)
 		r := runAs(t, kubeconfig, "kubectl", append([]string{"ctrldiag"}, args...)...)
-		if r.Code != 0 {
+		// queues -A exits 1 when a pod of another test cannot be read meanwhile.
+		if r.Code != 0 && !(r.Code == 1 && args[0] == "queues" && args[1] == "-A" && strings.Contains(r.Stderr, "could not be read completely")) {
 			t.Errorf("kubectl ctrldiag %s:\n%s", strings.Join(args, " "), r)
 		}
 		var got []auditEvent
