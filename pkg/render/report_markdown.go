@@ -22,6 +22,9 @@ func ReportMarkdown(w io.Writer, r view.Report) error {
 	if r.ResolutionNote != "" {
 		ew.printf("\n**Source resolution:** %s\n", md(r.ResolutionNote))
 	}
+	for _, n := range r.Notes {
+		ew.printf("\n**Note:** %s\n", md(n))
+	}
 	for _, s := range reportSections(r) {
 		writeMarkdownSection(ew, s, "## ")
 	}

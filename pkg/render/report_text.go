@@ -25,6 +25,9 @@ func ReportText(w io.Writer, r view.Report) error {
 	if l := partialLine(r); l != "" {
 		ew.printf("%s", wrap(l, "", 96))
 	}
+	for _, n := range r.Notes {
+		ew.printf("%s", wrap("Note: "+n, "", 80))
+	}
 	for _, n := range r.WindowNotes {
 		ew.printf("%s", wrap("Window: "+n, "", 96))
 	}

@@ -121,13 +121,15 @@ type Draft struct {
 func Prepare(in Input) *Draft {
 	// The draft's own targets: a goroutine dump set later changes no caller's.
 	in.Targets = slices.Clone(in.Targets)
+	var notes []string
+	in.Targets, notes = withoutDeniedAPIServer(in.Targets)
 	// The cluster's views are complete: every queue's look-ups in them are map look-ups.
 	in.Objects.Index()
 	in.WarningEvents.Index()
 	in.Admission.Index()
 	r := view.Report{APIVersion: view.APIVersion, Kind: view.ReportKind, GeneratedAt: in.Now.UTC(), Scope: in.Scope, Window: view.Lifetime,
 		Pods: []view.Pod{}, Backlog: []view.Backlog{}, Events: []view.Events{}, Resources: []view.Resources{}, Capacity: []view.Capacity{},
-		SLIs: []view.SLI{}, Findings: []findings.Finding{}}
+		SLIs: []view.SLI{}, Findings: []findings.Finding{}, Notes: notes}
 	var reads []read
 	var readIdx []int
 	var apiPrev, apiCur *health.Snapshot

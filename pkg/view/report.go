@@ -37,6 +37,9 @@ type Report struct {
 	CacheSync CacheSync   `json:"cacheSync"`
 	Events    []Events    `json:"events"`
 	Resources []Resources `json:"resources"`
+	// Notes say what was not read and needs no action to read the rest: the API server's
+	// /metrics that the user may not get, with the permission that would read it.
+	Notes []string `json:"notes,omitempty"`
 	// WindowNotes say where a target's figures are not over the window between its samples:
 	// it restarted between them, or the work it did cannot fit in the window.
 	WindowNotes []string `json:"windowNotes,omitempty"`
