@@ -131,6 +131,8 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 		})
 		out = append(out, failureFindings(t, q, c, th)...)
 		out = append(out, hotLoop(t, q, c, reconciles, requeues, th)...)
+	} else if f, ok := objectFailures(t, q); ok {
+		out = append(out, f)
 	}
 	if c == nil && t.Window > 0 && q.RetriesPerSecond >= th.RetriesPerSecond && q.RetryRatio >= th.RetryRatio &&
 		q.AddsPerSecond*t.Window.Seconds() >= th.MinEvents {

@@ -101,6 +101,17 @@ spec:
 	if got := o.failedAs("replicasets", object); got != "ReplicaFailure=True FailedCreate" {
 		t.Errorf("the objects view names %s as %q, want ReplicaFailure=True FailedCreate:\n%s", object, got, d.Objects)
 	}
+	// The failing object is a finding on the replicaset queue of kube-controller-manager, as
+	// an operator's would be: the verdict counts that controller in trouble.
+	var failing []string
+	for _, f := range d.Findings {
+		if f.Check == "persistent-failures" && f.Queue == "replicaset" && f.Severity == "warning" {
+			failing = append(failing, f.Summary)
+		}
+	}
+	if len(failing) != 1 || !strings.Contains(failing[0], "ReplicaSet objects failed: FailedCreate") || !strings.Contains(d.Summary.Verdict, "in trouble") {
+		t.Errorf("persistent-failures on the replicaset queue: %q, verdict %q; all: %s", failing, d.Summary.Verdict, d.checks())
+	}
 	for _, k := range o.Kinds {
 		if k.Kind.Resource == "replicasets" && k.Namespace != "" {
 			t.Errorf("replicasets read in namespace %q, want all", k.Namespace)
@@ -319,6 +330,10 @@ spec:
 func newQuotaBlockedNamespace(t *testing.T) string {
 	t.Helper()
 	ns := newNamespace(t)
+	// Before the namespace goes (its deletion does not wait), its blocked ReplicaSets go,
+	// waited for: kube-controller-manager judges every namespace's, and the tests after this
+	// one must not find them failing still.
+	t.Cleanup(func() { kubectl(t, "-n", ns, "delete", "replicasets", "--all", "--wait", "--timeout", "60s") })
 	apply(t, fmt.Sprintf(`apiVersion: v1
 kind: ResourceQuota
 metadata: {name: no-pods, namespace: %s}
