@@ -33,7 +33,8 @@ func TestQueuesDeadline(t *testing.T) {
 	if took > deadline+10*time.Second {
 		t.Errorf("queues took %s with --deadline %s", took, deadline)
 	}
-	if r.Code != 0 || len(l.targetsOf()[ns+"/answers:8080"]) == 0 || len(l.Errors) != 1 || l.Errors[0].Target != ns+"/hangs:8080" ||
+	// The hung target failed: exit 1, the other printed.
+	if r.Code != 1 || len(l.targetsOf()[ns+"/answers:8080"]) == 0 || len(l.Errors) != 1 || l.Errors[0].Target != ns+"/hangs:8080" ||
 		!strings.Contains(l.Errors[0].Error, "overall deadline reached: --deadline 3s passed before this target answered") {
 		t.Errorf("the hung target must be an error naming the deadline, the other read:\n%s", r)
 	}

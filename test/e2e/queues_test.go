@@ -132,9 +132,10 @@ func TestQueuesDiscoversPodsBothWays(t *testing.T) {
 	}
 
 	t.Run("discovery without a token", func(t *testing.T) {
+		// The secured pod fails: exit 1, the plain one printed.
 		l, r := queuesJSON(t, "-n", ns, "--interval", "0")
-		if r.Code != 0 || len(l.targetsOf()[plainID]) < 40 {
-			t.Fatalf("the plain pod must be read:\n%s", r)
+		if r.Code != 1 || len(l.targetsOf()[plainID]) < 40 {
+			t.Fatalf("the plain pod must be read, the secured one fail:\n%s", r)
 		}
 		if len(l.Errors) != 1 || l.Errors[0].Target != secureID || !strings.Contains(l.Errors[0].Error, "--token-from-sa") {
 			t.Errorf("the secured pod must fail with the way to succeed: %+v\n%s", l.Errors, r.Stderr)
