@@ -195,59 +195,36 @@ func (p *fastParser) sample(line []byte) bool {
 	quantile, bucket := math.NaN(), math.NaN()
 	p.labels = p.labels[:0]
 	lastStart, lastSpecial := 0, false // where the last label starts, and whether it is le or quantile
-	rest := line[n:]
-	if rest[0] == '{' {
-		rest = rest[1:]
-		for {
-			if len(rest) > 0 && rest[0] == '}' {
-				rest = rest[1:]
-				break
-			}
-			lastStart = len(line) - len(rest)
-			ln := labelNameLen(rest)
-			if ln == 0 || ln+1 >= len(rest) || rest[ln] != '=' || rest[ln+1] != '"' {
+	scan := scanLabels(line, n)
+	for scan.next() {
+		name, value := scan.name, scan.value
+		lastStart = scan.start
+		special := typ == dto.MetricType_SUMMARY && string(name) == model.QuantileLabel ||
+			typ == dto.MetricType_HISTOGRAM && string(name) == model.BucketLabel
+		lastSpecial = special
+		if special {
+			f, err := parseFloat(value)
+			if err != nil {
 				return false
 			}
-			name := rest[:ln]
-			value, used, ok := labelValue(rest[ln+2:])
-			if !ok {
-				return false
-			}
-			rest = rest[ln+2+used:]
-			if string(name) == model.MetricNameLabel {
-				return false // reserved: expfmt's error
-			}
-			special := typ == dto.MetricType_SUMMARY && string(name) == model.QuantileLabel ||
-				typ == dto.MetricType_HISTOGRAM && string(name) == model.BucketLabel
-			lastSpecial = special
-			if special {
-				f, err := parseFloat(value)
-				if err != nil {
-					return false
-				}
-				if typ == dto.MetricType_SUMMARY {
-					quantile = f
-				} else {
-					bucket = f
-				}
+			if typ == dto.MetricType_SUMMARY {
+				quantile = f
 			} else {
-				for _, l := range p.labels {
-					if *l.name == string(name) {
-						return false // duplicate label names: expfmt's error
-					}
-				}
-				p.labels = append(p.labels, label{p.intern(name), p.intern(value)})
+				bucket = f
 			}
-			switch {
-			case len(rest) > 0 && rest[0] == ',':
-				rest = rest[1:]
-			case len(rest) > 0 && rest[0] == '}':
-			default:
-				return false
+			continue
+		}
+		for _, l := range p.labels {
+			if *l.name == string(name) {
+				return false // duplicate label names: expfmt's error
 			}
 		}
+		p.labels = append(p.labels, label{p.intern(name), p.intern(value)})
 	}
-	value, timestamp, ok := p.valueAndTime(rest)
+	if scan.bad {
+		return false
+	}
+	value, timestamp, ok := p.valueAndTime(scan.rest)
 	if !ok {
 		return false
 	}

@@ -145,53 +145,30 @@ func (r *reducer) sample(line []byte) bool {
 	bucket := math.NaN()
 	r.scratch = r.scratch[:0]
 	lastStart, lastLe := 0, false
-	rest := line[n:]
-	if rest[0] == '{' {
-		rest = rest[1:]
-		for {
-			if len(rest) > 0 && rest[0] == '}' {
-				rest = rest[1:]
-				break
-			}
-			lastStart = len(line) - len(rest)
-			ln := labelNameLen(rest)
-			if ln == 0 || ln+1 >= len(rest) || rest[ln] != '=' || rest[ln+1] != '"' {
+	scan := scanLabels(line, n)
+	for scan.next() {
+		name, value := scan.name, scan.value
+		lastStart = scan.start
+		lastLe = string(name) == model.BucketLabel
+		if lastLe {
+			f, err := parseFloat(value)
+			if err != nil {
 				return false
 			}
-			name := rest[:ln]
-			value, used, ok := labelValue(rest[ln+2:])
-			if !ok {
-				return false
-			}
-			rest = rest[ln+2+used:]
-			if string(name) == model.MetricNameLabel {
-				return false
-			}
-			lastLe = string(name) == model.BucketLabel
-			if lastLe {
-				f, err := parseFloat(value)
-				if err != nil {
-					return false
-				}
-				bucket = f
-			} else {
-				for _, l := range r.scratch {
-					if bytes.Equal(l.name, name) {
-						return false
-					}
-				}
-				r.scratch = append(r.scratch, rawLabel{name, value})
-			}
-			switch {
-			case len(rest) > 0 && rest[0] == ',':
-				rest = rest[1:]
-			case len(rest) > 0 && rest[0] == '}':
-			default:
+			bucket = f
+			continue
+		}
+		for _, l := range r.scratch {
+			if bytes.Equal(l.name, name) {
 				return false
 			}
 		}
+		r.scratch = append(r.scratch, rawLabel{name, value})
 	}
-	value, _, ok := (*fastParser)(nil).valueAndTime(rest)
+	if scan.bad {
+		return false
+	}
+	value, _, ok := (*fastParser)(nil).valueAndTime(scan.rest)
 	if !ok || !validCount(isCount || !isSum && !math.IsNaN(bucket), value) {
 		return false
 	}
