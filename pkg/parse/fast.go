@@ -242,8 +242,8 @@ func (p *fastParser) sample(line []byte) bool {
 		return false
 	}
 	if grouped && lastSpecial && !isCount && !isSum {
-		p.prev = prevSeries{prefix: append(p.prev.prefix[:0], line[:lastStart]...), series: m, typ: typ,
-			family: mf.GetName(), labels: n + 1}
+		p.prev.text.keep(line, lastStart, n)
+		p.prev.series, p.prev.typ, p.prev.family = m, typ, mf.GetName()
 	}
 	return true
 }

@@ -50,9 +50,8 @@ type reducer struct {
 	// prev is the series of the previous line when its last label was le: the lines after
 	// it that repeat the text before le continue the same series (see prevSeries).
 	prev struct {
-		prefix []byte
-		rec    int32 // records index; dropped for a series left out; none for no such line
-		labels int   // where the labels start in prefix, after the name and its {
+		text seriesText
+		rec  int32 // records index; dropped for a series left out; none for no such line
 	}
 	scratch []rawLabel // the current line's labels, le aside
 	keyBuf  []byte     // the current series' key, reused
@@ -178,8 +177,8 @@ func (r *reducer) sample(line []byte) bool {
 	}
 	r.prev.rec = none
 	if lastLe && !isCount && !isSum {
-		r.prev.prefix = append(r.prev.prefix[:0], line[:lastStart]...)
-		r.prev.rec, r.prev.labels = rec, n+1
+		r.prev.text.keep(line, lastStart, n)
+		r.prev.rec = rec
 	}
 	return true
 }
@@ -195,73 +194,23 @@ func validCount(count bool, value float64) bool {
 }
 
 // continueSeries reads a line that continues the previous line's series, as
-// fastParser.continueSeries and continueTotals do; done is false when it does not, and ok
-// false when the line is one the fast grammar declines.
+// fastParser.continueSeries does; done is false when it does not, and ok false when the line
+// is one the fast grammar declines.
 func (r *reducer) continueSeries(line []byte) (ok, done bool) {
 	if r.prev.rec == none {
 		return false, false
 	}
-	if !bytes.HasPrefix(line, r.prev.prefix) {
-		return r.continueTotals(line)
-	}
-	rest := line[len(r.prev.prefix):]
-	if len(rest) < 4 || string(rest[:4]) != `le="` {
-		return false, false
-	}
-	text, used, ok := labelValue(rest[4:])
+	c, ok := r.prev.text.next(line, r.family, model.BucketLabel)
 	if !ok {
 		return false, false
 	}
-	rest = rest[4+used:]
-	if len(rest) == 0 || rest[0] != '}' {
-		return false, false
-	}
-	bound, err := parseFloat(text)
-	if err != nil {
-		return false, false
-	}
-	value, _, ok := (*fastParser)(nil).valueAndTime(rest[1:])
-	if !ok || !validCount(true, value) {
+	value, _, ok := (*fastParser)(nil).valueAndTime(c.rest)
+	// A bucket line's value and a _count line's are counts.
+	if !ok || !validCount(c.isCount || !c.isSum, value) {
 		return false, true
 	}
 	if r.prev.rec != dropped {
-		r.set(r.prev.rec, false, false, bound, value)
-	}
-	return true, true
-}
-
-// continueTotals reads the _sum or _count line of the previous line's series.
-func (r *reducer) continueTotals(line []byte) (ok, done bool) {
-	if !bytes.HasPrefix(line, []byte(r.family)) {
-		return false, false
-	}
-	rest := line[len(r.family):]
-	var isCount, isSum bool
-	switch {
-	case bytes.HasPrefix(rest, []byte("_sum")):
-		isSum, rest = true, rest[len("_sum"):]
-	case bytes.HasPrefix(rest, []byte("_count")):
-		isCount, rest = true, rest[len("_count"):]
-	default:
-		return false, false
-	}
-	labels := r.prev.prefix[r.prev.labels:]
-	if len(labels) > 0 {
-		labels = labels[:len(labels)-1] // the comma before le
-		if len(rest) < len(labels)+2 || rest[0] != '{' || !bytes.Equal(rest[1:len(labels)+1], labels) ||
-			rest[len(labels)+1] != '}' {
-			return false, false
-		}
-		rest = rest[len(labels)+2:]
-	} else if len(rest) == 0 || rest[0] != ' ' {
-		return false, false
-	}
-	value, _, ok := (*fastParser)(nil).valueAndTime(rest)
-	if !ok || !validCount(isCount, value) {
-		return false, true
-	}
-	if r.prev.rec != dropped {
-		r.set(r.prev.rec, isCount, isSum, math.NaN(), value)
+		r.set(r.prev.rec, c.isCount, c.isSum, c.bound, value)
 	}
 	return true, true
 }
