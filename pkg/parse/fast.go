@@ -313,12 +313,13 @@ func (p *fastParser) set(m *dto.Metric, typ dto.MetricType, isCount, isSum bool,
 		h := m.Histogram
 		switch {
 		case isCount:
-			if u := uint64(value); value == float64(u) {
+			u, integer, ok := countOf(value)
+			switch {
+			case !ok:
+				return false
+			case integer:
 				h.SampleCount = p.alloc.uint(u)
-			} else {
-				if value < 0 {
-					return false
-				}
+			default:
 				h.SampleCountFloat = p.alloc.float(value)
 			}
 		case isSum:
@@ -326,12 +327,13 @@ func (p *fastParser) set(m *dto.Metric, typ dto.MetricType, isCount, isSum bool,
 		case !math.IsNaN(bucket):
 			b := p.alloc.buckets.next()
 			b.UpperBound = p.alloc.float(bucket)
-			if u := uint64(value); value == float64(u) {
+			u, integer, ok := countOf(value)
+			switch {
+			case !ok:
+				return false
+			case integer:
 				b.CumulativeCount = p.alloc.uint(u)
-			} else {
-				if value < 0 {
-					return false
-				}
+			default:
 				b.CumulativeCountFloat = p.alloc.float(value)
 			}
 			if h.Bucket == nil {
@@ -347,6 +349,16 @@ func (p *fastParser) set(m *dto.Metric, typ dto.MetricType, isCount, isSum bool,
 		m.TimestampMs = timestamp
 	}
 	return true
+}
+
+// countOf reads value as a histogram's count or a bucket's: an integer is kept as one (u),
+// any other value as a float. ok is false for a negative value that is not an integer, which
+// the fast grammar declines. fastParser.set and the reducer both take counts through it, so
+// that a reduced family keeps the same counts, of the same kind, as the whole one.
+func countOf(value float64) (u uint64, integer, ok bool) {
+	u = uint64(value)
+	integer = value == float64(u)
+	return u, integer, integer || !(value < 0)
 }
 
 // metricNameLen is the length of the legacy (unquoted) metric name at the start of s.

@@ -183,14 +183,10 @@ func (r *reducer) sample(line []byte) bool {
 	return true
 }
 
-// validCount is whether value may be a count (fastParser.set declines a negative one that is
-// not an integer).
+// validCount is whether value may be a count, when it is one (see countOf).
 func validCount(count bool, value float64) bool {
-	if !count {
-		return true
-	}
-	u := uint64(value)
-	return value == float64(u) || !(value < 0)
+	_, _, ok := countOf(value)
+	return !count || ok
 }
 
 // continueSeries reads a line that continues the previous line's series, as
@@ -295,8 +291,7 @@ func fnvAddBytes(h uint64, s []byte) uint64 {
 // the sum, or a bucket (bucket NaN: none).
 func (r *reducer) set(i int32, isCount, isSum bool, bucket, value float64) {
 	rec := &r.records[i]
-	u := uint64(value)
-	integer := value == float64(u)
+	u, integer, _ := countOf(value) // the callers have declined what validCount does not take
 	switch {
 	case isCount && integer:
 		rec.sc, rec.scSet = u, true
