@@ -271,18 +271,7 @@ func (r *reducer) signature() uint64 {
 	}
 	h := uint64(fnvOffset64)
 	for _, l := range r.sorted {
-		h = fnvAddBytes(h, l.name)
-		h = fnvAddByte(h, model.SeparatorByte)
-		h = fnvAddBytes(h, l.value)
-		h = fnvAddByte(h, model.SeparatorByte)
-	}
-	return h
-}
-
-func fnvAddBytes(h uint64, s []byte) uint64 {
-	for _, c := range s {
-		h ^= uint64(c)
-		h *= fnvPrime64
+		h = fnvAddLabel(h, l.name, l.value)
 	}
 	return h
 }

@@ -92,10 +92,7 @@ func (p *fastParser) signature(family string) uint64 {
 	}
 	h := uint64(fnvOffset64)
 	for _, l := range p.sorted {
-		h = fnvAdd(h, *l.name)
-		h = fnvAddByte(h, model.SeparatorByte)
-		h = fnvAdd(h, *l.value)
-		h = fnvAddByte(h, model.SeparatorByte)
+		h = fnvAddLabel(h, *l.name, *l.value)
 	}
 	return h
 }
@@ -108,7 +105,17 @@ const (
 	fnvPrime64  = 1099511628211
 )
 
-func fnvAdd(h uint64, s string) uint64 {
+// fnvAddLabel adds a label pair to h as model.LabelsToSignature does. The parser (strings)
+// and the reducer (bytes) both hash through it: expfmt groups series by this hash, so both
+// must compute it exactly alike.
+func fnvAddLabel[T string | []byte](h uint64, name, value T) uint64 {
+	h = fnvAdd(h, name)
+	h = fnvAddByte(h, model.SeparatorByte)
+	h = fnvAdd(h, value)
+	return fnvAddByte(h, model.SeparatorByte)
+}
+
+func fnvAdd[T string | []byte](h uint64, s T) uint64 {
 	for i := 0; i < len(s); i++ {
 		h ^= uint64(s[i])
 		h *= fnvPrime64
