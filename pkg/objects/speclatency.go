@@ -74,8 +74,6 @@ const (
 	// maxPending bounds the changes not acted on kept per object: changes beyond it are
 	// counted, not timed (the oldest ones carry the age).
 	maxPending = 8
-	// maxSamples bounds the latencies kept for the exact quantiles.
-	maxSamples = 10000
 	// maxPendingObjects bounds SpecLatency.PendingObjects.
 	maxPendingObjects = 3
 )
@@ -144,12 +142,12 @@ type specTracker struct {
 	bounds  bounds
 	objects map[types.UID]*specState
 	changes int
-	// latency counts the changes acted on by bucket (not cumulative, the last for above all
-	// bounds); samples keep their exact values up to maxSamples.
-	latency, seeded []int
-	observed        int
-	observedSeeded  int
-	samples         []float64
+	// latency are the latencies of the changes acted on; seeded counts those of the objects
+	// behind at the start by bucket (not cumulative, the last for above all bounds), without
+	// samples: they are lower bounds, not in the quantiles.
+	latency        latencies
+	seeded         []int
+	observedSeeded int
 	// sawObserved says an object carried an observedGeneration.
 	sawObserved bool
 	capped      bool
@@ -158,7 +156,7 @@ type specTracker struct {
 }
 
 func newSpecTracker(b bounds) *specTracker {
-	return &specTracker{bounds: b, objects: map[types.UID]*specState{}, latency: make([]int, len(b)+1), seeded: make([]int, len(b)+1)}
+	return &specTracker{bounds: b, objects: map[types.UID]*specState{}, latency: newLatencies(b), seeded: make([]int, len(b)+1)}
 }
 
 // seed records an object of the initial list at time now: its generation and what it
@@ -271,26 +269,17 @@ func (s *specTracker) acted(st *specState, observed int64, now time.Time) {
 			s.seeded[s.bounds.index(v)]++
 			continue
 		}
-		s.observed++
-		s.latency[s.bounds.index(v)]++
-		if len(s.samples) < maxSamples {
-			s.samples = append(s.samples, v)
-		} else {
-			s.capped = true
-		}
+		s.latency.add(v)
 	}
 	st.pending = st.pending[:n]
 }
 
 // result is the latency over the watch, stopped at now.
 func (s *specTracker) result(seconds float64, now time.Time) SpecLatency {
-	out := SpecLatency{Seconds: seconds, Changes: s.changes, Observed: s.observed, ObservedSeeded: s.observedSeeded,
-		Buckets: s.bounds.cumulative(s.latency), SeededBuckets: s.bounds.cumulative(s.seeded), NoObservedGeneration: !s.sawObserved && !s.noStatus, NoStatusSubresource: s.noStatus, Capped: s.capped}
-	if len(s.samples) > 0 {
-		xs := append([]float64(nil), s.samples...)
-		sort.Float64s(xs)
-		out.P50Seconds, out.P99Seconds, out.MaxSeconds = ptr(rank(xs, 0.5)), ptr(rank(xs, 0.99)), ptr(xs[len(xs)-1])
-	}
+	out := SpecLatency{Seconds: seconds, Changes: s.changes, Observed: s.latency.n, ObservedSeeded: s.observedSeeded,
+		SeededBuckets: s.bounds.cumulative(s.seeded), NoObservedGeneration: !s.sawObserved && !s.noStatus, NoStatusSubresource: s.noStatus,
+		Capped: s.capped || s.latency.capped}
+	out.P50Seconds, out.P99Seconds, out.MaxSeconds, out.Buckets = s.latency.summary()
 	pending := make([]int, len(s.bounds)+1)
 	var objs []PendingObject
 	for _, st := range s.objects {
@@ -318,11 +307,3 @@ func (s *specTracker) result(seconds float64, now time.Time) SpecLatency {
 	out.PendingObjects = objs
 	return out
 }
-
-// rank is the q-quantile of sorted xs by nearest rank.
-func rank(xs []float64, q float64) float64 {
-	i := int(math.Ceil(q*float64(len(xs)))) - 1
-	return xs[max(0, min(i, len(xs)-1))]
-}
-
-func ptr(v float64) *float64 { return &v }
