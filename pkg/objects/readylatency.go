@@ -56,10 +56,7 @@ type readyPend struct {
 }
 
 // readyState is what is known of one object's way to Ready.
-type readyState struct {
-	gen     int64
-	pending []readyPend
-}
+type readyState = changeQueue[readyPend]
 
 // readyTracker follows the objects' changes until they are Ready. It is pure: the times are
 // given to it.
@@ -133,23 +130,17 @@ func (r *readyTracker) event(t watch.EventType, u *unstructured.Unstructured, no
 		}
 		return
 	}
-	switch {
-	case st == nil && len(r.objects) >= maxFollowed():
-		r.capped = true
-		return
-	case st == nil:
+	first := st == nil // not followed yet
+	if first {
+		if len(r.objects) >= maxFollowed() {
+			r.capped = true
+			return
+		}
 		st = &readyState{gen: gen}
 		r.objects[uid] = st
-		if t == watch.Added {
-			r.changes++
-			st.pending = append(st.pending, readyPend{gen: gen, at: now, event: r.events})
-		}
-	case gen > st.gen:
+	}
+	if st.change(gen, first && t == watch.Added, readyPend{gen: gen, at: now, event: r.events}) {
 		r.changes++
-		if len(st.pending) < maxPending {
-			st.pending = append(st.pending, readyPend{gen: gen, at: now, event: r.events})
-		}
-		st.gen = gen
 	}
 	if hasReady && ready.Status == "True" {
 		r.readyFor(st, ready, u, now)

@@ -129,10 +129,9 @@ type pend struct {
 
 // specState is what is known of one object's spec.
 type specState struct {
-	name     string
-	gen      int64
+	name string
+	changeQueue[pend]
 	observed int64
-	pending  []pend
 }
 
 // specTracker follows the objects' spec changes until they are acted on. It is pure: the
@@ -169,7 +168,7 @@ func (s *specTracker) seed(u *unstructured.Unstructured, now time.Time) {
 	}
 	observed, found := observedOf(u)
 	s.sawObserved = s.sawObserved || found
-	st := &specState{name: objectName(u), gen: gen, observed: observed}
+	st := &specState{name: objectName(u), changeQueue: changeQueue[pend]{gen: gen}, observed: observed}
 	if specOf(u) == specOlder {
 		// managedFields keep whole seconds: the write was before the next one.
 		at := lastSpecWrite(u)
@@ -228,25 +227,19 @@ func (s *specTracker) event(t watch.EventType, u *unstructured.Unstructured, now
 		}
 		return
 	}
-	switch {
-	case st == nil && len(s.objects) >= maxFollowed():
-		s.capped = true
-		return
-	case st == nil:
-		st = &specState{name: objectName(u), gen: gen}
+	first := st == nil // not followed yet
+	if first {
+		if len(s.objects) >= maxFollowed() {
+			s.capped = true
+			return
+		}
+		st = &specState{name: objectName(u), changeQueue: changeQueue[pend]{gen: gen}}
 		s.objects[uid] = st
-		if t == watch.Added {
-			// A creation; an object modified before it was seen (beyond the list's bound)
-			// has changes of unknown age.
-			s.changes++
-			st.pending = append(st.pending, pend{gen: gen, at: now})
-		}
-	case gen > st.gen:
+	}
+	// An object first seen modified (it was beyond the list's bound) changed at a time not
+	// known: of an object not followed yet, only an Added event is a change.
+	if st.change(gen, first && t == watch.Added, pend{gen: gen, at: now}) {
 		s.changes++
-		if len(st.pending) < maxPending {
-			st.pending = append(st.pending, pend{gen: gen, at: now})
-		}
-		st.gen = gen
 	}
 	if found {
 		s.acted(st, observed, now)
