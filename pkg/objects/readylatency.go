@@ -1,7 +1,6 @@
 package objects
 
 import (
-	"sort"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -57,25 +56,18 @@ type readyPend struct {
 }
 
 // readyState is what is known of one object's way to Ready.
-type readyState struct {
-	gen     int64
-	pending []readyPend
-}
+type readyState = changeQueue[readyPend]
 
 // readyTracker follows the objects' changes until they are Ready. It is pure: the times are
 // given to it.
 type readyTracker struct {
-	// bounds are the buckets' bounds (the spec latency's).
-	bounds  bounds
 	objects map[types.UID]*readyState
 	// events numbers the events seen.
 	events  int
 	changes int
-	// latency counts the changes that became Ready by bucket (not cumulative, the last for
-	// above all bounds); samples keep their exact values up to maxSamples.
-	latency []int
-	ready   int
-	samples []float64
+	// latency are the times the changes took to become Ready, in the buckets of the bounds
+	// given (the spec latency's).
+	latency latencies
 	deleted int
 	// sawReady says an object carried a Ready condition.
 	sawReady bool
@@ -85,7 +77,7 @@ type readyTracker struct {
 }
 
 func newReadyTracker(b bounds) *readyTracker {
-	return &readyTracker{bounds: b, objects: map[types.UID]*readyState{}, latency: make([]int, len(b)+1)}
+	return &readyTracker{objects: map[types.UID]*readyState{}, latency: newLatencies(b)}
 }
 
 // seed records an object of the initial list: its generation, with nothing pending (an object
@@ -138,23 +130,17 @@ func (r *readyTracker) event(t watch.EventType, u *unstructured.Unstructured, no
 		}
 		return
 	}
-	switch {
-	case st == nil && len(r.objects) >= maxFollowed():
-		r.capped = true
-		return
-	case st == nil:
+	first := st == nil // not followed yet
+	if first {
+		if len(r.objects) >= maxFollowed() {
+			r.capped = true
+			return
+		}
 		st = &readyState{gen: gen}
 		r.objects[uid] = st
-		if t == watch.Added {
-			r.changes++
-			st.pending = append(st.pending, readyPend{gen: gen, at: now, event: r.events})
-		}
-	case gen > st.gen:
+	}
+	if st.change(gen, first && t == watch.Added, readyPend{gen: gen, at: now, event: r.events}) {
 		r.changes++
-		if len(st.pending) < maxPending {
-			st.pending = append(st.pending, readyPend{gen: gen, at: now, event: r.events})
-		}
-		st.gen = gen
 	}
 	if hasReady && ready.Status == "True" {
 		r.readyFor(st, ready, u, now)
@@ -177,14 +163,7 @@ func (r *readyTracker) readyFor(st *readyState, ready condition, u *unstructured
 			n++
 			continue
 		}
-		v := now.Sub(p.at).Seconds()
-		r.ready++
-		r.latency[r.bounds.index(v)]++
-		if len(r.samples) < maxSamples {
-			r.samples = append(r.samples, v)
-		} else {
-			r.capped = true
-		}
+		r.latency.add(now.Sub(p.at).Seconds())
 	}
 	st.pending = st.pending[:n]
 }
@@ -201,13 +180,10 @@ func statusObservedGeneration(u *unstructured.Unstructured) (int64, bool) {
 
 // result is the time to Ready over the watch.
 func (r *readyTracker) result(seconds float64) TimeToReady {
-	out := TimeToReady{Seconds: seconds, Changes: r.changes, Ready: r.ready, Buckets: r.bounds.cumulative(r.latency),
-		DeletedBeforeReady: r.deleted, NoReadyCondition: !r.sawReady && !r.noStatus, NoStatusSubresource: r.noStatus, Capped: r.capped}
-	if len(r.samples) > 0 {
-		xs := append([]float64(nil), r.samples...)
-		sort.Float64s(xs)
-		out.P50Seconds, out.P99Seconds, out.MaxSeconds = ptr(rank(xs, 0.5)), ptr(rank(xs, 0.99)), ptr(xs[len(xs)-1])
-	}
+	out := TimeToReady{Seconds: seconds, Changes: r.changes, Ready: r.latency.n,
+		DeletedBeforeReady: r.deleted, NoReadyCondition: !r.sawReady && !r.noStatus, NoStatusSubresource: r.noStatus,
+		Capped: r.capped || r.latency.capped}
+	out.P50Seconds, out.P99Seconds, out.MaxSeconds, out.Buckets = r.latency.summary()
 	for _, st := range r.objects {
 		out.Pending += len(st.pending)
 	}

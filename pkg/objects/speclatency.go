@@ -74,8 +74,6 @@ const (
 	// maxPending bounds the changes not acted on kept per object: changes beyond it are
 	// counted, not timed (the oldest ones carry the age).
 	maxPending = 8
-	// maxSamples bounds the latencies kept for the exact quantiles.
-	maxSamples = 10000
 	// maxPendingObjects bounds SpecLatency.PendingObjects.
 	maxPendingObjects = 3
 )
@@ -131,10 +129,9 @@ type pend struct {
 
 // specState is what is known of one object's spec.
 type specState struct {
-	name     string
-	gen      int64
+	name string
+	changeQueue[pend]
 	observed int64
-	pending  []pend
 }
 
 // specTracker follows the objects' spec changes until they are acted on. It is pure: the
@@ -144,12 +141,12 @@ type specTracker struct {
 	bounds  bounds
 	objects map[types.UID]*specState
 	changes int
-	// latency counts the changes acted on by bucket (not cumulative, the last for above all
-	// bounds); samples keep their exact values up to maxSamples.
-	latency, seeded []int
-	observed        int
-	observedSeeded  int
-	samples         []float64
+	// latency are the latencies of the changes acted on; seeded counts those of the objects
+	// behind at the start by bucket (not cumulative, the last for above all bounds), without
+	// samples: they are lower bounds, not in the quantiles.
+	latency        latencies
+	seeded         []int
+	observedSeeded int
 	// sawObserved says an object carried an observedGeneration.
 	sawObserved bool
 	capped      bool
@@ -158,7 +155,7 @@ type specTracker struct {
 }
 
 func newSpecTracker(b bounds) *specTracker {
-	return &specTracker{bounds: b, objects: map[types.UID]*specState{}, latency: make([]int, len(b)+1), seeded: make([]int, len(b)+1)}
+	return &specTracker{bounds: b, objects: map[types.UID]*specState{}, latency: newLatencies(b), seeded: make([]int, len(b)+1)}
 }
 
 // seed records an object of the initial list at time now: its generation and what it
@@ -171,7 +168,7 @@ func (s *specTracker) seed(u *unstructured.Unstructured, now time.Time) {
 	}
 	observed, found := observedOf(u)
 	s.sawObserved = s.sawObserved || found
-	st := &specState{name: objectName(u), gen: gen, observed: observed}
+	st := &specState{name: objectName(u), changeQueue: changeQueue[pend]{gen: gen}, observed: observed}
 	if specOf(u) == specOlder {
 		// managedFields keep whole seconds: the write was before the next one.
 		at := lastSpecWrite(u)
@@ -230,25 +227,19 @@ func (s *specTracker) event(t watch.EventType, u *unstructured.Unstructured, now
 		}
 		return
 	}
-	switch {
-	case st == nil && len(s.objects) >= maxFollowed():
-		s.capped = true
-		return
-	case st == nil:
-		st = &specState{name: objectName(u), gen: gen}
+	first := st == nil // not followed yet
+	if first {
+		if len(s.objects) >= maxFollowed() {
+			s.capped = true
+			return
+		}
+		st = &specState{name: objectName(u), changeQueue: changeQueue[pend]{gen: gen}}
 		s.objects[uid] = st
-		if t == watch.Added {
-			// A creation; an object modified before it was seen (beyond the list's bound)
-			// has changes of unknown age.
-			s.changes++
-			st.pending = append(st.pending, pend{gen: gen, at: now})
-		}
-	case gen > st.gen:
+	}
+	// An object first seen modified (it was beyond the list's bound) changed at a time not
+	// known: of an object not followed yet, only an Added event is a change.
+	if st.change(gen, first && t == watch.Added, pend{gen: gen, at: now}) {
 		s.changes++
-		if len(st.pending) < maxPending {
-			st.pending = append(st.pending, pend{gen: gen, at: now})
-		}
-		st.gen = gen
 	}
 	if found {
 		s.acted(st, observed, now)
@@ -271,26 +262,17 @@ func (s *specTracker) acted(st *specState, observed int64, now time.Time) {
 			s.seeded[s.bounds.index(v)]++
 			continue
 		}
-		s.observed++
-		s.latency[s.bounds.index(v)]++
-		if len(s.samples) < maxSamples {
-			s.samples = append(s.samples, v)
-		} else {
-			s.capped = true
-		}
+		s.latency.add(v)
 	}
 	st.pending = st.pending[:n]
 }
 
 // result is the latency over the watch, stopped at now.
 func (s *specTracker) result(seconds float64, now time.Time) SpecLatency {
-	out := SpecLatency{Seconds: seconds, Changes: s.changes, Observed: s.observed, ObservedSeeded: s.observedSeeded,
-		Buckets: s.bounds.cumulative(s.latency), SeededBuckets: s.bounds.cumulative(s.seeded), NoObservedGeneration: !s.sawObserved && !s.noStatus, NoStatusSubresource: s.noStatus, Capped: s.capped}
-	if len(s.samples) > 0 {
-		xs := append([]float64(nil), s.samples...)
-		sort.Float64s(xs)
-		out.P50Seconds, out.P99Seconds, out.MaxSeconds = ptr(rank(xs, 0.5)), ptr(rank(xs, 0.99)), ptr(xs[len(xs)-1])
-	}
+	out := SpecLatency{Seconds: seconds, Changes: s.changes, Observed: s.latency.n, ObservedSeeded: s.observedSeeded,
+		SeededBuckets: s.bounds.cumulative(s.seeded), NoObservedGeneration: !s.sawObserved && !s.noStatus, NoStatusSubresource: s.noStatus,
+		Capped: s.capped || s.latency.capped}
+	out.P50Seconds, out.P99Seconds, out.MaxSeconds, out.Buckets = s.latency.summary()
 	pending := make([]int, len(s.bounds)+1)
 	var objs []PendingObject
 	for _, st := range s.objects {
@@ -318,11 +300,3 @@ func (s *specTracker) result(seconds float64, now time.Time) SpecLatency {
 	out.PendingObjects = objs
 	return out
 }
-
-// rank is the q-quantile of sorted xs by nearest rank.
-func rank(xs []float64, q float64) float64 {
-	i := int(math.Ceil(q*float64(len(xs)))) - 1
-	return xs[max(0, min(i, len(xs)-1))]
-}
-
-func ptr(v float64) *float64 { return &v }

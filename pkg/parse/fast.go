@@ -195,59 +195,36 @@ func (p *fastParser) sample(line []byte) bool {
 	quantile, bucket := math.NaN(), math.NaN()
 	p.labels = p.labels[:0]
 	lastStart, lastSpecial := 0, false // where the last label starts, and whether it is le or quantile
-	rest := line[n:]
-	if rest[0] == '{' {
-		rest = rest[1:]
-		for {
-			if len(rest) > 0 && rest[0] == '}' {
-				rest = rest[1:]
-				break
-			}
-			lastStart = len(line) - len(rest)
-			ln := labelNameLen(rest)
-			if ln == 0 || ln+1 >= len(rest) || rest[ln] != '=' || rest[ln+1] != '"' {
+	scan := scanLabels(line, n)
+	for scan.next() {
+		name, value := scan.name, scan.value
+		lastStart = scan.start
+		special := typ == dto.MetricType_SUMMARY && string(name) == model.QuantileLabel ||
+			typ == dto.MetricType_HISTOGRAM && string(name) == model.BucketLabel
+		lastSpecial = special
+		if special {
+			f, err := parseFloat(value)
+			if err != nil {
 				return false
 			}
-			name := rest[:ln]
-			value, used, ok := labelValue(rest[ln+2:])
-			if !ok {
-				return false
-			}
-			rest = rest[ln+2+used:]
-			if string(name) == model.MetricNameLabel {
-				return false // reserved: expfmt's error
-			}
-			special := typ == dto.MetricType_SUMMARY && string(name) == model.QuantileLabel ||
-				typ == dto.MetricType_HISTOGRAM && string(name) == model.BucketLabel
-			lastSpecial = special
-			if special {
-				f, err := parseFloat(value)
-				if err != nil {
-					return false
-				}
-				if typ == dto.MetricType_SUMMARY {
-					quantile = f
-				} else {
-					bucket = f
-				}
+			if typ == dto.MetricType_SUMMARY {
+				quantile = f
 			} else {
-				for _, l := range p.labels {
-					if *l.name == string(name) {
-						return false // duplicate label names: expfmt's error
-					}
-				}
-				p.labels = append(p.labels, label{p.intern(name), p.intern(value)})
+				bucket = f
 			}
-			switch {
-			case len(rest) > 0 && rest[0] == ',':
-				rest = rest[1:]
-			case len(rest) > 0 && rest[0] == '}':
-			default:
-				return false
+			continue
+		}
+		for _, l := range p.labels {
+			if *l.name == string(name) {
+				return false // duplicate label names: expfmt's error
 			}
 		}
+		p.labels = append(p.labels, label{p.intern(name), p.intern(value)})
 	}
-	value, timestamp, ok := p.valueAndTime(rest)
+	if scan.bad {
+		return false
+	}
+	value, timestamp, ok := p.valueAndTime(scan.rest)
 	if !ok {
 		return false
 	}
@@ -265,8 +242,8 @@ func (p *fastParser) sample(line []byte) bool {
 		return false
 	}
 	if grouped && lastSpecial && !isCount && !isSum {
-		p.prev = prevSeries{prefix: append(p.prev.prefix[:0], line[:lastStart]...), series: m, typ: typ,
-			family: mf.GetName(), labels: n + 1}
+		p.prev.text.keep(line, lastStart, n)
+		p.prev.series, p.prev.typ, p.prev.family = m, typ, mf.GetName()
 	}
 	return true
 }
@@ -336,12 +313,13 @@ func (p *fastParser) set(m *dto.Metric, typ dto.MetricType, isCount, isSum bool,
 		h := m.Histogram
 		switch {
 		case isCount:
-			if u := uint64(value); value == float64(u) {
+			u, integer, ok := countOf(value)
+			switch {
+			case !ok:
+				return false
+			case integer:
 				h.SampleCount = p.alloc.uint(u)
-			} else {
-				if value < 0 {
-					return false
-				}
+			default:
 				h.SampleCountFloat = p.alloc.float(value)
 			}
 		case isSum:
@@ -349,12 +327,13 @@ func (p *fastParser) set(m *dto.Metric, typ dto.MetricType, isCount, isSum bool,
 		case !math.IsNaN(bucket):
 			b := p.alloc.buckets.next()
 			b.UpperBound = p.alloc.float(bucket)
-			if u := uint64(value); value == float64(u) {
+			u, integer, ok := countOf(value)
+			switch {
+			case !ok:
+				return false
+			case integer:
 				b.CumulativeCount = p.alloc.uint(u)
-			} else {
-				if value < 0 {
-					return false
-				}
+			default:
 				b.CumulativeCountFloat = p.alloc.float(value)
 			}
 			if h.Bucket == nil {
@@ -370,6 +349,16 @@ func (p *fastParser) set(m *dto.Metric, typ dto.MetricType, isCount, isSum bool,
 		m.TimestampMs = timestamp
 	}
 	return true
+}
+
+// countOf reads value as a histogram's count or a bucket's: an integer is kept as one (u),
+// any other value as a float. ok is false for a negative value that is not an integer, which
+// the fast grammar declines. fastParser.set and the reducer both take counts through it, so
+// that a reduced family keeps the same counts, of the same kind, as the whole one.
+func countOf(value float64) (u uint64, integer, ok bool) {
+	u = uint64(value)
+	integer = value == float64(u)
+	return u, integer, integer || !(value < 0)
 }
 
 // metricNameLen is the length of the legacy (unquoted) metric name at the start of s.

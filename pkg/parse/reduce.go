@@ -50,9 +50,8 @@ type reducer struct {
 	// prev is the series of the previous line when its last label was le: the lines after
 	// it that repeat the text before le continue the same series (see prevSeries).
 	prev struct {
-		prefix []byte
-		rec    int32 // records index; dropped for a series left out; none for no such line
-		labels int   // where the labels start in prefix, after the name and its {
+		text seriesText
+		rec  int32 // records index; dropped for a series left out; none for no such line
 	}
 	scratch []rawLabel // the current line's labels, le aside
 	keyBuf  []byte     // the current series' key, reused
@@ -145,53 +144,30 @@ func (r *reducer) sample(line []byte) bool {
 	bucket := math.NaN()
 	r.scratch = r.scratch[:0]
 	lastStart, lastLe := 0, false
-	rest := line[n:]
-	if rest[0] == '{' {
-		rest = rest[1:]
-		for {
-			if len(rest) > 0 && rest[0] == '}' {
-				rest = rest[1:]
-				break
-			}
-			lastStart = len(line) - len(rest)
-			ln := labelNameLen(rest)
-			if ln == 0 || ln+1 >= len(rest) || rest[ln] != '=' || rest[ln+1] != '"' {
+	scan := scanLabels(line, n)
+	for scan.next() {
+		name, value := scan.name, scan.value
+		lastStart = scan.start
+		lastLe = string(name) == model.BucketLabel
+		if lastLe {
+			f, err := parseFloat(value)
+			if err != nil {
 				return false
 			}
-			name := rest[:ln]
-			value, used, ok := labelValue(rest[ln+2:])
-			if !ok {
-				return false
-			}
-			rest = rest[ln+2+used:]
-			if string(name) == model.MetricNameLabel {
-				return false
-			}
-			lastLe = string(name) == model.BucketLabel
-			if lastLe {
-				f, err := parseFloat(value)
-				if err != nil {
-					return false
-				}
-				bucket = f
-			} else {
-				for _, l := range r.scratch {
-					if bytes.Equal(l.name, name) {
-						return false
-					}
-				}
-				r.scratch = append(r.scratch, rawLabel{name, value})
-			}
-			switch {
-			case len(rest) > 0 && rest[0] == ',':
-				rest = rest[1:]
-			case len(rest) > 0 && rest[0] == '}':
-			default:
+			bucket = f
+			continue
+		}
+		for _, l := range r.scratch {
+			if bytes.Equal(l.name, name) {
 				return false
 			}
 		}
+		r.scratch = append(r.scratch, rawLabel{name, value})
 	}
-	value, _, ok := (*fastParser)(nil).valueAndTime(rest)
+	if scan.bad {
+		return false
+	}
+	value, _, ok := (*fastParser)(nil).valueAndTime(scan.rest)
 	if !ok || !validCount(isCount || !isSum && !math.IsNaN(bucket), value) {
 		return false
 	}
@@ -201,90 +177,36 @@ func (r *reducer) sample(line []byte) bool {
 	}
 	r.prev.rec = none
 	if lastLe && !isCount && !isSum {
-		r.prev.prefix = append(r.prev.prefix[:0], line[:lastStart]...)
-		r.prev.rec, r.prev.labels = rec, n+1
+		r.prev.text.keep(line, lastStart, n)
+		r.prev.rec = rec
 	}
 	return true
 }
 
-// validCount is whether value may be a count (fastParser.set declines a negative one that is
-// not an integer).
+// validCount is whether value may be a count, when it is one (see countOf).
 func validCount(count bool, value float64) bool {
-	if !count {
-		return true
-	}
-	u := uint64(value)
-	return value == float64(u) || !(value < 0)
+	_, _, ok := countOf(value)
+	return !count || ok
 }
 
 // continueSeries reads a line that continues the previous line's series, as
-// fastParser.continueSeries and continueTotals do; done is false when it does not, and ok
-// false when the line is one the fast grammar declines.
+// fastParser.continueSeries does; done is false when it does not, and ok false when the line
+// is one the fast grammar declines.
 func (r *reducer) continueSeries(line []byte) (ok, done bool) {
 	if r.prev.rec == none {
 		return false, false
 	}
-	if !bytes.HasPrefix(line, r.prev.prefix) {
-		return r.continueTotals(line)
-	}
-	rest := line[len(r.prev.prefix):]
-	if len(rest) < 4 || string(rest[:4]) != `le="` {
-		return false, false
-	}
-	text, used, ok := labelValue(rest[4:])
+	c, ok := r.prev.text.next(line, r.family, model.BucketLabel)
 	if !ok {
 		return false, false
 	}
-	rest = rest[4+used:]
-	if len(rest) == 0 || rest[0] != '}' {
-		return false, false
-	}
-	bound, err := parseFloat(text)
-	if err != nil {
-		return false, false
-	}
-	value, _, ok := (*fastParser)(nil).valueAndTime(rest[1:])
-	if !ok || !validCount(true, value) {
+	value, _, ok := (*fastParser)(nil).valueAndTime(c.rest)
+	// A bucket line's value and a _count line's are counts.
+	if !ok || !validCount(c.isCount || !c.isSum, value) {
 		return false, true
 	}
 	if r.prev.rec != dropped {
-		r.set(r.prev.rec, false, false, bound, value)
-	}
-	return true, true
-}
-
-// continueTotals reads the _sum or _count line of the previous line's series.
-func (r *reducer) continueTotals(line []byte) (ok, done bool) {
-	if !bytes.HasPrefix(line, []byte(r.family)) {
-		return false, false
-	}
-	rest := line[len(r.family):]
-	var isCount, isSum bool
-	switch {
-	case bytes.HasPrefix(rest, []byte("_sum")):
-		isSum, rest = true, rest[len("_sum"):]
-	case bytes.HasPrefix(rest, []byte("_count")):
-		isCount, rest = true, rest[len("_count"):]
-	default:
-		return false, false
-	}
-	labels := r.prev.prefix[r.prev.labels:]
-	if len(labels) > 0 {
-		labels = labels[:len(labels)-1] // the comma before le
-		if len(rest) < len(labels)+2 || rest[0] != '{' || !bytes.Equal(rest[1:len(labels)+1], labels) ||
-			rest[len(labels)+1] != '}' {
-			return false, false
-		}
-		rest = rest[len(labels)+2:]
-	} else if len(rest) == 0 || rest[0] != ' ' {
-		return false, false
-	}
-	value, _, ok := (*fastParser)(nil).valueAndTime(rest)
-	if !ok || !validCount(isCount, value) {
-		return false, true
-	}
-	if r.prev.rec != dropped {
-		r.set(r.prev.rec, isCount, isSum, math.NaN(), value)
+		r.set(r.prev.rec, c.isCount, c.isSum, c.bound, value)
 	}
 	return true, true
 }
@@ -349,18 +271,7 @@ func (r *reducer) signature() uint64 {
 	}
 	h := uint64(fnvOffset64)
 	for _, l := range r.sorted {
-		h = fnvAddBytes(h, l.name)
-		h = fnvAddByte(h, model.SeparatorByte)
-		h = fnvAddBytes(h, l.value)
-		h = fnvAddByte(h, model.SeparatorByte)
-	}
-	return h
-}
-
-func fnvAddBytes(h uint64, s []byte) uint64 {
-	for _, c := range s {
-		h ^= uint64(c)
-		h *= fnvPrime64
+		h = fnvAddLabel(h, l.name, l.value)
 	}
 	return h
 }
@@ -369,8 +280,7 @@ func fnvAddBytes(h uint64, s []byte) uint64 {
 // the sum, or a bucket (bucket NaN: none).
 func (r *reducer) set(i int32, isCount, isSum bool, bucket, value float64) {
 	rec := &r.records[i]
-	u := uint64(value)
-	integer := value == float64(u)
+	u, integer, _ := countOf(value) // the callers have declined what validCount does not take
 	switch {
 	case isCount && integer:
 		rec.sc, rec.scSet = u, true

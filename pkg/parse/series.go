@@ -1,9 +1,6 @@
 package parse
 
 import (
-	"bytes"
-	"math"
-
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/model"
 )
@@ -11,103 +8,45 @@ import (
 // prevSeries is the summary or histogram series of the previous sample line, when that
 // line's last label was its le (or quantile) label: the bucket lines of one series follow
 // each other and differ only there, so the next line that repeats the text before it
-// continues the same series without reading its labels again.
+// continues the same series without reading its labels again. So do the series' _sum and
+// _count lines, which repeat its labels without le or quantile; the series stays the previous
+// one after them, so that its _count line after its _sum line continues it too.
 type prevSeries struct {
-	prefix []byte      // the previous line up to its last label, which was le or quantile
+	text   seriesText  // the previous line's text up to its last label
 	series *dto.Metric // nil when the previous line is not such a line
 	typ    dto.MetricType
 	family string // the series' family: its _sum and _count lines are named after it
-	labels int    // where the other labels start in prefix, after the name and its {
 }
 
-// continueSeries reads line when it continues the previous line's series: the same text up
-// to the le or quantile label, which is its last. done is false when it does not (nothing is
-// changed then, and sample reads the line in full); ok is false when the line is invalid.
+// continueSeries reads line when it continues the previous line's series (see seriesText.next).
+// done is false when it does not (nothing is changed then, and sample reads the line in full);
+// ok is false when the line is invalid.
 //
 // Reading the line in full would find the same family (nothing changed since the previous
-// line; comments reset prev), the same labels, already checked, and so the same signature
-// and series.
+// line; comments reset prev; no family of a _sum or _count name exists), the same labels,
+// already checked, and so the same signature and series.
 func (p *fastParser) continueSeries(line []byte) (ok, done bool) {
 	prev := &p.prev
 	if prev.series == nil {
 		return false, false
 	}
-	if !bytes.HasPrefix(line, prev.prefix) {
-		return p.continueTotals(line)
-	}
-	rest := line[len(prev.prefix):]
 	special := model.BucketLabel
 	if prev.typ == dto.MetricType_SUMMARY {
 		special = model.QuantileLabel
 	}
-	if len(rest) < len(special)+2 || string(rest[:len(special)]) != special ||
-		rest[len(special)] != '=' || rest[len(special)+1] != '"' {
-		return false, false
-	}
-	text, used, ok := labelValue(rest[len(special)+2:])
+	c, ok := prev.text.next(line, prev.family, special)
 	if !ok {
 		return false, false
 	}
-	rest = rest[len(special)+2+used:]
-	if len(rest) == 0 || rest[0] != '}' {
-		return false, false
-	}
-	bound, err := parseFloat(text)
-	if err != nil {
-		return false, false
-	}
-	value, timestamp, ok := p.valueAndTime(rest[1:])
-	if !ok {
-		return false, true
-	}
-	quantile, bucket := bound, bound
-	return p.set(prev.series, prev.typ, false, false, quantile, bucket, value, timestamp), true
-}
-
-// continueTotals reads line when it is the _sum or _count line of the previous line's
-// series: the family's name with that suffix and the same labels, le or quantile left out,
-// in the same text. done is false when it is not (nothing is changed then); ok is false
-// when the line is invalid. The series stays the previous one, so that its _count line
-// after its _sum line continues it too.
-//
-// Reading the line in full would find the same family (no family of the suffixed name
-// exists, and comments reset prev), the same labels, already checked on the bucket or
-// quantile line, and so the same series.
-func (p *fastParser) continueTotals(line []byte) (ok, done bool) {
-	prev := &p.prev
-	if !bytes.HasPrefix(line, []byte(prev.family)) {
-		return false, false
-	}
-	rest := line[len(prev.family):]
-	var isCount, isSum bool
-	switch {
-	case bytes.HasPrefix(rest, []byte("_sum")):
-		isSum, rest = true, rest[len("_sum"):]
-	case bytes.HasPrefix(rest, []byte("_count")):
-		isCount, rest = true, rest[len("_count"):]
-	default:
-		return false, false
-	}
-	if p.families[string(line[:len(line)-len(rest)])] != nil {
+	if c.name != nil && p.families[string(c.name)] != nil {
 		return false, false // a family of that name takes the line
 	}
-	labels := prev.prefix[prev.labels:]
-	if len(labels) > 0 {
-		labels = labels[:len(labels)-1] // the comma before le or quantile
-		if len(rest) < len(labels)+2 || rest[0] != '{' || !bytes.Equal(rest[1:len(labels)+1], labels) ||
-			rest[len(labels)+1] != '}' {
-			return false, false
-		}
-		rest = rest[len(labels)+2:]
-	} else if len(rest) == 0 || rest[0] != ' ' {
-		return false, false
-	}
-	value, timestamp, ok := p.valueAndTime(rest)
+	value, timestamp, ok := p.valueAndTime(c.rest)
 	if !ok {
 		return false, true
 	}
-	nan := math.NaN()
-	return p.set(prev.series, prev.typ, isCount, isSum, nan, nan, value, timestamp), true
+	quantile, bucket := c.bound, c.bound
+	return p.set(prev.series, prev.typ, c.isCount, c.isSum, quantile, bucket, value, timestamp), true
 }
 
 // group returns the summary or histogram series that the current line's labels (le and
@@ -153,10 +92,7 @@ func (p *fastParser) signature(family string) uint64 {
 	}
 	h := uint64(fnvOffset64)
 	for _, l := range p.sorted {
-		h = fnvAdd(h, *l.name)
-		h = fnvAddByte(h, model.SeparatorByte)
-		h = fnvAdd(h, *l.value)
-		h = fnvAddByte(h, model.SeparatorByte)
+		h = fnvAddLabel(h, *l.name, *l.value)
 	}
 	return h
 }
@@ -169,7 +105,17 @@ const (
 	fnvPrime64  = 1099511628211
 )
 
-func fnvAdd(h uint64, s string) uint64 {
+// fnvAddLabel adds a label pair to h as model.LabelsToSignature does. The parser (strings)
+// and the reducer (bytes) both hash through it: expfmt groups series by this hash, so both
+// must compute it exactly alike.
+func fnvAddLabel[T string | []byte](h uint64, name, value T) uint64 {
+	h = fnvAdd(h, name)
+	h = fnvAddByte(h, model.SeparatorByte)
+	h = fnvAdd(h, value)
+	return fnvAddByte(h, model.SeparatorByte)
+}
+
+func fnvAdd[T string | []byte](h uint64, s T) uint64 {
 	for i := 0; i < len(s); i++ {
 		h ^= uint64(s[i])
 		h *= fnvPrime64
