@@ -18,10 +18,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -82,8 +82,8 @@ func TestWithClusterAgainstAnAPIServer(t *testing.T) {
 
 	// The whole report, its series read twice 10 s apart: section 1 lists the pod, section 5
 	// its limit, section 6 is read, and json says which cluster, and when.
-	rep, err := engine.Report(ctx, engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: source.Scope{Namespace: "ops"}},
-		engine.Env{Source: withPages(t, newW(kubeAs(cfg)))})
+	rep, err := run.ReportWith(ctx, run.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: source.Scope{Namespace: "ops"}},
+		run.Env{Source: withPages(t, newW(kubeAs(cfg)))})
 	if err != nil {
 		t.Fatalf("report: %v", err)
 	}

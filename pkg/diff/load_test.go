@@ -16,15 +16,15 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // cfg is what `report --from-snapshot` judges with when given no flags.
-var cfg = engine.ReportConfig{Thresholds: findings.DefaultThresholds(),
+var cfg = run.ReportConfig{Thresholds: findings.DefaultThresholds(),
 	Read: source.Options{Interval: 100 * time.Millisecond, Timeout: 5 * time.Second}}
 
 // takeSnapshot snapshots one endpoint serving the saved pages in turn (the last one again
@@ -48,7 +48,7 @@ func takeSnapshot(t *testing.T, files ...string) *snapshot.Snapshot {
 	ctx := context.Background()
 	rec := snapshot.Record(collect.New(collect.Config{URLs: []string{srv.URL + "/metrics"}}, nil))
 	var taken time.Time
-	res, err := engine.Report(ctx, cfg, engine.Env{Source: rec, Now: func() time.Time { taken = time.Now(); return taken }})
+	res, err := run.ReportWith(ctx, cfg, run.Env{Source: rec, Now: func() time.Time { taken = time.Now(); return taken }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,9 +84,9 @@ func reportFromSnapshot(t *testing.T, s *snapshot.Snapshot) view.Report {
 	return r
 }
 
-// fromPages makes the report of a snapshot from its pages, as pkg/pipeline does for diff.
+// fromPages makes the report of a snapshot from its pages, as pkg/run does for diff.
 func fromPages(ctx context.Context, s *snapshot.Snapshot) (view.Report, error) {
-	res, err := engine.Report(ctx, cfg, engine.Env{Source: snapshot.NewReplay(s), Now: func() time.Time { return s.Manifest.Taken }})
+	res, err := run.ReportWith(ctx, cfg, run.Env{Source: snapshot.NewReplay(s), Now: func() time.Time { return s.Manifest.Taken }})
 	if err != nil {
 		return view.Report{}, err
 	}

@@ -12,8 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sample"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
@@ -72,11 +72,11 @@ func TestClusterReportFromSnapshotEqualsTheLiveReport(t *testing.T) {
 	pod := controllerPod(time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC))
 	tgt := target.Target{Kind: target.KindPod, Namespace: "ops", Name: pod.Name, Workload: "deployment/widget", Port: 8080,
 		Ready: true, Via: target.ViaProxy, ViaReason: "the default"}
-	cfg := engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: source.Scope{Cluster: true, Namespace: "ops"},
+	cfg := run.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: source.Scope{Cluster: true, Namespace: "ops"},
 		Read: source.Options{Interval: time.Second, Timeout: 5 * time.Second}}
 	now := time.Date(2026, 11, 22, 3, 10, 0, 0, time.UTC)
 	rec := snapshot.Record(&podSource{pod: pod, tgt: tgt})
-	liveJSON := reportJSON(t, ctx, cfg, engine.Env{Source: rec, Now: func() time.Time { return now }})
+	liveJSON := reportJSON(t, ctx, cfg, run.Env{Source: rec, Now: func() time.Time { return now }})
 	snap := rec.Snapshot(ctx, snapshot.Manifest{Taken: now, Scope: snapshot.Scope{Cluster: true, Namespace: "ops"}})
 	var file bytes.Buffer
 	if err := snap.Write(&file); err != nil {
@@ -103,7 +103,7 @@ func TestClusterReportFromSnapshotEqualsTheLiveReport(t *testing.T) {
 	if got := back.Inventory.Pods["ops/"+pod.Name].Spec.Containers[0].Args; strings.Join(got, " ") != "--leader-elect --api-token=[REDACTED] --password [REDACTED]" {
 		t.Errorf("args stored as %q", got)
 	}
-	replayJSON := reportJSON(t, ctx, cfg, engine.Env{Source: snapshot.NewReplay(back), Now: func() time.Time { return back.Manifest.Taken }})
+	replayJSON := reportJSON(t, ctx, cfg, run.Env{Source: snapshot.NewReplay(back), Now: func() time.Time { return back.Manifest.Taken }})
 	if !bytes.Equal(liveJSON, replayJSON) {
 		t.Errorf("the report from the snapshot differs from the live one:\n%s", firstDifference(liveJSON, replayJSON))
 	}

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
@@ -23,8 +23,8 @@ func TestSnapshotKeepsAReducedFamilyWhole(t *testing.T) {
 	const family = "apiserver_request_duration_seconds"
 	ctx := context.Background()
 	rec := snapshot.Record(collect.New(collect.Config{Files: []string{"../../testdata/pages/kube-apiserver-1.prom.gz"}}, nil))
-	cfg := engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Read: source.Options{Timeout: 5 * time.Second}}
-	if _, err := engine.Report(ctx, cfg, engine.Env{Source: rec}); err != nil {
+	cfg := run.ReportConfig{Thresholds: findings.DefaultThresholds(), Read: source.Options{Timeout: 5 * time.Second}}
+	if _, err := run.ReportWith(ctx, cfg, run.Env{Source: rec}); err != nil {
 		t.Fatal(err)
 	}
 	snap := rec.Snapshot(ctx, snapshot.Manifest{Taken: time.Now()})
