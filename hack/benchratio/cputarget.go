@@ -3,7 +3,7 @@ package main
 import "fmt"
 
 // reportCPUGroup is the benchmark group that runs `report` and `queues` (its baseline) over
-// the same saved pages (pkg/engine's BenchmarkReportCPU); reportCPUMax is the most CPU
+// the same saved pages (pkg/run's BenchmarkReportCPU); reportCPUMax is the most CPU
 // `report` may cost, as a multiple of `queues`'.
 const (
 	reportCPUGroup = "ReportCPU/pages-60"

@@ -1,7 +1,7 @@
 //go:build envtest
 
 // Run: KUBEBUILDER_ASSETS=/path/to/dir/with/kube-apiserver+etcd go test -tags envtest ./pkg/collect/
-package collect
+package collect_test
 
 import (
 	"context"
@@ -17,10 +17,11 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -49,8 +50,10 @@ func TestWithClusterAgainstAnAPIServer(t *testing.T) {
 	if _, err := admin.CoreV1().Pods("ops").Create(ctx, pod, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	kubeAs := func(c *rest.Config) func() (*Kube, error) {
-		return func() (*Kube, error) { return &Kube{Config: c, Client: kubernetes.NewForConfigOrDie(c)}, nil }
+	kubeAs := func(c *rest.Config) func() (*collect.Kube, error) {
+		return func() (*collect.Kube, error) {
+			return &collect.Kube{Config: c, Client: kubernetes.NewForConfigOrDie(c)}, nil
+		}
 	}
 	podsOf := func(named []string, found map[string]bool, where string) string {
 		if found["ops/op-7d9f"] {
@@ -58,8 +61,8 @@ func TestWithClusterAgainstAnAPIServer(t *testing.T) {
 		}
 		return "not found" + where
 	}
-	newW := func(k func() (*Kube, error)) *WithCluster {
-		return &WithCluster{Inner: &seriesSource{}, Kube: k, Pods: podsOf, Now: time.Now,
+	newW := func(k func() (*collect.Kube, error)) *collect.WithCluster {
+		return &collect.WithCluster{Inner: &collect.SeriesSource{}, Kube: k, Pods: podsOf, Now: time.Now,
 			Absent: func([]target.Target) string { return "" }}
 	}
 
@@ -79,8 +82,8 @@ func TestWithClusterAgainstAnAPIServer(t *testing.T) {
 
 	// The whole report, its series read twice 10 s apart: section 1 lists the pod, section 5
 	// its limit, section 6 is read, and json says which cluster, and when.
-	rep, err := engine.Report(ctx, engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: source.Scope{Namespace: "ops"}},
-		engine.Env{Source: newW(kubeAs(cfg)).withPages(t)})
+	rep, err := run.ReportWith(ctx, run.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: source.Scope{Namespace: "ops"}},
+		run.Env{Source: withPages(t, newW(kubeAs(cfg)))})
 	if err != nil {
 		t.Fatalf("report: %v", err)
 	}
@@ -103,9 +106,9 @@ func TestWithClusterAgainstAnAPIServer(t *testing.T) {
 	}
 }
 
-// withPages makes the series source answer with two samples of the reference operator's page
+// withPages makes w's series source answer with two samples of the reference operator's page
 // for its first target, 10 s apart, as a Prometheus server rebuilds them.
-func (w *WithCluster) withPages(t *testing.T) *WithCluster {
+func withPages(t *testing.T, w *collect.WithCluster) *collect.WithCluster {
 	t.Helper()
 	var samples []source.Sample
 	for i, name := range []string{"controller-runtime-1.prom", "controller-runtime-2.prom"} {
@@ -124,15 +127,17 @@ func (w *WithCluster) withPages(t *testing.T) *WithCluster {
 	return w
 }
 
-// pagedSeries is seriesSource with one target, read as the samples given.
+// pagedSeries is SeriesSource with one target, read as the samples given.
 type pagedSeries struct {
-	seriesSource
+	collect.SeriesSource
 	samples []source.Sample
+	inv     *source.Inventory
 }
 
 func (p *pagedSeries) Open(ctx context.Context) (*source.Inventory, error) {
-	inv, err := p.seriesSource.Open(ctx)
+	inv, err := p.SeriesSource.Open(ctx)
 	inv.Targets = inv.Targets[:1]
+	p.inv = inv
 	return inv, err
 }
 

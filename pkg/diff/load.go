@@ -27,7 +27,7 @@ type Loaded struct {
 }
 
 // ReportOf makes the report of a snapshot from its pages, as `report --from-snapshot` makes
-// it (pkg/pipeline gives it).
+// it (pkg/run gives it).
 type ReportOf func(context.Context, *snapshot.Snapshot) (view.Report, error)
 
 // Load reads the report of a `report -o json` file, or makes the report of a snapshot from

@@ -1,4 +1,4 @@
-package diff
+package diff_test
 
 import (
 	"bytes"
@@ -15,15 +15,16 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // cfg is what `report --from-snapshot` judges with when given no flags.
-var cfg = engine.ReportConfig{Thresholds: findings.DefaultThresholds(),
+var cfg = run.ReportConfig{Thresholds: findings.DefaultThresholds(),
 	Read: source.Options{Interval: 100 * time.Millisecond, Timeout: 5 * time.Second}}
 
 // takeSnapshot snapshots one endpoint serving the saved pages in turn (the last one again
@@ -47,7 +48,7 @@ func takeSnapshot(t *testing.T, files ...string) *snapshot.Snapshot {
 	ctx := context.Background()
 	rec := snapshot.Record(collect.New(collect.Config{URLs: []string{srv.URL + "/metrics"}}, nil))
 	var taken time.Time
-	res, err := engine.Report(ctx, cfg, engine.Env{Source: rec, Now: func() time.Time { taken = time.Now(); return taken }})
+	res, err := run.ReportWith(ctx, cfg, run.Env{Source: rec, Now: func() time.Time { taken = time.Now(); return taken }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,9 +84,9 @@ func reportFromSnapshot(t *testing.T, s *snapshot.Snapshot) view.Report {
 	return r
 }
 
-// fromPages makes the report of a snapshot from its pages, as pkg/pipeline does for diff.
+// fromPages makes the report of a snapshot from its pages, as pkg/run does for diff.
 func fromPages(ctx context.Context, s *snapshot.Snapshot) (view.Report, error) {
-	res, err := engine.Report(ctx, cfg, engine.Env{Source: snapshot.NewReplay(s), Now: func() time.Time { return s.Manifest.Taken }})
+	res, err := run.ReportWith(ctx, cfg, run.Env{Source: snapshot.NewReplay(s), Now: func() time.Time { return s.Manifest.Taken }})
 	if err != nil {
 		return view.Report{}, err
 	}
@@ -118,7 +119,7 @@ func TestLoadJudgesASnapshotFromItsPages(t *testing.T) {
 
 	// Untouched: the stored report is the one the pages give.
 	for path, want := range map[string]view.Report{stillPath: stillReport, busyPath: busyReport} {
-		l, err := Load(context.Background(), path, fromPages)
+		l, err := diff.Load(context.Background(), path, fromPages)
 		if err != nil || l.Warning != "" || jsonOf(t, l.Report) != jsonOf(t, want) {
 			t.Errorf("%s untouched: err %v, warning %q, same report %v", path, err, l.Warning, jsonOf(t, l.Report) == jsonOf(t, want))
 		}
@@ -134,7 +135,7 @@ func TestLoadJudgesASnapshotFromItsPages(t *testing.T) {
 		path string
 		want view.Report
 	}{{lyingBusy, busyReport}, {lyingStill, stillReport}} {
-		l, err := Load(context.Background(), tc.path, fromPages)
+		l, err := diff.Load(context.Background(), tc.path, fromPages)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.path, err)
 		}
@@ -149,9 +150,9 @@ func TestLoadJudgesASnapshotFromItsPages(t *testing.T) {
 	// diff still -> lying-busy finds what report --from-snapshot finds: warnings appeared
 	// (--fail-on new-warning exits 3, as report --fail-on warning does); the stored report
 	// would have said healthy, nothing appeared.
-	before, _ := Load(context.Background(), stillPath, fromPages)
-	after, _ := Load(context.Background(), lyingBusy, fromPages)
-	d := Compare(before.Report, after.Report, stillPath, lyingBusy)
+	before, _ := diff.Load(context.Background(), stillPath, fromPages)
+	after, _ := diff.Load(context.Background(), lyingBusy, fromPages)
+	d := diff.Compare(before.Report, after.Report, stillPath, lyingBusy)
 	if !reflect.DeepEqual(d.After.Summary, busyReport.Summary) || d.Worst() != findings.Warning || len(d.Appeared) != busyReport.Summary.Warning {
 		t.Errorf("diff still lying-busy: after %+v worst %q appeared %d, want %+v and its warnings appeared", d.After.Summary, d.Worst(), len(d.Appeared), busyReport.Summary)
 	}

@@ -67,7 +67,7 @@ func TestTopPrintsTextFromOutsideEscaped(t *testing.T) {
 }
 
 // Warnings and target errors quote servers, which may echo credentials: the stream and the
-// screen mask them, and the frame the engine gave is left as it is.
+// screen mask them, and the frame the run layer gave is left as it is.
 func TestTopMasksCredentialsInWarningsAndErrors(t *testing.T) {
 	const secret = "live-Secret-Token-0007"
 	redact.Add(secret)
@@ -101,6 +101,6 @@ func TestTopMasksCredentialsInWarningsAndErrors(t *testing.T) {
 		t.Errorf("the screen shows the credential:\n%s", m.screen())
 	}
 	if !strings.Contains(f.Warnings[0], secret) {
-		t.Errorf("the engine's frame was changed: %q", f.Warnings)
+		t.Errorf("the run layer's frame was changed: %q", f.Warnings)
 	}
 }

@@ -23,7 +23,7 @@ const (
 )
 
 // model is the state of the full-screen view: the latest frame, the history of every queue,
-// and what the keys chose. Frames come in; nothing goes back to the engine.
+// and what the keys chose. Frames come in; nothing goes back to the run layer.
 type model struct {
 	ctx    context.Context
 	next   Next

@@ -21,7 +21,7 @@ type Inputs struct {
 	Log func(string)
 }
 
-// Opened is a Spec built, in the engines' terms.
+// Opened is a Spec built, in the run layer's terms.
 type Opened struct {
 	// Source reads the targets; it connects to the cluster only when the cluster is read.
 	Source source.Source

@@ -15,11 +15,11 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/promserver"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 )
 
 // controllerFormat is a controller-runtime controller's page: workers, reconciles, adds,
@@ -113,7 +113,7 @@ scrape_configs:
 	cfg := promsource.Config{Client: client, At: end, Window: end.Sub(start)}
 
 	t.Run("queues", func(t *testing.T) {
-		res, err := engine.Queues(ctx, engine.QueuesConfig{Thresholds: th}, engine.Env{Source: promsource.New(cfg)})
+		res, err := run.QueuesWith(ctx, run.QueuesConfig{Thresholds: th}, run.Env{Source: promsource.New(cfg)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +144,7 @@ scrape_configs:
 	})
 
 	t.Run("report ranks the worst cluster first", func(t *testing.T) {
-		res, err := engine.Report(ctx, engine.ReportConfig{Thresholds: th}, engine.Env{Source: promsource.New(cfg)})
+		res, err := run.ReportWith(ctx, run.ReportConfig{Thresholds: th}, run.Env{Source: promsource.New(cfg)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +201,7 @@ scrape_configs:
 		}
 		c := cfg
 		c.Client = fc
-		res, err := engine.Report(ctx, engine.ReportConfig{Thresholds: th}, engine.Env{Source: promsource.New(c)})
+		res, err := run.ReportWith(ctx, run.ReportConfig{Thresholds: th}, run.Env{Source: promsource.New(c)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -246,8 +246,8 @@ func TestReportOverPartialAnswer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := engine.Report(context.Background(), engine.ReportConfig{Thresholds: findings.DefaultThresholds(), FailOn: fail},
-				engine.Env{Source: promsource.New(promsource.Config{Client: client, At: end, Window: 10 * time.Minute})})
+			res, err := run.ReportWith(context.Background(), run.ReportConfig{Thresholds: findings.DefaultThresholds(), FailOn: fail},
+				run.Env{Source: promsource.New(promsource.Config{Client: client, At: end, Window: 10 * time.Minute})})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-// Package render is the one output layer: Write renders what an engine returns (the queue
+// Package render is the one output layer: Write renders what the run layer returns (the queue
 // list, the target list, the report) as JSON or YAML with a stable, versioned schema,
 // kubectl-style plain-column tables, text, Markdown, or a self-contained HTML page whose charts
 // are inline SVG laid out in Go. It knows nothing of cobra or of how the figures were obtained.

@@ -103,7 +103,7 @@ func Build(in Input) view.Report {
 
 // Draft is a report built from its input but not judged: every section but the findings,
 // and the targets the rules judge. Judge runs the rules; Finish sets the findings in the
-// report. The engine judges a draft to pick the targets whose goroutine dumps it reads, and
+// report. The run layer judges a draft to pick the targets whose goroutine dumps it reads, and
 // judges it again only when it read some (SetGoroutines).
 type Draft struct {
 	r  view.Report

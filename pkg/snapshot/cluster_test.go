@@ -1,4 +1,4 @@
-package snapshot
+package snapshot_test
 
 import (
 	"bytes"
@@ -10,22 +10,15 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sample"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
 )
 
 const (
@@ -62,7 +55,7 @@ type podSource struct {
 func (p *podSource) Open(context.Context) (*source.Inventory, error) {
 	return &source.Inventory{Targets: []target.Target{p.tgt}, Pods: map[string]*corev1.Pod{"ops/" + p.pod.Name: p.pod},
 		Skipped:  []discover.Skipped{{Namespace: "ops", Pod: "widget-7d9f-zzzzz", Reason: "not ready"}},
-		Warnings: []string{"a warning of discovery"}, Cluster: &fakeCluster{}}, nil
+		Warnings: []string{"a warning of discovery"}, Cluster: &snapshot.FakeCluster{}}, nil
 }
 
 func (p *podSource) Read(ctx context.Context, o source.Options) []source.Result {
@@ -72,57 +65,6 @@ func (p *podSource) Read(ctx context.Context, o source.Options) []source.Result 
 	return rs
 }
 
-// fakeCluster answers like a cluster whose second generation check finds one object still
-// lagging.
-type fakeCluster struct{ gens int }
-
-func (f *fakeCluster) Generations(context.Context, string, []schema.GroupVersionResource) []cachesync.GenerationReport {
-	f.gens++
-	return []cachesync.GenerationReport{{Resource: "deployments.apps", Checked: 3 + f.gens}}
-}
-
-func (f *fakeCluster) Objects(context.Context, string, []objects.Controller, map[string]schema.GroupKind) objects.View {
-	return objects.View{Kinds: []objects.Summary{{Kind: objects.Kind{Group: "example.com", Kind: "Widget"}, Controllers: []string{"x widget"},
-		Total: 5, Failed: 1, Reasons: []objects.Reason{{Condition: "Ready=False", Reason: "Broken", Count: 1, Objects: []string{"ops/w1"}}},
-		Changes: &objects.Changes{Count: 40, Seconds: 5}, TimeToReady: &objects.TimeToReady{Seconds: 5, Changes: 4, Ready: 3, Pending: 1}}}}
-}
-
-func (f *fakeCluster) WorkloadAnnotation(_ context.Context, key string, workloads []string) (map[string]string, []string) {
-	out := map[string]string{}
-	for _, w := range workloads {
-		if w == "ops/deployment/widget" && key == "ctrldiag.io/ignore" {
-			out[w] = "restarts"
-		}
-	}
-	return out, nil
-}
-
-func (f *fakeCluster) WatchChanges(context.Context, string, []objects.Controller, map[string]schema.GroupKind, time.Duration) {
-}
-
-func (f *fakeCluster) Usage(context.Context, []string) (map[string]usage.Pod, string) {
-	return map[string]usage.Pod{"ops/widget-7d9f-abcde": {CPUCores: 0.25, MemoryBytes: 100 << 20}, "other/x": {CPUCores: 1}}, ""
-}
-
-func (f *fakeCluster) Admission(context.Context) admission.View { return admission.View{} }
-func (f *fakeCluster) OwnedKinds(context.Context, []admission.Webhook, []admission.Owner) admission.Ownership {
-	return admission.Ownership{}
-}
-
-func (f *fakeCluster) FlowSchemas(context.Context) flowschemas.View {
-	return flowschemas.View{FlowSchemas: []flowschemas.FlowSchema{{Name: "service-accounts", PriorityLevel: "workload-low", MatchingPrecedence: 9000}}}
-}
-
-func (f *fakeCluster) Events(_ context.Context, _ string, _ []objects.Controller, _ map[string]schema.GroupKind, since time.Time) events.View {
-	return events.View{Since: since, Namespaces: []string{"ops"}, Read: 3, Groups: []events.Group{{Reason: "QuotaExceeded", Kind: "Widget",
-		Object: "ops/w1", Count: 3, LastSeen: since.Add(time.Second), Message: "exceeded quota: widgets", Reporter: "widget-controller",
-		Controllers: []string{"x widget"}}}}
-}
-
-func (f *fakeCluster) LeaseHolders(context.Context, []string) []replicas.Holder {
-	return []replicas.Holder{{Namespace: "ops", Lease: "widget-lock", Identity: "widget-7d9f-abcde_1"}}
-}
-
 // In a cluster the snapshot also gives back the pods, the objects view, generation lag,
 // usage and Leases: the report from it equals the live one. No secret of the pod is stored.
 func TestClusterReportFromSnapshotEqualsTheLiveReport(t *testing.T) {
@@ -130,17 +72,17 @@ func TestClusterReportFromSnapshotEqualsTheLiveReport(t *testing.T) {
 	pod := controllerPod(time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC))
 	tgt := target.Target{Kind: target.KindPod, Namespace: "ops", Name: pod.Name, Workload: "deployment/widget", Port: 8080,
 		Ready: true, Via: target.ViaProxy, ViaReason: "the default"}
-	cfg := engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: source.Scope{Cluster: true, Namespace: "ops"},
+	cfg := run.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: source.Scope{Cluster: true, Namespace: "ops"},
 		Read: source.Options{Interval: time.Second, Timeout: 5 * time.Second}}
 	now := time.Date(2026, 11, 22, 3, 10, 0, 0, time.UTC)
-	rec := Record(&podSource{pod: pod, tgt: tgt})
-	liveJSON := reportJSON(t, ctx, cfg, engine.Env{Source: rec, Now: func() time.Time { return now }})
-	snap := rec.Snapshot(ctx, Manifest{Taken: now, Scope: Scope{Cluster: true, Namespace: "ops"}})
+	rec := snapshot.Record(&podSource{pod: pod, tgt: tgt})
+	liveJSON := reportJSON(t, ctx, cfg, run.Env{Source: rec, Now: func() time.Time { return now }})
+	snap := rec.Snapshot(ctx, snapshot.Manifest{Taken: now, Scope: snapshot.Scope{Cluster: true, Namespace: "ops"}})
 	var file bytes.Buffer
 	if err := snap.Write(&file); err != nil {
 		t.Fatal(err)
 	}
-	members, err := readArchive(bytes.NewReader(file.Bytes()), DefaultLimits())
+	members, err := snapshot.ReadArchive(bytes.NewReader(file.Bytes()), snapshot.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +93,7 @@ func TestClusterReportFromSnapshotEqualsTheLiveReport(t *testing.T) {
 			}
 		}
 	}
-	back, err := Read(bytes.NewReader(file.Bytes()), DefaultLimits())
+	back, err := snapshot.Read(bytes.NewReader(file.Bytes()), snapshot.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +103,7 @@ func TestClusterReportFromSnapshotEqualsTheLiveReport(t *testing.T) {
 	if got := back.Inventory.Pods["ops/"+pod.Name].Spec.Containers[0].Args; strings.Join(got, " ") != "--leader-elect --api-token=[REDACTED] --password [REDACTED]" {
 		t.Errorf("args stored as %q", got)
 	}
-	replayJSON := reportJSON(t, ctx, cfg, engine.Env{Source: NewReplay(back), Now: func() time.Time { return back.Manifest.Taken }})
+	replayJSON := reportJSON(t, ctx, cfg, run.Env{Source: snapshot.NewReplay(back), Now: func() time.Time { return back.Manifest.Taken }})
 	if !bytes.Equal(liveJSON, replayJSON) {
 		t.Errorf("the report from the snapshot differs from the live one:\n%s", firstDifference(liveJSON, replayJSON))
 	}

@@ -150,7 +150,7 @@ func podNamespaces(inv *source.Inventory) []string {
 }
 
 // recordingCluster asks the live cluster and keeps a copy of every answer, taken when it is
-// given (the engine may change what it got afterwards).
+// given (the run may change what it got afterwards).
 type recordingCluster struct {
 	live        source.Cluster
 	mu          sync.Mutex

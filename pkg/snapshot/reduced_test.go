@@ -1,4 +1,4 @@
-package snapshot
+package snapshot_test
 
 import (
 	"bytes"
@@ -8,10 +8,11 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -21,12 +22,12 @@ import (
 func TestSnapshotKeepsAReducedFamilyWhole(t *testing.T) {
 	const family = "apiserver_request_duration_seconds"
 	ctx := context.Background()
-	rec := Record(collect.New(collect.Config{Files: []string{"../../testdata/pages/kube-apiserver-1.prom.gz"}}, nil))
-	cfg := engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Read: source.Options{Timeout: 5 * time.Second}}
-	if _, err := engine.Report(ctx, cfg, engine.Env{Source: rec}); err != nil {
+	rec := snapshot.Record(collect.New(collect.Config{Files: []string{"../../testdata/pages/kube-apiserver-1.prom.gz"}}, nil))
+	cfg := run.ReportConfig{Thresholds: findings.DefaultThresholds(), Read: source.Options{Timeout: 5 * time.Second}}
+	if _, err := run.ReportWith(ctx, cfg, run.Env{Source: rec}); err != nil {
 		t.Fatal(err)
 	}
-	snap := rec.Snapshot(ctx, Manifest{Taken: time.Now()})
+	snap := rec.Snapshot(ctx, snapshot.Manifest{Taken: time.Now()})
 	var page []byte
 	for _, p := range snap.Pages {
 		page = p
@@ -40,7 +41,7 @@ func TestSnapshotKeepsAReducedFamilyWhole(t *testing.T) {
 		reduce[name] = parse.Reduce(r)
 	}
 	series := func(o source.Options) (n int, scope bool) {
-		replay := NewReplay(snap)
+		replay := snapshot.NewReplay(snap)
 		if _, err := replay.Open(ctx); err != nil {
 			t.Fatal(err)
 		}

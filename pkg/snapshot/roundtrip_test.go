@@ -1,4 +1,4 @@
-package snapshot
+package snapshot_test
 
 import (
 	"bytes"
@@ -13,10 +13,11 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -54,9 +55,9 @@ func servePages(t *testing.T, paths ...string) *httptest.Server {
 	return srv
 }
 
-func reportJSON(t *testing.T, ctx context.Context, cfg engine.ReportConfig, env engine.Env) []byte {
+func reportJSON(t *testing.T, ctx context.Context, cfg run.ReportConfig, env run.Env) []byte {
 	t.Helper()
-	res, err := engine.Report(ctx, cfg, env)
+	res, err := run.ReportWith(ctx, cfg, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,19 +76,19 @@ func TestReportFromSnapshotEqualsTheLiveReport(t *testing.T) {
 	redact.Add(testToken)
 	srv := servePages(t, "../../testdata/pages/controller-runtime-1.prom", "../../testdata/pages/controller-runtime-2.prom")
 	live := collect.New(collect.Config{URLs: []string{srv.URL + "/metrics"}, HTTP: scrape.HTTPConfig{Token: testToken}}, nil)
-	cfg := engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: source.Scope{},
+	cfg := run.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: source.Scope{},
 		Read: source.Options{Interval: 100 * time.Millisecond, Timeout: 5 * time.Second}}
-	rec := Record(live)
+	rec := snapshot.Record(live)
 	var taken time.Time
-	liveJSON := reportJSON(t, ctx, cfg, engine.Env{Source: rec, Now: func() time.Time { taken = time.Now(); return taken }})
+	liveJSON := reportJSON(t, ctx, cfg, run.Env{Source: rec, Now: func() time.Time { taken = time.Now(); return taken }})
 
-	snap := rec.Snapshot(ctx, Manifest{Taken: taken, Interval: cfg.Read.Interval.String()})
+	snap := rec.Snapshot(ctx, snapshot.Manifest{Taken: taken, Interval: cfg.Read.Interval.String()})
 	snap.Report = liveJSON
 	var file bytes.Buffer
 	if err := snap.Write(&file); err != nil {
 		t.Fatal(err)
 	}
-	members, err := readArchive(bytes.NewReader(file.Bytes()), DefaultLimits())
+	members, err := snapshot.ReadArchive(bytes.NewReader(file.Bytes()), snapshot.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,19 +99,19 @@ func TestReportFromSnapshotEqualsTheLiveReport(t *testing.T) {
 			t.Errorf("member %s holds the bearer token", m.Name)
 		}
 	}
-	want := []string{ManifestName, inventoryName, resultsName, eventsName, ReportName, "pages/000-0.prom", "pages/000-1.prom"}
+	want := []string{snapshot.ManifestName, snapshot.InventoryName, snapshot.ResultsName, snapshot.EventsName, snapshot.ReportName, "pages/000-0.prom", "pages/000-1.prom"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("members %v, want %v", names, want)
 	}
 
-	back, err := Read(bytes.NewReader(file.Bytes()), DefaultLimits())
+	back, err := snapshot.Read(bytes.NewReader(file.Bytes()), snapshot.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !back.Manifest.Taken.Equal(taken) || back.Manifest.SchemaVersion != SchemaVersion {
+	if !back.Manifest.Taken.Equal(taken) || back.Manifest.SchemaVersion != snapshot.SchemaVersion {
 		t.Errorf("manifest %+v", back.Manifest)
 	}
-	replayJSON := reportJSON(t, ctx, cfg, engine.Env{Source: NewReplay(back), Now: func() time.Time { return back.Manifest.Taken }})
+	replayJSON := reportJSON(t, ctx, cfg, run.Env{Source: snapshot.NewReplay(back), Now: func() time.Time { return back.Manifest.Taken }})
 	if !bytes.Equal(liveJSON, replayJSON) {
 		t.Errorf("the report from the snapshot differs from the live one:\n%s", firstDifference(liveJSON, replayJSON))
 	}

@@ -1,4 +1,4 @@
-package snapshot
+package snapshot_test
 
 import (
 	"bytes"
@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -18,7 +19,7 @@ import (
 func TestStripKeepsTheIgnoreAnnotation(t *testing.T) {
 	p := controllerPod(time.Now())
 	p.Annotations["ctrldiag.io/ignore"] = "CD208"
-	got := Strip(p).Annotations
+	got := snapshot.Strip(p).Annotations
 	if got["ctrldiag.io/ignore"] != "CD208" || got["prometheus.io/port"] != "8080" || len(got) != 2 {
 		t.Errorf("annotations after Strip: %v", got)
 	}
@@ -27,20 +28,20 @@ func TestStripKeepsTheIgnoreAnnotation(t *testing.T) {
 	pod := controllerPod(time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC))
 	pod.Annotations["ctrldiag.io/ignore"] = "CD208,backlog-growing"
 	tgt := target.Target{Kind: target.KindPod, Namespace: "ops", Name: pod.Name, Workload: "deployment/widget", Port: 8080, Ready: true}
-	cfg := engine.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: source.Scope{Cluster: true, Namespace: "ops"},
+	cfg := run.ReportConfig{Thresholds: findings.DefaultThresholds(), Scope: source.Scope{Cluster: true, Namespace: "ops"},
 		Read: source.Options{Interval: time.Second, Timeout: 5 * time.Second}}
 	now := time.Date(2026, 11, 22, 3, 10, 0, 0, time.UTC)
-	rec := Record(&podSource{pod: pod, tgt: tgt})
-	live := reportJSON(t, ctx, cfg, engine.Env{Source: rec, Now: func() time.Time { return now }})
+	rec := snapshot.Record(&podSource{pod: pod, tgt: tgt})
+	live := reportJSON(t, ctx, cfg, run.Env{Source: rec, Now: func() time.Time { return now }})
 	var file bytes.Buffer
-	if err := rec.Snapshot(ctx, Manifest{Taken: now, Scope: Scope{Cluster: true, Namespace: "ops"}}).Write(&file); err != nil {
+	if err := rec.Snapshot(ctx, snapshot.Manifest{Taken: now, Scope: snapshot.Scope{Cluster: true, Namespace: "ops"}}).Write(&file); err != nil {
 		t.Fatal(err)
 	}
-	back, err := Read(bytes.NewReader(file.Bytes()), DefaultLimits())
+	back, err := snapshot.Read(bytes.NewReader(file.Bytes()), snapshot.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
-	replay := reportJSON(t, ctx, cfg, engine.Env{Source: NewReplay(back), Now: func() time.Time { return back.Manifest.Taken }})
+	replay := reportJSON(t, ctx, cfg, run.Env{Source: snapshot.NewReplay(back), Now: func() time.Time { return back.Manifest.Taken }})
 	source := `"source": "annotation ctrldiag.io/ignore on pod ops/` + pod.Name + `"`
 	if strings.Count(string(live), source) != 2 || !bytes.Equal(live, replay) {
 		t.Errorf("live and replayed reports must both suppress workers-saturated and backlog-growing:\n%s\n%s", live, firstDifference(live, replay))

@@ -9,8 +9,8 @@ import (
 )
 
 // LogReader is a source that can read the log of a target's controller (a cluster, or a
-// snapshot that kept what one gave). The engine asks only for the targets read whose process
-// is not a standby.
+// snapshot that kept what one gave). The run layer asks only for the targets read whose
+// process is not a standby.
 type LogReader interface {
 	// Log reads the recent log of the container behind t once, req saying how much (its
 	// Namespace, Pod and Container are the source's to fill). It never fails: a log that

@@ -9,7 +9,7 @@ import (
 )
 
 // Profiler is a source that can read a target's goroutine dump (a cluster, or a snapshot that
-// kept one). The engine asks only for targets the user selected whose queues show stuck,
+// kept one). The run layer asks only for targets the user selected whose queues show stuck,
 // slow or saturated workers.
 type Profiler interface {
 	// Goroutines reads the dump of the process behind t once. It never fails: a dump that

@@ -4,6 +4,6 @@
 // (backlog) and 4 (event processing) are projections of them, and `diff` reads two reports'
 // sections back into rows to compare. Every schema is here (QueueList, TargetList, the
 // report's document, Report, with every section it holds, and the diff's result) and keeps
-// its JSON field names; pkg/report fills the report. The view knows nothing of the engine,
+// its JSON field names; pkg/report fills the report. The view knows nothing of the run layer,
 // of cobra or of how anything is printed.
 package view

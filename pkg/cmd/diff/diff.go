@@ -17,8 +17,8 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/pipeline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 )
 
 const long = `Compare two diagnoses: two snapshots (kubectl ctrldiag snapshot -f), two 'report -o json'
@@ -65,7 +65,7 @@ type Options struct {
 	Deadline time.Duration
 
 	// run reads both sides; set by Validate.
-	run    *pipeline.Diff
+	run    *run.Diff
 	format string // -o ready to print; set by Validate
 	genericiooptions.IOStreams
 }
@@ -118,7 +118,7 @@ func (o *Options) Validate(args []string) error {
 	}
 	bounds := sourceflags.Defaults()
 	bounds.Deadline = o.Deadline
-	o.run, err = pipeline.NewDiff(bounds.Bounds(), nil)
+	o.run, err = run.NewDiff(bounds.Bounds(), nil)
 	return err
 }
 

@@ -58,5 +58,5 @@ func Findings() Flag { return New(failon.Findings) }
 // Appeared is diff's --fail-on: the severity of a finding that appeared.
 func Appeared() Flag { return New(failon.Appeared) }
 
-// Level is the level Validate read, for the engine that judges the findings.
+// Level is the level Validate read, for the run layer, which judges the findings.
 func (fl *Flag) Level() failon.Level { return fl.level }

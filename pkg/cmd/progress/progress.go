@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 )
 
 // Delay is how long the work runs before the line appears.
@@ -102,9 +102,9 @@ func (l *Line) draw() {
 	fmt.Fprintf(l.w, "\r\033[K%s...", l.what)
 }
 
-// To returns the progress display the engines draw on w.
-func To(w io.Writer) func(what string, total int) engine.Progress {
-	return func(what string, total int) engine.Progress { return Start(w, what, total) }
+// To returns the progress display the run layer draws on w.
+func To(w io.Writer) func(what string, total int) run.Progress {
+	return func(what string, total int) run.Progress { return Start(w, what, total) }
 }
 
 func isTerminal(w io.Writer) bool {

@@ -50,7 +50,7 @@ func slowPrometheus(t *testing.T, delay time.Duration) *httptest.Server {
 func TestDeadlineHoldsOnASlowPrometheus(t *testing.T) {
 	const deadline = time.Second
 	srv := slowPrometheus(t, deadline*6/10)
-	_, _, err := run(t, "", "--prometheus", srv.URL, "--deadline", deadline.String())
+	_, _, err := runQueues(t, "", "--prometheus", srv.URL, "--deadline", deadline.String())
 	var late *source.DeadlineError
 	if !errors.As(err, &late) || late.Deadline != deadline || late.Read == "" {
 		t.Fatalf("err = %v, want the run's deadline error naming what was read", err)

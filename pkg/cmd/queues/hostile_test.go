@@ -50,7 +50,7 @@ func TestHostileServerTextIsInert(t *testing.T) {
 	}))
 	defer srv.Close()
 	for _, output := range []string{"", "wide"} {
-		out, errOut, err := run(t, "", "--url", srv.URL+"/metrics", "--url", srv.URL+"/fail", "--interval", "0", "-o", output)
+		out, errOut, err := runQueues(t, "", "--url", srv.URL+"/metrics", "--url", srv.URL+"/fail", "--interval", "0", "-o", output)
 		if code, _ := exitcode.CodeFor(err); code != exitcode.Error {
 			t.Fatalf("exit %d (%v), want 1: /fail failed", code, err)
 		}
@@ -60,7 +60,7 @@ func TestHostileServerTextIsInert(t *testing.T) {
 			t.Errorf("not shown escaped:\n%s\n%s", out, errOut)
 		}
 	}
-	_, errOut, err := run(t, "", "--prometheus", srv.URL)
+	_, errOut, err := runQueues(t, "", "--prometheus", srv.URL)
 	assertInert(t, "stderr with --prometheus", errOut)
 	if err != nil {
 		assertInert(t, "the error with --prometheus", err.Error())

@@ -13,9 +13,9 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/pipeline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -33,7 +33,7 @@ type Options struct {
 	Args       []string
 
 	// run is the plan opened and format the output format ready to print; set by Validate.
-	run    *pipeline.Queues
+	run    *run.Queues
 	format string
 
 	globals *globals.Flags
@@ -51,7 +51,7 @@ func (o *Options) Complete(args []string) error {
 	return nil
 }
 
-// Validate checks the flag values and builds the engine's configuration and source.
+// Validate checks the flag values and opens queues' plan.
 func (o *Options) Validate() error {
 	format, err := render.Prepare(o.Output, formats...)
 	if err != nil {
@@ -71,7 +71,7 @@ func (o *Options) Validate() error {
 	if err != nil {
 		return err
 	}
-	o.run, err = pipeline.NewQueues(pipeline.Plan{Spec: spec, Inputs: sourceflags.Inputs(o.globals, o.In, o.ErrOut),
+	o.run, err = run.NewQueues(run.Plan{Spec: spec, Inputs: sourceflags.Inputs(o.globals, o.In, o.ErrOut),
 		Progress: progress.To(o.ErrOut)}, th)
 	return err
 }

@@ -21,8 +21,9 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 const pages = "../../../testdata/pages/"
 
-// run executes `queues args...` with test streams and returns stdout, stderr and the error.
-func run(t *testing.T, stdin string, args ...string) (string, string, error) {
+// runQueues executes `queues args...` with test streams and returns stdout, stderr and the
+// error.
+func runQueues(t *testing.T, stdin string, args ...string) (string, string, error) {
 	t.Helper()
 	streams, in, out, errOut := genericiooptions.NewTestIOStreams()
 	in.WriteString(stdin)
@@ -85,7 +86,7 @@ func TestGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
-			out, _, err := run(t, "", tt.args...)
+			out, _, err := runQueues(t, "", tt.args...)
 			// A partial failure prints what was read and exits 1, as kubectl get does.
 			want := exitcode.OK
 			if strings.HasPrefix(tt.golden, "partial-failure") {
@@ -100,7 +101,7 @@ func TestGolden(t *testing.T) {
 }
 
 func TestJSONSchema(t *testing.T) {
-	out, _, err := run(t, "", "--from-file", pages+"controller-runtime-1.prom,"+pages+"controller-runtime-2.prom", "-o", "json")
+	out, _, err := runQueues(t, "", "--from-file", pages+"controller-runtime-1.prom,"+pages+"controller-runtime-2.prom", "-o", "json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestStdinAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _, err := run(t, string(page), "--from-file", "-", "-o", "yaml")
+	out, _, err := runQueues(t, string(page), "--from-file", "-", "-o", "yaml")
 	if err != nil || !strings.Contains(out, "window: lifetime") || !strings.Contains(out, "target: stdin") {
 		t.Fatalf("stdin: %v\n%s", err, out)
 	}
@@ -137,13 +138,13 @@ func TestStdinAndErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, _, err = run(t, "", "--from-file", filepath.Join(dir, "nope-1.prom"), "--from-file", filepath.Join(dir, "nope-2.prom"), "--interval", "0")
+	_, _, err = runQueues(t, "", "--from-file", filepath.Join(dir, "nope-1.prom"), "--from-file", filepath.Join(dir, "nope-2.prom"), "--interval", "0")
 	code, msg := exitcode.CodeFor(err)
 	if code != exitcode.Error || !strings.Contains(msg, "nope-1.prom") || !strings.Contains(msg, "nope-2.prom") {
 		t.Fatalf("all failed: code %d, %q", code, msg)
 	}
 	// A page that is not there: a usage error (exit 2) before anything is read.
-	_, _, err = run(t, "", "--from-file", pages+"controller-runtime-1.prom", "--from-file", pages+"nope-1.prom")
+	_, _, err = runQueues(t, "", "--from-file", pages+"controller-runtime-1.prom", "--from-file", pages+"nope-1.prom")
 	if code, msg := exitcode.CodeFor(err); code != exitcode.Usage || !strings.Contains(msg, "nope-1.prom: no such file") {
 		t.Fatalf("a missing page: code %d, %q; want a usage error saying there is no such file", code, msg)
 	}
@@ -151,7 +152,7 @@ func TestStdinAndErrors(t *testing.T) {
 	// Malformed page: an error naming the file and line.
 	bad := filepath.Join(t.TempDir(), "bad.prom")
 	os.WriteFile(bad, []byte("workqueue_depth{name=\"a\" 1\n"), 0o600)
-	_, _, err = run(t, "", "--from-file", bad)
+	_, _, err = runQueues(t, "", "--from-file", bad)
 	if err == nil || !strings.Contains(err.Error(), "bad.prom: line 1") {
 		t.Fatalf("malformed page error = %v", err)
 	}
@@ -173,7 +174,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--url", "http://x", "--token", "a", "--token-file", "b"}, "exclusive"},
 	}
 	for _, tt := range tests {
-		_, _, err := run(t, "", tt.args...)
+		_, _, err := runQueues(t, "", tt.args...)
 		code, msg := exitcode.CodeFor(err)
 		if code != exitcode.Usage || !strings.Contains(msg, tt.want) {
 			t.Errorf("%v: code %d, %q; want usage error with %q", tt.args, code, msg, tt.want)
@@ -195,7 +196,7 @@ func TestURL(t *testing.T) {
 		w.Write(page)
 	}))
 	defer srv.Close()
-	out, errOut, err := run(t, "", "--url", srv.URL+"/metrics", "--url", srv.URL+"/wrong", "--interval", "200ms", "--token", "tok-123")
+	out, errOut, err := runQueues(t, "", "--url", srv.URL+"/metrics", "--url", srv.URL+"/wrong", "--interval", "200ms", "--token", "tok-123")
 	if code, _ := exitcode.CodeFor(err); code != exitcode.Error {
 		t.Errorf("exit %d (%v), want 1: one target failed", code, err)
 	}
@@ -219,7 +220,7 @@ workqueue_depth{name="a"} 3
 # TYPE workqueue_adds_total counter
 workqueue_adds_total{name="a"} 7
 `), 0o600)
-	out, errOut, err := run(t, "", "--from-file", page, "--interval", "0")
+	out, errOut, err := runQueues(t, "", "--from-file", page, "--interval", "0")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
@@ -230,7 +231,7 @@ workqueue_adds_total{name="a"} 7
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 || !strings.Contains(lines[1], " - ") {
 		t.Errorf("stdout:\n%s", out)
 	}
-	_, errOut, err = run(t, "", "--from-file", pages+"controller-runtime-1.prom", "--interval", "0")
+	_, errOut, err = runQueues(t, "", "--from-file", pages+"controller-runtime-1.prom", "--interval", "0")
 	if err != nil || strings.Contains(errOut, "TYPE") {
 		t.Errorf("a well-typed page: %v\n%s", err, errOut)
 	}
@@ -240,7 +241,7 @@ workqueue_adds_total{name="a"} 7
 // reach widget is no longer FAILING; a bad name is a usage error.
 func TestThresholdsJudgeStatus(t *testing.T) {
 	status := func(args ...string) string {
-		out, errOut, err := run(t, "", append([]string{"--from-file", pages + "controller-runtime-1.prom," + pages + "controller-runtime-2.prom", "-o", "json"}, args...)...)
+		out, errOut, err := runQueues(t, "", append([]string{"--from-file", pages + "controller-runtime-1.prom," + pages + "controller-runtime-2.prom", "-o", "json"}, args...)...)
 		if err != nil {
 			t.Fatalf("%v: %v\n%s", args, err, errOut)
 		}
@@ -264,7 +265,7 @@ func TestThresholdsJudgeStatus(t *testing.T) {
 	if got := status("--threshold", "errorRatio=1"); got != "OK" {
 		t.Errorf("errorRatio=1: widget %s, want OK", got)
 	}
-	_, _, err := run(t, "", "--from-file", pages+"controller-runtime-1.prom", "--threshold", "nope=1")
+	_, _, err := runQueues(t, "", "--from-file", pages+"controller-runtime-1.prom", "--threshold", "nope=1")
 	if code, msg := exitcode.CodeFor(err); code != exitcode.Usage || !strings.Contains(msg, `unknown threshold "nope"`) {
 		t.Errorf("bad threshold: code %d, %q", code, msg)
 	}
@@ -289,7 +290,7 @@ func TestURLNotText(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	_, _, err := run(t, "", "--url", srv.URL+"/binary", "--interval", "0")
+	_, _, err := runQueues(t, "", "--url", srv.URL+"/binary", "--interval", "0")
 	code, msg := exitcode.CodeFor(err)
 	for _, want := range []string{"no target could be read", srv.URL + "/binary: ",
 		`: page: not Prometheus text metrics (Content-Type "application/octet-stream"): line 1 starts "\x89PNG\r\n";`,
@@ -298,7 +299,7 @@ func TestURLNotText(t *testing.T) {
 			t.Errorf("binary answer: exit code %d, error %q; want code %d and %q", code, msg, exitcode.Error, want)
 		}
 	}
-	out, errOut, err := run(t, "", "--url", srv.URL+"/no-queues", "--interval", "0")
+	out, errOut, err := runQueues(t, "", "--url", srv.URL+"/no-queues", "--interval", "0")
 	if err != nil || strings.Contains(errOut, "error") {
 		t.Errorf("a valid page without queues: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
 	}
@@ -320,7 +321,7 @@ func TestPagesOutOfOrderAreAUsageError(t *testing.T) {
 		"same time":  {same1 + "," + same2, "taken at the same time"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			out, _, err := run(t, "", "--from-file", tt.pair, "--from-file", pages+"kube-controller-manager-2.prom.gz", "--interval", "10s")
+			out, _, err := runQueues(t, "", "--from-file", tt.pair, "--from-file", pages+"kube-controller-manager-2.prom.gz", "--interval", "10s")
 			code, msg := exitcode.CodeFor(err)
 			if code != exitcode.Usage || out != "" || !strings.Contains(msg, tt.why) {
 				t.Errorf("code %d, message %q, stdout:\n%s", code, msg, out)

@@ -57,7 +57,7 @@ func TestRestartBetweenSamples(t *testing.T) {
 			if err := os.WriteFile(b, []byte(restartPage(base+30, tt.start, 100)), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			out, errOut, err := run(t, "", "--from-file", a+","+b)
+			out, errOut, err := runQueues(t, "", "--from-file", a+","+b)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, errOut)
 			}
@@ -67,7 +67,7 @@ func TestRestartBetweenSamples(t *testing.T) {
 			if !hasCells(out, "widget", tt.adds, tt.window) {
 				t.Errorf("want the widget row with ADDS/s %s over %q:\n%s", tt.adds, tt.window, out)
 			}
-			js, _, err := run(t, "", "--from-file", a+","+b, "-o", "json")
+			js, _, err := runQueues(t, "", "--from-file", a+","+b, "-o", "json")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +94,7 @@ func TestNoRestartKeepsTheWindow(t *testing.T) {
 	a, b := filepath.Join(dir, "a.prom"), filepath.Join(dir, "b.prom")
 	os.WriteFile(a, []byte(restartPage(base, base-3600, 5000)), 0o600)
 	os.WriteFile(b, []byte(restartPage(base+30, base-3600, 5300)), 0o600)
-	out, errOut, err := run(t, "", "--from-file", a+","+b)
+	out, errOut, err := runQueues(t, "", "--from-file", a+","+b)
 	if err != nil || strings.Contains(errOut, "restarted") || !hasCells(out, "widget", "10", "30s") {
 		t.Errorf("%v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
 	}

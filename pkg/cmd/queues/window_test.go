@@ -10,7 +10,7 @@ import (
 // --interval nothing is said.
 func TestWorkBeyondTheWindowIsSaid(t *testing.T) {
 	a, b := pages+"untimed/busy-1.prom", pages+"untimed/busy-2.prom"
-	out, errOut, err := run(t, "", "--from-file", a+","+b, "--interval", "10s")
+	out, errOut, err := runQueues(t, "", "--from-file", a+","+b, "--interval", "10s")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
@@ -21,7 +21,7 @@ func TestWorkBeyondTheWindowIsSaid(t *testing.T) {
 		t.Errorf("want widget's lifetime figures, without rates:\n%s", out)
 	}
 
-	out, errOut, err = run(t, "", "--from-file", a+","+b, "--interval", "30s")
+	out, errOut, err = runQueues(t, "", "--from-file", a+","+b, "--interval", "30s")
 	if err != nil || strings.Contains(errOut, "window cannot be") || !hasCells(out, "widget", "10", "30s") {
 		t.Errorf("the right window: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
 	}

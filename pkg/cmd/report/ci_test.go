@@ -34,7 +34,7 @@ type jsonDoc struct {
 
 func runJSON(t *testing.T, args ...string) (jsonDoc, int, string) {
 	t.Helper()
-	out, errOut, code := run(t, append([]string{"--from-file", pair, "-o", "json"}, args...)...)
+	out, errOut, code := runReport(t, append([]string{"--from-file", pair, "-o", "json"}, args...)...)
 	var doc jsonDoc
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("%v: -o json is not JSON (%v):\n%s\n%s", args, err, out, errOut)
@@ -45,7 +45,7 @@ func runJSON(t *testing.T, args ...string) (jsonDoc, int, string) {
 // As CI runs it: -o junit is well-formed XML whose failures are the warning and critical
 // findings of -o json.
 func TestJUnitCountsJSON(t *testing.T) {
-	out, errOut, code := run(t, "--from-file", pair, "-o", "junit", "--ignore-file", "none")
+	out, errOut, code := runReport(t, "--from-file", pair, "-o", "junit", "--ignore-file", "none")
 	var doc struct {
 		Tests    int `xml:"tests,attr"`
 		Failures int `xml:"failures,attr"`
@@ -58,7 +58,7 @@ func TestJUnitCountsJSON(t *testing.T) {
 	if doc.Failures+doc.Errors != j.Summary.Warning+j.Summary.Critical || doc.Failures == 0 || doc.Tests <= doc.Failures {
 		t.Errorf("junit %+v, json summary %+v", doc, j.Summary)
 	}
-	gh, _, _ := run(t, "--from-file", pair, "-o", "github", "--ignore-file", "none")
+	gh, _, _ := runReport(t, "--from-file", pair, "-o", "github", "--ignore-file", "none")
 	if n := strings.Count(gh, "::warning title=") + strings.Count(gh, "::error title="); n != j.Summary.Warning+j.Summary.Critical {
 		t.Errorf("github: %d commands, want %d:\n%s", n, j.Summary.Warning+j.Summary.Critical, gh)
 	}
@@ -85,12 +85,12 @@ func TestIgnoreFile(t *testing.T) {
 			t.Errorf("suppressed %+v", s)
 		}
 	}
-	text, _, code := run(t, "--from-file", pair, "--ignore-file", file, "--fail-on", "warning")
+	text, _, code := runReport(t, "--from-file", pair, "--ignore-file", file, "--fail-on", "warning")
 	if code != exitcode.OK || !strings.Contains(text, "SUPPRESSED\nSuppressed: ") || !strings.Contains(text, "accepted while the load test runs") ||
 		!strings.Contains(text, "No findings") {
 		t.Errorf("text: exit %d\n%s", code, text)
 	}
-	junit, _, _ := run(t, "--from-file", pair, "--ignore-file", file, "-o", "junit")
+	junit, _, _ := runReport(t, "--from-file", pair, "--ignore-file", file, "-o", "junit")
 	if strings.Contains(junit, "<failure") || !strings.Contains(junit, `<skipped message="suppressed: accepted while the load test runs (`) {
 		t.Errorf("junit:\n%s", junit)
 	}
@@ -112,12 +112,12 @@ func TestIgnoreFileErrors(t *testing.T) {
 		"ignore:\n- check: CD999\n  reason: x\n": `line 2: unknown check "CD999"`,
 		"ignore:\n  - check: [\n":                "line 2",
 	} {
-		out, errOut, code := run(t, "--from-file", pair, "--ignore-file", ignoreFile(t, text))
+		out, errOut, code := runReport(t, "--from-file", pair, "--ignore-file", ignoreFile(t, text))
 		if code != exitcode.Usage || !strings.Contains(errOut, want) || strings.Contains(out, "FINDINGS") {
 			t.Errorf("%q: exit %d, stdout %d bytes\n%s", text, code, len(out), errOut)
 		}
 	}
-	if _, errOut, code := run(t, "--from-file", pair, "--ignore-file", "/nonexistent.yaml"); code != exitcode.Usage || !strings.Contains(errOut, "read ignore file") {
+	if _, errOut, code := runReport(t, "--from-file", pair, "--ignore-file", "/nonexistent.yaml"); code != exitcode.Usage || !strings.Contains(errOut, "read ignore file") {
 		t.Errorf("missing file: exit %d\n%s", code, errOut)
 	}
 }
@@ -135,11 +135,11 @@ func TestDefaultIgnoreFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	out, errOut, _ := run(t, "--from-file", pages, "-o", "json")
+	out, errOut, _ := runReport(t, "--from-file", pages, "-o", "json")
 	if !strings.Contains(out, `"source": ".ctrldiag-ignore.yaml:2"`) {
 		t.Errorf("the default file was not read:\n%.2000s\n%s", out, errOut)
 	}
-	out, _, _ = run(t, "--from-file", pages, "-o", "json", "--ignore-file", "none")
+	out, _, _ = runReport(t, "--from-file", pages, "-o", "json", "--ignore-file", "none")
 	if strings.Contains(out, "suppressions") {
 		t.Errorf("--ignore-file none read the default file")
 	}

@@ -14,9 +14,8 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/engine"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/pipeline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 )
 
 // Options holds the flag values of the report command.
@@ -38,7 +37,7 @@ type Options struct {
 	Args                []string
 
 	// run is the plan opened; set by Validate.
-	run     *pipeline.Report
+	run     *run.Report
 	format  string // -o ready to print; set by Validate
 	globals *globals.Flags
 	genericiooptions.IOStreams
@@ -75,7 +74,7 @@ func (o *Options) Validate() error {
 	if err != nil {
 		return err
 	}
-	cfg, err := engine.NewReport(engine.ReportOptions{Thresholds: th, Since: o.Since, TargetQueueWait: o.TargetQueueWait, SLOQueueWait: o.Thresholds.SLOQueueWait(),
+	cfg, err := run.NewReportConfig(run.ReportOptions{Thresholds: th, Since: o.Since, TargetQueueWait: o.TargetQueueWait, SLOQueueWait: o.Thresholds.SLOQueueWait(),
 		Workers: o.Workers, Generations: o.GenerationResources, ControllerKinds: o.ControllerKinds,
 		MemoryLimit: o.MemoryLimit, IgnoreFile: o.IgnoreFile, FailOn: o.FailOn.Level(), NoProfile: o.NoProfile, PprofPort: o.PprofPort, NoLogs: o.NoLogs})
 	if err != nil {
@@ -91,7 +90,7 @@ func (o *Options) Validate() error {
 	}
 	// The kubeconfig's cluster adds pods, objects and Leases to the series of --prometheus.
 	spec.Prometheus.WithCluster = true
-	o.run, err = pipeline.NewReport(pipeline.Plan{Spec: spec, Inputs: sourceflags.Inputs(o.globals, o.In, o.ErrOut),
+	o.run, err = run.NewReport(run.Plan{Spec: spec, Inputs: sourceflags.Inputs(o.globals, o.In, o.ErrOut),
 		Progress: progress.To(o.ErrOut)}, cfg)
 	return err
 }
@@ -126,5 +125,5 @@ func (o *Options) Run(ctx context.Context) error {
 	return nil
 }
 
-// Pipeline is the plan Validate opened, for a command that runs it its own way (snapshot).
-func (o *Options) Pipeline() *pipeline.Report { return o.run }
+// Opened is the plan Validate opened, for a command that runs it its own way (snapshot).
+func (o *Options) Opened() *run.Report { return o.run }

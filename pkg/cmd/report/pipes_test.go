@@ -18,7 +18,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 )
 
-// runIn is run with stdin.
+// runIn is runReport with stdin.
 func runIn(t *testing.T, in *os.File, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer

@@ -20,9 +20,9 @@ import (
 
 const pair = "../../../testdata/pages/controller-runtime-1.prom,../../../testdata/pages/controller-runtime-2.prom"
 
-// run executes `report args...` with test streams and returns stdout, stderr and the exit code
-// the error maps to.
-func run(t *testing.T, args ...string) (string, string, int) {
+// runReport executes `report args...` with test streams and returns stdout, stderr and the
+// exit code the error maps to.
+func runReport(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
 	cmd := NewCmd(&globals.Flags{ConfigFlags: genericclioptions.NewConfigFlags(false)}, streams)
@@ -43,13 +43,13 @@ func TestFormats(t *testing.T) {
 		"yaml":     "kind: Report",
 		"json":     `"kind": "Report"`,
 	} {
-		out, errOut, code := run(t, "--from-file", pair, "-o", format)
+		out, errOut, code := runReport(t, "--from-file", pair, "-o", format)
 		if code != exitcode.OK || !strings.Contains(out, marker) {
 			t.Errorf("-o %q: exit %d, stdout lacks %q:\n%.300s\n%s", format, code, marker, out, errOut)
 		}
 	}
 	var doc struct{ Summary struct{ Warning int } }
-	out, _, _ := run(t, "--from-file", pair, "-o", "json")
+	out, _, _ := runReport(t, "--from-file", pair, "-o", "json")
 	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Summary.Warning == 0 {
 		t.Fatalf("the pages hold warnings (retry storm, saturation): %v %+v", err, doc)
 	}
@@ -61,7 +61,7 @@ func TestFailOn(t *testing.T) {
 		level string
 		want  int
 	}{{"none", exitcode.OK}, {"critical", exitcode.OK}, {"warning", exitcode.Findings}} {
-		out, errOut, code := run(t, "--from-file", pair, "--fail-on", tt.level)
+		out, errOut, code := runReport(t, "--from-file", pair, "--fail-on", tt.level)
 		if code != tt.want || !strings.Contains(out, "7. FINDINGS") {
 			t.Errorf("--fail-on %s: exit %d, want %d\n%s", tt.level, code, tt.want, errOut)
 		}
@@ -72,7 +72,7 @@ func TestFailOn(t *testing.T) {
 // retry storm is gone, the rest stays.
 func TestThresholds(t *testing.T) {
 	checks := func(args ...string) string {
-		out, errOut, code := run(t, append([]string{"--from-file", pair, "-o", "json"}, args...)...)
+		out, errOut, code := runReport(t, append([]string{"--from-file", pair, "-o", "json"}, args...)...)
 		var doc struct{ Findings []struct{ Check string } }
 		if code != exitcode.OK || json.Unmarshal([]byte(out), &doc) != nil {
 			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
@@ -101,7 +101,7 @@ func TestThresholds(t *testing.T) {
 // metric is modelled with the given number, against the given target.
 func TestCapacityFlags(t *testing.T) {
 	capacity := func(args ...string) map[string]view.Capacity {
-		out, errOut, code := run(t, append([]string{"--from-file", pair, "-o", "json"}, args...)...)
+		out, errOut, code := runReport(t, append([]string{"--from-file", pair, "-o", "json"}, args...)...)
 		var doc struct{ Capacity []view.Capacity }
 		if code != exitcode.OK || json.Unmarshal([]byte(out), &doc) != nil {
 			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
@@ -147,7 +147,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--from-file", pair, "--slo", "queue-wait=1s"}, `--slo queue-wait=1s: unknown objective "queue-wait" (did you mean queue-wait-p99?)`},
 		{[]string{"--from-file", pair, "--slo", "queue-wait-p99=2s", "--target-queue-wait", "1s"}, "--target-queue-wait 1s and --slo queue-wait-p99=2s disagree"},
 	} {
-		_, errOut, code := run(t, tt.args...)
+		_, errOut, code := runReport(t, tt.args...)
 		if code != exitcode.Usage || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: exit %d, want %d with %q:\n%s", tt.args, code, exitcode.Usage, tt.want, errOut)
 		}
@@ -161,7 +161,7 @@ func TestNothingReadable(t *testing.T) {
 	if err := os.WriteFile(nope, []byte("not a metrics page\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := run(t, "--from-file", nope)
+	out, errOut, code := runReport(t, "--from-file", nope)
 	if code != exitcode.Error || !strings.Contains(out, "scrape-failed") || !strings.Contains(errOut, "no target could be read") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
@@ -194,7 +194,7 @@ func TestReportOnANonTextAnswer(t *testing.T) {
 		for _, u := range urls {
 			args = append(args, "--url", u)
 		}
-		out, errOut, code := run(t, args...)
+		out, errOut, code := runReport(t, args...)
 		var r struct {
 			Findings []findings.Finding `json:"findings"`
 		}

@@ -10,7 +10,7 @@ import (
 // its json, and models no capacity on it (one worker would be 300 % busy).
 func TestWorkBeyondTheWindowIsNotJudged(t *testing.T) {
 	const untimed = "../../../testdata/pages/untimed/busy-1.prom,../../../testdata/pages/untimed/busy-2.prom"
-	out, errOut, code := run(t, "--from-file", untimed, "--interval", "10s", "-o", "json")
+	out, errOut, code := runReport(t, "--from-file", untimed, "--interval", "10s", "-o", "json")
 	var doc struct {
 		WindowNotes []string
 		Capacity    []any
@@ -21,12 +21,12 @@ func TestWorkBeyondTheWindowIsNotJudged(t *testing.T) {
 	if len(doc.WindowNotes) != 1 || !strings.Contains(doc.WindowNotes[0], "the window cannot be 10s") || len(doc.Capacity) != 0 {
 		t.Errorf("window notes %q, capacity %v: want the wrong window said and no capacity modelled", doc.WindowNotes, doc.Capacity)
 	}
-	text, _, _ := run(t, "--from-file", untimed, "--interval", "10s")
+	text, _, _ := runReport(t, "--from-file", untimed, "--interval", "10s")
 	if !strings.Contains(text, "Window: ") || !strings.Contains(text, "the window cannot be 10s") {
 		t.Errorf("the text report does not say the window is wrong:\n%s", text)
 	}
 	// Read 30 s apart, as they were taken: one worker busy all the time, said by the model.
-	out, _, _ = run(t, "--from-file", untimed, "--interval", "30s", "-o", "json")
+	out, _, _ = runReport(t, "--from-file", untimed, "--interval", "30s", "-o", "json")
 	doc.WindowNotes, doc.Capacity = nil, nil
 	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.WindowNotes) != 0 || len(doc.Capacity) != 1 {
 		t.Errorf("the right window: notes %q, capacity %v (%v)", doc.WindowNotes, doc.Capacity, err)

@@ -50,7 +50,7 @@ func (o *Options) Validate() error {
 // Run reads through a recorder, makes the report, and writes the snapshot; the report is
 // printed too when -o asks. --fail-on sets the exit code as in report.
 func (o *Options) Run(ctx context.Context) error {
-	res, err := o.Report.Pipeline().Record(ctx)
+	res, err := o.Report.Opened().Record(ctx)
 	if err != nil {
 		return err
 	}

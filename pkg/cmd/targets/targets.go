@@ -15,8 +15,8 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/pipeline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -53,7 +53,7 @@ type Options struct {
 	Args    []string
 
 	// run is the plan opened; set by Validate.
-	run    *pipeline.Targets
+	run    *run.Targets
 	format string // -o ready to print; set by Validate
 	// NoHeaders and SortBy are kubectl's --no-headers and --sort-by.
 	NoHeaders bool
@@ -114,7 +114,7 @@ func (o *Options) Validate() error {
 	if err != nil {
 		return err
 	}
-	o.run, err = pipeline.NewTargets(pipeline.Plan{Spec: spec, Inputs: sourceflags.Inputs(o.globals, o.In, o.ErrOut),
+	o.run, err = run.NewTargets(run.Plan{Spec: spec, Inputs: sourceflags.Inputs(o.globals, o.In, o.ErrOut),
 		Progress: progress.To(o.ErrOut)})
 	return err
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/live"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/pipeline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -35,7 +35,7 @@ type Options struct {
 	Args       []string
 
 	// run is the plan opened and print how each refresh is printed; set by Validate.
-	run   *pipeline.Top
+	run   *run.Top
 	print live.Print
 	// printing is whether a printing flag (-o, --no-headers, --sort-by) was given: the
 	// refreshes are then printed, on a terminal too.
@@ -88,8 +88,8 @@ func (o *Options) Validate() error {
 	if err != nil {
 		return err
 	}
-	o.run, err = pipeline.NewTop(pipeline.Plan{Spec: spec, Inputs: sourceflags.Inputs(o.globals, o.In, o.ErrOut)},
-		pipeline.TopConfig{Thresholds: th, Refresh: o.Refresh, Rediscover: o.Rediscover, HistoryPoints: live.HistoryPoints})
+	o.run, err = run.NewTop(run.Plan{Spec: spec, Inputs: sourceflags.Inputs(o.globals, o.In, o.ErrOut)},
+		run.TopConfig{Thresholds: th, Refresh: o.Refresh, Rediscover: o.Rediscover, HistoryPoints: live.HistoryPoints})
 	return err
 }
 

@@ -19,9 +19,9 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
-// run executes `top args...` with test streams (not a terminal) and returns stdout, stderr
+// runTop executes `top args...` with test streams (not a terminal) and returns stdout, stderr
 // and the error.
-func run(t *testing.T, args ...string) (string, string, error) {
+func runTop(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
 	g := &globals.Flags{ConfigFlags: genericclioptions.NewConfigFlags(false)}
@@ -62,7 +62,7 @@ func growing(t *testing.T) *httptest.Server {
 // target that goes away becomes an ERROR row and is named on stderr.
 func TestStreamsOneTablePerRefresh(t *testing.T) {
 	srv := growing(t)
-	out, errOut, err := run(t, "--url", srv.URL+"/metrics", "--url", srv.URL+"/flaky", "--refresh", "300ms", "--count", "3")
+	out, errOut, err := runTop(t, "--url", srv.URL+"/metrics", "--url", srv.URL+"/flaky", "--refresh", "300ms", "--count", "3")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
@@ -125,7 +125,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--url", "http://x", "-o", "jsonpath={.items["}, "-o jsonpath:"},
 		{[]string{"--url", "http://x", "--sort-by", "{.items["}, "--sort-by"},
 	} {
-		_, _, err := run(t, tt.args...)
+		_, _, err := runTop(t, tt.args...)
 		if code, msg := exitcode.CodeFor(err); code != exitcode.Usage || !strings.Contains(msg, tt.want) {
 			t.Errorf("%v: code %d, %q; want a usage error with %q", tt.args, code, msg, tt.want)
 		}
@@ -142,7 +142,7 @@ func TestStreamDoesNotAskPrometheus(t *testing.T) {
 		http.Error(w, "no", http.StatusInternalServerError)
 	}))
 	defer prom.Close()
-	out, errOut, err := run(t, "--url", srv.URL+"/metrics", "--prometheus", prom.URL, "--refresh", "200ms", "--count", "2")
+	out, errOut, err := runTop(t, "--url", srv.URL+"/metrics", "--prometheus", prom.URL, "--refresh", "200ms", "--count", "2")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
@@ -160,7 +160,7 @@ func TestPrintsEachRefreshAsAsked(t *testing.T) {
 		srv := growing(t)
 		return append([]string{"--url", srv.URL + "/metrics", "--url", srv.URL + "/flaky", "--refresh", "200ms", "--count", "2"}, args...)
 	}
-	out, errOut, err := run(t, targets("-o", "json", "--sort-by", ".queue")...)
+	out, errOut, err := runTop(t, targets("-o", "json", "--sort-by", ".queue")...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
@@ -189,7 +189,7 @@ func TestPrintsEachRefreshAsAsked(t *testing.T) {
 		t.Errorf("second refresh: want reconcile at depth 80 and the flaky target an error, got %+v %+v", got, lists[1].Errors)
 	}
 
-	out, errOut, err = run(t, targets("--no-headers", "-o", "wide")...)
+	out, errOut, err = runTop(t, targets("--no-headers", "-o", "wide")...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
@@ -197,12 +197,12 @@ func TestPrintsEachRefreshAsAsked(t *testing.T) {
 		t.Errorf("--no-headers -o wide: want the rows of two refreshes, a blank line between, no time or header line:\n%s", out)
 	}
 
-	out, _, err = run(t, targets("-o", "yaml")...)
+	out, _, err = runTop(t, targets("-o", "yaml")...)
 	if err != nil || strings.Count(out, "kind: QueueList\n") != 2 || strings.Count(out, "\n---\n") != 1 || strings.HasPrefix(out, "---") {
 		t.Errorf("-o yaml: want two documents, \"---\" between: %v\n%s", err, out)
 	}
 
-	out, _, err = run(t, targets("-o", `jsonpath={range .items[*]}{.queue}={.depth}{"\n"}{end}`)...)
+	out, _, err = runTop(t, targets("-o", `jsonpath={range .items[*]}{.queue}={.depth}{"\n"}{end}`)...)
 	if err != nil || out != "reconcile=40\nother=0\nreconcile=80\n" {
 		t.Errorf("-o jsonpath: %v %q, want each refresh's queues and depths", err, out)
 	}

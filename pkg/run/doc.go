@@ -1,0 +1,14 @@
+// Package run is the run layer: each verb's one entry point, from a Spec and the verb's
+// config to the result to print. A Plan is an open.Spec (what to read and how, in plain
+// values), what opening it needs besides, and where the progress line goes; each verb adds a
+// plain config of its own and opens the plan with NewQueues, NewReport, NewTop, NewTargets
+// or NewDiff (`snapshot` records report's run: Report.Record). pkg/open builds the plan's
+// source, and the same stages run over it for every verb: open (the source's targets) -> read
+// (the samples) -> model (each sample once) -> findings (the rules, and each queue's STATUS)
+// -> suppressions (the accepted findings) -> view (the queue table, the report, a frame of
+// top). QueuesWith, ReportWith and Frames.Next run the stages over a source already opened
+// (Env); NewReportConfig checks report's options into its config. Nothing here knows cobra or
+// prints, nothing writes back into the flags, the source or a result, and the stages see the
+// source only through its interface: a verb hands the view to render and asks the result for
+// its exit code.
+package run

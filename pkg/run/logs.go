@@ -1,0 +1,81 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/podlog"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+)
+
+// LogConfig says whether report reads the controllers' logs.
+type LogConfig struct {
+	// Off is --no-logs: no log is read.
+	Off bool
+	// LimitBytes bounds each log read (0: podlog.DefaultLimitBytes).
+	LimitBytes int64
+}
+
+// readLogs reads, once per target, the recent log of the container behind each pod target
+// read that is not a standby (the leader's pod only: a standby's log says nothing of the
+// reconciles), from the window's start less podlog.Lookback, and makes what it says a fact
+// of the target. It stops when ctx ends (the overall deadline): the logs not read by then are
+// not facts of their targets.
+func readLogs(ctx context.Context, env Env, cfg LogConfig, timeout time.Duration, in report.Input) {
+	lr, ok := env.Source.(source.LogReader)
+	if !ok || cfg.Off {
+		return
+	}
+	picked := logTargets(in.Targets)
+	if len(picked) == 0 {
+		return
+	}
+	line := env.progress(fmt.Sprintf("Reading the log of %s", plural.Count(len(picked), "controller")), len(picked))
+	defer line.Stop()
+	for _, i := range picked {
+		if ctx.Err() != nil {
+			return
+		}
+		t := &in.Targets[i]
+		from := t.First().Time
+		if len(t.Snapshots) < 2 {
+			from = t.Last().Time.Add(-podlog.Lookback)
+		}
+		req := podlog.Request{Since: from.Add(-podlog.Lookback), From: from, LimitBytes: cfg.LimitBytes, Timeout: timeout}
+		t.Log = lr.Log(ctx, *t, req)
+		line.Step()
+	}
+}
+
+// logTargets are the indexes of the pod targets read whose log is read: not a standby, nor a
+// replica of unknown role beside its workload's leader.
+func logTargets(ts []model.Target) []int {
+	leading := map[string]bool{}
+	for _, t := range ts {
+		if t.Read() && t.Target.Workload != "" && t.Last().Leadership().Role == health.RoleLeader {
+			leading[t.Target.Namespace+"/"+t.Target.Workload] = true
+		}
+	}
+	var out []int
+	for i, t := range ts {
+		if !t.Read() || t.Target.Kind != target.KindPod || t.Pod == nil {
+			continue
+		}
+		switch t.Last().Leadership().Role {
+		case health.RoleStandby:
+			continue
+		case health.RoleUnknown:
+			if t.Target.Workload != "" && leading[t.Target.Namespace+"/"+t.Target.Workload] {
+				continue
+			}
+		}
+		out = append(out, i)
+	}
+	return out
+}

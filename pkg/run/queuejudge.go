@@ -1,0 +1,37 @@
+package run
+
+import (
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
+)
+
+// judgedQueues is the model of the targets read through the stages after it, as `queues` and
+// every frame of `top` go through them: the findings set each queue's STATUS, the standby
+// replicas fold into their leader's rows, and the queue table is the view.
+type judgedQueues struct {
+	list view.QueueList
+	// targets are what the findings rules judge; reps the pods read as replicas of their
+	// workload, holders the Lease holders asked for those whose metrics do not say who leads.
+	targets []findings.Target
+	reps    []replicas.Replica
+	holders []replicas.Holder
+}
+
+// judgeQueues takes the targets read to the queue table; leases gives the Lease holders of
+// the namespaces whose replicas' metrics do not say who leads (nil when it cannot tell).
+func judgeQueues(read []model.Target, th findings.Thresholds, leases func(namespaces []string) []replicas.Holder) judgedQueues {
+	stats, errs, curs, targets := analyse(read, th)
+	reps := replicasOf(read, curs)
+	var holders []replicas.Holder
+	if ns := replicas.Unsure(reps); len(ns) > 0 {
+		holders = leases(ns)
+	}
+	stats, groups := replicas.Fold(stats, reps, holders)
+	list := view.NewQueueList(stats, errs)
+	list.Replicas = groups
+	list.SetClusters(report.Clusters(read))
+	return judgedQueues{list: list, targets: targets, reps: reps, holders: holders}
+}
