@@ -153,7 +153,7 @@ func TestApply(t *testing.T) {
 	if got[1].Check != "backlog-growing" || got[1].Source != "ign.yaml:8" {
 		t.Errorf("second: %+v", got[1])
 	}
-	if r.Summary.Warning != 2 || r.Summary.Info != 1 || r.Summary.Verdict != "2 controllers in trouble, with 2 warnings" {
+	if r.Summary.Warning != 2 || r.Summary.Info != 1 || r.Summary.Verdict != "2 controllers in trouble, with 2 warnings (2 findings suppressed by ign.yaml)" {
 		t.Errorf("summary %+v", r.Summary)
 	}
 
