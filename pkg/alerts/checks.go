@@ -130,7 +130,7 @@ func (b *builder) alerts() []alertDef {
 			logic:   fmt.Sprintf("all workers busy and items wait: queue p99 >= saturatedQueueWait (%s) over at least minEvents (%s) waits, or the depth grew by risingDepth (%s) or more over the window, or held at least that at both ends; without worker metrics, that queue p99 and above work p99; not when priority-starvation says it better", th.SaturatedQueueWait, num(th.MinEvents), num(th.RisingDepth)),
 			expr:    saturated,
 			summary: "All workers of " + queue + " are busy",
-			desc:    "All workers of " + queue + " are busy and {{ $value | humanize }} items wait (queue p99 >= " + th.SaturatedQueueWait.String() + ", or the depth grew by " + num(th.RisingDepth) + " or more in " + w + "): raise the workers or make items cheaper."},
+			desc:    "All workers of " + queue + " are busy and {{ $value | humanize }} items wait (queue p99 >= " + th.SaturatedQueueWait.String() + ", or the depth grew by " + num(th.RisingDepth) + " or more in " + w + " or held that many through it): raise the workers or make items cheaper."},
 		{name: "SlowReconcile", check: "slow-reconcile", forDur: 15 * time.Minute,
 			logic:   fmt.Sprintf("work p99 over the window >= slowWork (%s), with no stuck worker and workers not saturated", th.SlowWork),
 			differs: "when no item finished in the window the report judges the work p99 since the process started; the rules wait for items to finish",

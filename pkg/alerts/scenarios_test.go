@@ -39,7 +39,7 @@ const saturatedAlert = `      - eval_time: 30m
               container: manager
             exp_annotations:
               summary: All workers of queue workload of demo/op-0 are busy
-              description: 'All workers of queue workload of demo/op-0 are busy and 150 items wait (queue p99 >= 1s, or the depth grew by 10 or more in 5m): raise the workers or make items cheaper. Evidence: kubectl ctrldiag report -n demo.'
+              description: 'All workers of queue workload of demo/op-0 are busy and 150 items wait (queue p99 >= 1s, or the depth grew by 10 or more in 5m or held that many through it): raise the workers or make items cheaper. Evidence: kubectl ctrldiag report -n demo.'
               runbook_url: https://github.com/ctrldiag/kubectl-ctrldiag/blob/main/docs/alerts.md#cd208-workers-saturated
 `
 
