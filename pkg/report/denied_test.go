@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -38,13 +39,12 @@ func TestAPIServerTheUserMayNotReadIsANote(t *testing.T) {
 	}
 
 	// Refused by the server itself (no RBAC pre-check said so): a failure like any other.
-	refused := model.Of(model.Facts{Target: apiserver, Err: errExample("500 Internal Server Error")}, nil)
+	refused := model.Of(model.Facts{Target: apiserver, Err: errors.New("500 Internal Server Error")}, nil)
 	r = Build(Input{Scope: "namespace kube-system", Now: now, Thresholds: findings.DefaultThresholds(), Targets: []model.Target{read, refused}})
 	if len(r.Notes) != 0 || len(r.Errors) != 1 || r.Summary.Targets != 2 {
 		t.Errorf("a failing API server: notes %q, errors %+v, %d targets", r.Notes, r.Errors, r.Summary.Targets)
 	}
+	if got := r.Findings; len(got) == 0 || got[0].Check != "scrape-failed" {
+		t.Errorf("a failing API server raises no scrape-failed: %+v", got)
+	}
 }
-
-type errExample string
-
-func (e errExample) Error() string { return string(e) }

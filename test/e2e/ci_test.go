@@ -177,7 +177,5 @@ func TestReportForCI(t *testing.T) {
 // verdictOf is the verdict of a text report, its wrapped lines joined: from "Verdict:" to the
 // end of its paragraph.
 func verdictOf(text string) string {
-	_, v, _ := strings.Cut(text, "Verdict:")
-	v, _, _ = strings.Cut(v, "\n\n")
-	return strings.Join(strings.Fields(v), " ")
+	return strings.Join(strings.Fields(linesFrom(text, "Verdict:")), " ")
 }
