@@ -70,7 +70,7 @@ func (s *ClusterSource) fetch(ctx context.Context, tr transport.Transport, via t
 	start := time.Now()
 	resp, err := tr.Get(ctx, s.Endpoint, h)
 	if err != nil {
-		return nil, fmt.Errorf("via %s: %w", via, explainTransport(err))
+		return nil, fmt.Errorf("via %s: %w", via, explainRead(ctx, err))
 	}
 	if resp.StatusCode != http.StatusOK {
 		defer resp.Body.Close()
@@ -86,7 +86,7 @@ func (s *ClusterSource) fetch(ctx context.Context, tr transport.Transport, via t
 		return nil, fmt.Errorf("via %s: %w", via, notMetrics(ct, body))
 	}
 	explain := func(err error) error {
-		return redactSecret(fmt.Errorf("via %s: %w", via, explainTransport(err)), s.Token)
+		return redactSecret(fmt.Errorf("via %s: %w", via, explainRead(ctx, err)), s.Token)
 	}
 	return &Page{Body: &explainingBody{ReadCloser: body, explain: explain, contentType: ct}, Time: start, ContentType: ct}, nil
 }

@@ -48,6 +48,16 @@ func explainStatus(resp *http.Response, withToken bool, body string) error {
 	return fmt.Errorf("%s: unexpected answer from the metrics endpoint", status)
 }
 
+// explainRead is explainTransport of an error met while asking ctx's question or reading its
+// answer: once ctx is done (the page's --timeout), whatever the read then meets (a connection
+// closed under it, a reset) only follows from that, so the error is ctx's.
+func explainRead(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return explainTransport(ctx.Err())
+	}
+	return explainTransport(err)
+}
+
 // explainTransport adds the likely fix to connection and TLS errors.
 func explainTransport(err error) error {
 	var unknown x509.UnknownAuthorityError

@@ -95,7 +95,7 @@ func (s *URLSource) Fetch(ctx context.Context) (*Page, error) {
 	start := time.Now()
 	resp, err := s.Client.Do(req)
 	if err != nil {
-		return nil, s.redact(explainTransport(err))
+		return nil, s.redact(explainRead(ctx, err))
 	}
 	if resp.StatusCode != http.StatusOK {
 		defer resp.Body.Close()
@@ -110,7 +110,7 @@ func (s *URLSource) Fetch(ctx context.Context) (*Page, error) {
 	if notMetricsType(ct) {
 		return nil, s.redact(notMetrics(ct, body))
 	}
-	return &Page{Body: &explainingBody{ReadCloser: body, explain: func(err error) error { return s.redact(explainTransport(err)) },
+	return &Page{Body: &explainingBody{ReadCloser: body, explain: func(err error) error { return s.redact(explainRead(ctx, err)) },
 		contentType: ct}, Time: start, ContentType: ct}, nil
 }
 
