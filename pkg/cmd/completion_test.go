@@ -45,8 +45,8 @@ func TestCompleteOutputFormats(t *testing.T) {
 	}{
 		{[]string{"queues", "-o", ""}, "table wide json yaml name custom-columns= custom-columns-file= jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
 		{[]string{"targets", "--output", ""}, "table wide json yaml name custom-columns= custom-columns-file= jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
-		{[]string{"report", "-o", ""}, "text json yaml markdown html junit github jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
-		{[]string{"snapshot", "-o", ""}, "text json yaml markdown html junit github jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
+		{[]string{"report", "-o", ""}, "text wide json yaml markdown html junit github jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
+		{[]string{"snapshot", "-o", ""}, "text wide json yaml markdown html junit github jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
 		{[]string{"diff", "-o", ""}, "text json yaml markdown jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
 		{[]string{"top", "-o", ""}, "table wide json yaml name custom-columns= custom-columns-file= jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},
 		{[]string{"rules", "-o", ""}, "yaml prometheusrule json table jsonpath= jsonpath-file= jsonpath-as-json= go-template= go-template-file= template= templatefile="},

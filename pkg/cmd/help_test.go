@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
@@ -19,9 +22,9 @@ var helpVerbs = map[string][]string{
 	"snapshot": {"snapshot"}, "diff": {"diff"}, "rules": {"rules"}, "explain": {"explain"}, "version": {"version"},
 }
 
-// maxHelpLines bounds the text before "Usage:": help says what a command does and points to
-// kubectl ctrldiag explain and the docs for the details.
-const maxHelpLines = 25
+// maxHelpLines bounds the text before "Usage:", in 80 columns: help says what a command does
+// and points to kubectl ctrldiag explain and the docs for the details.
+const maxHelpLines = 34
 
 func help(t *testing.T, args []string) string {
 	t.Helper()
@@ -87,4 +90,28 @@ func TestHelpIsShort(t *testing.T) {
 			t.Errorf("%s -h has %d examples, want two to four", name, n)
 		}
 	}
+}
+
+// Every command's -h, the operator's too, keeps to 80 columns, as a terminal shows it without
+// reflowing: a line may pass them only when it is one word alone.
+func TestHelpFits80Columns(t *testing.T) {
+	t.Setenv("HOME", "/home/user")
+	streams, _, _, _ := genericiooptions.NewTestIOStreams()
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		var out strings.Builder
+		c.SetOut(&out)
+		if err := c.Help(); err != nil {
+			t.Fatalf("%s -h: %v", c.CommandPath(), err)
+		}
+		for _, line := range strings.Split(out.String(), "\n") {
+			if n := utf8.RuneCountInString(line); n > 80 && len(strings.Fields(line)) > 1 {
+				t.Errorf("%s -h: a line of %d columns: %q", c.CommandPath(), n, line)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(NewRootCmd(streams))
 }

@@ -64,7 +64,7 @@ func FuzzFromFamilies(f *testing.F) {
 				t.Fatalf("-o %s: %v", format, err)
 			}
 		}
-		if err := render.QueueTable(io.Discard, list, true); err != nil {
+		if err := render.QueueTable(io.Discard, list, true, 0); err != nil {
 			t.Fatalf("-o wide: %v", err)
 		}
 	})

@@ -65,7 +65,7 @@ func BenchmarkRender(b *testing.B) {
 		b.Run("queues-200-targets/"+name, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
-				if err := QueueTable(io.Discard, l, wide); err != nil {
+				if err := QueueTable(io.Discard, l, wide, 0); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -57,11 +57,12 @@ func clusterOf(id string, fleet []view.ClusterSummary) string {
 // with its worst finding and the controller that raised it.
 func fleetSection(r view.Report) section {
 	s := section{Title: "Fleet: clusters, worst first",
-		Header: []string{"CLUSTER", "READ", "CRITICAL", "WARNING", "INFO", "WORST FINDING", "TARGET", "QUEUE"}}
+		Header: []string{"CLUSTER", "READ", "CRITICAL", "WARNING", "INFO", "WORST FINDING", "TARGET", "QUEUE"},
+		Drop:   []string{"INFO", "QUEUE", "TARGET"}}
 	for _, c := range r.Fleet {
 		worst, tgt, queue := "none", "-", "-"
 		if w := c.Worst; w != nil {
-			worst = fmt.Sprintf("%s %s %s", strings.ToUpper(string(w.Severity)), w.Code, w.Check)
+			worst = fmt.Sprintf("%s %s", w.Code, w.Check) // its severity is counted beside it
 			_, tgt = splitCluster(c.Cluster, w.Target)
 			queue = dash(w.Queue)
 		}

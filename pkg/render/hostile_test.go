@@ -121,7 +121,7 @@ func TestHostileTextIsInertInEveryFormat(t *testing.T) {
 		Failed: []view.TargetError{{Target: "ns/op-1:8080", Error: hostile}}}
 	for _, wide := range []bool{false, true} {
 		var q, tg bytes.Buffer
-		if err := QueueTable(&q, ql, wide); err != nil {
+		if err := QueueTable(&q, ql, wide, 0); err != nil {
 			t.Fatal(err)
 		}
 		assertInert(t, "queues table", q.String())

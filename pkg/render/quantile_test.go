@@ -32,7 +32,7 @@ func TestQueueTableShowsAQuantileAboveTheTopBucketAsABound(t *testing.T) {
 			cur := page(map[string]float64{"0.1": 1, "+Inf": 100}, 99*0.2+0.05, 100)
 			l := view.NewQueueList(health.Queues("t", prev, cur, time.Minute), nil)
 			var b bytes.Buffer
-			if err := QueueTable(&b, l, true); err != nil {
+			if err := QueueTable(&b, l, true, 0); err != nil {
 				t.Fatal(err)
 			}
 			out := b.String()

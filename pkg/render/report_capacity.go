@@ -13,7 +13,8 @@ import (
 func capacitySection(r view.Report) section {
 	s := section{Title: "Capacity: workers for the queue wait",
 		Header: []string{"TARGET", "QUEUE", "LOOP", "OFFERED/s", "SERVICE MEAN", "SERVICE p99", "WORKERS", "UTILISATION",
-			"WAIT p99 MODEL", "WAIT p99 MEASURED", "WORKERS NEEDED", "HEADROOM", "NOTE"}}
+			"WAIT p99 MODEL", "WAIT p99 MEASURED", "WORKERS NEEDED", "HEADROOM", "NOTE"},
+		Drop: []string{"NOTE", "LOOP", "SERVICE MEAN", "SERVICE p99", "WAIT p99 MODEL", "HEADROOM", "UTILISATION", "OFFERED/s", "WAIT p99 MEASURED"}}
 	target := "1s"
 	for i, c := range r.Capacity {
 		target = Seconds(&c.TargetWaitP99Seconds)

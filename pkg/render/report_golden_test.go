@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 
@@ -26,6 +27,24 @@ var reportFormats = map[string]func(io.Writer, view.Report) error{
 	"html": ReportHTML,
 	"json": func(w io.Writer, r view.Report) error { return Write(w, "json", r) },
 	"yaml": func(w io.Writer, r view.Report) error { return Write(w, "yaml", r) },
+	// -o wide: every column, whole names, each finding's why.
+	"wide.txt": func(w io.Writer, r view.Report) error { return Write(w, "wide", r) },
+}
+
+// The text report keeps to 80 columns: a line may pass them only when it is one name alone.
+// -o wide is not held to them.
+func TestReportTextFits80Columns(t *testing.T) {
+	for name, r := range map[string]view.Report{"fixture": fixtureReport(t)} {
+		var buf bytes.Buffer
+		if err := ReportText(&buf, r); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(buf.String(), "\n") {
+			if n := utf8.RuneCountInString(line); n > 80 && len(strings.Fields(line)) > 1 {
+				t.Errorf("%s: a line of %d columns: %q", name, n, line)
+			}
+		}
+	}
 }
 
 func TestReportGolden(t *testing.T) {

@@ -15,7 +15,8 @@ func goroutineSection(r view.Report) (section, bool) {
 		return section{}, false
 	}
 	s := section{Title: "Goroutines: where the workers wait",
-		Header: []string{"TARGET", "WORKERS", "STATE", "BLOCKED", "WAITS IN", "CALLED FROM", "CAUSE"}}
+		Header: []string{"TARGET", "WORKERS", "STATE", "BLOCKED", "WAITS IN", "CALLED FROM", "CAUSE"},
+		Drop:   []string{"STATE", "BLOCKED", "WAITS IN", "WORKERS"}}
 	var notes []string
 	for _, g := range r.Goroutines {
 		for _, grp := range g.Groups {

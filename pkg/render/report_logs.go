@@ -16,7 +16,8 @@ func logSection(r view.Report) (section, bool) {
 		return section{}, false
 	}
 	s := section{Title: "Log: what the controllers' logs say",
-		Header: []string{"TARGET", "WHAT", "CONTROLLER", "OBJECT", "COUNT", "LAST", "DETAIL"}}
+		Header: []string{"TARGET", "WHAT", "CONTROLLER", "OBJECT", "COUNT", "LAST", "DETAIL"},
+		Drop:   []string{"LAST", "CONTROLLER"}, Cut: "DETAIL"}
 	var notes []string
 	for _, l := range r.Logs {
 		s.Rows = append(s.Rows, logRows(l)...)

@@ -13,7 +13,8 @@ import (
 // were acted on, and the Warning events that speak of the controllers.
 func objectsSection(r view.Report) section {
 	s := section{Title: "6. Objects the controllers reconcile",
-		Header: []string{"KIND", "NAMESPACE", "CONTROLLERS", "OBJECTS", "FAILED", "BEHIND SPEC", "DELETING", "NOTE"}}
+		Header: []string{"KIND", "NAMESPACE", "CONTROLLERS", "OBJECTS", "FAILED", "BEHIND SPEC", "DELETING", "NOTE"},
+		Drop:   []string{"CONTROLLERS", "DELETING", "NAMESPACE"}, Cut: "NOTE"}
 	v := r.Objects
 	if v == nil && r.ClusterAbsent != "" {
 		s.Note = "Absent: " + r.ClusterAbsent + "."
@@ -24,7 +25,8 @@ func objectsSection(r view.Report) section {
 		return s
 	}
 	reasons := section{Title: "Failed objects by reason",
-		Header: []string{"KIND", "CONDITION", "REASON", "OBJECTS", "OLDEST", "EXAMPLES", "MESSAGE"}}
+		Header: []string{"KIND", "CONDITION", "REASON", "OBJECTS", "OLDEST", "EXAMPLES", "MESSAGE"},
+		Drop:   []string{"OLDEST", "EXAMPLES"}, Cut: "MESSAGE"}
 	for _, k := range v.Kinds {
 		ns := k.Namespace
 		switch {

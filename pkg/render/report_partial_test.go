@@ -48,8 +48,10 @@ func TestReportPartialRead(t *testing.T) {
 		"txt": {
 			"window 10s (lifetime for 1 target: see below),",
 			"Busiest queues first, over the last 10s (lifetime for 1 target: see below);",
+			// wrapped in 80 columns, under the target's name
 			"\nTARGETS THAT COULD NOT BE READ, OR ONLY ONCE\n" +
-				"  kube-system/kcm:10257 (judged over its lifetime): " + partialError + "\n" +
+				"  kube-system/kcm:10257 (judged over its lifetime): second sample (rates and\n" +
+				"    window quantiles unavailable, lifetime figures shown): connection refused\n" +
 				"  http://gone:8080/metrics: connection refused\n",
 		},
 		"md": {

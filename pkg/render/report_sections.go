@@ -21,6 +21,12 @@ type section struct {
 	Rows   [][]string
 	// Sub are extra tables of the same section (e.g. generation lag under cache sync lag).
 	Sub []section
+	// Drop are the columns the text report leaves out, in this order, while the table is
+	// wider than the report (fitTable); -o wide, markdown and html keep them all.
+	Drop []string
+	// Cut names the last column, a message or a note, whose cells the text report cuts to
+	// the width that is left once Drop is done (cutLast).
+	Cut string
 }
 
 // maxRows bounds the busiest-first tables of the human formats; json and yaml hold every row.
@@ -55,7 +61,8 @@ func reportSections(r view.Report) []section {
 
 func podSection(r view.Report) section {
 	s := section{Title: "1. Controller pods",
-		Header: []string{"NAMESPACE", "POD", "PHASE", "READY", "RESTARTS", "AGE", "LAST TERMINATION", "NODE", "NOTE"}}
+		Header: []string{"NAMESPACE", "POD", "PHASE", "READY", "RESTARTS", "AGE", "LAST EXIT", "NODE", "NOTE"},
+		Drop:   []string{"NODE", "AGE", "PHASE", "NOTE"}}
 	for _, p := range r.Pods {
 		s.Rows = append(s.Rows, []string{p.Namespace, p.Name, p.Phase, yesNo(p.Ready), fmt.Sprint(p.Restarts),
 			age(p.AgeSeconds), dash(p.LastTermination), dash(p.Node), dash(p.Note)})
@@ -73,7 +80,8 @@ func podSection(r view.Report) section {
 
 func backlogSection(r view.Report) section {
 	s := section{Title: "2. Workqueue depth and backlog trend",
-		Header: []string{"TARGET", "QUEUE", "DEPTH", "BEFORE", "TREND", "DRAIN TIME", "STATUS"}}
+		Header: []string{"TARGET", "QUEUE", "DEPTH", "BEFORE", "TREND", "DRAIN TIME", "STATUS"},
+		Drop:   []string{"BEFORE", "DRAIN TIME", "TREND"}}
 	idle := 0
 	for _, b := range r.Backlog {
 		if (b.Depth == nil || *b.Depth == 0) && (b.DepthBefore == nil || *b.DepthBefore == 0) && b.Status == "OK" {
@@ -96,7 +104,8 @@ func backlogSection(r view.Report) section {
 func cacheSection(r view.Report) section {
 	c := r.CacheSync
 	s := section{Title: "3. Cache sync lag",
-		Header: []string{"TARGET", "INFORMER", "METHOD", "QUEUED EVENTS", "HANDLER p99", "VERSIONS BEHIND", "BEHIND FOR THE WINDOW"}}
+		Header: []string{"TARGET", "INFORMER", "RESOURCE", "METHOD", "QUEUED EVENTS", "HANDLER p99", "VERSIONS BEHIND", "BEHIND FOR THE WINDOW"},
+		Drop:   []string{"METHOD", "INFORMER", "BEHIND FOR THE WINDOW", "HANDLER p99", "VERSIONS BEHIND"}}
 	informers := append([]view.Informer(nil), c.Informers...)
 	val := func(p *float64) float64 {
 		if p == nil {
@@ -114,7 +123,9 @@ func cacheSection(r view.Report) section {
 		if i == maxRows {
 			break
 		}
-		s.Rows = append(s.Rows, []string{inf.Target, inf.Informer, inf.Method, Count(inf.QueuedItems), Quantile(inf.LatencyP99Seconds, inf.LatencyP99AtLeast),
+		// The informer "name/resource.group": the name is that of the informer factory.
+		name, resource, _ := strings.Cut(inf.Informer, "/")
+		s.Rows = append(s.Rows, []string{inf.Target, dash(name), resource, inf.Method, Count(inf.QueuedItems), Quantile(inf.LatencyP99Seconds, inf.LatencyP99AtLeast),
 			Count(inf.VersionsBehind), yesNo(inf.BehindAPIServer)})
 	}
 	methods := "none"
@@ -133,7 +144,8 @@ func cacheSection(r view.Report) section {
 	}
 	if len(c.Generations) > 0 {
 		g := section{Title: "Generation lag (status.observedGeneration < metadata.generation)",
-			Header: []string{"RESOURCE", "CHECKED", "LAGGING", "STILL LAGGING AFTER THE WINDOW", "EXAMPLES"}}
+			Header: []string{"RESOURCE", "CHECKED", "LAGGING", "STILL LAGGING AFTER THE WINDOW", "EXAMPLES"},
+			Drop:   []string{"EXAMPLES", "STILL LAGGING AFTER THE WINDOW"}}
 		for _, x := range c.Generations {
 			ex := strings.Join(x.Examples, "; ")
 			if x.Error != "" {
@@ -155,7 +167,8 @@ func cacheSection(r view.Report) section {
 
 func eventSection(r view.Report) section {
 	s := section{Title: "4. Event processing",
-		Header: []string{"TARGET", "QUEUE", "ADDS/s", "DONE/s", "RETRIES/s", "QUEUE p50/p90/p99", "WORK p50/p90/p99", "WORK MEAN", "RECONCILES"}}
+		Header: []string{"TARGET", "QUEUE", "ADDS/s", "DONE/s", "RETRIES/s", "QUEUE p50/p90/p99", "WORK p50/p90/p99", "WORK MEAN", "RECONCILES"},
+		Drop:   []string{"RECONCILES", "WORK MEAN", "DONE/s", "RETRIES/s", "WORK p50/p90/p99", "QUEUE p50/p90/p99"}}
 	quiet := 0
 	for _, e := range r.Events {
 		if (e.AddsPerSecond == nil || *e.AddsPerSecond == 0) && len(e.WorkBuckets) == 0 || len(s.Rows) == maxRows {
@@ -177,7 +190,8 @@ func eventSection(r view.Report) section {
 
 func resourceSection(r view.Report) section {
 	s := section{Title: "5. Memory and CPU",
-		Header: []string{"TARGET", "RESIDENT", "GO HEAP", "CPU", "MEMORY REQUEST/LIMIT", "OF LIMIT", "CPU REQUEST/LIMIT", "METRICS API", "LAST TERMINATION"}}
+		Header: []string{"TARGET", "RESIDENT", "GO HEAP", "CPU", "MEMORY REQUEST/LIMIT", "OF LIMIT", "CPU REQUEST/LIMIT", "METRICS API", "LAST EXIT"},
+		Drop:   []string{"METRICS API", "CPU REQUEST/LIMIT", "LAST EXIT", "GO HEAP", "MEMORY REQUEST/LIMIT"}}
 	for _, x := range r.Resources {
 		usage := "-"
 		if x.UsageMemoryBytes != nil {

@@ -23,7 +23,8 @@ func slisSection(r view.Report) section {
 		}
 	}
 	s := section{Title: "Service levels (p99: queue wait <= " + objective + ", spec to observed <= " + specObjective + ")",
-		Header: []string{"TARGET", "QUEUE", "WAITS", "OVER " + objective, "VERDICT", "HEADROOM", "CHANGES", "SPEC p99", "OVER " + specObjective, "VERDICT", "WHY"}}
+		Header: []string{"TARGET", "QUEUE", "WAITS", "OVER " + objective, "VERDICT", "HEADROOM", "CHANGES", "SPEC p99", "OVER " + specObjective, "VERDICT", "WHY"},
+		Drop:   []string{"WHY", "OVER " + specObjective, "VERDICT", "SPEC p99", "CHANGES", "HEADROOM"}}
 	quiet := 0
 	for _, x := range r.SLIs {
 		q := x.QueueWait

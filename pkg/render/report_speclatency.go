@@ -13,7 +13,8 @@ import (
 // when no kind was watched.
 func specLatencySection(v *objects.View) (section, bool) {
 	s := section{Title: "Spec to observed",
-		Header: []string{"KIND", "CHANGES", "OBSERVED", "P50", "P99", "MAX", "PENDING", "READY p50", "READY p99", "NOTE"}}
+		Header: []string{"KIND", "CHANGES", "OBSERVED", "P50", "P99", "MAX", "PENDING", "READY p50", "READY p99", "NOTE"},
+		Drop:   []string{"READY p50", "P50", "MAX", "OBSERVED"}, Cut: "NOTE"}
 	for _, k := range v.Kinds {
 		sl := k.SpecLatency
 		if sl == nil || k.Error != "" {

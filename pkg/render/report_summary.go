@@ -82,14 +82,20 @@ func troubleLines(t view.Trouble) []string {
 		cause = "cause: " + t.Cause
 	}
 	var lines []string
-	switch first := head + ": " + t.What; {
+	what := t.What
+	if utf8.RuneCountInString(head) > summaryWidth && t.Queue != "" {
+		// The names are too long for one line: the queue goes to the line of what is wrong.
+		head = strings.ToUpper(string(t.Severity)) + " " + t.Target
+		what = t.Queue + ": " + t.What
+	}
+	switch first := head + ": " + what; {
 	case utf8.RuneCountInString(first) <= summaryWidth:
 		lines = append(lines, first)
-	case cause != "" && utf8.RuneCountInString("  "+t.What+"; "+cause) <= summaryWidth:
-		lines = append(lines, head, "  "+t.What+"; "+cause)
+	case cause != "" && utf8.RuneCountInString("  "+what+"; "+cause) <= summaryWidth:
+		lines = append(lines, head, "  "+what+"; "+cause)
 		cause = ""
 	default:
-		lines = append(lines, head, fit("  "+t.What, summaryWidth))
+		lines = append(lines, head, fit("  "+what, summaryWidth))
 	}
 	if cause != "" {
 		lines = append(lines, fit("  "+cause, summaryWidth))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
@@ -11,63 +12,108 @@ import (
 )
 
 // ReportText writes the report for a terminal: a header, the summary (the controllers in
-// trouble, worst first, each with what is wrong, the cause and the change to make, in 80
-// columns), the data sections as kubectl-style tables, then the findings, ranked by impact,
-// each with evidence and the fix.
+// trouble, worst first, each with what is wrong, the cause and the change to make), the data
+// sections as kubectl-style tables, then the findings, ranked by impact, each with its
+// evidence and the fix, all in DefaultWidth columns (see reportText).
 func ReportText(w io.Writer, r view.Report) error {
+	return reportText(w, r, textLayout{})
+}
+
+// textLayout is how the text report is laid out.
+type textLayout struct {
+	// wide keeps every column and each target's whole name, and gives each finding its why
+	// and its whole fix (-o wide); else the report keeps to width.
+	wide bool
+	// width is the width the report keeps to (0: DefaultWidth): the tables group their rows
+	// by target and leave out the columns that do not fit (section.Drop), each finding's fix
+	// is one line, and the why is kubectl ctrldiag explain's.
+	width int
+}
+
+func reportText(w io.Writer, r view.Report, l textLayout) error {
 	r = printable.Value(r)
+	width := widthOr(l.width)
 	ew := &errWriter{w: w}
 	ew.printf("kubectl ctrldiag report: %s, window %s, %s\n", r.Scope, reportWindow(r), r.GeneratedAt.Format("2006-01-02T15:04:05Z"))
 	// The count of targets read wraps as one word: "(4 of 5 targets read)" is never split.
 	read := strings.ReplaceAll("("+targetsRead(r.Summary)+")", " ", "\x00")
-	ew.printf("%s", strings.ReplaceAll(wrap("Verdict: "+r.Summary.Verdict+" "+read, "", 80), "\x00", " "))
+	ew.printf("%s", strings.ReplaceAll(wrap("Verdict: "+r.Summary.Verdict+" "+read, "", summaryWidth), "\x00", " "))
 	writeTextSummary(ew, r.Summary)
-	if l := partialLine(r); l != "" {
-		ew.printf("%s", wrap(l, "", 96))
+	if p := partialLine(r); p != "" {
+		ew.printf("%s", wrap(p, "", width))
 	}
 	for _, n := range r.Notes {
-		ew.printf("%s", wrap("Note: "+n, "", 80))
+		ew.printf("%s", wrap("Note: "+n, "", width))
 	}
 	for _, n := range r.WindowNotes {
-		ew.printf("%s", wrap("Window: "+n, "", 96))
+		ew.printf("%s", wrap("Window: "+n, "", width))
 	}
 	if r.ResolutionNote != "" {
-		ew.printf("%s", wrap("Source resolution: "+r.ResolutionNote, "", 96))
+		ew.printf("%s", wrap("Source resolution: "+r.ResolutionNote, "", width))
 	}
+	t := textTables{width: width, wide: l.wide}
 	for _, s := range reportSections(r) {
-		writeTextSection(ew, s, "\n"+heading(s.Title)+"\n")
+		t.write(ew, s, "\n"+heading(s.Title)+"\n")
 	}
-	ew.printf("\n7. FINDINGS\n")
+	if l.wide {
+		ew.printf("\n7. FINDINGS\n")
+	} else {
+		ew.printf("\n7. FINDINGS (why, and the whole fix: kubectl ctrldiag explain CODE)\n")
+	}
 	if len(r.Findings) == 0 {
 		ew.printf("No findings: every controller read keeps up.\n")
 	}
 	for _, f := range r.Findings {
 		ew.printf("\n[%s] %s %s: %s\n", strings.ToUpper(string(f.Severity)), f.Code, f.Check, f.Title)
-		ew.printf("  target: %s%s\n", f.Target, queueSuffix(f))
-		ew.printf("  %s\n", f.Summary)
-		for _, e := range f.Evidence {
-			ew.printf("  - %s\n", evidence(e))
+		if line := "  target: " + f.Target + queueSuffix(f); utf8.RuneCountInString(line) <= width || f.Queue == "" {
+			ew.printf("%s\n", line)
+		} else {
+			ew.printf("  target: %s\n  queue: %s\n", f.Target, f.Queue)
 		}
-		ew.printf("%s", wrap("why: "+f.Explanation, "  ", 96))
-		ew.printf("%s", wrap("fix: "+f.Recommendation, "  ", 96))
+		ew.printf("%s", wrap(f.Summary, "  ", width))
+		for _, e := range f.Evidence {
+			ew.printf("%s", wrap("- "+evidence(e), "  ", width))
+		}
+		if l.wide {
+			ew.printf("%s", wrap("why: "+f.Explanation, "  ", width))
+			ew.printf("%s", wrap("fix: "+f.Recommendation, "  ", width))
+			continue
+		}
+		ew.printf("%s\n", fit("  fix: "+f.Recommendation, width))
 	}
 	writeSuppressed(ew, r, "\nSUPPRESSED\n", "  ", printable.String)
 	if len(r.Errors) > 0 {
 		ew.printf("\n%s\n", heading(errorsTitle(r)))
 		for _, e := range r.Errors {
 			if j := judged(e); j != "" {
-				ew.printf("  %s (%s): %s\n", e.Target, j, e.Error)
+				ew.printf("%s", wrap(fmt.Sprintf("%s (%s): %s", e.Target, j, e.Error), "  ", width))
 				continue
 			}
-			ew.printf("  %s: %s\n", e.Target, e.Error)
+			ew.printf("%s", wrap(e.Target+": "+e.Error, "  ", width))
 		}
+	}
+	if t.narrowed {
+		ew.printf("\n%s", wrap("Columns that do not fit are left out: -o wide shows them all, and each finding's why.", "", width))
 	}
 	return ew.err
 }
 
-func writeTextSection(ew *errWriter, s section, title string) {
+// textTables writes the report's sections as text tables.
+type textTables struct {
+	width int
+	wide  bool
+	// narrowed is set once a table left out a column that did not fit.
+	narrowed bool
+}
+
+// write writes a section: in wide, one table as kubectl lays it out; else fitted to the
+// width, and a table of targets (of pods) as one group of rows per target (namespace) under
+// its name (byFirst).
+func (t *textTables) write(ew *errWriter, s section, title string) {
 	ew.printf("%s", title)
-	if len(s.Rows) > 0 {
+	switch {
+	case len(s.Rows) == 0:
+	case t.wide:
 		tw := newColumns(ew)
 		row(tw, s.Header)
 		for _, r := range s.Rows {
@@ -76,12 +122,49 @@ func writeTextSection(ew *errWriter, s section, title string) {
 		if err := tw.Flush(); err != nil && ew.err == nil {
 			ew.err = err
 		}
+	case s.Header[0] == "TARGET" || s.Header[0] == "NAMESPACE":
+		t.byFirst(ew, s)
+	default:
+		header, rows := fitTable(s.Header, s.Rows, t.width, s.Drop)
+		t.narrowed = t.narrowed || len(header) < len(s.Header)
+		rows = cutLast(header, rows, t.width, s.Cut)
+		ew.printf("%s", padded("", header, rows))
 	}
 	if s.Note != "" {
-		ew.printf("%s", wrap(s.Note, "", 96))
+		ew.printf("%s", wrap(s.Note, "", t.width))
 	}
 	for _, sub := range s.Sub {
-		writeTextSection(ew, sub, "\n"+sub.Title+"\n")
+		t.write(ew, sub, "\n"+sub.Title+"\n")
+	}
+}
+
+// byFirst writes a table whose first column is TARGET or NAMESPACE as its header, then each
+// target's (namespace's) name, in the order the rows first name it, above its rows, indented:
+// the other columns get the width that two long names side by side would take.
+func (t *textTables) byFirst(ew *errWriter, s section) {
+	const indent = "  "
+	rest := make([][]string, len(s.Rows))
+	for i, r := range s.Rows {
+		rest[i] = r[1:]
+	}
+	header, rows := fitTable(s.Header[1:], rest, t.width-len(indent), s.Drop)
+	t.narrowed = t.narrowed || len(header) < len(s.Header)-1
+	rows = cutLast(header, rows, t.width-len(indent), s.Cut)
+	widths := columnWidths(header, rows)
+	var order []string
+	groups := map[string][][]string{}
+	for i, r := range s.Rows {
+		if _, ok := groups[r[0]]; !ok {
+			order = append(order, r[0])
+		}
+		groups[r[0]] = append(groups[r[0]], rows[i])
+	}
+	ew.printf("%s", padLine(indent, header, widths))
+	for _, target := range order {
+		ew.printf("%s\n", cellBreaks.Replace(target))
+		for _, r := range groups[target] {
+			ew.printf("%s", padLine(indent, r, widths))
+		}
 	}
 }
 

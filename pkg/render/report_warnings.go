@@ -16,7 +16,8 @@ const maxEventRows = 15
 // controllers, newest first, by reason and object, with what kept some from being read.
 func warningEventsSection(v *events.View, now time.Time) section {
 	s := section{Title: "Warning events by reason and object",
-		Header: []string{"KIND", "OBJECT", "REASON", "COUNT", "LAST SEEN", "CONTROLLERS", "MESSAGE"}}
+		Header: []string{"KIND", "OBJECT", "REASON", "COUNT", "LAST SEEN", "CONTROLLERS", "MESSAGE"},
+		Drop:   []string{"CONTROLLERS", "LAST SEEN"}, Cut: "MESSAGE"}
 	for _, g := range v.Groups {
 		if len(s.Rows) == maxEventRows {
 			break

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
@@ -13,23 +14,33 @@ import (
 )
 
 // QueueTable writes l as kubectl-style plain columns: upper-case headers, no borders, three
-// spaces between columns (the same text/tabwriter settings as kubectl get). WINDOW says what
-// each row's rates and quantiles are over (see view.QueueList.Window). wide adds
-// WORKERS, BY PRIORITY, ERRORS/s, the p50s, WORK MEAN, LEADER and REASON. When the rows
-// carry their queue-wait service level (top), WAIT SLO follows WINDOW: its verdict. A quantile only
-// known to be at least the highest finite bucket bound reads ">= 100ms". Failed targets are ERROR rows; the standby
-// replicas folded into a leader's rows are one STANDBY row per workload, last. Over a fleet
-// (several clusters read) a CLUSTER column comes first and TARGET is named within its cluster.
-// Under the table, when the server may have answered from downsampled data, a line says the
-// resolution (left out with the header, --no-headers).
-func QueueTable(w io.Writer, l view.QueueList, wide bool) error {
-	return queueTable(w, l, wide, false)
+// spaces between columns (the same text/tabwriter settings as kubectl get), in width columns
+// (0: DefaultWidth): the columns that do not fit are left out, the least needed first
+// (queueDrop); wide writes them all and adds WORKERS, BY PRIORITY, ERRORS/s, the p50s, WORK
+// MEAN, LEADER and REASON. WINDOW says what each row's rates and quantiles are over (see
+// view.QueueList.Window). When the rows carry their queue-wait service level (top), WAIT SLO
+// follows WINDOW: its verdict. A quantile only known to be at least the highest finite bucket
+// bound reads ">= 100ms". Failed targets are ERROR rows; the standby replicas folded into a
+// leader's rows are one STANDBY row per workload, last. Over a fleet (several clusters read) a
+// CLUSTER column comes first and TARGET is named within its cluster. Under the table, when the
+// server may have answered from downsampled data, a line says the resolution (left out with
+// the header, --no-headers).
+func QueueTable(w io.Writer, l view.QueueList, wide bool, width int) error {
+	return queueTable(w, l, wide, ListOptions{Width: width})
 }
 
-// queueTable is QueueTable, without its header line when noHeaders.
-func queueTable(w io.Writer, l view.QueueList, wide, noHeaders bool) error {
+// queueDrop is the order the queue table leaves its columns out in to fit a width: the
+// detail first, then the figures a STATUS stands for. TARGET goes only when every row is of
+// one target (oneTarget), as kubectl leaves out NAMESPACE within one.
+var queueDrop = []string{"LONGEST", "UNFINISHED", "RETRIES/s", oneTarget, "WINDOW", "WORK p99", "ADDS/s", "QUEUE p99", "DEPTH"}
+
+// oneTarget stands for TARGET in queueDrop: left out only when it says nothing.
+const oneTarget = "\x00TARGET"
+
+// queueTable is QueueTable with kubectl's list options (--no-headers) and the width.
+func queueTable(w io.Writer, l view.QueueList, wide bool, o ListOptions) error {
 	l = printable.Value(l)
-	tw := &fleetColumns{columns: newColumns(w), fleet: len(l.Clusters) > 1, noHeaders: noHeaders}
+	fleet := len(l.Clusters) > 1
 	header := []string{"TARGET", "QUEUE", "DEPTH", "ADDS/s", "RETRIES/s", "QUEUE p99", "WORK p99", "UNFINISHED", "LONGEST", "STATUS", "WINDOW"}
 	slo := hasSLO(l)
 	if slo {
@@ -38,7 +49,14 @@ func queueTable(w io.Writer, l view.QueueList, wide, noHeaders bool) error {
 	if wide {
 		header = append(header, "WORKERS", "BY PRIORITY", "ERRORS/s", "QUEUE p50", "WORK p50", "WORK MEAN", "LEADER", "REASON")
 	}
-	tw.header(header)
+	var rows [][]string
+	add := func(cluster string, r []string) {
+		if fleet {
+			cl, id := splitCluster(cluster, r[0])
+			r = append([]string{cl, id}, r[1:]...)
+		}
+		rows = append(rows, r)
+	}
 	for _, e := range l.Errors {
 		// A target with no figures at all is one ERROR row; a partial one (its second sample
 		// failed) keeps its rows and the error is shown on stderr by the caller.
@@ -52,7 +70,7 @@ func queueTable(w io.Writer, l view.QueueList, wide, noHeaders bool) error {
 		if wide {
 			r = append(r, "-", "-", "-", "-", "-", "-", "-", e.Error)
 		}
-		tw.row(e.Cluster, r)
+		add(e.Cluster, r)
 	}
 	for _, it := range l.Items {
 		r := []string{it.Target, it.Queue, Count(it.Depth), Rate(it.AddsPerSecond), Rate(it.RetriesPerSecond),
@@ -66,7 +84,7 @@ func queueTable(w io.Writer, l view.QueueList, wide, noHeaders bool) error {
 				Quantile(it.QueueP50Seconds, it.QueueP50AtLeast), Quantile(it.WorkP50Seconds, it.WorkP50AtLeast), Seconds(it.WorkMeanSeconds),
 				leader(it.Leader), dash(it.Reason))
 		}
-		tw.row(it.Cluster, r)
+		add(it.Cluster, r)
 	}
 	for _, g := range l.Replicas {
 		folded := g.Folded()
@@ -80,16 +98,47 @@ func queueTable(w io.Writer, l view.QueueList, wide, noHeaders bool) error {
 		if wide {
 			r = append(r, "-", "-", "-", "-", "-", "-", "no", StandbyReason(g))
 		}
-		tw.row("", r)
+		add("", r)
+	}
+	if fleet {
+		header = append([]string{"CLUSTER"}, header...)
+	}
+	if !wide {
+		header, rows = fitTable(queueHeader(header, rows, fleet), rows, o.Width, queueDrop)
+		if i := slices.Index(header, oneTarget); i >= 0 {
+			header[i] = "TARGET"
+		}
+	}
+	tw := newColumns(w)
+	if !o.NoHeaders {
+		row(tw, header)
+	}
+	for _, r := range rows {
+		row(tw, r)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if l.ResolutionNote == "" || noHeaders {
+	if l.ResolutionNote == "" || o.NoHeaders {
 		return nil
 	}
-	_, err := io.WriteString(w, wrap("Source resolution: "+l.ResolutionNote, "", 96))
+	_, err := io.WriteString(w, wrap("Source resolution: "+l.ResolutionNote, "", widthOr(o.Width)))
 	return err
+}
+
+// queueHeader marks TARGET as oneTarget in header when every row is of the same target.
+func queueHeader(header []string, rows [][]string, fleet bool) []string {
+	if fleet || len(rows) == 0 {
+		return header
+	}
+	for _, r := range rows[1:] {
+		if r[0] != rows[0][0] {
+			return header
+		}
+	}
+	h := slices.Clone(header)
+	h[0] = oneTarget
+	return h
 }
 
 // StandbyReason says, in the REASON column and on stderr, why a group's standbys have no rows.

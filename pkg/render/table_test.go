@@ -16,7 +16,7 @@ func TestQueueTableStandbyRow(t *testing.T) {
 		Replicas: []replicas.Group{{Namespace: "ns", Workload: "app=op", Leader: "ns/op-a:8080", LeaderFrom: "leader_election_master_status",
 			Replicas: []replicas.Member{{Target: "ns/op-a:8080", Leader: &yes, Queues: 1}, {Target: "ns/op-b:8080", Leader: &no, Folded: true}}}}}
 	var b bytes.Buffer
-	if err := QueueTable(&b, l, true); err != nil {
+	if err := QueueTable(&b, l, true, 0); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")

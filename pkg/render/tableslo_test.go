@@ -17,7 +17,7 @@ func TestQueueTableWaitSLOColumn(t *testing.T) {
 		{Target: "a", Queue: "gadget", Status: "OK", Window: "2s"},
 	}, Errors: []view.TargetError{{Target: "b", Error: "refused"}}}
 	var out bytes.Buffer
-	if err := QueueTable(&out, l, false); err != nil {
+	if err := QueueTable(&out, l, false, 200); err != nil { // room for every column
 		t.Fatal(err)
 	}
 	lines := strings.Split(out.String(), "\n")
@@ -31,7 +31,7 @@ func TestQueueTableWaitSLOColumn(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := QueueTable(&out, l, true); err != nil {
+	if err := QueueTable(&out, l, true, 0); err != nil {
 		t.Fatal(err)
 	}
 	if h := strings.Fields(strings.Split(out.String(), "\n")[0]); strings.Join(h[13:16], " ") != "WAIT SLO WORKERS" {
@@ -39,7 +39,7 @@ func TestQueueTableWaitSLOColumn(t *testing.T) {
 	}
 	l.Items[0].QueueWait = nil
 	out.Reset()
-	if err := QueueTable(&out, l, true); err != nil {
+	if err := QueueTable(&out, l, true, 0); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(out.String(), "WAIT SLO") {

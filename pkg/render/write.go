@@ -14,10 +14,11 @@ import (
 // Write renders v in format, the value of a command's -o flag: "json" and "yaml" for any v
 // (keyed by its json tags, so both give the same data); "" (the default; "table" too for the
 // lists), "wide", "text", "markdown" and "html" for the views that have them: the queue
-// table, the target table and the report; "junit" and "github" (workflow commands) for the report, in CI; kubectl's forms
+// table, the target table and the report (whose "wide" is the text with every column and
+// each finding's why); "junit" and "github" (workflow commands) for the report, in CI; kubectl's forms
 // (jsonpath=..., go-template=..., custom-columns=..., name) as Prepare returned them.
 func Write(w io.Writer, format string, v any) error {
-	return write(w, format, v, false)
+	return write(w, format, v, ListOptions{})
 }
 
 // ListOptions are kubectl's options of a list's output: --no-headers and --sort-by.
@@ -29,9 +30,12 @@ type ListOptions struct {
 	// Ranks are the text fields that sort by rank rather than by their bytes, by path
 	// (".status": worst first).
 	Ranks map[string]func(string) int
+	// Width is the width a table is laid out in (0: DefaultWidth); -o wide is not held to it.
+	Width int
 }
 
-// WriteList is Write of a list (queues, targets) with kubectl's list options.
+// WriteList is Write of a list (queues, targets) with kubectl's list options; of a report,
+// with the width of its text.
 func WriteList(w io.Writer, format string, v any, o ListOptions) error {
 	if o.SortBy != "" {
 		sorted, err := SortBy(v, o.SortBy, o.Ranks)
@@ -40,10 +44,10 @@ func WriteList(w io.Writer, format string, v any, o ListOptions) error {
 		}
 		v = sorted
 	}
-	return write(w, format, v, o.NoHeaders)
+	return write(w, format, v, o)
 }
 
-func write(w io.Writer, format string, v any, noHeaders bool) error {
+func write(w io.Writer, format string, v any, o ListOptions) error {
 	switch format {
 	case "json":
 		// Encoded compact, then indented in one pass (indentJSON): the encoder's own
@@ -58,16 +62,16 @@ func write(w io.Writer, format string, v any, noHeaders bool) error {
 		return writeYAML(w, v)
 	}
 	if objectForm(format) {
-		return writeObject(w, format, v, noHeaders)
+		return writeObject(w, format, v, o.NoHeaders)
 	}
 	switch v := v.(type) {
 	case view.QueueList:
 		if format == "" || format == "table" || format == "wide" {
-			return queueTable(w, v, format == "wide", noHeaders)
+			return queueTable(w, v, format == "wide", o)
 		}
 	case view.TargetList:
 		if format == "" || format == "table" || format == "wide" {
-			return targetTable(w, v, format == "wide", noHeaders)
+			return targetTable(w, v, format == "wide", o.NoHeaders)
 		}
 	case view.Diff:
 		switch format {
@@ -79,7 +83,9 @@ func write(w io.Writer, format string, v any, noHeaders bool) error {
 	case view.Report:
 		switch format {
 		case "", "text":
-			return ReportText(w, v)
+			return reportText(w, v, textLayout{width: o.Width})
+		case "wide":
+			return reportText(w, v, textLayout{wide: true})
 		case "markdown":
 			return ReportMarkdown(w, v)
 		case "html":

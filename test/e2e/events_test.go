@@ -99,7 +99,8 @@ spec:
 	if len(d.WarningEvents.Namespaces) != 1 || d.WarningEvents.Namespaces[0] != "" {
 		t.Errorf("events read in %q, want all namespaces for kube-controller-manager", d.WarningEvents.Namespaces)
 	}
-	txt := ctrldiag(t, "report", "-n", "kube-system", "--interval", "1s")
+	// -o wide: the message column, which 80 columns may leave out.
+	txt := ctrldiag(t, "report", "-n", "kube-system", "--interval", "1s", "-o", "wide")
 	if txt.Code != 0 {
 		t.Fatalf("report:\n%s", txt)
 	}

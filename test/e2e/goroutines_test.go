@@ -95,7 +95,7 @@ func TestReportGoroutinesOfAStuckWorker(t *testing.T) {
 		t.Errorf("the dump's groups: %+v %+v", g, top)
 	}
 
-	text := ctrldiag(t, "report", "-n", ns, "--include-apiserver=false", "--threshold", "stuckAfter=5s")
+	text := ctrldiag(t, "report", "-n", ns, "--include-apiserver=false", "--threshold", "stuckAfter=5s", "-o", "wide")
 	if !strings.Contains(text.Stdout, "GOROUTINES: WHERE THE WORKERS WAIT") || !strings.Contains(text.Stdout, "controller.(*backend).call (backend.go:") {
 		t.Errorf("the text report shows no goroutine section:\n%s", text.Stdout)
 	}

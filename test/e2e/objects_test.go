@@ -132,7 +132,7 @@ spec:
 	if l.Note != "" || l.Lines == 0 || !named {
 		t.Errorf("kube-controller-manager's log does not name %s on the replicaset queue: %+v", object, l)
 	}
-	txt := ctrldiag(t, "report", "-n", "kube-system", "--interval", "1s")
+	txt := ctrldiag(t, "report", "-n", "kube-system", "--interval", "1s", "-o", "wide")
 	if txt.Code != 0 || !strings.Contains(txt.Stdout, object) || !strings.Contains(txt.Stdout, "ReplicaFailure=True") {
 		t.Errorf("the text report does not name %s with ReplicaFailure=True:\n%s", object, txt)
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // queueList is the part of `queues -o json` the tests read.
@@ -71,10 +72,20 @@ func TestQueuesFindsKubeControllerManager(t *testing.T) {
 		}
 	}
 
-	// The table: one header, kubectl-style columns, kube-controller-manager's rows.
+	// The table: one header, kubectl-style columns, kube-controller-manager's rows, in 80
+	// columns: the one target's name and the detail are left out of it, and -o wide has them.
 	r = ctrldiag(t, "queues", "-n", "kube-system", "--interval", "0")
-	if r.Code != 0 || !strings.HasPrefix(r.Stdout, "TARGET ") || !strings.Contains(r.Stdout, kcmTarget+"   deployment ") {
+	if r.Code != 0 || !strings.HasPrefix(r.Stdout, "QUEUE ") || !strings.Contains(r.Stdout, "\ndeployment ") || !strings.Contains(r.Stdout, " STATUS") {
 		t.Errorf("queues table:\n%s", r)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
+		if n := utf8.RuneCountInString(line); n > 80 {
+			t.Errorf("queues table line wider than 80 columns (%d): %q", n, line)
+		}
+	}
+	r = ctrldiag(t, "queues", "-n", "kube-system", "--interval", "0", "-o", "wide")
+	if r.Code != 0 || !strings.HasPrefix(r.Stdout, "TARGET ") || !strings.Contains(r.Stdout, kcmTarget+"   deployment ") || !strings.Contains(r.Stdout, " UNFINISHED ") {
+		t.Errorf("queues -o wide:\n%s", r)
 	}
 }
 

@@ -71,7 +71,7 @@ spec: {failureRate: 1, failureReason: RBACScopeRepositoryNotFound, failureMessag
 			t.Errorf("workloads read in namespace %q, scope %q; want all, because %s", k.Namespace, k.Scope, why)
 		}
 	}
-	txt := ctrldiag(t, "report", "-n", ns, "--include-apiserver=false", "--interval", "2s")
+	txt := ctrldiag(t, "report", "-n", ns, "--include-apiserver=false", "--interval", "2s", "-o", "wide")
 	if txt.Code != 0 || !strings.Contains(txt.Stdout, object) || !strings.Contains(txt.Stdout, role) {
 		t.Errorf("the text report does not name %s, or not why:\n%s", object, txt)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // reportDoc is the part of `report -o json` the tests read.
@@ -250,6 +251,7 @@ func TestReportControlPlaneAtRest(t *testing.T) {
 	if r.Code != 0 {
 		t.Errorf("--fail-on warning with no warning must exit 0:\n%s", r)
 	}
+	within80(t, "report -n kube-system", r.Stdout)
 	r = ctrldiag(t, "report", "-n", "kube-system", "--fail-on", "sometimes")
 	if r.Code != 2 || !strings.Contains(r.Stderr, "--fail-on must be none, warning or critical") {
 		t.Errorf("a bad --fail-on is a usage error:\n%s", r)
@@ -291,6 +293,16 @@ func TestReportFailOnAndThresholds(t *testing.T) {
 		}
 		if got := l.Items[0].Status == "STUCK"; got != tc.stuck {
 			t.Errorf("queues %v: top row %s %s (%s), want stuck=%v", tc.args, l.Items[0].Queue, l.Items[0].Status, l.Items[0].Reason, tc.stuck)
+		}
+	}
+}
+
+// within80 fails t for each line of text wider than 80 columns, unless it is one name alone.
+func within80(t *testing.T, what, text string) {
+	t.Helper()
+	for _, line := range strings.Split(text, "\n") {
+		if n := utf8.RuneCountInString(line); n > 80 && len(strings.Fields(line)) > 1 {
+			t.Errorf("%s: a line of %d columns: %q", what, n, line)
 		}
 	}
 }

@@ -246,7 +246,7 @@ func checkBrackets(t *testing.T, done, prefix string, changes, n, pending int, p
 // to observed" table with the json's counts and a time to Ready.
 func checkSpecTable(t *testing.T, snap string, spec *specLatencyDoc, ready *timeToReadyDoc) {
 	t.Helper()
-	r := ctrldiag(t, "report", "--from-snapshot", snap)
+	r := ctrldiag(t, "report", "--from-snapshot", snap, "-o", "wide")
 	if r.Code != 0 {
 		t.Fatalf("report --from-snapshot:\n%s", r)
 	}

@@ -48,8 +48,9 @@ Exit codes:
 const example = `  # Did the rollout make it better?
   kubectl ctrldiag diff before.tar.gz after.tar.gz
 
-  # In CI: fail when the change brought a new warning, as Markdown for the pull request
-  kubectl ctrldiag diff baseline.json candidate.json --fail-on new-warning -o markdown
+  # In CI: fail when the change brought a new warning, as Markdown for the PR
+  kubectl ctrldiag diff baseline.json candidate.json --fail-on new-warning \
+    -o markdown
 
   # Two reports saved as JSON, before and after a change
   kubectl ctrldiag report -n ops -o json > before.json
@@ -78,7 +79,7 @@ func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
 	o := &Options{IOStreams: streams, FailOn: failonflag.Appeared(), Deadline: sourceflags.DefaultDeadline}
 	cmd := &cobra.Command{
 		Use:     "diff BEFORE AFTER [flags]",
-		Short:   "Compare two snapshots or reports: what changed per queue, findings appeared and resolved",
+		Short:   "Compare two snapshots or reports: queues, findings new and resolved",
 		Long:    long,
 		Example: example,
 		// BEFORE and AFTER are files: snapshots or report -o json.

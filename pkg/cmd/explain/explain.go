@@ -44,7 +44,7 @@ func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
 		Use:     "explain [TOPIC] [flags]",
-		Short:   "Explain a check (finding code), the thresholds, the STATUS values or the capacity model",
+		Short:   "Explain a finding code, a threshold, STATUS, the capacity model",
 		Long:    long,
 		Example: example,
 		Args:    cobra.MaximumNArgs(1),

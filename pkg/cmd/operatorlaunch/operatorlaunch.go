@@ -28,7 +28,7 @@ const Binary = "kubectl-ctrldiag-operator"
 
 // Short and Long describe the operator command; the operator binary's root uses them too.
 const (
-	Short = "Run or install the built-in reference operator, a controller with switchable faults"
+	Short = "Run or install the reference operator, a controller with faults"
 	Long  = `The reference operator is a real controller-runtime operator with a small CRD
 (workloads.demo.ctrldiag.dev). Each Workload's spec sets how its reconcile behaves (delay,
 failure rate, requeue, stuck, children, payload), and --scenario NAME creates a named load

@@ -89,7 +89,7 @@ func (o *Options) Run(ctx context.Context) error {
 	for _, e := range res.List.Errors {
 		stderrline.Say(o.ErrOut, "error", e.Target+": "+e.Error)
 	}
-	if err := render.WriteList(o.Out, o.format, res.List, render.ListOptions{NoHeaders: o.NoHeaders, SortBy: o.SortBy, Ranks: view.QueueRanks}); err != nil {
+	if err := render.WriteList(o.Out, o.format, res.List, render.ListOptions{NoHeaders: o.NoHeaders, SortBy: o.SortBy, Ranks: view.QueueRanks, Width: globals.Width(o.Out)}); err != nil {
 		return err
 	}
 	if n := len(res.List.Errors); n > 0 {

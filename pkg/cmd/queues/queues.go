@@ -26,7 +26,11 @@ WINDOW column says which. --timeout, --concurrency and --deadline bound the read
 STATUS says whether a queue keeps up; it comes from the same checks as kubectl ctrldiag
 report, so the two agree. What each status means: kubectl ctrldiag explain status.
 Thresholds (--threshold name=value, --thresholds FILE): kubectl ctrldiag explain thresholds.
--o wide adds workers, depth by priority, errors/s, medians, the leader and the reason.
+
+The table keeps to 80 columns, or a terminal's own width: the columns that do not fit are
+left out, LONGEST, UNFINISHED and RETRIES/s first, TARGET when every row is of one target,
+then WINDOW and WORK p99. -o wide shows them all and adds workers, depth by priority, errors/s,
+medians, the leader and the reason; -o custom-columns picks.
 
 Standby replicas that run no controllers fold into one STANDBY row per workload. Columns,
 replicas and leaders: docs/guide/queues.md; the JSON schema: docs/json.md.
@@ -35,15 +39,17 @@ Exit codes: 0 every target read and printed; 1 a target failed (the rest is prin
 failed show as ERROR rows and on stderr, as kubectl get), or every one did; 2 invalid flags or
 arguments.`
 
-const example = `  # The queues of a controller-runtime manager's metrics endpoint, rates over 5 seconds
+const example = `  # The queues of a controller-runtime manager's endpoint, rates over 5 seconds
   kubectl ctrldiag queues --url http://localhost:8080/metrics
 
   # A kubebuilder v4 HTTPS endpoint with a ServiceAccount token
   kubectl ctrldiag queues --url https://localhost:8443/metrics \
-    --token "$(kubectl create token metrics-reader -n system)" --insecure-skip-tls-verify-metrics
+    --token "$(kubectl create token metrics-reader -n system)" \
+    --insecure-skip-tls-verify-metrics
 
   # Two saved pages of kube-controller-manager, 10 seconds apart, as JSON
-  kubectl ctrldiag queues --from-file kcm-1.prom,kcm-2.prom --interval 10s -o json
+  kubectl ctrldiag queues --from-file kcm-1.prom,kcm-2.prom --interval 10s \
+    -o json
 
   # One page from stdin: lifetime quantiles
   kubectl get --raw /metrics | kubectl ctrldiag queues --from-file - -o wide`
@@ -53,7 +59,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	o := NewOptions(g, streams)
 	cmd := &cobra.Command{
 		Use:               "queues [TARGET...] [flags]",
-		Short:             "Show every workqueue's depth, rates, latency and status, worst first",
+		Short:             "Show each workqueue's depth, rates, latency, status, worst first",
 		Long:              long,
 		Example:           example,
 		ValidArgsFunction: completion.Pods(g),

@@ -110,7 +110,7 @@ func (o *Options) Run(ctx context.Context) error {
 			stderrline.Say(o.ErrOut, "notice", e)
 		}
 	}
-	if err := render.Write(o.Out, o.format, r); err != nil {
+	if err := render.WriteList(o.Out, o.format, r, render.ListOptions{Width: globals.Width(o.Out)}); err != nil {
 		return err
 	}
 	if res.NoneRead() {

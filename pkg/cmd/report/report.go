@@ -21,7 +21,9 @@ and if not, why and what to change. Every target is read twice, --interval apart
 5s), and the report has seven sections: controller pods; queue depth and backlog trend;
 cache sync lag; event processing (rates, latencies, reconcile results); memory and CPU; the
 objects the controllers reconcile; and findings, worst first, each with its evidence and
-what to change.
+what to change. The text keeps to 80 columns (a terminal's own width on a terminal): the
+tables name targets by pod and leave out the columns that do not fit, and a finding's why
+is kubectl ctrldiag explain CODE's; -o wide prints them all.
 
 A capacity section says how many workers each queue with enough items in the window needs
 for the wait you want (--target-queue-wait, default 1s): kubectl ctrldiag explain capacity.
@@ -46,18 +48,20 @@ const example = `  # Diagnose the controllers of a namespace, as text
   kubectl ctrldiag report -A -o html > report.html
 
   # In CI: fail on any warning, with the result as JUnit XML for the test view
-  kubectl ctrldiag report -n my-operator-system --fail-on warning -o junit > ctrldiag-junit.xml
+  kubectl ctrldiag report -n my-operator-system --fail-on warning -o junit \
+    > ctrldiag-junit.xml
 
-  # How many workers kube-controller-manager's deployment queue needs (5 today) for a p99
-  # wait under 500ms, over a 30s window
-  kubectl ctrldiag report -n kube-system --workers deployment=5 --target-queue-wait 500ms --interval 30s`
+  # How many workers kube-controller-manager's deployment queue needs (5 today)
+  # for a p99 wait under 500ms, over a 30s window
+  kubectl ctrldiag report -n kube-system --workers deployment=5 \
+    --target-queue-wait 500ms --interval 30s`
 
 // NewCmd returns the report command.
 func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := NewOptions(g, streams)
 	cmd := &cobra.Command{
 		Use:               "report [TARGET...] [flags]",
-		Short:             "Diagnose controllers: pods, backlog, cache sync lag, events, memory, findings",
+		Short:             "Diagnose controllers: pods, backlog, cache sync, events, findings",
 		Long:              long,
 		Example:           example,
 		ValidArgsFunction: completion.Pods(g),
@@ -78,7 +82,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 }
 
 // Formats are the values of report's -o, and snapshot's: "" is text.
-var Formats = slices.Concat([]string{"", "text", "json", "yaml", "markdown", "html", "junit", "github"}, render.TemplateFormats)
+var Formats = slices.Concat([]string{"", "text", "wide", "json", "yaml", "markdown", "html", "junit", "github"}, render.TemplateFormats)
 
 // RegisterCompletions offers the values of the flags of AddFlags to shell completion on cmd.
 func (o *Options) RegisterCompletions(cmd *cobra.Command) {
@@ -91,7 +95,7 @@ func (o *Options) RegisterCompletions(cmd *cobra.Command) {
 // AddFlags registers report's flags; snapshot reads with the same ones.
 func (o *Options) AddFlags(f *pflag.FlagSet) {
 	o.Sources.AddFlags(f, true)
-	f.StringVarP(&o.Output, "output", "o", "", "Output format: text (default), json, yaml, markdown, html, junit (a test suite per target, a test case per check), github (workflow commands), jsonpath=TEMPLATE or go-template=TEMPLATE (and their -file= forms, as kubectl)")
+	f.StringVarP(&o.Output, "output", "o", "", "Output format: text (default: in 80 columns, or the terminal's width), wide (text with every column, whole names and each finding's why), json, yaml, markdown, html, junit (a test suite per target, a test case per check), github (workflow commands), jsonpath=TEMPLATE or go-template=TEMPLATE (and their -file= forms, as kubectl)")
 	o.FailOn.AddFlag(f)
 	o.Thresholds.AddFlags(f)
 	f.StringArrayVar(&o.GenerationResources, "generation-resource", nil, "Also check generation lag of RESOURCE.GROUP/VERSION (e.g. widgets.example.com/v1; repeatable)")

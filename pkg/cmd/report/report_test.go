@@ -128,7 +128,7 @@ func TestUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--from-file", pair, "--fail-on", "sometimes"}, "--fail-on must be none, warning or critical"},
-		{[]string{"--from-file", pair, "-o", "wide"}, "unknown output format"},
+		{[]string{"--from-file", pair, "-o", "table"}, "unknown output format"},
 		{[]string{"--from-file", pair, "--threshold", "stuckAfter=soon"}, "--threshold stuckAfter=soon: not a duration (use e.g. 30s, 5m)"},
 		{[]string{"--from-file", pair, "--threshold", "nope=1"}, `unknown threshold "nope"`},
 		{[]string{"--from-file", pair, "--threshold", "errorRatio=-1"}, "--threshold errorRatio=-1: a ratio must be from 0 to 1"},

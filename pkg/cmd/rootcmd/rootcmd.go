@@ -54,6 +54,7 @@ func New(spec Spec, streams genericiooptions.IOStreams) (*cobra.Command, *global
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
 	root.SetIn(streams.In)
+	setHelp(root)
 
 	flags := root.PersistentFlags()
 	g.ConfigFlags.AddFlags(flags)

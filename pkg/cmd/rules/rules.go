@@ -44,16 +44,20 @@ PrometheusRule: --name, -n, and --label for the labels its ruleSelector matches)
 No cluster is read. Exit codes: 0 printed; 2 invalid flags.`
 
 const example = `  # A rule file for a plain Prometheus (rule_files: in prometheus.yml)
-  kubectl ctrldiag rules > ctrldiag-rules.yaml && promtool check rules ctrldiag-rules.yaml
+  kubectl ctrldiag rules > ctrldiag-rules.yaml
+  promtool check rules ctrldiag-rules.yaml
 
-  # For the Prometheus Operator (kube-prometheus-stack selects release=<its release name>)
-  kubectl ctrldiag rules -o prometheusrule -n monitoring --label release=kube-prometheus-stack | kubectl apply -f -
+  # For the Prometheus Operator (kube-prometheus-stack selects release=NAME)
+  kubectl ctrldiag rules -o prometheusrule -n monitoring \
+    --label release=kube-prometheus-stack | kubectl apply -f -
 
   # One namespace only, stuck after 1m, saturation alerts after 30m
-  kubectl ctrldiag rules --matchers '{namespace="my-operator-system"}' --threshold stuckAfter=1m --for workers-saturated=30m
+  kubectl ctrldiag rules --matchers '{namespace="my-operator-system"}' \
+    --threshold stuckAfter=1m --for workers-saturated=30m
 
   # The names of the alerts, one a line
-  kubectl ctrldiag rules -o jsonpath='{range .groups[*].rules[*]}{.alert}{"\n"}{end}' | grep .`
+  kubectl ctrldiag rules \
+    -o jsonpath='{range .groups[*].rules[*]}{.alert}{"\n"}{end}' | grep .`
 
 // formats are the values of -o: the outputs of pkg/alerts, and kubectl's templates over the
 // rule file.
@@ -88,7 +92,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	o := &Options{g: g, IOStreams: streams}
 	cmd := &cobra.Command{
 		Use:     "rules [flags]",
-		Short:   "Print Prometheus alerting rules that agree with the report's findings",
+		Short:   "Print Prometheus alerting rules that agree with the findings",
 		Long:    long,
 		Example: example,
 		Args:    cobra.NoArgs,

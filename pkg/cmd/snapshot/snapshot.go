@@ -39,7 +39,7 @@ const example = `  # Snapshot a namespace's controllers and attach the file to t
 
   # Before and after a rollout
   kubectl ctrldiag snapshot -n my-operator-system -f before.tar.gz
-  kubectl rollout restart deploy/my-operator -n my-operator-system   # or upgrade it
+  kubectl rollout restart deploy/my-operator -n my-operator-system  # or upgrade
   kubectl ctrldiag snapshot -n my-operator-system -f after.tar.gz
   kubectl ctrldiag diff before.tar.gz after.tar.gz`
 
@@ -48,7 +48,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 	o := NewOptions(g, streams)
 	cmd := &cobra.Command{
 		Use:               "snapshot [TARGET...] -f FILE [flags]",
-		Short:             "Save what the report reads (raw pages, pods, cluster answers) to one file for later or elsewhere",
+		Short:             "Save what the report reads to one file, for later or elsewhere",
 		Long:              long,
 		Example:           example,
 		ValidArgsFunction: completion.Pods(g),

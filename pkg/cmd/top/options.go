@@ -78,7 +78,7 @@ func (o *Options) Validate() error {
 			return exitcode.UsageError("%v", err)
 		}
 	}
-	o.print = live.Print{Format: format, List: render.ListOptions{NoHeaders: o.NoHeaders, SortBy: o.SortBy, Ranks: view.QueueRanks}}
+	o.print = live.Print{Format: format, List: render.ListOptions{NoHeaders: o.NoHeaders, SortBy: o.SortBy, Ranks: view.QueueRanks, Width: globals.Width(o.Out)}}
 	o.printing = o.Output != "" || o.NoHeaders || o.SortBy != ""
 	th, err := o.Thresholds.Thresholds()
 	if err != nil {

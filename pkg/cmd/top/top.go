@@ -41,17 +41,19 @@ const example = `  # Watch the queues of the operators in namespace ops
   kubectl ctrldiag top -n ops --prometheus svc/monitoring/prometheus-k8s:9090
 
   # One endpoint, refreshed every second, 10 tables into a file
-  kubectl ctrldiag top --url http://localhost:8080/metrics --refresh 1s --count 10 > top.log
+  kubectl ctrldiag top --url http://localhost:8080/metrics --refresh 1s \
+    --count 10 > top.log
 
-  # Each refresh as one JSON line: its time and every queue's depth, shallowest first
-  kubectl ctrldiag top -n ops --sort-by '{.depth}' -o json | jq -c '[.time, (.items[] | [.queue, .depth])]'`
+  # One JSON line per refresh: its time and each queue's depth, shallowest first
+  kubectl ctrldiag top -n ops --sort-by '{.depth}' -o json \
+    | jq -c '[.time, (.items[] | [.queue, .depth])]'`
 
 // NewCmd returns the top command.
 func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := NewOptions(g, streams)
 	cmd := &cobra.Command{
 		Use:               "top [TARGET...] [flags]",
-		Short:             "Watch every workqueue's depth, rates and status, refreshed in place",
+		Short:             "Watch each workqueue's depth, rates and status, refreshed",
 		Long:              long,
 		Example:           example,
 		ValidArgsFunction: completion.Pods(g),

@@ -62,7 +62,8 @@ func growing(t *testing.T) *httptest.Server {
 // target that goes away becomes an ERROR row and is named on stderr.
 func TestStreamsOneTablePerRefresh(t *testing.T) {
 	srv := growing(t)
-	out, errOut, err := runTop(t, "--url", srv.URL+"/metrics", "--url", srv.URL+"/flaky", "--refresh", "300ms", "--count", "3")
+	// -o wide: every column in its place (80 columns would leave some out).
+	out, errOut, err := runTop(t, "--url", srv.URL+"/metrics", "--url", srv.URL+"/flaky", "--refresh", "300ms", "--count", "3", "-o", "wide")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
