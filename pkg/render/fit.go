@@ -141,3 +141,28 @@ func cutLast(header []string, rows [][]string, width int, name string) [][]strin
 	}
 	return out
 }
+
+// tableWidth is the width of a table laid out by padLine, without its indent.
+func tableWidth(header []string, rows [][]string) int {
+	total := -columnGap
+	for _, w := range columnWidths(header, rows) {
+		total += w + columnGap
+	}
+	return total
+}
+
+// records lays out a table too wide for width even without its droppable columns (names
+// longer than the room two of them have side by side): each row as its first cell, then one
+// line per other cell that says something, "HEADER: value", wrapped under itself.
+func records(indent string, header []string, rows [][]string, width int) string {
+	var b strings.Builder
+	for _, r := range rows {
+		b.WriteString(indent + cellBreaks.Replace(r[0]) + "\n")
+		for i := 1; i < len(r) && i < len(header); i++ {
+			if c := cellBreaks.Replace(r[i]); c != "" && c != "-" {
+				b.WriteString(wrap(strings.Trim(header[i], "\x00")+": "+c, indent+"  ", width))
+			}
+		}
+	}
+	return b.String()
+}

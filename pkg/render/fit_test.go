@@ -76,3 +76,27 @@ func TestQueueTableFitsItsWidth(t *testing.T) {
 		}
 	}
 }
+
+// A section whose names are too long for two side by side, even without its droppable
+// columns, is written as records: each row's first cell, then its other cells one a line.
+func TestSectionTooWideIsRecords(t *testing.T) {
+	long := "e2e-testreportobjectsquotablockedreplicaset-123791/blocked"
+	s := section{Title: "Log", Header: []string{"TARGET", "WHAT", "OBJECT", "COUNT", "DETAIL"},
+		Rows: [][]string{{"kube-system/kcm:10257", "Reconciler error", long, "1", "pods \"blocked-x\" is forbidden: exceeded quota: no-pods"}},
+		Cut:  "DETAIL"}
+	var b strings.Builder
+	tt := textTables{width: 80}
+	ew := &errWriter{w: &b}
+	tt.write(ew, s, "LOG\n")
+	got := b.String()
+	for _, want := range []string{"kube-system/kcm:10257\n  Reconciler error\n", "    OBJECT: " + long + "\n", "    COUNT: 1\n", "    DETAIL: pods \"blocked-x\" is forbidden: exceeded quota: no-pods\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in:\n%s", want, got)
+		}
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if n := utf8.RuneCountInString(l); n > 80 {
+			t.Errorf("a line of %d columns: %q", n, l)
+		}
+	}
+}

@@ -107,8 +107,8 @@ type textTables struct {
 }
 
 // write writes a section: in wide, one table as kubectl lays it out; else fitted to the
-// width, and a table of targets (of pods) as one group of rows per target (namespace) under
-// its name (byFirst).
+// width, a table of targets (of pods) as one group of rows per target (namespace) under its
+// name (byFirst), and a table that still does not fit as records.
 func (t *textTables) write(ew *errWriter, s section, title string) {
 	ew.printf("%s", title)
 	switch {
@@ -127,8 +127,12 @@ func (t *textTables) write(ew *errWriter, s section, title string) {
 	default:
 		header, rows := fitTable(s.Header, s.Rows, t.width, s.Drop)
 		t.narrowed = t.narrowed || len(header) < len(s.Header)
-		rows = cutLast(header, rows, t.width, s.Cut)
-		ew.printf("%s", padded("", header, rows))
+		cut := cutLast(header, rows, t.width, s.Cut)
+		if tableWidth(header, cut) > t.width {
+			ew.printf("%s", records("", header, rows, t.width)) // whole: records wrap
+			break
+		}
+		ew.printf("%s", padded("", header, cut))
 	}
 	if s.Note != "" {
 		ew.printf("%s", wrap(s.Note, "", t.width))
@@ -140,7 +144,8 @@ func (t *textTables) write(ew *errWriter, s section, title string) {
 
 // byFirst writes a table whose first column is TARGET or NAMESPACE as its header, then each
 // target's (namespace's) name, in the order the rows first name it, above its rows, indented:
-// the other columns get the width that two long names side by side would take.
+// the other columns get the width that two long names side by side would take. Rows still
+// too wide are records.
 func (t *textTables) byFirst(ew *errWriter, s section) {
 	const indent = "  "
 	rest := make([][]string, len(s.Rows))
@@ -149,7 +154,11 @@ func (t *textTables) byFirst(ew *errWriter, s section) {
 	}
 	header, rows := fitTable(s.Header[1:], rest, t.width-len(indent), s.Drop)
 	t.narrowed = t.narrowed || len(header) < len(s.Header)-1
-	rows = cutLast(header, rows, t.width-len(indent), s.Cut)
+	cut := cutLast(header, rows, t.width-len(indent), s.Cut)
+	tooWide := tableWidth(header, cut) > t.width-len(indent)
+	if !tooWide {
+		rows = cut // records wrap the whole of each cell
+	}
 	widths := columnWidths(header, rows)
 	var order []string
 	groups := map[string][][]string{}
@@ -159,9 +168,15 @@ func (t *textTables) byFirst(ew *errWriter, s section) {
 		}
 		groups[r[0]] = append(groups[r[0]], rows[i])
 	}
-	ew.printf("%s", padLine(indent, header, widths))
+	if !tooWide {
+		ew.printf("%s", padLine(indent, header, widths))
+	}
 	for _, target := range order {
 		ew.printf("%s\n", cellBreaks.Replace(target))
+		if tooWide {
+			ew.printf("%s", records(indent, header, groups[target], t.width))
+			continue
+		}
 		for _, r := range groups[target] {
 			ew.printf("%s", padLine(indent, r, widths))
 		}

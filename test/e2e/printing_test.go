@@ -78,7 +78,7 @@ func TestKubectlPrintingForms(t *testing.T) {
 	}
 
 	r = ctrldiag(t, "report", "-n", "kube-system", "-o", "name")
-	if r.Code != 2 || !strings.Contains(r.Stderr, `unknown output format "name": use one of text, json, yaml`) ||
+	if r.Code != 2 || !strings.Contains(r.Stderr, `unknown output format "name": use one of text, wide, json, yaml`) ||
 		!strings.Contains(r.Stderr, "jsonpath=") {
 		t.Errorf("report -o name: want exit 2 naming the formats report prints:\n%s", r)
 	}
