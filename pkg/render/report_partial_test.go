@@ -74,8 +74,10 @@ func TestReportPartialRead(t *testing.T) {
 			if err := render(&buf, r); err != nil {
 				t.Fatal(err)
 			}
+			flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 			for _, w := range want[ext] {
-				if !strings.Contains(buf.String(), w) {
+				// The text wraps in 80 columns: its lines are compared as running text.
+				if !strings.Contains(buf.String(), w) && (ext != "txt" || !strings.Contains(flat(buf.String()), flat(w))) {
 					t.Errorf("the output lacks %q", w)
 				}
 			}

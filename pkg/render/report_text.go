@@ -34,7 +34,7 @@ func reportText(w io.Writer, r view.Report, l textLayout) error {
 	r = printable.Value(r)
 	width := widthOr(l.width)
 	ew := &errWriter{w: w}
-	ew.printf("kubectl ctrldiag report: %s, window %s, %s\n", r.Scope, reportWindow(r), r.GeneratedAt.Format("2006-01-02T15:04:05Z"))
+	ew.printf("%s", wrap(fmt.Sprintf("kubectl ctrldiag report: %s, window %s, %s", r.Scope, reportWindow(r), r.GeneratedAt.Format("2006-01-02T15:04:05Z")), "", width))
 	// The count of targets read wraps as one word: "(4 of 5 targets read)" is never split.
 	read := strings.ReplaceAll("("+targetsRead(r.Summary)+")", " ", "\x00")
 	ew.printf("%s", strings.ReplaceAll(wrap("Verdict: "+r.Summary.Verdict+" "+read, "", summaryWidth), "\x00", " "))
@@ -65,10 +65,16 @@ func reportText(w io.Writer, r view.Report, l textLayout) error {
 	}
 	for _, f := range r.Findings {
 		ew.printf("\n[%s] %s %s: %s\n", strings.ToUpper(string(f.Severity)), f.Code, f.Check, f.Title)
-		if line := "  target: " + f.Target + queueSuffix(f); utf8.RuneCountInString(line) <= width || f.Queue == "" {
+		switch line := "  target: " + f.Target + queueSuffix(f); {
+		case utf8.RuneCountInString(line) <= width:
 			ew.printf("%s\n", line)
-		} else {
-			ew.printf("  target: %s\n  queue: %s\n", f.Target, f.Queue)
+		case utf8.RuneCountInString("  target: "+f.Target) <= width:
+			ew.printf("  target: %s\n", f.Target)
+		default: // the name alone on its line
+			ew.printf("  target:\n    %s\n", f.Target)
+		}
+		if f.Queue != "" && utf8.RuneCountInString("  target: "+f.Target+queueSuffix(f)) > width {
+			ew.printf("  queue: %s\n", f.Queue)
 		}
 		ew.printf("%s", wrap(f.Summary, "  ", width))
 		for _, e := range f.Evidence {

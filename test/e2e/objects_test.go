@@ -136,6 +136,8 @@ spec:
 	if txt.Code != 0 || !strings.Contains(txt.Stdout, object) || !strings.Contains(txt.Stdout, "ReplicaFailure=True") {
 		t.Errorf("the text report does not name %s with ReplicaFailure=True:\n%s", object, txt)
 	}
+	// In 80 columns, the first screen names kube-controller-manager and what to change.
+	checkFirstScreen(t, true, kcmTarget, "report", "-n", "kube-system", "--interval", "1s")
 	// A snapshot keeps what was read in every namespace, and its report names it offline.
 	file := filepath.Join(t.TempDir(), "kcm.tar.gz")
 	if r := ctrldiag(t, "snapshot", "-n", "kube-system", "--interval", "1s", "-f", file); r.Code != 0 {

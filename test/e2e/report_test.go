@@ -197,8 +197,36 @@ func TestReportDiagnosesEachScenario(t *testing.T) {
 					t.Errorf("report %v: the finding carries no evidence or recommendation: %+v", way, d.Findings[0])
 				}
 			}
+			checkFirstScreen(t, tc.want != "", operator, append([]string{"report", "-n", ns}, intervalOf(tc.interval)...)...)
 		})
 	}
+}
+
+// intervalOf is --interval iv, or nothing for the default.
+func intervalOf(iv string) []string {
+	if iv == "" {
+		return nil
+	}
+	return []string{"--interval", iv}
+}
+
+// checkFirstScreen runs a text report and checks its first 10 lines, in 80 columns: for a
+// controller in trouble they name it and the change to make; for a healthy run, that it is.
+func checkFirstScreen(t *testing.T, trouble bool, target string, args ...string) {
+	t.Helper()
+	r := ctrldiag(t, args...)
+	if r.Code != 0 {
+		t.Fatalf("%v:\n%s", args, r)
+	}
+	lines := strings.Split(r.Stdout, "\n")
+	first := strings.Join(lines[:min(10, len(lines))], "\n")
+	switch {
+	case trouble && (!strings.Contains(first, "IN TROUBLE") || !strings.Contains(first, target) || !strings.Contains(first, "  change: ")):
+		t.Errorf("%v: the first 10 lines do not name %s and the change to make:\n%s", args, target, first)
+	case !trouble && !strings.Contains(first, "Healthy: "):
+		t.Errorf("%v: the first 10 lines do not say the controllers are healthy:\n%s", args, first)
+	}
+	within80(t, strings.Join(args, " "), r.Stdout)
 }
 
 // kube-controller-manager and the API server at rest raise no warning, in every format, and

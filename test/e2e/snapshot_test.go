@@ -90,7 +90,7 @@ func TestSnapshotReproducesTheLiveReport(t *testing.T) {
 	if offline.Stdout != live.Stdout {
 		t.Errorf("report --from-snapshot differs from the live report:\nlive:\n%.3000s\noffline:\n%.3000s", live.Stdout, offline.Stdout)
 	}
-	q := runAs(t, nowhere, "kubectl", "ctrldiag", "queues", "--from-snapshot", file)
+	q := runAs(t, nowhere, "kubectl", "ctrldiag", "queues", "--from-snapshot", file, "-o", "wide") // wide: TARGET of one target too
 	if q.Code != 0 || !strings.Contains(q.Stdout, p.Name) {
 		t.Errorf("queues --from-snapshot:\n%s", q)
 	}

@@ -192,7 +192,8 @@ func TestTopWatchesTheDepthDrainWhenWorkersAreRaised(t *testing.T) {
 		Ports:   []podPort{{Name: "http-metrics", Port: 8080}},
 		Command: func(listen map[int32]string) []string { return argv(listen[8080]) }})
 
-	cmd := exec.Command("kubectl", "ctrldiag", "top", "-n", ns, "--refresh", "1s", "--count", "180")
+	// -o wide: every column in its place (in 80 columns, one target's name is left out).
+	cmd := exec.Command("kubectl", "ctrldiag", "top", "-n", ns, "--refresh", "1s", "--count", "180", "-o", "wide")
 	cmd.Env = commandEnv(env.kubeconfig)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
