@@ -88,6 +88,11 @@ func troubleLines(t view.Trouble) []string {
 		head = strings.ToUpper(string(t.Severity)) + " " + t.Target
 		what = t.Queue + ": " + t.What
 	}
+	if utf8.RuneCountInString(head) > summaryWidth {
+		// Still too long: the severity has a line, and the target one of its own under it.
+		lines = append(lines, strings.ToUpper(string(t.Severity)))
+		head = "  " + t.Target
+	}
 	switch first := head + ": " + what; {
 	case utf8.RuneCountInString(first) <= summaryWidth:
 		lines = append(lines, first)
