@@ -88,14 +88,17 @@ func troubleLines(t view.Trouble) []string {
 		head = strings.ToUpper(string(t.Severity)) + " " + t.Target
 		what = t.Queue + ": " + t.What
 	}
+	sep := ": "
 	if utf8.RuneCountInString(head) > summaryWidth {
-		// Still too long: the severity has a line, and the target one of its own under it.
-		lines = append(lines, strings.ToUpper(string(t.Severity)))
-		head = "  " + t.Target
+		// Still too long: the target has a line of its own, the severity starts the next.
+		lines = append(lines, t.Target)
+		head, sep = "  "+strings.ToUpper(string(t.Severity)), " "
 	}
-	switch first := head + ": " + what; {
+	switch first := head + sep + what; {
 	case utf8.RuneCountInString(first) <= summaryWidth:
 		lines = append(lines, first)
+	case sep == " ": // under the target's own line
+		lines = append(lines, fit(first, summaryWidth))
 	case cause != "" && utf8.RuneCountInString("  "+what+"; "+cause) <= summaryWidth:
 		lines = append(lines, head, "  "+what+"; "+cause)
 		cause = ""

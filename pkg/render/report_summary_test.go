@@ -100,3 +100,15 @@ func TestHealthySummaryIsOneLine(t *testing.T) {
 		t.Errorf("%q", b.String())
 	}
 }
+
+// A target too long to share a line with its severity has a line of its own; the severity
+// and the queue start the next, with what is wrong.
+func TestSummaryOfALongTarget(t *testing.T) {
+	target := "e2e-testreportdiagnoseseachscenario-failing-1250254/operator-failing:8080"
+	got := troubleLines(view.Trouble{Severity: findings.Warning, Target: target, Queue: "workload", What: "objects keep failing",
+		Change: "fix the objects' dependencies", Codes: []string{"CD213"}})
+	want := []string{target, "  WARNING workload: objects keep failing", "  change: fix the objects' dependencies (CD213)"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
