@@ -69,12 +69,11 @@ func widthOr(width int) int {
 	return width
 }
 
-// columnWidths are the widths of a table's columns: each its widest cell's, the header's too
-// (a header cell may carry NUL marks, which take no room).
+// columnWidths are the widths of a table's columns: each its widest cell's, the header's too.
 func columnWidths(header []string, rows [][]string) []int {
 	widths := make([]int, len(header))
 	for i, h := range header {
-		widths[i] = utf8.RuneCountInString(strings.Trim(h, "\x00"))
+		widths[i] = utf8.RuneCountInString(h)
 	}
 	for _, r := range rows {
 		for i, c := range r {
@@ -102,12 +101,12 @@ func padLine(indent string, cells []string, widths []int) string {
 }
 
 // padded is a table, its header first, laid out by padLine.
-func padded(indent string, header []string, rows [][]string) string {
+func padded(header []string, rows [][]string) string {
 	widths := columnWidths(header, rows)
 	var b strings.Builder
-	b.WriteString(padLine(indent, header, widths))
+	b.WriteString(padLine("", header, widths))
 	for _, r := range rows {
-		b.WriteString(padLine(indent, r, widths))
+		b.WriteString(padLine("", r, widths))
 	}
 	return b.String()
 }
@@ -160,7 +159,7 @@ func records(indent string, header []string, rows [][]string, width int) string 
 		b.WriteString(indent + cellBreaks.Replace(r[0]) + "\n")
 		for i := 1; i < len(r) && i < len(header); i++ {
 			if c := cellBreaks.Replace(r[i]); c != "" && c != "-" {
-				b.WriteString(wrap(strings.Trim(header[i], "\x00")+": "+c, indent+"  ", width))
+				b.WriteString(wrap(header[i]+": "+c, indent+"  ", width))
 			}
 		}
 	}

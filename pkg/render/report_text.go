@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/textwrap"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -65,17 +66,7 @@ func reportText(w io.Writer, r view.Report, l textLayout) error {
 	}
 	for _, f := range r.Findings {
 		ew.printf("\n[%s] %s %s: %s\n", strings.ToUpper(string(f.Severity)), f.Code, f.Check, f.Title)
-		switch line := "  target: " + f.Target + queueSuffix(f); {
-		case utf8.RuneCountInString(line) <= width:
-			ew.printf("%s\n", line)
-		case utf8.RuneCountInString("  target: "+f.Target) <= width:
-			ew.printf("  target: %s\n", f.Target)
-		default: // the name alone on its line
-			ew.printf("  target:\n    %s\n", f.Target)
-		}
-		if f.Queue != "" && utf8.RuneCountInString("  target: "+f.Target+queueSuffix(f)) > width {
-			ew.printf("  queue: %s\n", f.Queue)
-		}
+		writeTargetLines(ew, f, width)
 		ew.printf("%s", wrap(f.Summary, "  ", width))
 		for _, e := range f.Evidence {
 			ew.printf("%s", wrap("- "+evidence(e), "  ", width))
@@ -138,7 +129,7 @@ func (t *textTables) write(ew *errWriter, s section, title string) {
 			ew.printf("%s", records("", header, rows, t.width)) // whole: records wrap
 			break
 		}
-		ew.printf("%s", padded("", header, cut))
+		ew.printf("%s", padded(header, cut))
 	}
 	if s.Note != "" {
 		ew.printf("%s", wrap(s.Note, "", t.width))
@@ -189,6 +180,23 @@ func (t *textTables) byFirst(ew *errWriter, s section) {
 	}
 }
 
+// writeTargetLines writes "target: T  queue: Q" under a finding's title, or, too long for
+// width, the queue on a line of its own, and the target too when even it does not fit.
+func writeTargetLines(ew *errWriter, f findings.Finding, width int) {
+	if line := "  target: " + f.Target + queueSuffix(f); utf8.RuneCountInString(line) <= width {
+		ew.printf("%s\n", line)
+		return
+	}
+	if utf8.RuneCountInString("  target: "+f.Target) <= width {
+		ew.printf("  target: %s\n", f.Target)
+	} else {
+		ew.printf("  target:\n    %s\n", f.Target)
+	}
+	if f.Queue != "" {
+		ew.printf("  queue: %s\n", f.Queue)
+	}
+}
+
 func queueSuffix(f findings.Finding) string {
 	if f.Queue == "" {
 		return ""
@@ -203,24 +211,10 @@ func evidence(e findings.Evidence) string {
 	return fmt.Sprintf("%s: %s (threshold %s)", e.Name, e.Value, e.Threshold)
 }
 
-// wrap breaks text into lines of at most width columns, each starting with indent.
+// wrap breaks text into lines of at most width columns, the first starting with indent and
+// the others two blanks further in.
 func wrap(text, indent string, width int) string {
-	var b strings.Builder
-	line := indent
-	for _, word := range strings.Fields(text) {
-		if len(line) > len(indent) && len(line)+1+len(word) > width {
-			b.WriteString(line + "\n")
-			line = indent + "  "
-		}
-		if len(line) > len(indent) && !strings.HasSuffix(line, " ") {
-			line += " "
-		}
-		line += word
-	}
-	if strings.TrimSpace(line) != "" {
-		b.WriteString(line + "\n")
-	}
-	return b.String()
+	return textwrap.Lines(text, indent, indent+"  ", width)
 }
 
 // errWriter keeps the first write error so that renderers can print freely and report once.

@@ -31,11 +31,8 @@ func QueueTable(w io.Writer, l view.QueueList, wide bool, width int) error {
 
 // queueDrop is the order the queue table leaves its columns out in to fit a width: the
 // detail first, then the figures a STATUS stands for. TARGET goes only when every row is of
-// one target (oneTarget), as kubectl leaves out NAMESPACE within one.
-var queueDrop = []string{"LONGEST", "UNFINISHED", "RETRIES/s", oneTarget, "WINDOW", "WORK p99", "ADDS/s", "QUEUE p99", "DEPTH"}
-
-// oneTarget stands for TARGET in queueDrop: left out only when it says nothing.
-const oneTarget = "\x00TARGET"
+// one target, as kubectl leaves out NAMESPACE within one (queueDropOf).
+var queueDrop = []string{"LONGEST", "UNFINISHED", "RETRIES/s", "TARGET", "WINDOW", "WORK p99", "ADDS/s", "QUEUE p99", "DEPTH"}
 
 // queueTable is QueueTable with kubectl's list options (--no-headers) and the width.
 func queueTable(w io.Writer, l view.QueueList, wide bool, o ListOptions) error {
@@ -104,10 +101,7 @@ func queueTable(w io.Writer, l view.QueueList, wide bool, o ListOptions) error {
 		header = append([]string{"CLUSTER"}, header...)
 	}
 	if !wide {
-		header, rows = fitTable(queueHeader(header, rows, fleet), rows, o.Width, queueDrop)
-		if i := slices.Index(header, oneTarget); i >= 0 {
-			header[i] = "TARGET"
-		}
+		header, rows = fitTable(header, rows, o.Width, queueDropOf(rows, fleet))
 	}
 	tw := newColumns(w)
 	if !o.NoHeaders {
@@ -126,19 +120,17 @@ func queueTable(w io.Writer, l view.QueueList, wide bool, o ListOptions) error {
 	return err
 }
 
-// queueHeader marks TARGET as oneTarget in header when every row is of the same target.
-func queueHeader(header []string, rows [][]string, fleet bool) []string {
-	if fleet || len(rows) == 0 {
-		return header
+// queueDropOf is queueDrop, without TARGET unless every row is of the same target (and no
+// cluster tells them apart).
+func queueDropOf(rows [][]string, fleet bool) []string {
+	one := !fleet && len(rows) > 0
+	for _, r := range rows {
+		one = one && r[0] == rows[0][0]
 	}
-	for _, r := range rows[1:] {
-		if r[0] != rows[0][0] {
-			return header
-		}
+	if one {
+		return queueDrop
 	}
-	h := slices.Clone(header)
-	h[0] = oneTarget
-	return h
+	return slices.DeleteFunc(slices.Clone(queueDrop), func(h string) bool { return h == "TARGET" })
 }
 
 // StandbyReason says, in the REASON column and on stderr, why a group's standbys have no rows.

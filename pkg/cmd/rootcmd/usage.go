@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/textwrap"
 )
 
 // helpWidth is the width of -h: a terminal's default, so that help reads without reflowing.
@@ -111,14 +113,14 @@ func splitFlagLine(line string) (string, string) {
 // twoColumns is name, then text wrapped within helpWidth from column col (on the next line
 // when name reaches it).
 func twoColumns(name, text string, col int) string {
-	indent := strings.Repeat(" ", col)
-	if strings.TrimSpace(text) == "" {
+	switch {
+	case strings.TrimSpace(text) == "":
 		return name + "\n"
+	case len(name)+2 > col:
+		indent := strings.Repeat(" ", col)
+		return name + "\n" + textwrap.Lines(text, indent, indent, helpWidth)
 	}
-	if len(name)+2 > col {
-		return name + "\n" + wrapWords(text, indent, helpWidth)
-	}
-	return name + strings.TrimPrefix(wrapWords(text, indent, helpWidth), indent[:len(name)])
+	return textwrap.Hanging(name+strings.Repeat(" ", col-len(name)), text, helpWidth)
 }
 
 // reflow wraps each paragraph of text within width. A paragraph is a run of lines up to a
@@ -165,25 +167,5 @@ func hangingLine(line string, width int) string {
 			text = text[len(mark):]
 		}
 	}
-	indent := strings.Repeat(" ", len(lead))
-	return lead + strings.TrimPrefix(wrapWords(text, indent, width), indent)
-}
-
-// wrapWords breaks text into lines of at most width columns, each starting with indent; a
-// word longer than a line has one of its own.
-func wrapWords(text, indent string, width int) string {
-	var b strings.Builder
-	line := indent
-	for _, word := range strings.Fields(text) {
-		if len(line) > len(indent) && len(line)+1+len(word) > width {
-			b.WriteString(line + "\n")
-			line = indent
-		}
-		if len(line) > len(indent) {
-			line += " "
-		}
-		line += word
-	}
-	b.WriteString(line + "\n")
-	return b.String()
+	return textwrap.Hanging(lead, text, width)
 }
