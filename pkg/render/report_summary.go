@@ -41,8 +41,12 @@ func troubleHead(t view.Trouble) string {
 	return h
 }
 
-// explainCode is the code the summary points at for an entry: its first finding's.
+// explainCode is the code the summary points at for an entry: the one its change comes from,
+// else its first finding's.
 func explainCode(t view.Trouble) string {
+	if t.ChangeCode != "" {
+		return t.ChangeCode
+	}
 	if len(t.Codes) == 0 {
 		return ""
 	}

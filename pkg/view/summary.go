@@ -41,8 +41,11 @@ type Trouble struct {
 	Cause string `json:"cause,omitempty"`
 	// Change is the change to make, with the current and the advised value where the report
 	// has them ("MaxConcurrentReconciles 1 -> 3", "--concurrent-replicaset-syncs 5 -> 9"),
-	// else the first sentence of the recommendation of its first finding.
+	// else the first sentence of the recommendation of the finding that names it.
 	Change string `json:"change"`
-	// Codes are its findings' codes, in the report's order: the first is the one to explain.
+	// ChangeCode is the code of the finding Change comes from, the one to explain: a cause
+	// about the whole target is not among Codes.
+	ChangeCode string `json:"changeCode,omitempty"`
+	// Codes are its findings' codes, in the report's order.
 	Codes []string `json:"codes"`
 }

@@ -19,11 +19,20 @@ func Troubles(fs []findings.Finding, caps []Capacity, backlog []Backlog, events 
 	var order []key
 	groups := map[key][]findings.Finding{}
 	queued := map[string]bool{} // targets with a queue in trouble
+	queues := map[key]bool{}
+	for _, f := range fs {
+		queues[key{f.Target, f.Queue}] = true
+	}
 	for _, f := range fs {
 		if f.Severity != findings.Critical && f.Severity != findings.Warning {
 			continue
 		}
 		k := key{f.Target, f.Queue}
+		// An informer named for its controller ("workload/workloads.example.com") is that
+		// controller's cache: one controller in trouble, not two.
+		if c, _, ok := strings.Cut(f.Queue, "/"); ok && f.Check == "cache-sync-lag" && queues[key{f.Target, c}] {
+			k.queue = c
+		}
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
 		}
@@ -56,7 +65,9 @@ func Troubles(fs []findings.Finding, caps []Capacity, backlog []Backlog, events 
 				}
 			}
 		}
-		out = append(out, trouble(g, targetCauses, capacityOf(caps, k.target, k.queue), h.of(g[0])))
+		t := trouble(g, targetCauses, capacityOf(caps, k.target, k.queue), h.of(g[0]))
+		t.Queue = k.queue
+		out = append(out, t)
 	}
 	return out
 }
@@ -78,7 +89,7 @@ func trouble(g, causes []findings.Finding, c *Capacity, m harm) Trouble {
 	}
 	t.What = whatOf(what, m)
 	t.Cause = causeOf(append(append([]findings.Finding{}, g...), causes...), what)
-	t.Change = changeOf(g, c, g[0])
+	t.Change, t.ChangeCode = changeOf(g, causes, c, g[0])
 	return t
 }
 
@@ -105,7 +116,10 @@ func verdict(s Summary) string {
 		v = "healthy: the controllers keep up"
 	default:
 		counts := plural.Count(s.Warning, "warning")
-		if s.Critical > 0 {
+		switch {
+		case s.Critical > 0 && s.Warning == 0:
+			counts = plural.Count(s.Critical, "critical finding")
+		case s.Critical > 0:
 			counts = plural.Count(s.Critical, "critical finding") + " and " + counts
 		}
 		v = fmt.Sprintf("%s in trouble, with %s", plural.Count(len(s.InTrouble), "controller"), counts)

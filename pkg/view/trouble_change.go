@@ -7,31 +7,39 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 )
 
-// changeOf is the change an entry calls for, from its findings g (in the report's order), its
-// queue's capacity row c (nil when not modelled) and first, its first finding: the workers the
-// capacity model advises, by the knob that sets them, with the current and the advised value;
-// a webhook to fix first when one slows the writes; else the first sentence of the
-// recommendation of the first finding that names a recognised controller's knob, or of first.
-func changeOf(g []findings.Finding, c *Capacity, first findings.Finding) string {
+// changeOf is the change an entry calls for, from its findings g (in the report's order), the
+// findings about its whole target that name a cause, its queue's capacity row c (nil when not
+// modelled) and first, its first finding: a webhook to fix first when one slows the writes;
+// the workers the capacity model advises, by the knob that sets them, with the current and
+// the advised value; else the first sentence of the recommendation of the first cause (the
+// client's rate limiter: more workers would only wait longer in it), of the first finding that
+// names a recognised controller's knob, or of first. code is the code of the finding the
+// change comes from (first's for the workers).
+func changeOf(g, causes []findings.Finding, c *Capacity, first findings.Finding) (change, code string) {
 	for _, f := range g {
 		if f.Check == "webhook-slows-writes" {
 			if hook, ok := webhookOf(f); ok {
-				return "fix admission webhook " + hook + " first: more workers send it more requests"
+				return "fix admission webhook " + hook + " first: more workers send it more requests", f.Code
 			}
 		}
 	}
 	if w := workersChange(g, c); w != "" {
-		return w
+		return w, first.Code
+	}
+	for _, f := range append(append([]findings.Finding{}, g...), causes...) {
+		if findings.IsCause(f.Check) && f.Check != first.Check {
+			return firstSentence(f.Recommendation), f.Code
+		}
 	}
 	for _, f := range g {
 		if f.Knob != nil && len(f.Knob.Flags) > 0 {
-			return firstSentence(f.Recommendation)
+			return firstSentence(f.Recommendation), f.Code
 		}
 	}
 	if c, ok := changes[first.Check]; ok {
-		return c
+		return c, first.Code
 	}
-	return firstSentence(first.Recommendation)
+	return firstSentence(first.Recommendation), first.Code
 }
 
 // changes say the change for the checks whose recommendation starts with no change to make.
@@ -78,7 +86,7 @@ func workersChange(g []findings.Finding, c *Capacity) string {
 // what it says in brackets, up to its first semicolon; the findings hold the rest.
 func firstSentence(s string) string {
 	s = strings.TrimSpace(s)
-	if i := strings.Index(s, ". "); i >= 0 {
+	if i := sentenceEnd(s); i >= 0 {
 		s = s[:i]
 	}
 	var b strings.Builder
@@ -104,4 +112,21 @@ func firstSentence(s string) string {
 	}
 	s, _, _ = strings.Cut(b.String(), "; ")
 	return strings.Join(strings.Fields(strings.TrimSuffix(s, ".")), " ")
+}
+
+// sentenceEnd is the index of the ". " that ends s's first sentence, outside brackets ("(e.g.
+// 50)" ends none), or -1.
+func sentenceEnd(s string) int {
+	depth := 0
+	for i, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case r == '.' && depth == 0 && strings.HasPrefix(s[i:], ". "):
+			return i
+		}
+	}
+	return -1
 }

@@ -139,6 +139,10 @@ func TestSummaryPutsTargetCausesOnItsQueues(t *testing.T) {
 		got[1].Queue != "workload" || got[1].Cause != "the client's rate limiter, mean wait 1.2s (the whole target)" {
 		t.Errorf("%+v", got)
 	}
+	// The change is the cause's: more workers would only wait longer in the rate limiter.
+	if len(got) == 2 && !strings.Contains(got[1].Change, "QPS and Burst") {
+		t.Errorf("the change for a queue the client's rate limiter holds back: %q", got[1].Change)
+	}
 }
 
 // A healthy run says so with what was checked, and counts no controller in trouble.
@@ -201,8 +205,9 @@ func TestRankFindingsByImpact(t *testing.T) {
 func TestFirstSentence(t *testing.T) {
 	for in, want := range map[string]string{
 		"Raise MaxConcurrentReconciles (controller.Options{MaxConcurrentReconciles: N} in x), if independent; or cheaper.": "Raise MaxConcurrentReconciles, if independent",
-		"Read the errors. Then more.": "Read the errors",
-		"Unbalanced (bracket here.":   "Unbalanced (bracket here",
+		"Read the errors. Then more.":                                        "Read the errors",
+		"Raise the rate limits (QPS and Burst, e.g. 50 and 100). Then more.": "Raise the rate limits",
+		"Unbalanced (bracket here.":                                          "Unbalanced (bracket here",
 	} {
 		if got := firstSentence(in); got != want {
 			t.Errorf("firstSentence(%q) = %q, want %q", in, got, want)
@@ -229,5 +234,28 @@ func TestVerdictNamesWhatWasSuppressed(t *testing.T) {
 	r.Suppressions.Findings = r.Suppressions.Findings[2:3] // the info finding alone
 	if r.Recount(); r.Summary.Verdict != "healthy: the controllers keep up" || r.Summary.SuppressedBy != nil {
 		t.Errorf("an info finding left out changes the verdict: %q, by %q", r.Summary.Verdict, r.Summary.SuppressedBy)
+	}
+}
+
+// The verdict counts what there is: a run with only a critical finding has no "0 warnings".
+func TestVerdictCountsOnlyWhatThereIs(t *testing.T) {
+	s := Summary{Targets: 1, Read: 1, Critical: 1, InTrouble: []Trouble{{Target: "ns/op-0:8080"}}}
+	if got, want := verdict(s), "1 controller in trouble, with 1 critical finding"; got != want {
+		t.Errorf("verdict %q, want %q", got, want)
+	}
+	s.Warning = 2
+	if got, want := verdict(s), "1 controller in trouble, with 1 critical finding and 2 warnings"; got != want {
+		t.Errorf("verdict %q, want %q", got, want)
+	}
+}
+
+// An informer named for its controller is that controller's cache: its lag and the
+// controller's slow reconciles are one controller in trouble.
+func TestSummaryCountsACacheWithItsController(t *testing.T) {
+	const op = "demo/operator:8080"
+	r := report(finding(t, "cache-sync-lag", op, "workload/workloads.demo.ctrldiag.dev"),
+		finding(t, "slow-reconcile", op, "workload"))
+	if got := only(t, r); got.Queue != "workload" || len(got.Codes) != 2 {
+		t.Errorf("%+v", got)
 	}
 }
