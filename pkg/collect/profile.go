@@ -16,8 +16,8 @@ import (
 var _ source.Profiler = (*Pages)(nil)
 
 // noEndpoint is the note of a pod that shows no pprof endpoint.
-const noEndpoint = "no pprof endpoint: no container port named pprof, profiler or debug, and no pprof address " +
-	"(--pprof-bind-address, --profiler-address, --pprof-addr) in the container's arguments; --pprof-port names one"
+const noEndpoint = "no pprof endpoint: no port named pprof, profiler or debug, no pprof address in the " +
+	"container's arguments; --pprof-port names one"
 
 // Goroutines reads the goroutine dump of a cluster target through the way its metrics were
 // read (the proxy falling back to a port-forward as for metrics), with the metrics credentials

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -16,6 +17,7 @@ func capacitySection(r view.Report) section {
 			"WAIT p99 MODEL", "WAIT p99 MEASURED", "WORKERS NEEDED", "HEADROOM", "NOTE"},
 		Drop: []string{"NOTE", "LOOP", "SERVICE MEAN", "SERVICE p99", "WAIT p99 MODEL", "HEADROOM", "UTILISATION", "OFFERED/s", "WAIT p99 MEASURED"}}
 	target := "1s"
+	var said []string // the codes of the findings that say a row
 	for i, c := range r.Capacity {
 		target = Seconds(&c.TargetWaitP99Seconds)
 		if i == maxRows {
@@ -24,6 +26,11 @@ func capacitySection(r view.Report) section {
 		s.Rows = append(s.Rows, []string{c.Target, c.Queue, c.Loop, Rate(c.OfferedPerSecond), Seconds(c.ServiceMeanSeconds),
 			Seconds(c.ServiceP99Seconds), workersCell(c), percent(c.Utilisation), modelWait(c), Seconds(c.MeasuredWaitP99Seconds),
 			neededCell(c), headroomCell(c), dash(capacityNote(c))})
+		code := saidBy(r, c.Target, c.Queue, "under-provisioned")
+		if code != "" {
+			said = append(said, code)
+		}
+		s.Notable = append(s.Notable, short(c) && code == "")
 	}
 	switch {
 	case r.Window == view.Lifetime:
@@ -31,9 +38,13 @@ func capacitySection(r view.Report) section {
 	case len(r.Capacity) == 0:
 		s.Note = "No queue had enough completions in the window (minEvents) to be modelled."
 	default:
-		s.Note = fmt.Sprintf("M/M/c (Erlang C) with the spread of service times, for a p99 wait under %s (--target-queue-wait); see docs/capacity.md.", target)
+		s.Define = fmt.Sprintf("M/M/c (Erlang C) with the spread of service times, for a p99 wait under %s (--target-queue-wait); see docs/capacity.md.", target)
 		if len(r.Capacity) > maxRows {
-			s.Note += fmt.Sprintf(" %d queues, busiest first; %d not shown (-o json lists all).", len(r.Capacity), len(r.Capacity)-maxRows)
+			s.Note = fmt.Sprintf("%d queues, busiest first; %d not shown (-o json lists all).", len(r.Capacity), len(r.Capacity)-maxRows)
+		}
+		s.Quiet = fmt.Sprintf("%s modelled, none short of workers for a p99 wait under %s", plural.Count(len(r.Capacity), "queue"), target)
+		if len(said) > 0 {
+			s.Quiet = saidQuiet(said, "short of workers", fmt.Sprintf("%d more modelled, none short", len(r.Capacity)-len(said)))
 		}
 	}
 	return s
@@ -103,4 +114,16 @@ func headroomCell(c view.Capacity) string {
 		return fmt.Sprintf("at most +%.0f%%", 100**c.Headroom)
 	}
 	return fmt.Sprintf("+%.0f%%", 100**c.Headroom)
+}
+
+// short reports whether a queue needs more workers than it has (more than one where the
+// workers are not known).
+func short(c view.Capacity) bool {
+	if c.WorkersNeeded == nil {
+		return false
+	}
+	if c.Workers == nil {
+		return *c.WorkersNeeded > 1
+	}
+	return float64(*c.WorkersNeeded) > *c.Workers
 }

@@ -37,8 +37,11 @@ func goroutineSection(r view.Report) (section, bool) {
 			notes = append(notes, fmt.Sprintf("%s: %d goroutines, none running an item.", g.Target, g.Goroutines))
 		}
 	}
-	notes = append(notes, "Read once from /debug/pprof/goroutine?debug=2 of the selected targets whose workers are stuck, slow or saturated (--no-profile: none); -o json has the frames.")
+	s.Define = "Read once from /debug/pprof/goroutine?debug=2 of the selected targets whose workers are stuck, slow or saturated (--no-profile: none); -o json has the frames."
 	s.Note = strings.Join(notes, " ")
+	if len(s.Rows) == 0 {
+		s.Quiet, s.Note = strings.TrimSuffix(s.Note, "."), ""
+	}
 	return s, true
 }
 

@@ -19,6 +19,7 @@ func logSection(r view.Report) (section, bool) {
 		Header: []string{"TARGET", "WHAT", "CONTROLLER", "OBJECT", "COUNT", "LAST", "DETAIL"},
 		Drop:   []string{"LAST", "CONTROLLER"}, Cut: "DETAIL"}
 	var notes []string
+	quiet := 0 // logs read with nothing to report
 	for _, l := range r.Logs {
 		s.Rows = append(s.Rows, logRows(l)...)
 		switch {
@@ -26,13 +27,17 @@ func logSection(r view.Report) (section, bool) {
 			notes = append(notes, l.Target+": "+l.Note+".")
 		case len(logRows(l)) == 0:
 			notes = append(notes, fmt.Sprintf("%s: %d lines of %s, nothing to report.", l.Target, l.Lines, logName(l)))
+			quiet++
 		}
 		if l.Dropped > 0 {
 			notes = append(notes, fmt.Sprintf("%s: %d more failing objects not shown.", l.Target, l.Dropped))
 		}
 	}
-	notes = append(notes, "Read once from the log of the leader's container since the window's start less 2m (--no-logs: none); the log's lines are not kept.")
+	s.Define = "Read once from the log of the leader's container since the window's start less 2m (--no-logs: none); the log's lines are not kept."
 	s.Note = strings.Join(notes, " ")
+	if len(s.Rows) == 0 && quiet == len(r.Logs) {
+		s.Quiet, s.Note = strings.TrimSuffix(s.Note, "."), ""
+	}
 	return s, true
 }
 

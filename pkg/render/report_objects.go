@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -27,6 +28,7 @@ func objectsSection(r view.Report) section {
 	reasons := section{Title: "Failed objects by reason",
 		Header: []string{"KIND", "CONDITION", "REASON", "OBJECTS", "OLDEST", "EXAMPLES", "MESSAGE"},
 		Drop:   []string{"OLDEST", "EXAMPLES"}, Cut: "MESSAGE"}
+	total := 0
 	for _, k := range v.Kinds {
 		ns := k.Namespace
 		switch {
@@ -57,6 +59,8 @@ func objectsSection(r view.Report) section {
 			counts = []string{"-", "-", "-", "-"}
 		}
 		s.Rows = append(s.Rows, append(append([]string{k.Kind.GroupResource(), ns, strings.Join(k.Controllers, ", ")}, counts...), dash(note)))
+		s.Notable = append(s.Notable, k.Error != "" || k.Failed > 0 || k.BehindSpec > 0 || k.Deleting > 0)
+		total += k.Total
 		for _, re := range k.Reasons {
 			oldest := "-"
 			if re.OldestSeconds > 0 {
@@ -85,6 +89,14 @@ func objectsSection(r view.Report) section {
 	}
 	if r.WarningEvents != nil {
 		s.Sub = append(s.Sub, warningEventsSection(r.WarningEvents, r.GeneratedAt))
+	}
+	if s.Note == "" && len(v.Kinds) > 0 {
+		quiet := []string{fmt.Sprintf("%s of %s, none failed, behind its spec or deleting",
+			plural.Count(total, "object"), plural.Count(len(v.Kinds), "kind"))}
+		for _, sub := range s.Sub {
+			quiet = append(quiet, sub.Quiet)
+		}
+		s.Quiet = strings.Join(quiet, "; ")
 	}
 	return s
 }

@@ -47,7 +47,7 @@ func TestReportPartialRead(t *testing.T) {
 	want := map[string][]string{
 		"txt": {
 			"window 10s (lifetime for 1 target: see below),",
-			"Busiest queues first, over the last 10s (lifetime for 1 target: see below);",
+			"Busiest first, over the last 10s (lifetime for 1 target: see below);",
 			// wrapped in 80 columns, under the target's name
 			"\nTARGETS THAT COULD NOT BE READ, OR ONLY ONCE\n" +
 				"  kube-system/kcm:10257 (judged over its lifetime): second sample (rates and\n" +

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -27,14 +28,89 @@ type section struct {
 	// Cut names the last column, a message or a note, whose cells the text report cuts to
 	// the width that is left once Drop is done (cutLast).
 	Cut string
+	// Define says what the section's terms mean (how a figure is made, what a verdict needs):
+	// the text report prints it with -o wide only, markdown and html after Note.
+	Define string
+	// Notable marks the rows worth a look (nil: every row): the text report in its width
+	// lists those alone and counts the others.
+	Notable []bool
+	// Quiet says in one line that the section has nothing to note, for the text report in
+	// its width to print after the title instead of the rows and notes when no row is
+	// notable; "" when the section always shows itself.
+	Quiet string
+}
+
+// notable is how many rows are worth a look.
+func (s section) notable() int {
+	if s.Notable == nil {
+		return len(s.Rows)
+	}
+	n := 0
+	for _, b := range s.Notable {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// quiet reports whether the section, and each table under it, has nothing to note.
+func (s section) quiet() bool {
+	if s.Quiet == "" || s.notable() > 0 {
+		return false
+	}
+	for _, sub := range s.Sub {
+		if !sub.quiet() {
+			return false
+		}
+	}
+	return true
+}
+
+// only is the section with its notable rows alone.
+func (s section) only() section {
+	if s.Notable == nil {
+		return s
+	}
+	var rows [][]string
+	for i, r := range s.Rows {
+		if s.Notable[i] {
+			rows = append(rows, r)
+		}
+	}
+	s.Rows, s.Notable = rows, nil
+	return s
+}
+
+// defined is the section with its definitions after its notes, in it and in each table
+// under it, as markdown and html print them.
+func (s section) defined() section {
+	s.Note = strings.TrimSpace(s.Note + " " + s.Define)
+	s.Define = ""
+	subs := make([]section, len(s.Sub))
+	for i, sub := range s.Sub {
+		subs[i] = sub.defined()
+	}
+	s.Sub = subs
+	return s
 }
 
 // maxRows bounds the busiest-first tables of the human formats; json and yaml hold every row.
 const maxRows = 15
 
-// reportSections are the report's tables; over a fleet, a summary of the clusters first and a
-// CLUSTER column in every table of targets.
+// reportSections are the report's tables as markdown and html print them: each with its
+// definitions (textSections).
 func reportSections(r view.Report) []section {
+	ss := textSections(r)
+	for i := range ss {
+		ss[i] = ss[i].defined()
+	}
+	return ss
+}
+
+// textSections are the report's tables; over a fleet, a summary of the clusters first and a
+// CLUSTER column in every table of targets.
+func textSections(r view.Report) []section {
 	ss := []section{podSection(r), backlogSection(r), cacheSection(r), eventSection(r), resourceSection(r), objectsSection(r), capacitySection(r),
 		slisSection(r)}
 	for i, id := range []string{"pods", "backlog", "cache", "events", "resources", "objects", "capacity", "slis"} {
@@ -66,6 +142,7 @@ func podSection(r view.Report) section {
 	for _, p := range r.Pods {
 		s.Rows = append(s.Rows, []string{p.Namespace, p.Name, p.Phase, yesNo(p.Ready), fmt.Sprint(p.Restarts),
 			age(p.AgeSeconds), dash(p.LastTermination), dash(p.Node), dash(p.Note)})
+		s.Notable = append(s.Notable, p.Phase != "Running" || !p.Ready || p.Restarts > 0 || p.LastTermination != "" || p.Note != "")
 	}
 	switch {
 	case r.ClusterAbsent != "":
@@ -74,6 +151,9 @@ func podSection(r view.Report) section {
 		s.Note = "Read from " + r.ClusterRead + ": restarts and last terminations are the pods' now, beside the series' window."
 	case len(r.Pods) == 0:
 		s.Note = "No pods: the targets were read directly (--url, --from-file), from a Prometheus server (--prometheus), or are the API server."
+	}
+	if len(r.Pods) > 0 && s.Note == "" {
+		s.Quiet = plural.Count(len(r.Pods), "pod") + ", running and ready, no restarts"
 	}
 	return s
 }
@@ -97,6 +177,10 @@ func backlogSection(r view.Report) section {
 	s.Note = fmt.Sprintf("%s; %d empty or beyond the first %d not shown (-o json lists all).", plural.Count(len(r.Backlog), "queue"), idle, maxRows)
 	if len(s.Rows) == 0 {
 		s.Note = allEmpty(len(r.Backlog)) + "."
+		if len(r.Backlog) > 0 {
+			s.Note, s.Define = "", s.Note
+			s.Quiet = strings.ToLower(allEmpty(len(r.Backlog))[:1]) + allEmpty(len(r.Backlog))[1:]
+		}
 	}
 	return s
 }
@@ -127,21 +211,25 @@ func cacheSection(r view.Report) section {
 		name, resource, _ := strings.Cut(inf.Informer, "/")
 		s.Rows = append(s.Rows, []string{inf.Target, dash(name), resource, inf.Method, Count(inf.QueuedItems), Quantile(inf.LatencyP99Seconds, inf.LatencyP99AtLeast),
 			Count(inf.VersionsBehind), yesNo(inf.BehindAPIServer)})
+		// Resource versions are the whole cluster's: a store of a namespace in step with it
+		// trails them. Events queued are worth a look, and lag is the cache check's to judge.
+		s.Notable = append(s.Notable, val(inf.QueuedItems) > 0 || saidBy(r, inf.Target, inf.Informer, "cache-sync-lag") != "")
 	}
 	methods := "none"
 	if len(c.Methods) > 0 {
 		methods = strings.Join(c.Methods, ", ")
 	}
-	s.Note = "Methods that applied: " + methods + "."
+	s.Define = "Methods that applied: " + methods + "."
 	if len(informers) > maxRows {
-		s.Note = fmt.Sprintf("%d informers, most queued events first; %d more not shown (-o json lists all). ", len(informers), len(informers)-maxRows) + s.Note
+		s.Define = fmt.Sprintf("%d informers, most queued events first; %d more not shown (-o json lists all). ", len(informers), len(informers)-maxRows) + s.Define
 	}
-	if c.Note != "" {
-		s.Note += " " + upperFirst(c.Note) + "."
+	if c.Note != "" { // what the methods could not measure: -o wide's
+		s.Define = strings.TrimSpace(s.Define + " " + upperFirst(c.Note) + ".")
 	}
 	if r.ClusterAbsent != "" {
-		s.Note += " Generation lag absent: " + r.ClusterAbsent + "."
+		s.Note = strings.TrimSpace(s.Note + " Generation lag absent: " + r.ClusterAbsent + ".")
 	}
+	checked := 0
 	if len(c.Generations) > 0 {
 		g := section{Title: "Generation lag (status.observedGeneration < metadata.generation)",
 			Header: []string{"RESOURCE", "CHECKED", "LAGGING", "STILL LAGGING AFTER THE WINDOW", "EXAMPLES"},
@@ -152,6 +240,12 @@ func cacheSection(r view.Report) section {
 				ex = "error: " + x.Error
 			}
 			g.Rows = append(g.Rows, []string{x.Resource, fmt.Sprint(x.Checked), fmt.Sprint(x.Lagging), fmt.Sprint(x.StillLagging), dash(ex)})
+			g.Notable = append(g.Notable, x.Lagging > 0 || x.StillLagging > 0 || x.Error != "")
+			checked += x.Checked
+		}
+		g.Quiet = fmt.Sprintf("none of %s lags", plural.Count(checked, "object"))
+		if checked == 0 {
+			g.Quiet = "no object to check"
 		}
 		s.Sub = append(s.Sub, g)
 	}
@@ -161,6 +255,12 @@ func cacheSection(r view.Report) section {
 			m.Rows = append(m.Rows, []string{x.Target, x.Series, Count(x.Value)})
 		}
 		s.Sub = append(s.Sub, m)
+	}
+	if len(informers) > 0 {
+		s.Quiet = plural.Count(len(informers), "informer") + ", no events queued, none lagging"
+		if len(c.Generations) > 0 {
+			s.Quiet += "; generation lag: " + s.Sub[0].Quiet
+		}
 	}
 	return s
 }
@@ -184,7 +284,7 @@ func eventSection(r view.Report) section {
 	if r.Window == view.Lifetime {
 		window = "since each process started (one sample: no rates)"
 	}
-	s.Note = fmt.Sprintf("Busiest queues first, %s; %d quiet or beyond the first %d not shown.", window, quiet, maxRows)
+	s.Note = fmt.Sprintf("Busiest first, %s; %d more quiet or past the first %d.", window, quiet, maxRows)
 	return s
 }
 
@@ -192,6 +292,7 @@ func resourceSection(r view.Report) section {
 	s := section{Title: "5. Memory and CPU",
 		Header: []string{"TARGET", "RESIDENT", "GO HEAP", "CPU", "MEMORY REQUEST/LIMIT", "OF LIMIT", "CPU REQUEST/LIMIT", "METRICS API", "LAST EXIT"},
 		Drop:   []string{"METRICS API", "CPU REQUEST/LIMIT", "LAST EXIT", "GO HEAP", "MEMORY REQUEST/LIMIT"}}
+	var highest *float64
 	for _, x := range r.Resources {
 		usage := "-"
 		if x.UsageMemoryBytes != nil {
@@ -200,9 +301,26 @@ func resourceSection(r view.Report) section {
 		s.Rows = append(s.Rows, []string{x.Target, byteSize(x.ResidentMemoryBytes), byteSize(x.HeapBytes), cores(x.CPUCores),
 			byteSize(x.MemoryRequestBytes) + "/" + byteSize(x.MemoryLimitBytes), percent(x.MemoryOfLimit),
 			cores(x.CPURequestCores) + "/" + cores(x.CPULimitCores), usage, dash(x.LastTermination)})
+		// Near its limit is the memory check's to say, with its threshold.
+		s.Notable = append(s.Notable, x.LastTermination != "" || findingOn(r, x.Target, "memory-pressure"))
+		if x.MemoryOfLimit != nil && (highest == nil || *x.MemoryOfLimit > *highest) {
+			highest = x.MemoryOfLimit
+		}
 	}
-	if r.ResourcesNote != "" {
+	switch {
+	case r.ResourcesNote != "" && len(r.Resources) > 0:
+		// Beside what the targets' own metrics say, the metrics API is a detail.
+		s.Define = upperFirst(r.ResourcesNote) + "."
+	case r.ResourcesNote != "":
 		s.Note = upperFirst(r.ResourcesNote) + "."
+	}
+	if len(r.Resources) > 0 {
+		s.Quiet = plural.Count(len(r.Resources), "target") + ", none near its memory limit"
+		if highest != nil {
+			s.Quiet += " (at most " + percent(highest) + " of it)"
+		} else {
+			s.Quiet = plural.Count(len(r.Resources), "target") + ", none with a memory limit read"
+		}
 	}
 	return s
 }
@@ -348,4 +466,41 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// saidBy is the code of the finding of check on target and queue, "" when there is none: a
+// row it judges is said by it.
+func saidBy(r view.Report, target, queue, check string) string {
+	for _, f := range r.Findings {
+		if f.Target == target && f.Queue == queue && f.Check == check {
+			return f.Code
+		}
+	}
+	return ""
+}
+
+// saidQuiet is the line of a section whose notable rows the findings say: "1 queue short of
+// workers: CD217 in the findings", then rest when set.
+func saidQuiet(codes []string, what, rest string) string {
+	if len(codes) == 0 {
+		return rest
+	}
+	if strings.HasPrefix(rest, "0 more") {
+		rest = ""
+	}
+	q := fmt.Sprintf("%s %s: %s in the findings", plural.Count(len(codes), "queue"), what, strings.Join(slices.Compact(slices.Sorted(slices.Values(codes))), ", "))
+	if rest != "" {
+		q += "; " + rest
+	}
+	return q
+}
+
+// findingOn reports whether the report has a finding of one of checks on target.
+func findingOn(r view.Report, target string, checks ...string) bool {
+	for _, f := range r.Findings {
+		if f.Target == target && slices.Contains(checks, f.Check) {
+			return true
+		}
+	}
+	return false
 }

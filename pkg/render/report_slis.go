@@ -26,6 +26,7 @@ func slisSection(r view.Report) section {
 		Header: []string{"TARGET", "QUEUE", "WAITS", "OVER " + objective, "VERDICT", "HEADROOM", "CHANGES", "SPEC p99", "OVER " + specObjective, "VERDICT", "WHY"},
 		Drop:   []string{"WHY", "OVER " + specObjective, "VERDICT", "SPEC p99", "CHANGES", "HEADROOM"}}
 	quiet := 0
+	var said []string // the codes of the findings that say a row
 	for _, x := range r.SLIs {
 		q := x.QueueWait
 		if q.Verdict == "not-judged" && (q.Samples == nil || *q.Samples == 0) && !specRead(x.Spec) {
@@ -49,6 +50,12 @@ func slisSection(r view.Report) section {
 		}
 		row := append([]string{x.Target, x.Queue, Count(q.Samples), overCell(q), q.Verdict, sliHeadroom(x)}, spec...)
 		s.Rows = append(s.Rows, append(row, dash(shorten(strings.Join(whys, "; "), 140))))
+		breaks := q.Verdict == "breaks" && saidBy(r, x.Target, x.Queue, "queue-wait-slo") == "" ||
+			x.Spec != nil && x.Spec.Verdict == "breaks" && !findingOn(r, x.Target, "spec-latency-slo")
+		if code := saidBy(r, x.Target, x.Queue, "queue-wait-slo"); code != "" {
+			said = append(said, code)
+		}
+		s.Notable = append(s.Notable, breaks)
 	}
 	switch {
 	case r.Window == view.Lifetime:
@@ -56,9 +63,13 @@ func slisSection(r view.Report) section {
 	case len(r.SLIs) == 0:
 		s.Note = "No queue was read."
 	default:
-		s.Note = fmt.Sprintf("Breaks: more than 1%% of the window's waits surely over %s, at least 3 and beyond chance; holds: 100 waits or more, at most 1%% possibly over (--slo queue-wait-p99). The spec changes of the controller's objects (creations, new generations, timed until status.observedGeneration reaches them; those in flight at the window's start or end count once they had waited past the objective, the others are undecided) are judged alike against %s (--slo spec-p99).", objective, specObjective)
+		s.Quiet = fmt.Sprintf("%s judged, none breaks its objectives", plural.Count(len(s.Rows), "queue"))
+		if len(said) > 0 {
+			s.Quiet = saidQuiet(said, "breaking the queue wait", fmt.Sprintf("%d more judged, none breaks", len(s.Rows)-len(said)))
+		}
+		s.Define = fmt.Sprintf("Breaks: more than 1%% of the window's waits surely over %s, at least 3 and beyond chance; holds: 100 waits or more, at most 1%% possibly over (--slo queue-wait-p99). The spec changes of the controller's objects (creations, new generations, timed until status.observedGeneration reaches them; those in flight at the window's start or end count once they had waited past the objective, the others are undecided) are judged alike against %s (--slo spec-p99).", objective, specObjective)
 		if quiet > 0 {
-			s.Note += fmt.Sprintf(" %s without waits in the window %s not listed.", plural.Count(quiet, "queue"), plural.Verb(quiet, "are"))
+			s.Define = fmt.Sprintf("%s without waits in the window %s not listed. ", plural.Count(quiet, "queue"), plural.Verb(quiet, "are")) + s.Define
 		}
 	}
 	return s

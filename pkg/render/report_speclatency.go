@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 )
 
 // specLatencySection is section 6's "Spec to observed" table: per kind watched over the window,
@@ -12,6 +13,7 @@ import (
 // the window ended, and how long the objects took to become Ready after them. ok is false
 // when no kind was watched.
 func specLatencySection(v *objects.View) (section, bool) {
+	changes := 0
 	s := section{Title: "Spec to observed",
 		Header: []string{"KIND", "CHANGES", "OBSERVED", "P50", "P99", "MAX", "PENDING", "READY p50", "READY p99", "NOTE"},
 		Drop:   []string{"READY p50", "P50", "MAX", "OBSERVED"}, Cut: "NOTE"}
@@ -23,20 +25,30 @@ func specLatencySection(v *objects.View) (section, bool) {
 		if sl.NoStatusSubresource {
 			s.Rows = append(s.Rows, []string{k.Kind.Kind, "-", "-", "-", "-", "-", "-", "-", "-",
 				"no /status subresource: the controller's status writes bump metadata.generation, so the latency is not measurable"})
+			s.Notable = append(s.Notable, true)
 			continue
 		}
 		ready := []string{"-", "-"}
 		if r := k.TimeToReady; r != nil {
 			ready = []string{Seconds(r.P50Seconds), Seconds(r.P99Seconds)}
 		}
+		notes := specNotes(k)
 		s.Rows = append(s.Rows, append(append([]string{k.Kind.Kind, fmt.Sprint(sl.Changes), fmt.Sprint(sl.Observed),
 			Seconds(sl.P50Seconds), Seconds(sl.P99Seconds), Seconds(sl.MaxSeconds), fmt.Sprint(sl.Pending)}, ready...),
-			dash(strings.Join(specNotes(k), "; "))))
+			dash(strings.Join(notes, "; "))))
+		// How fast is the spec objective's to judge; changes still pending, and a watch
+		// that stopped, are worth a look.
+		s.Notable = append(s.Notable, sl.Pending > 0 || sl.Error != "")
+		changes += sl.Changes
 	}
 	if len(s.Rows) == 0 {
 		return s, false
 	}
-	s.Note = "From each change of the window (a creation, a new metadata.generation) to the first watch event whose " +
+	s.Quiet = "spec to observed: " + plural.Count(changes, "change") + " in the window, none pending"
+	if changes == 0 {
+		s.Quiet = "no spec change in the window"
+	}
+	s.Define = "From each change of the window (a creation, a new metadata.generation) to the first watch event whose " +
 		"status.observedGeneration, or a condition's own, reaches it (OBSERVED, P50, P99, MAX; PENDING: not reached when " +
 		"the window ended), and to the first Ready=True for it (READY p50, p99)."
 	return s, true

@@ -35,7 +35,7 @@ func reportText(w io.Writer, r view.Report, l textLayout) error {
 	r = printable.Value(r)
 	width := widthOr(l.width)
 	ew := &errWriter{w: w}
-	ew.printf("%s", wrap(fmt.Sprintf("kubectl ctrldiag report: %s, window %s, %s", r.Scope, reportWindow(r), r.GeneratedAt.Format("2006-01-02T15:04:05Z")), "", width))
+	ew.printf("%s", wrap(fmt.Sprintf("ctrldiag report: %s, window %s, %s", r.Scope, reportWindow(r), r.GeneratedAt.Format("2006-01-02T15:04:05Z")), "", width))
 	// The count of targets read wraps as one word: "(4 of 5 targets read)" is never split.
 	read := strings.ReplaceAll("("+targetsRead(r.Summary)+")", " ", "\x00")
 	ew.printf("%s", strings.ReplaceAll(wrap("Verdict: "+r.Summary.Verdict+" "+read, "", summaryWidth), "\x00", " "))
@@ -53,8 +53,14 @@ func reportText(w io.Writer, r view.Report, l textLayout) error {
 		ew.printf("%s", wrap("Source resolution: "+r.ResolutionNote, "", width))
 	}
 	t := textTables{width: width, wide: l.wide}
-	for _, s := range reportSections(r) {
-		t.write(ew, s, "\n"+heading(s.Title)+"\n")
+	wasQuiet := false
+	for _, s := range textSections(r) {
+		quiet := !l.wide && s.quiet()
+		if !quiet || !wasQuiet {
+			ew.printf("\n")
+		}
+		wasQuiet = quiet
+		t.write(ew, s, heading(s.Title))
 	}
 	if l.wide {
 		ew.printf("\n7. FINDINGS\n")
@@ -64,9 +70,20 @@ func reportText(w io.Writer, r view.Report, l textLayout) error {
 	if len(r.Findings) == 0 {
 		ew.printf("No findings: every controller read keeps up.\n")
 	}
-	for _, f := range r.Findings {
-		ew.printf("\n[%s] %s %s: %s\n", strings.ToUpper(string(f.Severity)), f.Code, f.Check, f.Title)
-		writeTargetLines(ew, f, width)
+	for i, f := range textFindings(r.Findings, l.wide) {
+		title := fmt.Sprintf("[%s] %s %s: %s\n", strings.ToUpper(string(f.Severity)), f.Code, f.Check, f.Title)
+		if f.under != "" {
+			// A symptom of the queue (target) the finding above shows whole: its title and
+			// summary; its evidence and fix are -o wide's.
+			ew.printf("%s%s", title, wrap(f.Summary+" (same "+f.of()+" as "+f.under+")", "  ", width))
+			t.narrowed = true
+			continue
+		}
+		if i > 0 {
+			ew.printf("\n")
+		}
+		ew.printf("%s", title)
+		writeTargetLines(ew, f.Finding, width)
 		ew.printf("%s", wrap(f.Summary, "  ", width))
 		for _, e := range f.Evidence {
 			ew.printf("%s", wrap("- "+evidence(e), "  ", width))
@@ -90,9 +107,53 @@ func reportText(w io.Writer, r view.Report, l textLayout) error {
 		}
 	}
 	if t.narrowed {
-		ew.printf("\n%s", wrap("Columns that do not fit are left out: -o wide shows them all, and each finding's why.", "", width))
+		ew.printf("\n%s", wrap("-o wide: every column and row, each finding's evidence and why.", "", width))
 	}
 	return ew.err
+}
+
+// textFinding is a finding as the text report lists it.
+type textFinding struct {
+	findings.Finding
+	// under is the code of the finding on the same queue (target) shown whole right above,
+	// when this one is a symptom listed by its title and summary alone; "" when it is whole.
+	under string
+}
+
+// of is what the finding shares with the one it is under: its queue, or its whole target.
+func (f textFinding) of() string {
+	if f.Queue == "" {
+		return "target"
+	}
+	return "queue"
+}
+
+// textFindings are the findings in the order the text report lists them: in wide, the
+// report's; else each queue's (target's) first finding whole, in the report's order, and the
+// symptoms of the same queue ranked below it (no causes: those stay whole) right under it.
+func textFindings(fs []findings.Finding, wide bool) []textFinding {
+	out := make([]textFinding, 0, len(fs))
+	if wide {
+		for _, f := range fs {
+			out = append(out, textFinding{Finding: f})
+		}
+		return out
+	}
+	under := make([]bool, len(fs))
+	for i, f := range fs {
+		if under[i] {
+			continue
+		}
+		out = append(out, textFinding{Finding: f})
+		for j := i + 1; j < len(fs); j++ {
+			g := fs[j]
+			if !under[j] && g.Target == f.Target && g.Queue == f.Queue && !findings.IsCause(g.Check) {
+				under[j] = true
+				out = append(out, textFinding{Finding: g, under: f.Code})
+			}
+		}
+	}
+	return out
 }
 
 // textTables writes the report's sections as text tables.
@@ -103,11 +164,32 @@ type textTables struct {
 	narrowed bool
 }
 
-// write writes a section: in wide, one table as kubectl lays it out; else fitted to the
-// width, a table of targets (of pods) as one group of rows per target (namespace) under its
-// name (byFirst), and a table that still does not fit as records.
+// write writes a section under its title: in wide, each table as kubectl lays it out, with
+// its notes and definitions; else fitted to the width, the title and its Quiet line alone when
+// there is nothing to note, or the notable rows, a table of targets (of pods) as one group of
+// rows per target (namespace) under its name (byFirst), and a table that still does not fit as
+// records.
 func (t *textTables) write(ew *errWriter, s section, title string) {
-	ew.printf("%s", title)
+	note := s.Note
+	switch {
+	case t.wide || s.Quiet == "" || s.notable() > 0:
+		ew.printf("%s\n", title)
+	case s.quiet():
+		ew.printf("%s", wrap(title+": "+s.Quiet, "", t.width))
+		if note != "" {
+			ew.printf("%s", wrap(note, "", t.width))
+		}
+		return
+	default: // nothing to note here, but in a table under it
+		ew.printf("%s\n%s", title, wrap(upperFirst(s.Quiet)+".", "", t.width))
+		s.Rows, s.Notable = nil, nil
+	}
+	if t.wide {
+		note = strings.TrimSpace(note + " " + s.Define)
+	} else if hidden := len(s.Rows) - s.notable(); hidden > 0 && s.notable() > 0 {
+		s = s.only()
+		note = strings.TrimSpace(fmt.Sprintf("%d more with nothing to note: -o wide. ", hidden) + note)
+	}
 	switch {
 	case len(s.Rows) == 0:
 	case t.wide:
@@ -131,11 +213,16 @@ func (t *textTables) write(ew *errWriter, s section, title string) {
 		}
 		ew.printf("%s", padded(header, cut))
 	}
-	if s.Note != "" {
-		ew.printf("%s", wrap(s.Note, "", t.width))
+	if note != "" {
+		ew.printf("%s", wrap(note, "", t.width))
 	}
 	for _, sub := range s.Sub {
-		t.write(ew, sub, "\n"+sub.Title+"\n")
+		if !t.wide && sub.quiet() {
+			t.write(ew, sub, sub.Title)
+			continue
+		}
+		ew.printf("\n")
+		t.write(ew, sub, sub.Title)
 	}
 }
 

@@ -37,12 +37,15 @@ func warningEventsSection(v *events.View, now time.Time) section {
 		notes = append(notes, fmt.Sprintf("None of the %d Warning events read %s speaks of a controller read.", v.Read, eventsWhere(v.Namespaces)))
 	}
 	if !v.Since.IsZero() && len(v.Namespaces) > 0 {
-		notes = append(notes, fmt.Sprintf("Read %s, last seen since %s.", eventsWhere(v.Namespaces), v.Since.UTC().Format(time.RFC3339)))
+		s.Define = fmt.Sprintf("Read %s, last seen since %s.", eventsWhere(v.Namespaces), v.Since.UTC().Format(time.RFC3339))
 	}
 	for _, n := range v.Notes {
 		notes = append(notes, upperFirst(n)+".")
 	}
 	s.Note = strings.Join(notes, " ")
+	if len(v.Groups) == 0 && len(v.Notes) == 0 && len(v.Namespaces) > 0 {
+		s.Quiet = "no Warning event speaks of a controller read"
+	}
 	return s
 }
 

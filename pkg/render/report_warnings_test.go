@@ -34,7 +34,7 @@ func TestWarningEventsUnderTheObjects(t *testing.T) {
 			"needs RBAC verb list on events in namespace ops", "in all namespaces"}
 		if format == "text" { // 80 columns: the time left out; the hostile names make records
 			wants = []string{"Warning events by reason and object", "FailedCreate", "shop/web", "exceeded quota: no-pods",
-				"needs RBAC verb list on events in namespace ops", "in all namespaces"}
+				"needs RBAC verb list on events in namespace ops"}
 		}
 		for _, want := range wants {
 			if !strings.Contains(out, want) && !strings.Contains(strings.Join(strings.Fields(out), " "), want) { // notes wrap

@@ -141,7 +141,8 @@ func TestReportWarningEventsForbidden(t *testing.T) {
 		}
 	}
 	txt := runAs(t, kubeconfig, "kubectl", "ctrldiag", "report", "-n", "kube-system", "--interval", "1s")
-	if txt.Code != 0 || !strings.Contains(txt.Stdout, "needs RBAC verb list on events in namespace kube-system") {
+	flat := strings.Join(strings.Fields(txt.Stdout), " ") // the note wraps
+	if txt.Code != 0 || !strings.Contains(flat, "needs RBAC verb list on events in namespace kube-system") {
 		t.Errorf("the text report does not name the permission:\n%s", txt)
 	}
 }

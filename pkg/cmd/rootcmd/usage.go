@@ -140,6 +140,8 @@ func reflow(text string, width int) string {
 		case strings.TrimSpace(line) == "":
 			flush()
 			out = append(out, "")
+		case len(para) > 0 && continuesItem(para[0], line):
+			para = append(para, strings.TrimSpace(line))
 		case startsItem(line):
 			flush()
 			para = []string{line}
@@ -149,6 +151,20 @@ func reflow(text string, width int) string {
 	}
 	flush()
 	return strings.Join(out, "\n")
+}
+
+// continuesItem reports whether line goes on with the list entry first starts: indented past
+// its mark, with no mark of its own.
+func continuesItem(first, line string) bool {
+	text := strings.TrimLeft(first, " \t")
+	if !strings.HasPrefix(text, "- ") && !strings.HasPrefix(text, "* ") {
+		return false
+	}
+	rest := strings.TrimLeft(line, " \t")
+	if strings.HasPrefix(rest, "- ") || strings.HasPrefix(rest, "* ") {
+		return false
+	}
+	return len(line)-len(rest) > len(first)-len(text)
 }
 
 // startsItem reports whether line starts an item of its own: indented, or a list entry.
