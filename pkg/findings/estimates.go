@@ -3,8 +3,10 @@ package findings
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 )
 
 // quantile writes a quantile estimate in seconds: ">= 100ms" when the histogram proves only a
@@ -50,4 +52,28 @@ func undecided(t Target, q health.QueueStats, th Thresholds) string {
 // estimated writes an Estimate as quantile does.
 func estimated(e health.Estimate) string {
 	return quantile(e.Value, e.AtLeast)
+}
+
+// loneSlowItem says why a window's work p99 at or over slow says little of the controller:
+// one item of several took that long ("1 of 40 items over 5s"), and a p99 of fewer than a
+// hundred items is its slowest. A slow controller is slow on every item, or on more than one;
+// one long item among fast ones is that object's (stuckAfter judges an item that never ends).
+// "" when more than one item, or every item, possibly took that long, or without a window.
+func loneSlowItem(t Target, q health.QueueStats, slow float64) string {
+	if t.Prev == nil || t.Window <= 0 {
+		return ""
+	}
+	cur, prev := t.Cur.Queues[q.Queue], t.Prev.Queues[q.Queue]
+	if cur == nil || prev == nil {
+		return ""
+	}
+	d := cur.WorkDuration.Since(prev.WorkDuration)
+	if d == nil {
+		return ""
+	}
+	_, possibly := d.Above(slow)
+	if !(possibly < 2) || !(d.Count > possibly) {
+		return ""
+	}
+	return fmt.Sprintf("%s of %s over %s", format(possibly, ""), plural.Count(int(d.Count), "item"), (time.Duration(slow * float64(time.Second))).String())
 }

@@ -96,3 +96,30 @@ func TestWorkP99AboveTheTopBucket(t *testing.T) {
 		})
 	}
 }
+
+// One long item among 40 fast ones is the p99 of 40 items, but it says little of the
+// controller: info, saying so. Two slow items, or a window whose every item was slow, are a
+// slow controller.
+func TestOneSlowItemAmongFastOnesIsInfo(t *testing.T) {
+	les := []string{"0.01", "1", "10", "100", "+Inf"}
+	prev := workPage(t, les, map[string]float64{}, 0, 0)
+	for _, tc := range []struct {
+		name      string
+		cum       map[string]float64
+		sum, n    float64
+		want, why string
+	}{
+		{"1 of 40", map[string]float64{"0.01": 39, "1": 39, "10": 39, "100": 40, "+Inf": 40}, 31.2, 40, "info:slow-reconcile", "1 of 40 items over 1s"},
+		{"2 of 40", map[string]float64{"0.01": 38, "1": 38, "10": 38, "100": 40, "+Inf": 40}, 62.2, 40, "warning:slow-reconcile", ""},
+		{"1 of 1", map[string]float64{"100": 1, "+Inf": 1}, 31, 1, "warning:slow-reconcile", ""},
+	} {
+		_, fs := judgeOne(t, prev, workPage(t, les, tc.cum, tc.sum, tc.n), DefaultThresholds())
+		if got := checks(fs); got != tc.want {
+			t.Errorf("%s: findings %q, want %s", tc.name, got, tc.want)
+			continue
+		}
+		if tc.why != "" && !strings.Contains(fs[0].Summary, tc.why) {
+			t.Errorf("%s: the summary does not say why it is info: %s", tc.name, fs[0].Summary)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -186,7 +187,7 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			fmt.Sprintf("%s spends %s on an item (p99 %s) although workers are free", q.Queue, quantile(w.p99, w.p99AtLeast), w.when),
 			w.figure().evidence("work p99", ">= "+th.SlowWork.String()),
 			Evidence{Name: "work p50", Value: quantile(w.p50, w.p50AtLeast)}, workersEvidence(q)), t.Goroutines, false).as(health.StatusSlow)),
-			w.figure().weakSinceStart()))
+			cmp.Or(w.figure().weakSinceStart(), loneSlowItem(t, q, th.SlowWork.Seconds()))))
 	}
 	if f, ok := backlog(t, q, th); ok {
 		out = append(out, f)
