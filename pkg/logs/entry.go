@@ -63,6 +63,9 @@ func decode(s string, ref time.Time) entry {
 	if e, ok := decodeKlog(s, ref); ok {
 		return e
 	}
+	if e, ok := decodeConsole(s); ok {
+		return e
+	}
 	if e, ok := decodeLogfmt(trimmed); ok {
 		return e
 	}
@@ -160,9 +163,57 @@ func decodeKlog(s string, ref time.Time) (entry, bool) {
 	return e, true
 }
 
-// decodeLogfmt reads key=value lines that carry a msg (logfmt, go-kit, logrus's text).
+// decodeConsole reads zap's console encoder, kubebuilder's default (zap.Options{Development:
+// true}): TIME, LEVEL, the logger's name and the caller when set, the message, then the
+// fields as one JSON object, separated by tabs.
+func decodeConsole(s string) (entry, bool) {
+	parts := strings.Split(s, "\t")
+	if len(parts) < 3 {
+		return entry{}, false
+	}
+	t, ok := parseTime(parts[0])
+	level := normLevel(stripColour(parts[1]))
+	if !ok || level == "" {
+		return entry{}, false
+	}
+	e := entry{time: t, level: level, fields: map[string]string{}, structured: true}
+	rest := parts[2:]
+	if last := strings.TrimSpace(rest[len(rest)-1]); len(rest) > 1 && strings.HasPrefix(last, "{") {
+		if j, ok := decodeJSON(last); ok {
+			e.fields = j.fields
+		}
+		rest = rest[:len(rest)-1]
+	}
+	e.msg = rest[len(rest)-1]
+	for _, p := range rest[:len(rest)-1] { // the logger's name, the caller ("file.go:42")
+		if strings.Contains(p, ".go:") {
+			e.source, _, _ = strings.Cut(p[strings.LastIndexByte(p, '/')+1:], ":")
+		} else if e.fields["logger"] == "" {
+			e.fields["logger"] = p
+		}
+	}
+	return e, true
+}
+
+// stripColour takes the terminal colour codes off zap's coloured level ("\x1b[31mERROR\x1b[0m").
+func stripColour(s string) string {
+	for {
+		i := strings.Index(s, "\x1b[")
+		if i < 0 {
+			return s
+		}
+		j := strings.IndexByte(s[i:], 'm')
+		if j < 0 {
+			return s
+		}
+		s = s[:i] + s[i+j+1:]
+	}
+}
+
+// decodeLogfmt reads key=value lines that carry a msg (logfmt, go-kit, logrus's text, slog's
+// text), and logr's funcr, whose keys are quoted ("msg"="Reconciler error").
 func decodeLogfmt(s string) (entry, bool) {
-	if !strings.Contains(s, "msg=") && !strings.Contains(s, "level=") {
+	if !strings.Contains(s, "msg=") && !strings.Contains(s, "level=") && !strings.Contains(s, `"msg"=`) {
 		return entry{}, false
 	}
 	f := pairs(s)
@@ -199,11 +250,20 @@ func pairs(s string) map[string]string {
 	out := map[string]string{}
 	for len(out) < maxFields {
 		s = strings.TrimLeft(s, " \t")
-		eq := strings.IndexByte(s, '=')
-		if eq <= 0 || strings.ContainsAny(s[:eq], " \t\"") {
-			return out
+		var key, v string
+		if strings.HasPrefix(s, `"`) { // funcr: "key"=value
+			k, n, ok := quoted(s)
+			if !ok || !strings.HasPrefix(s[n:], "=") || k == "" {
+				return out
+			}
+			key, v = k, s[n+1:]
+		} else {
+			eq := strings.IndexByte(s, '=')
+			if eq <= 0 || strings.ContainsAny(s[:eq], " \t\"") {
+				return out
+			}
+			key, v = s[:eq], s[eq+1:]
 		}
-		key, v := s[:eq], s[eq+1:]
 		switch {
 		case strings.HasPrefix(v, `"`):
 			val, n, ok := quoted(v)
@@ -219,6 +279,8 @@ func pairs(s string) map[string]string {
 			raw := v[:n]
 			if o, ok := objectRef([]byte(raw)); ok {
 				out[key] = o
+			} else if o, ok := funcrRef(raw); ok {
+				out[key] = o
 			} else {
 				out[key] = raw
 			}
@@ -232,6 +294,19 @@ func pairs(s string) map[string]string {
 		}
 	}
 	return out
+}
+
+// funcrRef reads funcr's rendering of an object reference, {"name"="x" "namespace"="y"}, as
+// "namespace/name".
+func funcrRef(raw string) (string, bool) {
+	f := pairs(strings.TrimSuffix(strings.TrimPrefix(raw, "{"), "}"))
+	if f["name"] == "" {
+		return "", false
+	}
+	if f["namespace"] == "" {
+		return f["name"], true
+	}
+	return f["namespace"] + "/" + f["name"], true
 }
 
 // quoted reads the Go-quoted string at the start of s: its value and length.
