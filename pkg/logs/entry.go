@@ -367,7 +367,8 @@ func normLevel(v string) string {
 }
 
 // timeLayouts are the text timestamps of the shapes read.
-var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999Z0700", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02T15:04:05.999999999"}
+var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999Z0700", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04:05.999999999"} // the last: funcr's, with no zone (UTC, as pods run)
 
 // parseTime reads a text timestamp, or seconds since the epoch (zap's default "ts").
 func parseTime(v string) (time.Time, bool) {

@@ -100,11 +100,21 @@ func TestReportLogForbidden(t *testing.T) {
 // The operator's log reaches `kubectl logs` (kwok serves the CRI file its process writes), and
 // report reads it: the settings controller fails on three ConfigMaps, a kind with no status,
 // and only the log names them and their errors: the Log section lists them and CD213 cites
-// them, with no storm.
+// them, with no storm. So in every shape the operator logs in as controllers people run do:
+// klog's text, kubebuilder's zap console, logr's funcr and slog's text.
 func TestReportLogNamesFailingConfigMaps(t *testing.T) {
 	crowd(t)
+	for _, format := range []string{"klog", "zap-console", "funcr", "slog-text"} {
+		t.Run(format, func(t *testing.T) {
+			sub(t)
+			logNamesFailingConfigMaps(t, format)
+		})
+	}
+}
+
+func logNamesFailingConfigMaps(t *testing.T, format string) {
 	ns := newNamespace(t)
-	p := operatorBehindPod(t, ns, "operator", "failing-configmaps")
+	p := operatorBehindPod(t, ns, "operator", "failing-configmaps", "--log-format", format)
 	eventually(t, 60*time.Second, "kubectl logs to show the operator's failures", func() error {
 		r := kubectl(t, "logs", "-n", ns, p.Name)
 		if r.Code != 0 || !strings.Contains(r.Stdout, "starting reference operator") ||

@@ -24,11 +24,13 @@ import (
 type RunOptions struct {
 	g      *globals.Flags
 	Config operator.Config
+	// LogFormat is the shape of the operator's log (logFormats).
+	LogFormat string
 	genericiooptions.IOStreams
 }
 
 func newRunCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
-	o := &RunOptions{g: g, Config: operator.DefaultConfig(), IOStreams: streams}
+	o := &RunOptions{g: g, Config: operator.DefaultConfig(), IOStreams: streams, LogFormat: "klog"}
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run the reference operator against the current kubeconfig until SIGINT/SIGTERM",
@@ -45,6 +47,9 @@ Scenarios:
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.Complete(cmd); err != nil {
 				return err
+			}
+			if _, err := newLogger(o.LogFormat, o.ErrOut); err != nil {
+				return exitcode.UsageError("%v", err)
 			}
 			if err := o.Config.Validate(); err != nil {
 				return exitcode.UsageError("%v", err)
@@ -73,8 +78,13 @@ Scenarios:
 	f.DurationVar(&c.GracefulShutdown, "graceful-shutdown-timeout", c.GracefulShutdown, "How long in-flight reconciles may take to finish after SIGTERM")
 	f.StringVar(&c.WebhookBindAddress, "webhook-bind-address", c.WebhookBindAddress, "HOST:PORT of the admission webhook the slow-webhook scenario serves and registers (HOST: an address the API server reaches, e.g. the pod's IP)")
 	f.BoolVar(&c.InstallCRD, "install-crd", c.InstallCRD, "Install the Workload CRD with server-side apply when it is missing")
+	f.StringVar(&o.LogFormat, "log-format", o.LogFormat, "Shape of the log on standard error: "+strings.Join(logFormatNames(), ", ")+
+		" (zap-console is kubebuilder's scaffold, zap-json controller-runtime's production default)")
 	_ = cmd.RegisterFlagCompletionFunc("scenario", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return scenario.Names(), cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.RegisterFlagCompletionFunc("log-format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return logFormatNames(), cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
 }
@@ -100,8 +110,14 @@ func (o *RunOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("load the kubeconfig (set --kubeconfig or KUBECONFIG): %w", err)
 	}
-	logger := klog.NewKlogr()
+	logger, err := newLogger(o.LogFormat, o.ErrOut)
+	if err != nil {
+		return err
+	}
 	ctrl.SetLogger(logger)
+	if o.LogFormat != "klog" {
+		klog.SetLogger(logger) // client-go's own lines (throttling waits) in the same shape
+	}
 	ctx, stop := signal.NotifyContext(log.IntoContext(ctx, logger), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return operator.Run(ctx, restCfg, o.Config)
