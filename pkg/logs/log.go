@@ -39,10 +39,12 @@ type Log struct {
 type Failure struct {
 	Controller string `json:"controller,omitempty"`
 	// Object is NAMESPACE/NAME (NAME of a cluster-scoped object).
-	Object string    `json:"object"`
-	Error  string    `json:"error,omitempty"`
-	Count  int       `json:"count"`
-	Last   time.Time `json:"last,omitempty"`
+	Object string `json:"object"`
+	// Error is the newest error logged for the object (for a line that names none, the
+	// group's own).
+	Error string    `json:"error,omitempty"`
+	Count int       `json:"count"`
+	Last  time.Time `json:"last,omitempty"`
 }
 
 // Throttling is the client-side throttling waits: how many were logged and the longest.

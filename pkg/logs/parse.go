@@ -176,7 +176,12 @@ func (p *parser) failure(e entry) {
 		}
 	}
 	f := Failure{Controller: bounded(controller), Object: bounded(obj), Error: clean(msg), Last: e.time}
-	key := f.Controller + "\x00" + f.Object + "\x00" + f.Error
+	// One group per object: its errors often differ only in a generated name ("pods
+	// \"web-x7k2\" is forbidden: exceeded quota"), and the newest says what fails now.
+	key := f.Controller + "\x00" + f.Object
+	if f.Object == "" {
+		key += "\x00" + f.Error
+	}
 	g := p.failures[key]
 	if g == nil {
 		if len(p.failures) >= maxKeys {
@@ -187,8 +192,8 @@ func (p *parser) failure(e entry) {
 		p.failures[key] = g
 	}
 	g.Count++
-	if e.time.After(g.Last) {
-		g.Last = e.time
+	if !e.time.Before(g.Last) {
+		g.Last, g.Error = e.time, f.Error
 	}
 }
 

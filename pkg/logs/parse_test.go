@@ -2,6 +2,7 @@ package logs
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -136,7 +137,7 @@ func TestHealthy(t *testing.T) {
 func TestBounds(t *testing.T) {
 	var b strings.Builder
 	for i := range 3000 {
-		b.WriteString(`{"level":"error","msg":"Reconciler error","controller":"c","namespace":"n","name":"o` + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + `","error":"e` + time.Duration(i).String() + "\"}\n")
+		b.WriteString(`{"level":"error","msg":"Reconciler error","controller":"c","namespace":"n","name":"o` + strings.Repeat("x", i%7) + strconv.Itoa(i) + `","error":"e` + time.Duration(i).String() + "\"}\n")
 	}
 	b.WriteString(strings.Repeat("y", 200<<10) + "\n")
 	b.WriteString(`level=error msg="Reconciler error" controller=c namespace=n name=last error=boom` + "\n")
@@ -187,5 +188,23 @@ func TestLoggerController(t *testing.T) {
 		if got := loggerController(in); got != want {
 			t.Errorf("loggerController(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// One object's errors are one failure, counted, with the newest error: they often differ
+// only in a name the controller generated.
+func TestOneFailurePerObject(t *testing.T) {
+	in := strings.Join([]string{
+		`E1126 11:00:01.000000       1 replica_set.go:562] "Unhandled Error" err="sync \"shop/web\" failed with pods \"web-x7k2\" is forbidden: exceeded quota: no-pods"`,
+		`E1126 11:00:03.000000       1 replica_set.go:562] "Unhandled Error" err="sync \"shop/web\" failed with pods \"web-9qzt\" is forbidden: exceeded quota: no-pods"`,
+		`E1126 11:00:02.000000       1 replica_set.go:562] "Unhandled Error" err="sync \"shop/api\" failed with pods \"api-1\" is forbidden: exceeded quota: no-pods"`,
+	}, "\n")
+	l := Parse(strings.NewReader(in), Options{Now: now})
+	if len(l.Failures) != 2 {
+		t.Fatalf("failures %+v", l.Failures)
+	}
+	web := l.Failures[0]
+	if web.Object != "shop/web" || web.Count != 2 || !strings.Contains(web.Error, "web-9qzt") || web.Last.Second() != 3 {
+		t.Errorf("shop/web: %+v", web)
 	}
 }
