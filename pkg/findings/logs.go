@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 )
 
@@ -11,6 +12,17 @@ import (
 // first: evidence of which objects fail and why when their status says nothing.
 func logFailuresOf(t Target, name string) []logs.Failure {
 	return t.Log.FailuresOf(name)
+}
+
+// logContext cites the objects the log says fail in q's reconciles, for a stuck or saturated
+// queue: failures that stopped when its worker blocked, or that back-off spaced past the
+// window, are still in the log read (the window and 2 minutes before it), and may be why.
+func logContext(t Target, q health.QueueStats) []Evidence {
+	name := q.Controller
+	if name == "" {
+		name = q.Queue
+	}
+	return logEvidence(t, logFailuresOf(t, name))
 }
 
 // logNamed says which objects the log names: "the log names shop/app-config (x3), shop/flags (x1)".

@@ -91,3 +91,35 @@ func TestPanicFramesFromTheLog(t *testing.T) {
 		t.Errorf("panic evidence %q in %+v", got, fs)
 	}
 }
+
+// A stuck worker's failures stopped when it blocked, but the log read still holds them: the
+// finding cites the objects that failed, with their errors, as context.
+func TestStuckWorkerCitesTheLogsFailures(t *testing.T) {
+	now := time.Date(2026, 11, 26, 8, 0, 0, 0, time.UTC)
+	tg := crTarget(queue(func(q *health.QueueStats) {
+		q.Longest, q.LongestBefore, q.Unfinished, q.ActiveWorkers, q.MaxWorkers = 70, 60, 70, 1, 1
+	}), map[string]float64{"error": 10}, map[string]float64{"error": 10}, 10)
+	tg.Cur.Time = now
+	tg.Log = &logs.Log{Failures: []logs.Failure{
+		{Controller: "ctrl", Object: "shop/work-05", Error: "sync to backend: connection refused", Count: 12, Last: now.Add(-70 * time.Second)},
+		{Controller: "other", Object: "x/y", Error: "not this controller's", Count: 5, Last: now}}}
+	var stuck *Finding
+	fs := Evaluate([]Target{tg}, nil, nil, DefaultThresholds())
+	for i := range fs {
+		if fs[i].Check == "stuck-worker" {
+			stuck = &fs[i]
+		}
+	}
+	if stuck == nil {
+		t.Fatalf("no stuck-worker: %q", checks(fs))
+	}
+	var cited []string
+	for _, e := range stuck.Evidence {
+		if e.Name == "log: Reconciler error" {
+			cited = append(cited, e.Value)
+		}
+	}
+	if len(cited) != 1 || cited[0] != `shop/work-05 x12, last 1m10s before the last sample: "sync to backend: connection refused"` {
+		t.Errorf("evidence: %q", cited)
+	}
+}

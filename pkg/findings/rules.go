@@ -119,6 +119,7 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			evs = append(evs, ev("at the first sample", q.LongestBefore, "s", ">= "+th.StuckAfter.String()+", and still running"))
 		}
 		evs = append(evs, ev("unfinished work", q.Unfinished, "s", ""), workersEvidence(q))
+		evs = append(evs, logContext(t, q)...)
 		out = append(out, blockedIn(newFinding("stuck-worker", t.Kind, t.ID, q.Queue,
 			fmt.Sprintf("an item of %s has been in a worker for %s", q.Queue, format(q.Longest, "s")), evs...), t.Goroutines, true).as(health.StatusStuck))
 	}
@@ -157,8 +158,8 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 		wait := waitFigure(t, q)
 		f := newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
 			workersBusy(q),
-			workersEvidence(q), ev("depth", q.Depth, "", "> 0"),
-			wait.evidence("queue p99", ">= "+th.SaturatedQueueWait.String())).as(health.StatusSaturated)
+			append([]Evidence{workersEvidence(q), ev("depth", q.Depth, "", "> 0"),
+				wait.evidence("queue p99", ">= "+th.SaturatedQueueWait.String())}, logContext(t, q)...)...).as(health.StatusSaturated)
 		rising := q.Depth-q.DepthBefore >= th.RisingDepth
 		// A backlog of RisingDepth or more at both samples held through the window: a slow
 		// queue serves few items, so its waits are few, yet every item in it waited.
