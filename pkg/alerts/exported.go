@@ -16,6 +16,8 @@ var notExportedWhy = map[string]string{
 		"where failing reconciles are retry-storm or persistent-failures",
 	"webhook-slows-writes": "which writes a webhook intercepts is in its configuration's rules, an API object; " +
 		"no series names the resources a webhook's calls were for",
+	"stale-sync-skips": "info: a skipped sync is the controller waiting for its own write, as designed; " +
+		"a watch that trails is judged by cache-sync-lag and the API server's alerts",
 	"warm-standby": "info: a standby that waits for the lead is no fault; the queue alerts leave its queues out " +
 		"(" + RecordPrefix + recStandby + ")",
 }

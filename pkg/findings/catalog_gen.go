@@ -462,4 +462,15 @@ var catalogDefinitions = []Definition{
 			"targetSpecLatency",
 		},
 	},
+	{
+		Code:        "CD225",
+		Check:       "stale-sync-skips",
+		Severity:    Severity("info"),
+		Rank:        36,
+		Title:       "Syncs skipped for a stale cache",
+		Explanation: "kube-controller-manager's ReplicaSet, StatefulSet, DaemonSet and Job controllers (1.36, beta gates StaleControllerConsistency<Controller>, on by default) skip a sync when their informer cache has not yet seen their own last write, rather than act on stale objects and create duplicates (<controller>_stale_sync_skips_total). A few are the design working; many say that the controller's watch trails its writes, and its objects wait for the cache.",
+		Recommendation: map[string]string{
+			"default": "Nothing while they are few; when they rise, read the cache sync section and the API server's findings (watch delivery, request latency, API Priority and Fairness).",
+		},
+	},
 }

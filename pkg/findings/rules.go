@@ -190,6 +190,7 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			Evidence{Name: "work p50", Value: quantile(w.p50, w.p50AtLeast)}, workersEvidence(q)), t.Goroutines, false).as(health.StatusSlow)),
 			cmp.Or(w.figure().weakSinceStart(), loneSlowItem(t, q, th.SlowWork.Seconds()))))
 	}
+	out = append(out, staleSkips(t, q)...)
 	if f, ok := backlog(t, q, th); ok {
 		out = append(out, f)
 	}

@@ -193,6 +193,9 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 	case heapInuse:
 		s.Process.HeapBytes = v
 	default:
+		if s.addStaleSkips(name, v) {
+			return
+		}
 		all := labels(m)
 		s.addFlowControl(name, all, v, m)
 		s.addWebhook(name, all, v, m)

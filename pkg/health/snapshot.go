@@ -18,6 +18,10 @@ type Snapshot struct {
 	Informers   map[InformerKey]*Informer
 	// WatchCache is apiserver_watch_cache_resource_version by group and resource (API server only).
 	WatchCache map[GroupResource]float64
+	// StaleSyncSkips counts, by queue, the syncs kube-controller-manager's controllers skipped
+	// because their cache was behind their own last write (staleskips.go); nil when the page
+	// has none.
+	StaleSyncSkips map[string]float64
 	// Leader is leader_election_master_status by lease name, as the page has it: 1 leader, 0
 	// backup. Read it through Leadership, the one rule for a process with several leases.
 	Leader  map[string]float64

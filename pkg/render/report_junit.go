@@ -210,7 +210,7 @@ var judgedGroups = map[string][]string{
 	"read":     {"scrape-failed", "metric-type", "no-workqueue-metrics", "client-throttling", "server-throttling", "api-errors", "webhook-latency", "reconcile-panics", "reconcile-timeouts"},
 	"pod":      {"restarts"},
 	"memory":   {"memory-pressure"},
-	"queue":    {"stuck-worker", "retry-storm", "hot-loop", "workers-saturated", "slow-reconcile", "backlog-growing", "backlog-high", "persistent-failures", "lifetime-failures", "priority-starvation", "warm-standby", "under-provisioned", "queue-wait-slo"},
+	"queue":    {"stuck-worker", "retry-storm", "hot-loop", "workers-saturated", "slow-reconcile", "backlog-growing", "backlog-high", "persistent-failures", "lifetime-failures", "priority-starvation", "warm-standby", "under-provisioned", "queue-wait-slo", "stale-sync-skips"},
 	"informer": {"cache-sync-lag"},
 	"workload": {"leader-election"},
 	"joined":   {"webhook-slows-writes", "flowschema-waits", "request-latency", "spec-latency-slo"},
