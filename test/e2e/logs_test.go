@@ -212,3 +212,54 @@ func TestReportLogThrottlingWithoutTheMetric(t *testing.T) {
 		t.Errorf("CD205 is not the log's: %+v", *f)
 	}
 }
+
+// A kubebuilder-scaffolded operator (zap's console encoder, its default) whose settings
+// controller fails every reconcile of two ConfigMaps, then blocks for good on a third: the
+// failures stop when its only worker blocks, yet the log read still holds them, and the
+// stuck worker's finding names both objects with their errors, in json and in the text.
+func TestReportNamesFailuresBeforeTheWorkerBlocked(t *testing.T) {
+	crowd(t)
+	ns := newNamespace(t)
+	p := operatorBehindPod(t, ns, "operator", "failing-then-stuck", "--log-format", "zap-console")
+	time.Sleep(35 * time.Second) // 20s of failures, then blocked
+	args := []string{"-n", ns, "--include-apiserver=false", "--threshold", "stuckAfter=5s"}
+	d, r := reportJSON(t, args...)
+	if r.Code != 0 {
+		t.Fatalf("report:\n%s", r)
+	}
+	want := []string{
+		ns + `/settings-001 x`, `"sync to backend: dial tcp 10.96.0.9:443: connect: connection refused"`,
+		ns + `/settings-004 x`, `"validate settings-004: replicas must be a number, got three"`,
+	}
+	found := false
+	for _, f := range d.Findings {
+		if f.Check != "stuck-worker" || f.Queue != "settings" {
+			continue
+		}
+		found = true
+		var cited []string
+		for _, e := range f.Evidence {
+			if e.Name == "log: Reconciler error" {
+				cited = append(cited, e.Value)
+			}
+		}
+		all := strings.Join(cited, "\n")
+		for _, w := range want {
+			if !strings.Contains(all, w) {
+				t.Errorf("the stuck worker's finding does not cite %s from the log:\n%s", w, all)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no stuck-worker on the settings queue: %s\n%s", d.checks(), r.Stderr)
+	}
+	l := logsOf(t, r).logOfPod(t, ns+"/"+p.Name)
+	if len(l.Failures) != 2 {
+		t.Errorf("the log section: %+v", l.Failures)
+	}
+	txt := ctrldiag(t, append([]string{"report"}, args...)...)
+	flat := strings.Join(strings.Fields(txt.Stdout), " ")
+	if txt.Code != 0 || !strings.Contains(flat, ns+"/settings-001") || !strings.Contains(flat, ns+"/settings-004") {
+		t.Errorf("the text report does not name the failing objects:\n%s", txt)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -25,10 +26,15 @@ const (
 	// SettingsErrorKey is the data key whose value, when set, is the error every reconcile of
 	// the ConfigMap returns.
 	SettingsErrorKey = "error"
+	// SettingsBlockAtKey is the data key whose value, an RFC 3339 time, is when the
+	// ConfigMap's reconciles start to block until the operator stops (a call without a
+	// timeout to a backend that never answers).
+	SettingsBlockAtKey = "block-at"
 )
 
 // SettingsReconciler reconciles the ConfigMaps labelled LabelSettings=true: it fails with the
-// ConfigMap's SettingsErrorKey when set and does nothing else.
+// ConfigMap's SettingsErrorKey when set, blocks from its SettingsBlockAtKey on, and does
+// nothing else.
 type SettingsReconciler struct {
 	Client client.Client
 }
@@ -38,6 +44,10 @@ func (r *SettingsReconciler) Reconcile(ctx context.Context, req reconcile.Reques
 	var cm corev1.ConfigMap
 	if err := r.Client.Get(ctx, req.NamespacedName, &cm); err != nil {
 		return reconcile.Result{}, client.IgnoreNotFound(err)
+	}
+	if at, err := time.Parse(time.RFC3339Nano, cm.Data[SettingsBlockAtKey]); err == nil && !time.Now().Before(at) {
+		<-ctx.Done()
+		return reconcile.Result{}, ctx.Err()
 	}
 	if msg := cm.Data[SettingsErrorKey]; msg != "" {
 		return reconcile.Result{}, errors.New(msg)

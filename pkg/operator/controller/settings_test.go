@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -26,5 +27,28 @@ func TestSettingsReconcilerFailsWithTheConfigMapsError(t *testing.T) {
 		if _, err := r.Reconcile(context.Background(), req(name)); err != nil {
 			t.Errorf("%s: err %v, want none", name, err)
 		}
+	}
+}
+
+// A ConfigMap's reconciles block from its block-at time on, until the operator stops; before
+// it they do what the ConfigMap says.
+func TestSettingsReconcilerBlocksFromBlockAt(t *testing.T) {
+	now := time.Now()
+	later := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "later"},
+		Data: map[string]string{SettingsBlockAtKey: now.Add(time.Hour).Format(time.RFC3339Nano)}}
+	past := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "past"},
+		Data: map[string]string{SettingsBlockAtKey: now.Add(-time.Second).Format(time.RFC3339Nano)}}
+	r := &SettingsReconciler{Client: fake.NewClientBuilder().WithObjects(later, past).Build()}
+	req := func(name string) reconcile.Request {
+		return reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "shop", Name: name}}
+	}
+	if _, err := r.Reconcile(context.Background(), req("later")); err != nil {
+		t.Errorf("before block-at: err %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := r.Reconcile(ctx, req("past")); err == nil || time.Since(start) < 150*time.Millisecond {
+		t.Errorf("past block-at: returned after %s with %v, want blocked until the context ended", time.Since(start), err)
 	}
 }

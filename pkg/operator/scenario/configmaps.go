@@ -23,14 +23,19 @@ type ConfigMaps struct {
 	// Error is the error of the i-th ConfigMap's reconciles; "" for none.
 	Error func(i int) string
 	Every time.Duration
+	// Block is the ConfigMap whose reconciles block for good BlockAfter after the scenario
+	// starts (none when BlockAfter is 0).
+	Block      int
+	BlockAfter time.Duration
 }
 
 // ConfigMapName is the name of the scenario's i-th ConfigMap.
 func ConfigMapName(i int) string { return fmt.Sprintf("settings-%03d", i) }
 
 // ConfigMapObjects returns the ConfigMaps of s in namespace ns, labelled for the settings
-// controller and, like Workloads, with the scenario's labels.
-func ConfigMapObjects(s Scenario, ns string) []*corev1.ConfigMap {
+// controller and, like Workloads, with the scenario's labels; start is when the scenario
+// started.
+func ConfigMapObjects(s Scenario, ns string, start time.Time) []*corev1.ConfigMap {
 	cms := s.ConfigMaps
 	if cms == nil {
 		return nil
@@ -40,6 +45,9 @@ func ConfigMapObjects(s Scenario, ns string) []*corev1.ConfigMap {
 		data := map[string]string{"replicas": "3"}
 		if msg := cms.Error(i); msg != "" {
 			data[controller.SettingsErrorKey] = msg
+		}
+		if cms.BlockAfter > 0 && i == cms.Block {
+			data[controller.SettingsBlockAtKey] = start.Add(cms.BlockAfter).UTC().Format(time.RFC3339Nano)
 		}
 		out = append(out, &corev1.ConfigMap{
 			ObjectMeta: metav1.ObjectMeta{Name: ConfigMapName(i), Namespace: ns, Labels: map[string]string{
@@ -54,7 +62,7 @@ func ConfigMapObjects(s Scenario, ns string) []*corev1.ConfigMap {
 // done. Errors are logged: the Workloads' load goes on.
 func (d *Driver) runConfigMaps(ctx context.Context, cms ConfigMaps) {
 	logger := log.FromContext(ctx).WithValues("scenario", d.Scenario.Name, "namespace", d.Namespace)
-	objs := ConfigMapObjects(d.Scenario, d.Namespace)
+	objs := ConfigMapObjects(d.Scenario, d.Namespace, d.now())
 	for _, cm := range objs {
 		err := d.Client.Create(ctx, cm.DeepCopy())
 		if apierrors.IsAlreadyExists(err) {

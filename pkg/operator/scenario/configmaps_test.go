@@ -18,7 +18,7 @@ func TestFailingConfigMaps(t *testing.T) {
 		t.Fatal(err)
 	}
 	var failing []string
-	for _, cm := range ConfigMapObjects(s, "ns") {
+	for _, cm := range ConfigMapObjects(s, "ns", time.Now()) {
 		if cm.Namespace != "ns" || cm.Labels[controller.LabelSettings] != "true" || cm.Labels[controller.LabelScenario] != s.Name {
 			t.Errorf("%s/%s labels %v", cm.Namespace, cm.Name, cm.Labels)
 		}
@@ -29,7 +29,7 @@ func TestFailingConfigMaps(t *testing.T) {
 	if got := len(failing); got != 3 || failing[0] != "settings-001" || failing[1] != "settings-004" || failing[2] != "settings-006" {
 		t.Errorf("failing ConfigMaps %v, want settings-001, -004, -006", failing)
 	}
-	if healthy, _ := Get("healthy"); ConfigMapObjects(healthy, "ns") != nil {
+	if healthy, _ := Get("healthy"); ConfigMapObjects(healthy, "ns", time.Now()) != nil {
 		t.Error("healthy has ConfigMaps")
 	}
 }

@@ -177,6 +177,22 @@ var all = []Scenario{
 		}},
 	},
 	{
+		Name:      "failing-then-stuck",
+		Signature: "the settings controller (one worker) fails every reconcile of 2 of 8 labelled ConfigMaps (settings-001, -004) for its first 20s, then blocks for good on settings-007: the failures stop and the worker is stuck; only the log read still names the two objects and their errors",
+		Objects:   5,
+		Spec:      same(v1alpha1.WorkloadSpec{Children: 1}),
+		Touch:     Touch{Every: 5 * time.Second, PerTick: 1},
+		ConfigMaps: &ConfigMaps{Count: 8, Every: 3 * time.Second, Block: 7, BlockAfter: 20 * time.Second, Error: func(i int) string {
+			switch i {
+			case 1:
+				return "sync to backend: dial tcp 10.96.0.9:443: connect: connection refused"
+			case 4:
+				return "validate settings-004: replicas must be a number, got three"
+			}
+			return ""
+		}},
+	},
+	{
 		Name:      "stale",
 		Signature: "slow cache (40ms index, 2ms transform per event) with 40 writes/s; informer_queued_items grows into the hundreds, informer_processing_latency_seconds in seconds, informer_store_resource_version lags apiserver_watch_cache_resource_version, event-handler lag tens of seconds; reads wait on the store lock, so reconciles slow down too",
 		Objects:   100,

@@ -16,7 +16,7 @@ import (
 )
 
 func TestEveryScenarioIsBoundedAndLabelled(t *testing.T) {
-	want := []string{"apf-throttled", "errors", "failing", "failing-configmaps", "healthy", "hotloop", "long-reconcile", "memory", "past-incident", "periodic", "polling", "saturated", "slow", "slow-webhook", "stale", "starved", "steps", "stuck", "throttled", "throttled-unmetered", "warm-standby"}
+	want := []string{"apf-throttled", "errors", "failing", "failing-configmaps", "failing-then-stuck", "healthy", "hotloop", "long-reconcile", "memory", "past-incident", "periodic", "polling", "saturated", "slow", "slow-webhook", "stale", "starved", "steps", "stuck", "throttled", "throttled-unmetered", "warm-standby"}
 	if got := strings.Join(Names(), ","); got != strings.Join(want, ",") {
 		t.Fatalf("Names() = %s", got)
 	}
