@@ -82,8 +82,11 @@ func writeTextSummary(ew *errWriter, s view.Summary) {
 func troubleLines(t view.Trouble) []string {
 	head := troubleHead(t)
 	cause := ""
-	if t.Cause != "" {
+	switch {
+	case t.Cause != "":
 		cause = "cause: " + t.Cause
+	case t.Context != "":
+		cause = "also: " + t.Context
 	}
 	var lines []string
 	what := t.What
@@ -167,6 +170,9 @@ func writeMarkdownSummary(ew *errWriter, s view.Summary) {
 		ew.printf("- **%s** %s: %s.", md(strings.ToUpper(string(t.Severity))), where, md(t.What))
 		if t.Cause != "" {
 			ew.printf(" Cause: %s.", md(t.Cause))
+		}
+		if t.Context != "" {
+			ew.printf(" Also: %s.", md(t.Context))
 		}
 		if t.Change != "" {
 			ew.printf(" Change: %s", md(t.Change))

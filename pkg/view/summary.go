@@ -39,6 +39,10 @@ type Trouble struct {
 	// webhook, an API Priority and Fairness level, the client's rate limiter, where the workers
 	// are blocked, the objects that fail); "" when none does.
 	Cause string `json:"cause,omitempty"`
+	// Context is what the log says failed on a stuck or saturated queue when nothing names a
+	// cause: the objects it names may be why, or may have stopped failing because the worker
+	// blocked ("log \"Reconciler error\" on shop/app x17"); "" otherwise.
+	Context string `json:"context,omitempty"`
 	// Change is the change to make, with the current and the advised value where the report
 	// has them ("MaxConcurrentReconciles 1 -> 3", "--concurrent-replicaset-syncs 5 -> 9"),
 	// else the first sentence of the recommendation of the finding that names it.

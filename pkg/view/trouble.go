@@ -89,6 +89,9 @@ func trouble(g, causes []findings.Finding, c *Capacity, m harm) Trouble {
 	}
 	t.What = whatOf(what, m)
 	t.Cause = causeOf(append(append([]findings.Finding{}, g...), causes...), what)
+	if t.Cause == "" {
+		t.Context = contextOf(g)
+	}
 	t.Change, t.ChangeCode = changeOf(g, causes, c, g[0])
 	return t
 }

@@ -33,8 +33,28 @@ func causeOf(fs []findings.Finding, what findings.Finding) string {
 		}
 	}
 	for _, f := range fs {
+		if contextOnly[f.Check] {
+			continue
+		}
 		if c := failingObjects(f); c != "" {
 			return c
+		}
+	}
+	return ""
+}
+
+// contextOnly are the checks whose failing objects are context, not a cause: a stuck or
+// saturated queue cites what its log says failed, which may be why or may have stopped
+// because the worker blocked.
+var contextOnly = map[string]bool{"stuck-worker": true, "workers-saturated": true}
+
+// contextOf is the failing objects the log names on a stuck or saturated finding of fs.
+func contextOf(fs []findings.Finding) string {
+	for _, f := range fs {
+		if contextOnly[f.Check] {
+			if c := failingObjects(f); c != "" {
+				return c
+			}
 		}
 	}
 	return ""

@@ -259,3 +259,13 @@ func TestSummaryCountsACacheWithItsController(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 }
+
+// What the log says failed on a stuck queue is context, not its cause: the failures may have
+// stopped because the worker blocked.
+func TestSummaryGivesTheLogOfAStuckQueueAsContext(t *testing.T) {
+	got := only(t, report(finding(t, "stuck-worker", "ns/op-0:8080", "settings",
+		findings.Evidence{Name: "log: Reconciler error", Value: `ns/settings-004 x17, last 20s before the last sample: "boom"`})))
+	if got.Cause != "" || !strings.Contains(got.Context, "ns/settings-004 x17") {
+		t.Errorf("cause %q, context %q", got.Cause, got.Context)
+	}
+}
