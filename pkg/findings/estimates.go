@@ -3,7 +3,6 @@ package findings
 import (
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
@@ -59,7 +58,7 @@ func estimated(e health.Estimate) string {
 // hundred items is its slowest. A slow controller is slow on every item, or on more than one;
 // one long item among fast ones is that object's (stuckAfter judges an item that never ends).
 // "" when more than one item, or every item, possibly took that long, or without a window.
-func loneSlowItem(t Target, q health.QueueStats, slow float64) string {
+func loneSlowItem(t Target, q health.QueueStats, slow Duration) string {
 	if t.Prev == nil || t.Window <= 0 {
 		return ""
 	}
@@ -71,9 +70,9 @@ func loneSlowItem(t Target, q health.QueueStats, slow float64) string {
 	if d == nil {
 		return ""
 	}
-	_, possibly := d.Above(slow)
+	_, possibly := d.Above(slow.Seconds())
 	if !(possibly < 2) || !(d.Count > possibly) {
 		return ""
 	}
-	return fmt.Sprintf("%s of %s over %s", format(possibly, ""), plural.Count(int(d.Count), "item"), (time.Duration(slow * float64(time.Second))).String())
+	return fmt.Sprintf("%s of %s over %s", format(possibly, ""), plural.Count(int(d.Count), "item"), slow)
 }

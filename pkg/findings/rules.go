@@ -188,7 +188,7 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 			fmt.Sprintf("%s spends %s on an item (p99 %s) although workers are free", q.Queue, quantile(w.p99, w.p99AtLeast), w.when),
 			w.figure().evidence("work p99", ">= "+th.SlowWork.String()),
 			Evidence{Name: "work p50", Value: quantile(w.p50, w.p50AtLeast)}, workersEvidence(q)), t.Goroutines, false).as(health.StatusSlow)),
-			cmp.Or(w.figure().weakSinceStart(), loneSlowItem(t, q, th.SlowWork.Seconds()))))
+			cmp.Or(w.figure().weakSinceStart(), loneSlowItem(t, q, th.SlowWork))))
 	}
 	out = append(out, staleSkips(t, q)...)
 	if f, ok := backlog(t, q, th); ok {

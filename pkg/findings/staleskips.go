@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 )
 
 // staleSkips is info on a queue whose controller skipped syncs because its cache was behind
@@ -28,11 +29,7 @@ func staleSkips(t Target, q health.QueueStats) []Finding {
 	if !(n > 0) {
 		return nil
 	}
-	syncs := "syncs"
-	if n == 1 {
-		syncs = "sync"
-	}
 	return []Finding{newFinding("stale-sync-skips", t.Kind, t.ID, q.Queue,
-		fmt.Sprintf("%s skipped %s %s %s because its cache was behind its own writes", q.Queue, format(n, ""), syncs, when),
+		fmt.Sprintf("%s skipped %s %s because its cache was behind its own writes", q.Queue, plural.Count(int(n), "sync"), when),
 		Evidence{Name: "stale_sync_skips_total", Value: format(n, "") + " " + when})}
 }

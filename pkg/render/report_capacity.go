@@ -44,7 +44,7 @@ func capacitySection(r view.Report) section {
 		}
 		s.Quiet = fmt.Sprintf("%s modelled, none short of workers for a p99 wait under %s", plural.Count(len(r.Capacity), "queue"), target)
 		if len(said) > 0 {
-			s.Quiet = saidQuiet(said, "short of workers", fmt.Sprintf("%d more modelled, none short", len(r.Capacity)-len(said)))
+			s.Quiet = saidQuiet(said, "short of workers", len(r.Capacity)-len(said), "modelled, none short")
 		}
 	}
 	return s

@@ -176,10 +176,10 @@ func backlogSection(r view.Report) section {
 	}
 	s.Note = fmt.Sprintf("%s; %d empty or beyond the first %d not shown (-o json lists all).", plural.Count(len(r.Backlog), "queue"), idle, maxRows)
 	if len(s.Rows) == 0 {
-		s.Note = allEmpty(len(r.Backlog)) + "."
-		if len(r.Backlog) > 0 {
-			s.Note, s.Define = "", s.Note
-			s.Quiet = strings.ToLower(allEmpty(len(r.Backlog))[:1]) + allEmpty(len(r.Backlog))[1:]
+		empty := allEmpty(len(r.Backlog))
+		s.Note = empty + "."
+		if len(r.Backlog) > 0 { // the text report says it after the title
+			s.Note, s.Define, s.Quiet = "", empty+".", strings.ToLower(empty[:1])+empty[1:]
 		}
 	}
 	return s
@@ -229,7 +229,7 @@ func cacheSection(r view.Report) section {
 	if r.ClusterAbsent != "" {
 		s.Note = strings.TrimSpace(s.Note + " Generation lag absent: " + r.ClusterAbsent + ".")
 	}
-	checked := 0
+	checked, generations := 0, ""
 	if len(c.Generations) > 0 {
 		g := section{Title: "Generation lag (status.observedGeneration < metadata.generation)",
 			Header: []string{"RESOURCE", "CHECKED", "LAGGING", "STILL LAGGING AFTER THE WINDOW", "EXAMPLES"},
@@ -247,6 +247,7 @@ func cacheSection(r view.Report) section {
 		if checked == 0 {
 			g.Quiet = "no object to check"
 		}
+		generations = "; generation lag: " + g.Quiet
 		s.Sub = append(s.Sub, g)
 	}
 	if len(c.Metrics) > 0 {
@@ -257,10 +258,7 @@ func cacheSection(r view.Report) section {
 		s.Sub = append(s.Sub, m)
 	}
 	if len(informers) > 0 {
-		s.Quiet = plural.Count(len(informers), "informer") + ", no events queued, none lagging"
-		if len(c.Generations) > 0 {
-			s.Quiet += "; generation lag: " + s.Sub[0].Quiet
-		}
+		s.Quiet = plural.Count(len(informers), "informer") + ", no events queued, none lagging" + generations
 	}
 	return s
 }
@@ -314,13 +312,11 @@ func resourceSection(r view.Report) section {
 	case r.ResourcesNote != "":
 		s.Note = upperFirst(r.ResourcesNote) + "."
 	}
-	if len(r.Resources) > 0 {
-		s.Quiet = plural.Count(len(r.Resources), "target") + ", none near its memory limit"
-		if highest != nil {
-			s.Quiet += " (at most " + percent(highest) + " of it)"
-		} else {
-			s.Quiet = plural.Count(len(r.Resources), "target") + ", none with a memory limit read"
-		}
+	switch targets := plural.Count(len(r.Resources), "target"); {
+	case highest != nil:
+		s.Quiet = targets + ", none near its memory limit (at most " + percent(highest) + " of it)"
+	case len(r.Resources) > 0:
+		s.Quiet = targets + ", none with a memory limit read"
 	}
 	return s
 }
@@ -479,18 +475,12 @@ func saidBy(r view.Report, target, queue, check string) string {
 	return ""
 }
 
-// saidQuiet is the line of a section whose notable rows the findings say: "1 queue short of
-// workers: CD217 in the findings", then rest when set.
-func saidQuiet(codes []string, what, rest string) string {
-	if len(codes) == 0 {
-		return rest
-	}
-	if strings.HasPrefix(rest, "0 more") {
-		rest = ""
-	}
+// saidQuiet is the line of a section whose notable rows the findings say, codes: "1 queue
+// short of workers: CD217 in the findings", then "; N more RESTWHAT" for the other rows.
+func saidQuiet(codes []string, what string, more int, restWhat string) string {
 	q := fmt.Sprintf("%s %s: %s in the findings", plural.Count(len(codes), "queue"), what, strings.Join(slices.Compact(slices.Sorted(slices.Values(codes))), ", "))
-	if rest != "" {
-		q += "; " + rest
+	if more > 0 {
+		q += fmt.Sprintf("; %d more %s", more, restWhat)
 	}
 	return q
 }

@@ -50,11 +50,12 @@ func slisSection(r view.Report) section {
 		}
 		row := append([]string{x.Target, x.Queue, Count(q.Samples), overCell(q), q.Verdict, sliHeadroom(x)}, spec...)
 		s.Rows = append(s.Rows, append(row, dash(shorten(strings.Join(whys, "; "), 140))))
-		breaks := q.Verdict == "breaks" && saidBy(r, x.Target, x.Queue, "queue-wait-slo") == "" ||
-			x.Spec != nil && x.Spec.Verdict == "breaks" && !findingOn(r, x.Target, "spec-latency-slo")
-		if code := saidBy(r, x.Target, x.Queue, "queue-wait-slo"); code != "" {
+		code := saidBy(r, x.Target, x.Queue, "queue-wait-slo")
+		if code != "" {
 			said = append(said, code)
 		}
+		breaks := q.Verdict == "breaks" && code == "" ||
+			x.Spec != nil && x.Spec.Verdict == "breaks" && !findingOn(r, x.Target, "spec-latency-slo")
 		s.Notable = append(s.Notable, breaks)
 	}
 	switch {
@@ -65,7 +66,7 @@ func slisSection(r view.Report) section {
 	default:
 		s.Quiet = fmt.Sprintf("%s judged, none breaks its objectives", plural.Count(len(s.Rows), "queue"))
 		if len(said) > 0 {
-			s.Quiet = saidQuiet(said, "breaking the queue wait", fmt.Sprintf("%d more judged, none breaks", len(s.Rows)-len(said)))
+			s.Quiet = saidQuiet(said, "breaking the queue wait", len(s.Rows)-len(said), "judged, none breaks")
 		}
 		s.Define = fmt.Sprintf("Breaks: more than 1%% of the window's waits surely over %s, at least 3 and beyond chance; holds: 100 waits or more, at most 1%% possibly over (--slo queue-wait-p99). The spec changes of the controller's objects (creations, new generations, timed until status.observedGeneration reaches them; those in flight at the window's start or end count once they had waited past the objective, the others are undecided) are judged alike against %s (--slo spec-p99).", objective, specObjective)
 		if quiet > 0 {

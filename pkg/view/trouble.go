@@ -65,17 +65,16 @@ func Troubles(fs []findings.Finding, caps []Capacity, backlog []Backlog, events 
 				}
 			}
 		}
-		t := trouble(g, targetCauses, capacityOf(caps, k.target, k.queue), h.of(g[0]))
-		t.Queue = k.queue
-		out = append(out, t)
+		out = append(out, trouble(k.queue, g, targetCauses, capacityOf(caps, k.target, k.queue), h.of(g[0])))
 	}
 	return out
 }
 
-// trouble is one entry: g are its findings in the report's order, causes the findings about
-// its whole target that name a cause, c its queue's capacity row (nil when not modelled).
-func trouble(g, causes []findings.Finding, c *Capacity, m harm) Trouble {
-	t := Trouble{Severity: findings.Worst(g), Target: g[0].Target, Queue: g[0].Queue}
+// trouble is one entry, about queue ("" for the whole target): g are its findings in the
+// report's order, causes the findings about its whole target that name a cause, c its queue's
+// capacity row (nil when not modelled).
+func trouble(queue string, g, causes []findings.Finding, c *Capacity, m harm) Trouble {
+	t := Trouble{Severity: findings.Worst(g), Target: g[0].Target, Queue: queue}
 	for _, f := range g {
 		t.Codes = append(t.Codes, f.Code)
 	}
