@@ -2,11 +2,12 @@ package cmd
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/golden"
 
 	"github.com/spf13/cobra"
 
@@ -43,23 +44,7 @@ func help(t *testing.T, args []string) string {
 func TestHelpGolden(t *testing.T) {
 	for name, args := range helpVerbs {
 		got := help(t, args)
-		path := filepath.Join("testdata", "help", name+".txt")
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test ./pkg/cmd -run TestHelpGolden -update)", err)
-		}
-		if got != string(want) {
-			t.Errorf("%s -h differs from %s (rerun with -update if the change is meant):\n%s", name, path, got)
-		}
+		golden.Check(t, filepath.Join("testdata", "help", name+".txt"), []byte(got), *update, "go test ./pkg/cmd -run TestHelpGolden -update")
 	}
 }
 

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"flag"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/golden"
 
 	"golang.org/x/net/html"
 
@@ -58,44 +58,9 @@ func TestReportGolden(t *testing.T) {
 			if err := render(&buf, r); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", "report."+ext), buf.Bytes())
+			golden.Check(t, filepath.Join("testdata", "report."+ext), buf.Bytes(), *update, "go test ./pkg/render -update")
 		})
 	}
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run go test ./pkg/render -update after checking the change):\n%s", path, firstDiff(want, got))
-	}
-}
-
-// firstDiff shows the first line that differs.
-func firstDiff(want, got []byte) string {
-	w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return "line " + strconv.Itoa(i+1) + "\n- " + a + "\n+ " + b
-		}
-	}
-	return ""
 }
 
 // remote matches anything that would make the page load a resource from the network.

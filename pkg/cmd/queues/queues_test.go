@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/golden"
+
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -37,24 +39,6 @@ func runQueues(t *testing.T, stdin string, args ...string) (string, string, erro
 	cmd.SetErr(errOut)
 	err := cmd.Execute()
 	return out.String(), errOut.String(), err
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join(goldenDir, name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run go test -update after checking it):\n%s", path, got)
-	}
 }
 
 // goldenDir is testdata/ of this package as an absolute path (TestGolden changes directory).
@@ -95,7 +79,7 @@ func TestGolden(t *testing.T) {
 			if code, msg := exitcode.CodeFor(err); code != want || (want != exitcode.OK && msg != "1 target could not be read completely (named above); the rest is printed") {
 				t.Fatalf("exit %d, %q; want %d", code, msg, want)
 			}
-			golden(t, tt.golden, out)
+			golden.Check(t, filepath.Join(goldenDir, tt.golden), []byte(out), *update, "go test ./pkg/cmd/queues -update")
 		})
 	}
 }

@@ -3,11 +3,12 @@ package report
 import (
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/golden"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
@@ -52,23 +53,8 @@ func TestFirstScreen(t *testing.T) {
 				t.Fatalf("-o json: %v\n%s", err, errOut)
 			}
 			checkAnswer(t, first, d, want)
-			golden := filepath.Join("testdata", "firstscreen", name+".txt")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(first), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			b, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (go test -run TestFirstScreen -update writes it)", err)
-			}
-			if string(b) != first {
-				t.Errorf("the first %d lines changed (-update rewrites %s):\n--- got\n%s--- want\n%s", firstScreen, golden, first, b)
-			}
+			golden.Check(t, filepath.Join("testdata", "firstscreen", name+".txt"), []byte(first), *update,
+				"go test ./pkg/cmd/report -run TestFirstScreen -update")
 		})
 	}
 }

@@ -3,9 +3,10 @@ package install
 import (
 	"bytes"
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/golden"
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -42,20 +43,7 @@ func TestObjectsGolden(t *testing.T) {
 			Workers: 4, MemoryLimit: resource.MustParse("128Mi")},
 	} {
 		t.Run(name, func(t *testing.T) {
-			got := render(t, o)
-			path := filepath.Join("testdata", name)
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./pkg/operator/install -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the rendered manifests; run go test ./pkg/operator/install -update and review the diff", path)
-			}
+			golden.Check(t, filepath.Join("testdata", name), render(t, o), *update, "go test ./pkg/operator/install -update")
 		})
 	}
 }
