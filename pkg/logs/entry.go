@@ -167,6 +167,9 @@ func decodeKlog(s string, ref time.Time) (entry, bool) {
 // true}): TIME, LEVEL, the logger's name and the caller when set, the message, then the
 // fields as one JSON object, separated by tabs.
 func decodeConsole(s string) (entry, bool) {
+	if strings.IndexByte(s, '\t') < 1 { // no field before a tab: not this shape (a stack frame's file line starts with one)
+		return entry{}, false
+	}
 	parts := strings.Split(s, "\t")
 	if len(parts) < 3 {
 		return entry{}, false
