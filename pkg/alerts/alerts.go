@@ -152,7 +152,10 @@ func Build(o Options) (Set, error) {
 		if !ok {
 			return Set{}, fmt.Errorf("alert %s: check %q is not in the catalog", d.name, d.check) // a bug, caught by the tests
 		}
-		sev := def.Severity.Raise(d.raise)
+		sev := def.Severity
+		if d.severity != "" {
+			sev = d.severity
+		}
 		forDur := d.forDur
 		for _, c := range findings.SelectedBy(d.check) {
 			if v, ok := o.For[c]; ok {

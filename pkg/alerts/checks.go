@@ -10,16 +10,17 @@ import (
 // alertDef is one alerting rule before the options' --for and the catalog are applied.
 type alertDef struct {
 	name, check string
-	// raise is the severity the alert's case takes above the catalog's, as the check's rule
-	// raises it (one of pkg/findings' escalations); "" keeps the catalog's.
-	raise   findings.Severity
-	forDur  time.Duration
-	over    string // "" is the controller's own metrics
-	logic   string
-	differs string
-	expr    string
-	summary string
-	desc    string
+	// severity is the alert's own where its case differs from the catalog's: one of
+	// pkg/findings' escalations, or info where the rule cannot read what makes the report's
+	// finding a warning; "" keeps the catalog's.
+	severity findings.Severity
+	forDur   time.Duration
+	over     string // "" is the controller's own metrics
+	logic    string
+	differs  string
+	expr     string
+	summary  string
+	desc     string
 }
 
 // The labels that identify what an alert is about, as annotations write them.
@@ -88,8 +89,9 @@ func (b *builder) alerts() []alertDef {
 			expr:    storm,
 			summary: "Retry storm in " + ctrl,
 			desc:    "{{ $value | humanizePercentage }} of the reconciles of " + ctrl + " failed in the last " + w + ", at " + num(th.RetryStormRate) + "/s or more: a load on the API server (errorRatio " + num(th.ErrorRatio) + ")."},
-		{name: "QueueRetryStorm", check: "retry-storm", forDur: 5 * time.Minute,
-			logic: fmt.Sprintf("on a queue without reconcile metrics: retries >= retriesPerSecond (%s/s) and >= retryRatio (%s) of the adds, over at least minEvents (%s) adds", num(th.RetriesPerSecond), num(th.RetryRatio), num(th.MinEvents)),
+		{name: "QueueRetryStorm", check: "retry-storm", severity: findings.Info, forDur: 5 * time.Minute,
+			logic:   fmt.Sprintf("on a queue without reconcile metrics: retries >= retriesPerSecond (%s/s) and >= retryRatio (%s) of the adds, over at least minEvents (%s) adds", num(th.RetriesPerSecond), num(th.RetryRatio), num(th.MinEvents)),
+			differs: "retries count periodic requeues (AddAfter) too: the report warns only when Warning events or the log name failures of the queue, which the rules cannot read, so the alert is info",
 			expr: b.r(recRetries) + " >= " + num(th.RetriesPerSecond) + and + "(" + b.r(recRetriesPerAdd) + " >= " + num(th.RetryRatio) + ")" + and + "(" + b.r(recAdds) + " >= " + num(th.MinEvents) + ")" +
 				unless + reconciles,
 			summary: "Retry storm in " + queue,
@@ -119,7 +121,7 @@ func (b *builder) alerts() []alertDef {
 			expr:    b.r(recMemoryOfLimit) + " >= " + num(th.MemoryRatio),
 			summary: "Container {{ $labels.container }} of " + who + " is near its memory limit",
 			desc:    "Resident memory of container {{ $labels.container }} of " + who + " is {{ $value | humanizePercentage }} of its memory limit (memoryRatio " + num(th.MemoryRatio) + ")."},
-		{name: "OOMKilled", check: "memory-pressure", raise: findings.OOMKilledSeverity, over: overKSM,
+		{name: "OOMKilled", check: "memory-pressure", severity: findings.OOMKilledSeverity, over: overKSM,
 			logic:   fmt.Sprintf("the container that serves the metrics was last terminated OOMKilled and restarted within since (%s)", since),
 			differs: "needs kube-state-metrics and the namespace, pod and container labels on the controller's target",
 			expr: "(" + `kube_pod_container_status_last_terminated_reason{reason="OOMKilled"}` + " == 1)\n  and on (namespace, pod, container)\n(increase(kube_pod_container_status_restarts_total[" + since + "]) > 0)" +
@@ -223,7 +225,7 @@ func (b *builder) alerts() []alertDef {
 				b.sel("leader_election_master_status") + ") >= 2",
 			summary: "No replica leads {{ $labels.name }} in {{ $labels.namespace }}",
 			desc:    "None of the replicas that report lease {{ $labels.name }} in namespace {{ $labels.namespace }} leads: its controllers do not run."},
-		{name: "SeveralLeaders", check: "leader-election", raise: findings.SeveralLeadersSeverity, forDur: time.Minute,
+		{name: "SeveralLeaders", check: "leader-election", severity: findings.SeveralLeadersSeverity, forDur: time.Minute,
 			logic:   "more than one replica claims to lead one lease in one namespace",
 			expr:    "sum by (namespace, name) (" + b.sel("leader_election_master_status") + ") > 1",
 			summary: "{{ $value }} replicas lead {{ $labels.name }} in {{ $labels.namespace }}",

@@ -23,7 +23,7 @@ func Statuses() []Status {
 		{health.StatusBacklog, "backlog-growing: the depth rose by risingDepth ({risingDepth}) or more; or backlog-high: backlogDepth ({backlogDepth}) items wait, not rising that much (draining, steady, or one sample)"},
 		{health.StatusSaturated, "the workers cannot keep up: workers-saturated (every worker busy and items wait, or items wait longer than the work takes), priority-starvation (on a priority queue, a lower priority does not drain while every worker serves the higher ones) or under-provisioned (more workers needed for the target wait)"},
 		{health.StatusSlow, "slow-reconcile: work p99 of slowWork ({slowWork}) or more although workers are free"},
-		{health.StatusRetrying, "retry-storm on a queue without reconcile metrics (retriesPerSecond and retryRatio of adds), or hot-loop (reconciles that ask to be requeued at once)"},
+		{health.StatusRetrying, "retry-storm on a queue without reconcile metrics (retriesPerSecond and retryRatio of adds, with Warning events or the log naming failures), or hot-loop (reconciles that ask to be requeued at once)"},
 		{health.StatusGone, "the queue was in the first sample but not the second (a restart, lost leadership)"},
 		{health.StatusOK, "none of the above"},
 		{health.StatusStandby, "not a queue: the standby replicas of a workload, folded into the leader's rows"},

@@ -70,7 +70,7 @@ var catalogDefinitions = []Definition{
 		Severity:    Severity("warning"),
 		Rank:        20,
 		Title:       "Reconciles fail and retry",
-		Explanation: "A large share of reconciles return errors, at a rate that loads the API server (at least retryStormRate failing reconciles a second in the window): items are requeued again and again, real work waits behind retries and the API server sees repeated calls. Fewer failures, backing off, are persistent-failures.",
+		Explanation: "A large share of reconciles return errors, at a rate that loads the API server (at least retryStormRate failing reconciles a second in the window): items are requeued again and again, real work waits behind retries and the API server sees repeated calls. Fewer failures, backing off, are persistent-failures. A queue without reconcile metrics (a client-go queue) shows only its retries: at least retriesPerSecond, and retryRatio of its adds. workqueue_retries_total counts every delayed add, periodic requeues (AddAfter) too, so retries alone are info; a warning needs Warning events or the log naming a failure of that queue, and cites them.",
 		Recommendation: map[string]string{
 			"controller-runtime":      "Read the errors in the log and fix the cause; return reconcile.TerminalError(err) for errors a retry cannot fix, so they are not retried; tune the back-off with the controller's RateLimiter option (workqueue.NewTypedItemExponentialFailureRateLimiter).",
 			"default":                 "Fix the failing calls; Forget items whose error a retry cannot fix instead of AddRateLimited, and tune the rate limiter's base and max delay.",

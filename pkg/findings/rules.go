@@ -136,13 +136,8 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 	} else if f, ok := objectFailures(t, q); ok {
 		out = append(out, f)
 	}
-	if c == nil && t.Window > 0 && q.RetriesPerSecond >= th.RetriesPerSecond && q.RetryRatio >= th.RetryRatio &&
-		q.AddsPerSecond*t.Window.Seconds() >= th.MinEvents {
-		out = append(out, newFinding("retry-storm", t.Kind, t.ID, q.Queue,
-			fmt.Sprintf("%s retries %.1f items a second, %.0f per 100 adds", q.Queue, q.RetriesPerSecond, 100*q.RetryRatio),
-			append([]Evidence{ev("retries/s", q.RetriesPerSecond, "/s", fmt.Sprintf(">= %g/s", th.RetriesPerSecond)),
-				ev("retries per add", q.RetryRatio, "%", fmt.Sprintf(">= %.0f%%", 100*th.RetryRatio))},
-				eventEvidence(t, eventsOf(t, q.Queue))...)...).as(health.StatusRetrying))
+	if c == nil {
+		out = append(out, queueRetries(t, q, th)...)
 	}
 
 	starved := priorityStarvation(t, q, th) // the workers saturated by higher priorities

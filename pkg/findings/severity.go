@@ -35,11 +35,3 @@ func (s Severity) Known() bool { return s.Rank() < len(severities) }
 func (s Severity) AtLeast(level Severity) bool {
 	return level.Known() && s.Rank() <= level.Rank()
 }
-
-// Raise is s, or to when to is worse: a severity raised to at least to.
-func (s Severity) Raise(to Severity) Severity {
-	if to.Known() && to.Rank() < s.Rank() {
-		return to
-	}
-	return s
-}

@@ -113,7 +113,7 @@ func TestJudgeSetsTheStatusOfTheFinding(t *testing.T) {
 		{"barely rising", func(s *health.QueueStats) { s.Depth, s.DepthBefore = 10, 9 }, health.StatusOK, ""},
 		{"waiting longer than working", func(s *health.QueueStats) { s.Depth, s.QueueP99, s.WorkP99 = 3, 2, 0.1 }, health.StatusSaturated, "CD208"},
 		{"slow work", func(s *health.QueueStats) { s.WorkP99, s.WorkP50 = 30, 10 }, health.StatusSlow, "CD209"},
-		{"retries", func(s *health.QueueStats) { s.AddsPerSecond, s.RetriesPerSecond, s.RetryRatio = 20, 15, 0.75 }, health.StatusRetrying, "CD203"},
+		{"retries alone (periodic requeues)", func(s *health.QueueStats) { s.AddsPerSecond, s.RetriesPerSecond, s.RetryRatio = 20, 15, 0.75 }, health.StatusOK, ""},
 		{"gone stays gone", func(s *health.QueueStats) { s.Status, s.LongestBefore, s.Longest = health.StatusGone, 115, 120 }, health.StatusGone, ""},
 	}
 	for _, tt := range tests {
