@@ -8,6 +8,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 )
@@ -57,6 +58,10 @@ type Target struct {
 	// Log is what the controller's recent log says (failing objects, throttling waits,
 	// panics), when it was read; nil otherwise.
 	Log *logs.Log
+	// Flagz are the flags the process says it runs with (kube-controller-manager's /flagz),
+	// when they were read; nil otherwise. They tell its knobs' values where its pod's
+	// arguments do not.
+	Flagz *knobs.Flagz
 
 	// capacity is the capacity model computed once (WithCapacity); nil: computed when read.
 	capacity *[]QueueCapacity

@@ -41,12 +41,16 @@ func recognise(t Target) *knobs.Match {
 	return nil
 }
 
-// seen is what t shows of itself for recognition: its metrics container's image and
-// arguments, the metric families on its page, and its queue and controller names.
+// seen is what t shows of itself for recognition and its knobs: its metrics container's image
+// and arguments, the metric families on its page, its queue and controller names, and the
+// flags its /flagz gave.
 func seen(t Target) knobs.Seen {
 	var s knobs.Seen
 	if t.Pod != nil {
 		s.Image, s.Args, s.Env = t.Pod.Image, t.Pod.Args, t.Pod.Env
+	}
+	if t.Flagz != nil {
+		s.Flagz = t.Flagz.Values
 	}
 	if t.Cur != nil {
 		s.Families = t.Cur.Families

@@ -17,8 +17,9 @@ type Advice struct {
 type Setting struct {
 	Flag    string `json:"flag"`
 	Default string `json:"default"`
-	// Current is the value the container's arguments give the flag; "" when they do not set
-	// it (or the target has no pod to read them from).
+	// Current is the value the process runs the flag with: from its /flagz when that was read,
+	// else from the container's arguments; "" when neither says (the arguments do not set it,
+	// or the target has no pod to read them from).
 	Current string `json:"current,omitempty"`
 }
 

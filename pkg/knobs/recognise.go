@@ -19,15 +19,19 @@ type Seen struct {
 	Families map[string]bool
 	// Queues are its workqueue and controller names.
 	Queues []string
+	// Flagz are the flags the process says it runs with (its /flagz), by name without the
+	// dashes; nil when they were not read.
+	Flagz map[string]string
 }
 
 // Match is a recognised controller.
 type Match struct {
 	Controller *Controller
 	// By is the sign that told it, e.g. `image "ghcr.io/fluxcd/source-controller:v1.4.1"`.
-	By   string
-	args []string
-	env  map[string]string
+	By    string
+	args  []string
+	env   map[string]string
+	flagz map[string]string
 }
 
 // Unknown is an environment variable's value Seen.Env does not know.
@@ -43,7 +47,7 @@ func Recognise(s Seen) (m Match, ok bool) {
 	cs := table().Controllers
 	for i := range cs {
 		if by := signOf(&cs[i].Signs, s); by != "" {
-			return Match{Controller: &cs[i], By: by, args: s.Args, env: s.Env}, true
+			return Match{Controller: &cs[i], By: by, args: s.Args, env: s.Env, flagz: s.Flagz}, true
 		}
 	}
 	return Match{}, false
@@ -96,7 +100,8 @@ func (m Match) Advise(check, queue string) (a Advice, ok bool) {
 		}
 		a = Advice{Controller: m.Controller.Title, RecognisedBy: m.By, Note: k.Note}
 		for _, f := range k.Flags {
-			a.Flags = append(a.Flags, Setting{Flag: f.Flag, Default: f.Default, Current: flagValue(m.args, f.Flag)})
+			v, _ := m.current(f.Flag)
+			a.Flags = append(a.Flags, Setting{Flag: f.Flag, Default: f.Default, Current: v})
 		}
 		return a, true
 	}

@@ -6,16 +6,17 @@ import (
 )
 
 // Workers is the number of workers a queue of the matched controller runs with, read from the
-// flag of its workers knob: the value the container's arguments set, else the flag's
-// documented default. From says which ("--concurrent-replicaset-syncs in the container's
+// flag of its workers knob: the value the process's /flagz gives, else the one the container's
+// arguments set, else the flag's documented default. From says which
+// ("--concurrent-replicaset-syncs in the process's /flagz", "... in the container's
 // arguments", "the default of --concurrent-replicaset-syncs"). A flag whose default an
 // environment variable sets (Flag.Env) takes the variable's value when the container sets it;
 // one set from elsewhere (a ConfigMap) leaves the workers unknown. ok is false when the table
-// has no workers knob for the queue, when the container's arguments were not read (a target
-// without its pod: the flag may be set where it cannot be seen), or when the value is not a
-// positive number.
+// has no workers knob for the queue, when neither the container's arguments nor the process's
+// /flagz were read (a target without its pod: the flag may be set where it cannot be seen),
+// or when the value is not a positive number.
 func (m Match) Workers(queue string) (n float64, from string, ok bool) {
-	if m.Controller == nil || len(m.args) == 0 {
+	if m.Controller == nil || len(m.args) == 0 && m.flagz == nil {
 		return 0, "", false
 	}
 	for _, k := range m.Controller.Knobs {
@@ -23,7 +24,7 @@ func (m Match) Workers(queue string) (n float64, from string, ok bool) {
 			continue
 		}
 		f := k.Flags[0]
-		v, from := flagValue(m.args, f.Flag), f.Flag+" in the container's arguments"
+		v, from := m.current(f.Flag)
 		e, set := m.env[f.Env]
 		if !set {
 			e, set = m.env[Others]

@@ -44,6 +44,9 @@ type Facts struct {
 	// Log is what the recent log of the controller's container says (failing objects,
 	// throttling waits, panics), when it was read: the leader's pod only; nil otherwise.
 	Log *logs.Log
+	// Flagz are the flags the process says it runs with, those of its knobs, when its /flagz
+	// was asked for (kube-controller-manager); nil otherwise.
+	Flagz *knobs.Flagz
 }
 
 // Page is one parsed page of a target and the time it was read.

@@ -61,6 +61,8 @@ func workersCell(c view.Capacity) string {
 		return Count(c.Workers) + " (default " + strings.TrimPrefix(c.WorkersFrom, "the default of ") + ")"
 	case strings.HasSuffix(c.WorkersFrom, " in the container's arguments"):
 		return Count(c.Workers) + " (" + strings.TrimSuffix(c.WorkersFrom, " in the container's arguments") + " in args)"
+	case strings.HasSuffix(c.WorkersFrom, " in the process's /flagz"):
+		return Count(c.Workers) + " (" + strings.TrimSuffix(c.WorkersFrom, " in the process's /flagz") + " in /flagz)"
 	}
 	return Count(c.Workers)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -160,7 +161,7 @@ func Prepare(in Input) *Draft {
 	}
 	r.Summary.Targets, r.Summary.Read = len(in.Targets), len(reads)
 
-	r.Pods = podRows(in.Pods, in.Now)
+	r.Pods = podRows(in.Pods, in.Targets, in.Now)
 	d := &Draft{in: in, judgedOf: make(map[int]int, len(in.Targets)), readIDs: make(map[string]bool, len(reads))}
 	var rows []view.Queue
 	for k, rd := range reads {
@@ -282,7 +283,7 @@ func replicaOf(t model.Target, cur *health.Snapshot) (replicas.Replica, bool) {
 
 func findingsTarget(rd read, in Input) findings.Target {
 	ft := findings.Target{ID: rd.in.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Restart: rd.restart, Queues: rd.queues,
-		Objects: in.Objects, Events: in.WarningEvents, Admission: in.Admission, FlowSchemas: in.FlowSchemas, Workers: in.Workers, Goroutines: rd.in.Goroutines, Log: rd.in.Log}
+		Objects: in.Objects, Events: in.WarningEvents, Admission: in.Admission, FlowSchemas: in.FlowSchemas, Workers: in.Workers, Goroutines: rd.in.Goroutines, Log: rd.in.Log, Flagz: rd.in.Flagz}
 	if p := rd.in.Pod; p != nil {
 		served := container(p, rd.in.Target.Container)
 		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Container: served.Name, ServiceAccount: p.Spec.ServiceAccountName,
@@ -298,13 +299,21 @@ func findingsTarget(rd read, in Input) findings.Target {
 	return ft
 }
 
-func podRows(pods []PodInput, now time.Time) []view.Pod {
+// podRows are the controller pods, each with the flags its process said it runs with when
+// its /flagz was read (those of a target read through the pod).
+func podRows(pods []PodInput, targets []model.Target, now time.Time) []view.Pod {
+	flagz := map[string]*knobs.Flagz{}
+	for _, t := range targets {
+		if t.Pod != nil && t.Flagz != nil {
+			flagz[t.Pod.Namespace+"/"+t.Pod.Name] = t.Flagz
+		}
+	}
 	out := []view.Pod{}
 	for _, pi := range pods {
 		p := pi.Pod
 		restarts, last := containerHistory(p)
 		row := view.Pod{Namespace: p.Namespace, Name: p.Name, Node: p.Spec.NodeName, Phase: string(p.Status.Phase),
-			Restarts: restarts, LastTermination: last, Scraped: pi.Scraped, Note: pi.Note}
+			Restarts: restarts, LastTermination: last, Scraped: pi.Scraped, Note: pi.Note, Flagz: flagz[p.Namespace+"/"+p.Name]}
 		for _, c := range p.Status.Conditions {
 			if c.Type == corev1.PodReady {
 				row.Ready = c.Status == corev1.ConditionTrue

@@ -132,9 +132,10 @@ func ReportWith(ctx context.Context, cfg ReportConfig, env Env) (*ReportResult, 
 	if inv.Cluster != nil {
 		admissionNotes = clusterFacts(ctx, cfg, inv, targets, genBefore, resources, &in)
 	}
-	// The log is a fact of its target, read before judging. The report is built once and
+	// The log and the flags are facts of their target, read before judging. The report is built once and
 	// judged once; again only with goroutine dumps read for what the first judging found.
 	readLogs(ctx, env, cfg.Logs, cfg.Read.Timeout, in)
+	readFlagz(ctx, env, cfg.Read.Timeout, in)
 	draft := report.Prepare(in)
 	fs := draft.Judge()
 	if profileWorkers(ctx, env, cfg.Profile, cfg.Read.Timeout, draft, fs) {

@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 )
 
@@ -10,15 +11,16 @@ import (
 type replayIndex struct {
 	logs       map[string]*logs.Log
 	goroutines map[string]*goroutines.Profile
+	flagz      map[string]*knobs.Flagz
 }
 
 // index is built on the first look-up, once: the first stored result of a target that kept a
 // log (a dump) answers for it, as the stored order says.
 func (p *Replay) index() *replayIndex {
 	p.once.Do(func() {
-		ix := &replayIndex{logs: map[string]*logs.Log{}, goroutines: map[string]*goroutines.Profile{}}
+		ix := &replayIndex{logs: map[string]*logs.Log{}, goroutines: map[string]*goroutines.Profile{}, flagz: map[string]*knobs.Flagz{}}
 		for _, r := range p.s.Results {
-			if r.Log == nil && r.Goroutines == nil {
+			if r.Log == nil && r.Goroutines == nil && r.Flagz == nil {
 				continue
 			}
 			id := r.Target.ID()
@@ -27,6 +29,9 @@ func (p *Replay) index() *replayIndex {
 			}
 			if _, ok := ix.goroutines[id]; !ok && r.Goroutines != nil {
 				ix.goroutines[id] = r.Goroutines
+			}
+			if _, ok := ix.flagz[id]; !ok && r.Flagz != nil {
+				ix.flagz[id] = r.Flagz
 			}
 		}
 		p.ix = ix

@@ -15,6 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
@@ -36,6 +37,8 @@ type Recorder struct {
 	profiles map[string]*goroutines.Profile
 	// logs are what was extracted of the targets' logs, by target ID.
 	logs map[string]*logs.Log
+	// flagz are the flags read of the targets' /flagz, by target ID.
+	flagz map[string]*knobs.Flagz
 }
 
 var _ source.Source = (*Recorder)(nil)
@@ -89,6 +92,7 @@ func (r *Recorder) Snapshot(ctx context.Context, m Manifest) *Snapshot {
 		r.mu.Lock()
 		sr.Goroutines = r.profiles[res.ID()]
 		sr.Log = r.logs[res.ID()]
+		sr.Flagz = r.flagz[res.ID()]
 		r.mu.Unlock()
 		for j, smp := range res.Samples {
 			name := pageName(i, j)

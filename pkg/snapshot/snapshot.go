@@ -82,6 +82,9 @@ type Result struct {
 	// Log is what was extracted of the target's log, when it was read (absent from snapshots
 	// made before logs were read, which load as without one). Never a line of it.
 	Log *logs.Log `json:"log,omitempty"`
+	// Flagz are the flags of its knobs the process said it runs with, when its /flagz was
+	// read (absent from older snapshots, which load as without them).
+	Flagz *knobs.Flagz `json:"flagz,omitempty"`
 	// WatchEnv is, by container, what the WATCH_NAMESPACE(S) of the pod's containers that take
 	// them from elsewhere resolved to when it was read: the decision only (the values of these
 	// two variables, or that they could not be had, and why), never anything else of a

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 )
 
@@ -99,6 +100,9 @@ type Pod struct {
 	LastTermination string `json:"lastTermination,omitempty"`
 	Scraped         bool   `json:"scraped"`
 	Note            string `json:"note,omitempty"`
+	// Flagz are the flags of its knobs the process said it runs with (its /flagz, read for
+	// kube-controller-manager), or why they could not be read; absent when not asked.
+	Flagz *knobs.Flagz `json:"flagz,omitempty"`
 }
 
 // CacheSync is section 3.

@@ -74,6 +74,8 @@ func workersChange(g []findings.Finding, c *Capacity) string {
 		knob = strings.TrimPrefix(from, "the default of ")
 	case strings.HasSuffix(from, " in the container's arguments"):
 		knob = strings.TrimSuffix(from, " in the container's arguments")
+	case strings.HasSuffix(from, " in the process's /flagz"):
+		knob = strings.TrimSuffix(from, " in the process's /flagz")
 	}
 	advised := fmt.Sprint(*c.WorkersNeeded)
 	if c.OfferedIsFloor {
