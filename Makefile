@@ -87,7 +87,7 @@ release-check: krew-manifest
 clean:
 	rm -rf bin dist
 
-## clean-cache: remove the pinned control plane and Thanos the tests built (hack/cache-dir.sh), kept across checkouts
+## clean-cache: remove the pinned control plane, Thanos and third-party controllers the tests built (hack/cache-dir.sh), kept across checkouts
 .PHONY: clean-cache
 clean-cache:
 	rm -rf "$$(hack/cache-dir.sh)"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs the e2e suite (test/e2e, build tag e2e) against the local control plane. If no cluster
 # was up, starts one and stops it afterwards; a cluster that was already up is left running.
-# The pinned Thanos (hack/thanos/build.sh; cached, so only the first run pays) is built in the
-# background, on one core at the lowest priority, while the suite starts: the tests that run it
-# wait for it.
+# The pinned Thanos (hack/thanos/build.sh; cached, so only the first run pays), then the pinned
+# third-party controllers (hack/thirdparty/build.sh), are built in the background, on one core
+# at the lowest priority, while the suite starts: the tests that run them wait for them.
 #
 # The tests mostly wait (sampling windows, scrapes, scenarios warming up), so most of them run
 # side by side, in three phases (test/e2e/gate_test.go): first the ones that need the cluster
@@ -26,11 +26,16 @@ mkdir -p .cache/e2e
 # One core and the lowest priority: the tests that run first measure timings.
 GOMAXPROCS=1 nice -n 19 hack/thanos/build.sh >/dev/null 2>.cache/e2e/thanos-build.log &
 thanos=$!
+# The third-party controllers the tests run (hack/thirdparty), after Thanos, the same way.
+(wait_thanos() { while kill -0 "$thanos" 2>/dev/null; do sleep 2; done; }; wait_thanos
+ GOMAXPROCS=1 nice -n 19 env THIRDPARTY=source-controller hack/thirdparty/build.sh >/dev/null) 2>.cache/e2e/thirdparty-build.log &
+thirdparty=$!
 go build -o .cache/e2e/testtimes ./hack/testtimes
 rc=0
 go test -tags e2e -count=1 -timeout 60m -parallel "${E2E_PARALLEL:-8}" -json ${E2E_RUN:+-run "$E2E_RUN"} ./test/e2e/... 2>&1 |
   .cache/e2e/testtimes -json-out .cache/e2e/last.json || rc=$?
 wait "$thanos" || { echo "e2e: the Thanos build failed:" >&2; cat .cache/e2e/thanos-build.log >&2; rc=1; }
+wait "$thirdparty" || { echo "e2e: the third-party build failed:" >&2; cat .cache/e2e/thirdparty-build.log >&2; rc=1; }
 if [ "$started" = 1 ] && [ -z "${KEEP_CLUSTER:-}" ]; then
   hack/cluster/down.sh
 fi

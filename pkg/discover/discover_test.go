@@ -57,6 +57,7 @@ func TestScanHeuristics(t *testing.T) {
 		pod("ops", "annotated", annotation(annoScrape, "true"), annotation(annoPort, "9090"), annotation(annoPath, "/m"), port("web", 80)),
 		pod("ops", "named", port("metrics", 8080), port("webhook", 9443)),
 		pod("ops", "secure", port("https", 8443)),
+		pod("ops", "source-controller-5f4-x", port("http-prom", 8080), port("healthz", 9440), port("http", 9090)),
 		pod("ops", "plain", port("http", 80)),
 		pod("ops", "unready", port("metrics", 8080), notReady),
 		pod("kube-system", "kube-controller-manager-n1", label("component", "kube-controller-manager"), annotation("kubernetes.io/config.source", "file")),
@@ -71,7 +72,7 @@ func TestScanHeuristics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "ops/annotated:9090 http/m, ops/mgr-7d9-x:8443 https/metrics, ops/named:8080 http/metrics, ops/secure:8443 https/metrics"
+	want := "ops/annotated:9090 http/m, ops/mgr-7d9-x:8443 https/metrics, ops/named:8080 http/metrics, ops/secure:8443 https/metrics, ops/source-controller-5f4-x:8080 http/metrics"
 	if got := ids(res); got != want {
 		t.Errorf("targets:\n got %s\nwant %s", got, want)
 	}

@@ -18,10 +18,12 @@ const (
 	annoScheme = "prometheus.io/scheme"
 )
 
-// metricsPortNames are container port names that announce a metrics endpoint.
+// metricsPortNames are container port names that announce a metrics endpoint ("http-prom" is
+// Flux's controllers').
 var metricsPortNames = map[string]string{
 	"metrics":       "http",
 	"http-metrics":  "http",
+	"http-prom":     "http",
 	"https-metrics": "https",
 	"https":         "https",
 }

@@ -38,6 +38,9 @@ type podSpec struct {
 	// main container's arguments as the pod shows them (the process's flags that matter).
 	ServiceAccount string
 	Args           []string
+	// Image is the main container's image as the pod shows it ("" for the suite's own): a
+	// third-party controller's real image, by which the plugin knows it.
+	Image string
 	// EnvFrom is the main container's envFrom, as the pod shows it (the process does not get it).
 	EnvFrom []map[string]any
 	// Command returns the process to start; listen maps each pod port to the address the
@@ -257,6 +260,9 @@ func containers(spec podSpec, ports []map[string]any) []map[string]any {
 
 func container(spec podSpec, ports []map[string]any) map[string]any {
 	c := map[string]any{"name": "main", "image": "ctrldiag.dev/behind-pod:test", "ports": ports}
+	if spec.Image != "" {
+		c["image"] = spec.Image
+	}
 	if len(spec.Args) > 0 {
 		c["args"] = spec.Args
 	}

@@ -1,8 +1,10 @@
 // Command servepage is a test process that stands behind a pod in the e2e suite: it serves a
 // saved Prometheus page (captured from a real controller) at /metrics, over HTTP or over HTTPS
 // with a self-signed certificate, optionally demanding a bearer token, or never answering
-// (--hang) to test the bounds of the work. With -ports N it listens on N consecutive ports from
-// the -listen port, so that one process stands behind many pods.
+// (--hang) to test the bounds of the work. -files serves a folder at the other paths (a Helm
+// repository's index for Flux); with --hang every path accepts the request and never answers
+// (a git server that hangs). With -ports N it listens on N consecutive ports from the -listen
+// port, so that one process stands behind many pods.
 package main
 
 import (
@@ -28,6 +30,7 @@ func main() {
 	token := flag.String("token", "", "when set, /metrics demands this bearer token (401 without one, 403 with another)")
 	hang := flag.Bool("hang", false, "accept requests to /metrics but never answer (until the client gives up)")
 	ports := flag.Int("ports", 1, "listen on this many consecutive ports, from the port of -listen")
+	files := flag.String("files", "", "serve this folder's files at every other path (with -hang, every path hangs)")
 	flag.Parse()
 
 	page, err := os.ReadFile(*file)
@@ -55,6 +58,12 @@ func main() {
 		_, _ = w.Write(page)
 	})
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	switch {
+	case *hang:
+		mux.HandleFunc("/", func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	case *files != "":
+		mux.Handle("/", http.FileServer(http.Dir(*files)))
+	}
 
 	host, port, err := net.SplitHostPort(*listen)
 	if err != nil {

@@ -1,0 +1,199 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// sourceControllerImage is the image the pods of Flux's source-controller show: the pinned
+// version hack/thirdparty/build.sh builds.
+const sourceControllerImage = "ghcr.io/fluxcd/source-controller:v1.9.6"
+
+// thirdpartyBin is the folder of the pinned third-party controllers named (hack/thirdparty/
+// build.sh; hack/e2e.sh builds them first, so this only finds them in the cache).
+func thirdpartyBin(t *testing.T, names string) string {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(env.root, "hack/thirdparty/build.sh"))
+	cmd.Env = append(os.Environ(), "THIRDPARTY="+names)
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr string
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("hack/thirdparty/build.sh (the controllers these tests run): %v\n%s", err, stderr)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+var fluxCRDs sync.Once
+
+// startSourceController runs the pinned Flux source-controller behind a pod of ns, watching ns
+// only, as Flux's own manifests run it (metrics on the port named http-prom, the flags in the
+// pod's args), with its CRDs installed from its module.
+func startSourceController(t *testing.T, ns string) *behindPod {
+	t.Helper()
+	bin := filepath.Join(thirdpartyBin(t, "source-controller"), "source-controller")
+	fluxCRDs.Do(func() {
+		list := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/fluxcd/source-controller")
+		list.Dir = filepath.Join(env.root, "hack/thirdparty/source-controller")
+		dir, err := list.Output()
+		if err != nil {
+			t.Fatalf("the source-controller module: %v", err)
+		}
+		mustKubectl(t, "apply", "--server-side", "-f", filepath.Join(strings.TrimSpace(string(dir)), "config/crd/bases"))
+	})
+	storage := t.TempDir()
+	flags := func(l map[int32]string) []string {
+		return []string{"--watch-all-namespaces=false", "--metrics-addr=" + l[8080], "--health-addr=" + l[9440],
+			"--storage-addr=" + l[9090], "--storage-path=" + storage, "--log-encoding=json"}
+	}
+	return startBehindPod(t, podSpec{Namespace: ns, Name: "source-controller", Labels: map[string]string{"app": "source-controller"},
+		Image: sourceControllerImage, Args: flags(map[int32]string{8080: ":8080", 9440: ":9440", 9090: ":9090"}),
+		Ports: []podPort{{"http-prom", 8080}, {"healthz", 9440}, {"http", 9090}},
+		Command: func(l map[int32]string) []string {
+			return append([]string{"env", "RUNTIME_NAMESPACE=" + ns, bin}, flags(l)...)
+		}})
+}
+
+// gitRepositories creates n GitRepositories named prefix-1.. of url.
+func gitRepositories(t *testing.T, ns, prefix, url string, n int, timeout string) {
+	t.Helper()
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "---\napiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata: {name: %s-%d, namespace: %s}\n"+
+			"spec: {url: %q, interval: 1m, timeout: %s, ref: {branch: main}}\n", prefix, i, ns, url, timeout)
+	}
+	apply(t, b.String())
+}
+
+type fluxFinding struct {
+	Check, Severity, Target, Queue, Summary string
+	Evidence                                []struct{ Name, Value string }
+	Knob                                    *struct {
+		Controller string
+		Flags      []struct{ Flag, Default string }
+	} `json:"knob"`
+}
+
+func fluxReport(t *testing.T, ns, interval string) ([]fluxFinding, Result) {
+	t.Helper()
+	r := ctrldiag(t, "report", "-n", ns, "--interval", interval, "-o", "json")
+	var d struct{ Findings []fluxFinding }
+	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
+		t.Fatalf("report -o json: %v\n%s", err, r)
+	}
+	return d.Findings, r
+}
+
+// Flux's source-controller, real, on the local control plane: a HelmRepository it serves
+// raises nothing above info (Flux requeues every object on purpose); GitRepositories whose
+// server refuses are named, with Flux's reason, within 20 s of their creation; a git server
+// that never answers holds both workers until each clone times out, items pile up behind
+// them, and the advice names Flux's own knob, --concurrent.
+func TestFluxSourceController(t *testing.T) {
+	crowd(t)
+
+	t.Run("healthy", func(t *testing.T) {
+		sub(t)
+		ns := newNamespace(t)
+		charts := t.TempDir()
+		if err := os.WriteFile(filepath.Join(charts, "index.yaml"), []byte("apiVersion: v1\nentries: {}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		page := filepath.Join(charts, "empty.prom")
+		if err := os.WriteFile(page, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		repo := startBehindPod(t, podSpec{Namespace: ns, Name: "charts", Ports: []podPort{{"web", 8080}},
+			Command: func(l map[int32]string) []string {
+				return []string{env.servepage, "--listen", l[8080], "--file", page, "--files", charts}
+			}})
+		startSourceController(t, ns)
+		apply(t, fmt.Sprintf("apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata: {name: charts, namespace: %s}\n"+
+			"spec: {url: \"http://%s/\", interval: 10s}\n", ns, repo.Listen[8080]))
+		eventually(t, 60*time.Second, "HelmRepository Ready", func() error {
+			r := kubectl(t, "-n", ns, "get", "helmrepository", "charts", "-o", `jsonpath={.status.conditions[?(@.type=="Ready")].status}`)
+			if strings.TrimSpace(r.Stdout) != "True" {
+				return fmt.Errorf("Ready=%q %s", r.Stdout, r.Stderr)
+			}
+			return nil
+		})
+		fs, r := fluxReport(t, ns, "12s")
+		read := false
+		for _, f := range fs {
+			if f.Severity != "info" {
+				t.Errorf("a healthy source-controller: %s %s %s: %s", f.Severity, f.Check, f.Queue, f.Summary)
+			}
+		}
+		read = strings.Contains(r.Stdout, ns+"/source-controller:8080")
+		if !read || r.Code != 0 {
+			t.Errorf("the source-controller was not read, or the report did not pass:\n%s", r)
+		}
+	})
+
+	t.Run("git server refuses", func(t *testing.T) {
+		sub(t)
+		ns := newNamespace(t)
+		startSourceController(t, ns)
+		created := time.Now()
+		gitRepositories(t, ns, "refused", "http://127.0.0.1:1/x.git", 3, "20s")
+		fs, r := fluxReport(t, ns, "10s")
+		if took := time.Since(created); took > 20*time.Second {
+			t.Errorf("the report took %s after the objects were created", took)
+		}
+		named := map[string]bool{}
+		for _, f := range fs {
+			if f.Queue != "gitrepository" || f.Severity == "info" || (f.Check != "persistent-failures" && f.Check != "retry-storm") {
+				continue
+			}
+			for _, e := range f.Evidence {
+				for i := 1; i <= 3; i++ {
+					obj := fmt.Sprintf("%s/refused-%d", ns, i)
+					if strings.Contains(e.Value, obj) && (strings.Contains(e.Value, "GitOperationFailed") || strings.Contains(e.Name, "GitOperationFailed") || strings.Contains(f.Summary, "GitOperationFailed")) {
+						named[obj] = true
+					}
+				}
+			}
+		}
+		if len(named) != 3 {
+			t.Errorf("the failing GitRepositories named with their reason: %v\n%s", named, r.Stdout)
+		}
+	})
+
+	t.Run("git server hangs", func(t *testing.T) {
+		sub(t)
+		ns := newNamespace(t)
+		page := filepath.Join(t.TempDir(), "empty.prom")
+		if err := os.WriteFile(page, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git := startBehindPod(t, podSpec{Namespace: ns, Name: "git", Ports: []podPort{{"web", 8080}},
+			Command: func(l map[int32]string) []string {
+				return []string{env.servepage, "--listen", l[8080], "--file", page, "--hang"}
+			}})
+		startSourceController(t, ns)
+		// 16 clones that each give up after 10 s, two at a time: 14 wait through the window.
+		gitRepositories(t, ns, "slow", "http://"+git.Listen[8080]+"/x.git", 16, "10s")
+		fs, r := fluxReport(t, ns, "20s")
+		advised := false
+		for _, f := range fs {
+			if f.Queue == "gitrepository" && f.Check == "workers-saturated" && f.Severity == "warning" && f.Knob != nil && f.Knob.Controller == "FluxCD" &&
+				len(f.Knob.Flags) == 1 && f.Knob.Flags[0].Flag == "--concurrent" && f.Knob.Flags[0].Default == "2" {
+				advised = true
+			}
+		}
+		if !advised {
+			t.Errorf("no workers-saturated on gitrepository advising Flux's --concurrent:\n%s", r.Stdout)
+		}
+	})
+}
