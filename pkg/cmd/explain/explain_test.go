@@ -60,7 +60,7 @@ func TestExplainAsData(t *testing.T) {
 	}
 }
 
-// README shows what explain CD208 prints, as it prints it.
+// README shows what explain CD208 prints, as it prints it: its first lines, then "...".
 func TestREADMEExample(t *testing.T) {
 	b, err := os.ReadFile("../../../README.md")
 	if err != nil {
@@ -71,7 +71,8 @@ func TestREADMEExample(t *testing.T) {
 		t.Fatal("README has no example of kubectl ctrldiag explain CD208")
 	}
 	example, _, _ = strings.Cut(example, "```")
-	if out, _, _ := run("CD208"); out != example {
+	shown, cut := strings.CutSuffix(example, "...\n")
+	if out, _, _ := run("CD208"); !cut || !strings.HasPrefix(out, shown) || len(shown) < 200 {
 		t.Errorf("README's example of explain CD208 is not what it prints now:\n%s", out)
 	}
 }
