@@ -58,8 +58,10 @@ func (b *builder) alerts() []alertDef {
 	waited := "(" + queueP99 + " >= " + secs(time.Duration(th.SaturatedQueueWait)) + and + b.r(recQueued) + " >= " + num(th.MinEvents) + ")"
 	// A backlog of risingDepth or more at both ends of the window held through it.
 	standing := "(" + depth + " >= " + num(th.RisingDepth) + and + depth + " offset " + w + " >= " + num(th.RisingDepth) + ")"
+	// Items waited at both ends of the window and none left the queue: every one waited it all.
+	unserved := "(" + depth + " offset " + w + " > 0" + and + b.r(recQueued) + " == 0)"
 	saturated := "(\n  (" + depth + " > 0)" + and + "(" + sat + " >= 1)" + and + "(" + waited +
-		" or " + change + " >= " + num(th.RisingDepth) + " or " + standing + ")\nor\n  (" + depth + " > 0)" + and + waited +
+		" or " + change + " >= " + num(th.RisingDepth) + " or " + standing + " or " + unserved + ")\nor\n  (" + depth + " > 0)" + and + waited +
 		and + "(" + queueP99 + " > " + onQueue + " " + workP99 + ")" + unless + sat + "\n)" + unless + "(" + starved + ")" + standby
 	storm := "(" + errRatio + " > " + num(th.ErrorRatio) + ")" + and + "(" + reconciles + " >= " + num(th.MinEvents) + ")" +
 		and + "(" + b.r(recErrorRate) + " >= " + num(th.RetryStormRate) + ")"
@@ -129,7 +131,7 @@ func (b *builder) alerts() []alertDef {
 			summary: "Container {{ $labels.container }} of " + who + " was OOMKilled",
 			desc:    "Container {{ $labels.container }} of " + who + " was OOMKilled and restarted within the last " + since + "."},
 		{name: "WorkersSaturated", check: "workers-saturated", forDur: 10 * time.Minute,
-			logic:   fmt.Sprintf("all workers busy and items wait: queue p99 >= saturatedQueueWait (%s) over at least minEvents (%s) waits, or the depth grew by risingDepth (%s) or more over the window, or held at least that at both ends; without worker metrics, that queue p99 and above work p99; not when priority-starvation says it better", th.SaturatedQueueWait, num(th.MinEvents), num(th.RisingDepth)),
+			logic:   fmt.Sprintf("all workers busy and items wait: queue p99 >= saturatedQueueWait (%s) over at least minEvents (%s) waits, or the depth grew by risingDepth (%s) or more over the window, or held at least that at both ends, or items waited at both ends and none left the queue; without worker metrics, that queue p99 and above work p99; not when priority-starvation says it better", th.SaturatedQueueWait, num(th.MinEvents), num(th.RisingDepth)),
 			expr:    saturated,
 			summary: "All workers of " + queue + " are busy",
 			desc:    "All workers of " + queue + " are busy and {{ $value | humanize }} items wait (queue p99 >= " + th.SaturatedQueueWait.String() + ", or the depth grew by " + num(th.RisingDepth) + " or more in " + w + " or held that many through it): raise the workers or make items cheaper."},

@@ -69,6 +69,13 @@ func scenarios() []scenario {
 				series("controller_runtime_active_workers", c):                      gauge(2),
 				series("controller_runtime_reconcile_total", c, `result="success"`): counter(1),
 			}, histogram("workqueue_queue_duration_seconds", q, obs{60, 1}), histogram("workqueue_work_duration_seconds", q, obs{0.5, 1}))},
+		// Both workers held the whole window (a server that never answers): no wait to quantile.
+		{name: "saturated-none-served", about: "depth 3 flat, active 2/2, no item leaves the queue nor finishes", fire: []string{"WorkersSaturated"},
+			in: rest.with(inputs{
+				series("workqueue_depth", q, `priority="0"`):                        gauge(3),
+				series("controller_runtime_active_workers", c):                      gauge(2),
+				series("controller_runtime_reconcile_total", c, `result="success"`): counter(0),
+			}, histogram("workqueue_queue_duration_seconds", q, obs{60, 0}), histogram("workqueue_work_duration_seconds", q, obs{0.5, 0}))},
 		{name: "stuck", about: "one item in a worker since minute 5, its age growing 1s/s; the others fast", fire: []string{"WorkerStuck"},
 			in: rest.with(inputs{
 				series("workqueue_longest_running_processor_seconds", q): "0x5 60+60x125",

@@ -160,7 +160,7 @@ var catalogDefinitions = []Definition{
 		Severity:    Severity("warning"),
 		Rank:        45,
 		Title:       "All workers busy",
-		Explanation: "Every worker is busy and items wait in the queue for a free one: the controller receives more work than its workers can do. Unless the depth rose by risingDepth, or held that many items at both ends of the window, a wait p99 from fewer than minEvents waits, or since the process started, is info.",
+		Explanation: "Every worker is busy and items wait in the queue for a free one: the controller receives more work than its workers can do. Unless the depth rose by risingDepth, or held that many items at both ends of the window, a wait p99 from fewer than minEvents waits, or since the process started, is info. Items that waited at both ends of a window in which none left the queue waited all of it (the workers held the same items throughout): a warning too.",
 		Recommendation: map[string]string{
 			"controller-runtime":      "Raise MaxConcurrentReconciles (controller.Options{MaxConcurrentReconciles: N} in ctrl.NewControllerManagedBy(mgr).WithOptions), if reconciles of different objects are independent; or make each reconcile cheaper.",
 			"default":                 "Run more workers for the queue, or make each item cheaper.",

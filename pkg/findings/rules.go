@@ -146,20 +146,26 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 	switch {
 	case saturated:
 	case q.MaxWorkers > 0 && q.ActiveWorkers >= q.MaxWorkers && q.Depth > 0 &&
-		(q.QueueP99 >= th.SaturatedQueueWait.Seconds() || q.Depth-q.DepthBefore >= th.RisingDepth):
+		(q.QueueP99 >= th.SaturatedQueueWait.Seconds() || q.Depth-q.DepthBefore >= th.RisingDepth || unserved(t, q, th)):
 		// Busy workers alone are no saturation (one worker is busy whenever there is work):
 		// items must wait long, or pile up.
 		saturated = true
 		wait := waitFigure(t, q)
-		f := newFinding("workers-saturated", t.Kind, t.ID, q.Queue,
-			workersBusy(q),
-			append([]Evidence{workersEvidence(q), ev("depth", q.Depth, "", "> 0"),
-				wait.evidence("queue p99", ">= "+th.SaturatedQueueWait.String())}, logContext(t, q)...)...).as(health.StatusSaturated)
+		waited := wait.evidence("queue p99", ">= "+th.SaturatedQueueWait.String())
+		summary := workersBusy(q)
+		if unserved(t, q, th) {
+			waited = Evidence{Name: "queue wait", Value: "at least " + format(t.Window.Seconds(), "s") + ": no item left the queue in the window",
+				Threshold: ">= " + th.SaturatedQueueWait.String(), Basis: BasisWindow}
+			summary += "; none left the queue in the last " + format(t.Window.Seconds(), "s")
+		}
+		f := newFinding("workers-saturated", t.Kind, t.ID, q.Queue, summary,
+			append([]Evidence{workersEvidence(q), ev("depth", q.Depth, "", "> 0"), waited}, logContext(t, q)...)...).as(health.StatusSaturated)
 		rising := q.Depth-q.DepthBefore >= th.RisingDepth
 		// A backlog of RisingDepth or more at both samples held through the window: a slow
-		// queue serves few items, so its waits are few, yet every item in it waited.
+		// queue serves few items, so its waits are few, yet every item in it waited. So did
+		// the items of a queue that served none.
 		standing := t.Window > 0 && q.DepthBefore >= th.RisingDepth && q.Depth >= th.RisingDepth
-		if !rising && !standing {
+		if !rising && !standing && !unserved(t, q, th) {
 			// The wait alone says it: only as much as the waits it rests on.
 			f = atMostInfo(f, wait.weak(th.MinEvents))
 		}
@@ -190,6 +196,13 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// unserved reports whether no item left q in a window of at least saturatedQueueWait while
+// items waited at both of its ends: every worker was busy all along (a free worker takes an
+// item at once), and the items there at the start waited at least the window.
+func unserved(t Target, q health.QueueStats, th Thresholds) bool {
+	return t.Window >= time.Duration(th.SaturatedQueueWait) && q.DepthBefore > 0 && q.Depth > 0 && q.Waits == 0
 }
 
 // warmStandby reports whether q is the queue of a warm replica that does not lead: it holds

@@ -98,8 +98,8 @@ func fluxReport(t *testing.T, ns, interval string) ([]fluxFinding, Result) {
 // Flux's source-controller, real, on the local control plane: a HelmRepository it serves
 // raises nothing above info (Flux requeues every object on purpose); GitRepositories whose
 // server refuses are named, with Flux's reason, within 20 s of their creation; a git server
-// that never answers holds both workers until each clone times out, items pile up behind
-// them, and the advice names Flux's own knob, --concurrent.
+// that never answers holds both workers, the other items wait behind them, and within 20 s the
+// advice names Flux's own knob, --concurrent.
 func TestFluxSourceController(t *testing.T) {
 	crowd(t)
 
@@ -182,9 +182,21 @@ func TestFluxSourceController(t *testing.T) {
 				return []string{env.servepage, "--listen", l[8080], "--file", page, "--hang"}
 			}})
 		startSourceController(t, ns)
-		// 16 clones that each give up after 10 s, two at a time: 14 wait through the window.
-		gitRepositories(t, ns, "slow", "http://"+git.Listen[8080]+"/x.git", 16, "10s")
-		fs, r := fluxReport(t, ns, "20s")
+		// 8 clones that wait a minute each, two at a time: once both workers hold one, the
+		// other 6 wait through the window and none leaves the queue.
+		created := time.Now()
+		gitRepositories(t, ns, "slow", "http://"+git.Listen[8080]+"/x.git", 8, "60s")
+		eventually(t, 10*time.Second, "two GitRepositories in the workers", func() error {
+			r := kubectl(t, "-n", ns, "get", "gitrepositories", "-o", `jsonpath={range .items[*]}{.status.conditions[?(@.type=="Reconciling")].status}{"\n"}{end}`)
+			if n := strings.Count(r.Stdout, "True"); n < 2 {
+				return fmt.Errorf("%d reconciling: %s", n, r.Stderr)
+			}
+			return nil
+		})
+		fs, r := fluxReport(t, ns, "10s")
+		if took := time.Since(created); took > 20*time.Second {
+			t.Errorf("the report took %s after the objects were created", took)
+		}
 		advised := false
 		for _, f := range fs {
 			if f.Queue == "gitrepository" && f.Check == "workers-saturated" && f.Severity == "warning" && f.Knob != nil && f.Knob.Controller == "FluxCD" &&
