@@ -155,7 +155,48 @@ func podSection(r view.Report) section {
 	if len(r.Pods) > 0 && s.Note == "" {
 		s.Quiet = plural.Count(len(r.Pods), "pod") + ", running and ready, no restarts"
 	}
+	s.Define = signalsSaid(r.Signals)
 	return s
+}
+
+// signalsSaid says, target by target, which signals of newer versions each page gave and why
+// the others are absent: "Newer signals: ns/op:8080 gives reconcile timeouts; lacks priority
+// queue (plain queues: ...)."
+func signalsSaid(ss []view.Signal) string {
+	var targets []string
+	byTarget := map[string][]view.Signal{}
+	for _, s := range ss {
+		if _, ok := byTarget[s.Target]; !ok {
+			targets = append(targets, s.Target)
+		}
+		byTarget[s.Target] = append(byTarget[s.Target], s)
+	}
+	var parts []string
+	for _, t := range targets {
+		var gives, absent []string
+		for _, s := range byTarget[t] {
+			if s.Present {
+				gives = append(gives, s.Signal)
+			} else {
+				absent = append(absent, s.Signal+" ("+s.Absent+")")
+			}
+		}
+		part := t
+		if len(gives) > 0 {
+			part += " gives " + strings.Join(gives, ", ")
+		}
+		if len(absent) > 0 {
+			if len(gives) > 0 {
+				part += ";"
+			}
+			part += " lacks " + strings.Join(absent, ", ")
+		}
+		parts = append(parts, part)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Newer signals: " + strings.Join(parts, "; ") + "."
 }
 
 func backlogSection(r view.Report) section {

@@ -162,6 +162,7 @@ func Prepare(in Input) *Draft {
 	r.Summary.Targets, r.Summary.Read = len(in.Targets), len(reads)
 
 	r.Pods = podRows(in.Pods, in.Targets, in.Now)
+	r.Signals = signals(in.Targets)
 	d := &Draft{in: in, judgedOf: make(map[int]int, len(in.Targets)), readIDs: make(map[string]bool, len(reads))}
 	var rows []view.Queue
 	for k, rd := range reads {

@@ -33,7 +33,10 @@ type Report struct {
 	Partial *Partial `json:"partial,omitempty"`
 	// clusterOf maps target IDs to their clusters, for Recount, in a fleet (SetFleet).
 	clusterOf map[string]string
-	Pods      []Pod       `json:"pods"`
+	Pods      []Pod `json:"pods"`
+	// Signals say, for each target read, which of the signals that only newer versions give
+	// its page gave, and why the others are absent.
+	Signals   []Signal    `json:"signals,omitempty"`
 	Backlog   []Backlog   `json:"backlog"`
 	CacheSync CacheSync   `json:"cacheSync"`
 	Events    []Events    `json:"events"`
@@ -103,6 +106,15 @@ type Pod struct {
 	// Flagz are the flags of its knobs the process said it runs with (its /flagz, read for
 	// kube-controller-manager), or why they could not be read; absent when not asked.
 	Flagz *knobs.Flagz `json:"flagz,omitempty"`
+}
+
+// Signal is one signal only newer versions give, on one target: present, or absent and why.
+type Signal struct {
+	Target  string `json:"target"`
+	Signal  string `json:"signal"`
+	Present bool   `json:"present"`
+	// Absent says why the signal is not there ("Kubernetes before 1.36, or no skip yet").
+	Absent string `json:"absent,omitempty"`
 }
 
 // CacheSync is section 3.

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -47,6 +48,10 @@ func TestReportReadsKubeControllerManagerFlagz(t *testing.T) {
 			Namespace, Name string
 			Flagz           *knobs.Flagz `json:"flagz"`
 		} `json:"pods"`
+		Signals []struct {
+			Target, Signal, Absent string
+			Present                bool
+		} `json:"signals"`
 		Capacity []struct {
 			Target, Queue string
 			Workers       *float64
@@ -117,8 +122,26 @@ func TestReportReadsKubeControllerManagerFlagz(t *testing.T) {
 		t.Errorf("no capacity row of the deployment or replicaset queue: %s", r.Stdout)
 	}
 
+	// The report says which signals of newer versions kube-controller-manager gave, and why
+	// the others are absent.
+	said := func(d doc, want string) {
+		t.Helper()
+		got := map[string]string{}
+		for _, s := range d.Signals {
+			if strings.Contains(s.Target, "kube-controller-manager") {
+				got[s.Signal] = fmt.Sprintf("%v %s", s.Present, s.Absent)
+			}
+		}
+		if fmt.Sprint(got["/flagz"]) != want || got["stale-sync skips"] == "" || got["stale-sync skips"] == "false " {
+			t.Errorf("signals %v, want /flagz %q and stale-sync skips said", got, want)
+		}
+	}
+	said(d, "true ")
+
 	d, r = read("--interval", "1s")
-	if f := kcmFlagz(d, r); f.Values != nil || !strings.Contains(f.Note, "403") || !strings.Contains(f.Note, "--token-from-sa") {
+	f = kcmFlagz(d, r)
+	if f.Values != nil || !strings.Contains(f.Note, "403") || !strings.Contains(f.Note, "--token-from-sa") {
 		t.Errorf("through the proxy: %+v", f)
 	}
+	said(d, "false "+f.Note)
 }
