@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Records the snapshots behind the first-screen goldens: each fault scenario of the reference
-# operator, and kube-controller-manager with a ReplicaSet a ResourceQuota blocks, each read by
+# operator, Flux's source-controller in two faults, and kube-controller-manager with a
+# ReplicaSet a ResourceQuota blocks, each read by
 # `kubectl ctrldiag snapshot` from the local control plane into testdata/snapshots/NAME.tar.gz.
 #   make cluster && make build && hack/record-snapshots.sh [NAME...]
 # Then `go test ./pkg/cmd/report -run TestFirstScreen -update` writes the goldens the unit test
@@ -59,6 +60,45 @@ for s in "${scenarios[@]}"; do
   if [ "$batch" = 4 ]; then wait; batch=0; fi
 done
 wait
+
+# Flux's source-controller (pinned, hack/thirdparty) as its manifests run it, in two faults:
+# flux-refused (GitRepositories whose git server refuses) and flux-hang (a git server that never
+# answers holds both workers), as test/e2e's TestFluxSourceController makes them.
+flux() { # NAME URL COUNT TIMEOUT: records NAME once the workers hold two GitRepositories
+  local name=$1 url=$2 n=$3 timeout=$4 ns="snap-$1-$stamp"
+  local bin storage
+  bin=$(THIRDPARTY=source-controller hack/thirdparty/build.sh)
+  storage=$(mktemp -d)
+  kubectl apply --server-side -f "$(cd hack/thirdparty/source-controller && go list -m -f '{{.Dir}}' github.com/fluxcd/source-controller)/config/crd/bases" >/dev/null
+  local flags=(--watch-all-namespaces=false --metrics-addr=:8080 --health-addr=:9440 --storage-addr=:9090 "--storage-path=$storage" --log-encoding=json)
+  IMAGE=ghcr.io/fluxcd/source-controller:v1.9.6 ARGS=$(jq -nc '$ARGS.positional' --args -- "${flags[@]}") \
+    hack/cluster/behind-pod.sh "$ns" source-controller 8080/http-prom 9440/healthz 9090/http -- \
+    env "RUNTIME_NAMESPACE=$ns" "$bin/source-controller" --watch-all-namespaces=false --metrics-addr={IP}:8080 \
+    --health-addr={IP}:9440 --storage-addr={IP}:9090 "--storage-path=$storage" --log-encoding=json >/dev/null
+  for i in $(seq 1 "$n"); do
+    printf -- '---\napiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata: {name: %s-%d, namespace: %s}\nspec: {url: "%s", interval: 1m, timeout: %s, ref: {branch: main}}\n' \
+      "$name" "$i" "$ns" "$url" "$timeout"
+  done | kubectl apply -f - >/dev/null
+  sleep 5
+  kubectl ctrldiag snapshot -n "$ns" --include-apiserver=false --interval 10s -f "$out/$name.tar.gz" 2>/dev/null
+  for p in source-controller git; do
+    [ -f "$run/pids/pod-$ns-$p" ] || continue
+    kill "$(cat "$run/pids/pod-$ns-$p")" 2>/dev/null || true
+    rm -f "$run/pids/pod-$ns-$p"
+  done
+  kubectl -n "$ns" patch gitrepositories --all --type merge -p '{"metadata":{"finalizers":null}}' >/dev/null 2>&1 || true
+  kubectl delete namespace "$ns" --wait=false >/dev/null
+  rm -rf "$storage"
+  echo "record-snapshots: $out/$name.tar.gz" >&2
+}
+if picked flux-refused; then flux flux-refused http://127.0.0.1:1/x.git 3 20s; fi
+if picked flux-hang; then
+  ns=snap-flux-hang-$stamp
+  go build -o "$run/bin/servepage" ./test/e2e/servepage
+  : >"$run/empty.prom"
+  hack/cluster/behind-pod.sh "$ns" git 8080/web -- "$run/bin/servepage" --listen "{IP}:8080" --file "$run/empty.prom" --hang >/dev/null
+  flux flux-hang "http://$(kubectl -n "$ns" get pod git -o jsonpath='{.status.podIP}'):8080/x.git" 8 60s
+fi
 
 if picked kcm; then
   ns=snap-quota-$stamp

@@ -19,14 +19,16 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // firstScreen is how many lines of the text report must carry the answer.
 const firstScreen = 10
 
-// The snapshots hack/record-snapshots.sh took of the reference operator's scenarios and of
-// kube-controller-manager with a quota-blocked ReplicaSet, and the check each must lead with
+// The snapshots hack/record-snapshots.sh took of the reference operator's scenarios, of Flux's
+// source-controller in two faults and of kube-controller-manager with a quota-blocked
+// ReplicaSet, and the check each must lead with
 // ("" for none above info).
 var snapshots = map[string]string{
 	"healthy": "", "slow": "slow-reconcile", "saturated": "workers-saturated", "stuck": "stuck-worker",
 	"errors": "retry-storm", "hotloop": "hot-loop", "throttled": "client-throttling", "stale": "cache-sync-lag",
 	"memory": "memory-pressure", "failing": "persistent-failures", "polling": "", "starved": "priority-starvation",
 	"past-incident": "", "long-reconcile": "", "kcm": "persistent-failures",
+	"flux-refused": "persistent-failures", "flux-hang": "workers-saturated",
 }
 
 // The first lines of the text report of each recorded run name the controller in trouble,
