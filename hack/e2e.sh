@@ -27,7 +27,7 @@ mkdir -p .cache/e2e
 GOMAXPROCS=1 nice -n 19 hack/thanos/build.sh >/dev/null 2>.cache/e2e/thanos-build.log &
 thanos=$!
 # The third-party controllers the tests run (hack/thirdparty), after Thanos, the same way.
-(wait_thanos() { while kill -0 "$thanos" 2>/dev/null; do sleep 2; done; }; wait_thanos
+(while kill -0 "$thanos" 2>/dev/null; do sleep 2; done
  GOMAXPROCS=1 nice -n 19 env THIRDPARTY=source-controller hack/thirdparty/build.sh >/dev/null) 2>.cache/e2e/thirdparty-build.log &
 thirdparty=$!
 go build -o .cache/e2e/testtimes ./hack/testtimes

@@ -66,7 +66,7 @@ func fetchFlagz(ctx context.Context, tr transport.Transport, t target.Target, ke
 	h.Set("User-Agent", "kubectl-ctrldiag")
 	resp, err := tr.Get(ctx, t, h)
 	if err != nil {
-		f.Note = "not read: " + cleanNote(err.Error(), token)
+		f.Note = "not read: " + redact.ExcerptWithout(err.Error(), token)
 		if ctx.Err() != nil {
 			f.Note = fmt.Sprintf("not read within %s", timeout)
 		}
@@ -89,7 +89,7 @@ func fetchFlagz(ctx context.Context, tr transport.Transport, t target.Target, ke
 		f.Note = fmt.Sprintf("not read within %s", timeout)
 		return f
 	case err != nil:
-		f.Note = "not read: " + cleanNote(err.Error(), token)
+		f.Note = "not read: " + redact.ExcerptWithout(err.Error(), token)
 		return f
 	case len(body) > maxFlagzBytes:
 		f.Note = fmt.Sprintf("not read: the answer is over %d MiB", maxFlagzBytes>>20)
@@ -123,12 +123,4 @@ func flagzStatus(code int, t target.Target) string {
 		return text + ": /flagz is served only as text, which is not meant to be parsed"
 	}
 	return text
-}
-
-// cleanNote takes the token out of a message and bounds it.
-func cleanNote(msg, token string) string {
-	if token != "" {
-		msg = strings.ReplaceAll(msg, token, "xxxxx")
-	}
-	return redact.ExcerptString(msg)
 }

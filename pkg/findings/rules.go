@@ -143,17 +143,18 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 	starved := priorityStarvation(t, q, th) // the workers saturated by higher priorities
 	out = append(out, starved...)
 	saturated := len(starved) > 0
+	noneServed := unserved(t, q, th)
 	switch {
 	case saturated:
 	case q.MaxWorkers > 0 && q.ActiveWorkers >= q.MaxWorkers && q.Depth > 0 &&
-		(q.QueueP99 >= th.SaturatedQueueWait.Seconds() || q.Depth-q.DepthBefore >= th.RisingDepth || unserved(t, q, th)):
+		(q.QueueP99 >= th.SaturatedQueueWait.Seconds() || q.Depth-q.DepthBefore >= th.RisingDepth || noneServed):
 		// Busy workers alone are no saturation (one worker is busy whenever there is work):
 		// items must wait long, or pile up.
 		saturated = true
 		wait := waitFigure(t, q)
 		waited := wait.evidence("queue p99", ">= "+th.SaturatedQueueWait.String())
 		summary := workersBusy(q)
-		if unserved(t, q, th) {
+		if noneServed {
 			waited = Evidence{Name: "queue wait", Value: "at least " + format(t.Window.Seconds(), "s") + ": no item left the queue in the window",
 				Threshold: ">= " + th.SaturatedQueueWait.String(), Basis: BasisWindow}
 			summary += "; none left the queue in the last " + format(t.Window.Seconds(), "s")
@@ -165,7 +166,7 @@ func queueFindings(t Target, q health.QueueStats, th Thresholds) []Finding {
 		// queue serves few items, so its waits are few, yet every item in it waited. So did
 		// the items of a queue that served none.
 		standing := t.Window > 0 && q.DepthBefore >= th.RisingDepth && q.Depth >= th.RisingDepth
-		if !rising && !standing && !unserved(t, q, th) {
+		if !rising && !standing && !noneServed {
 			// The wait alone says it: only as much as the waits it rests on.
 			f = atMostInfo(f, wait.weak(th.MinEvents))
 		}

@@ -40,7 +40,7 @@ func Fetch(ctx context.Context, tr transport.Transport, t target.Target, b Bound
 	h.Set("User-Agent", "kubectl-ctrldiag")
 	resp, err := tr.Get(ctx, t, h)
 	if err != nil {
-		p.Note = "not read: " + clean(err.Error(), token)
+		p.Note = "not read: " + redact.ExcerptWithout(err.Error(), token)
 		if ctx.Err() != nil {
 			p.Note = fmt.Sprintf("not read within %s", b.Timeout)
 		}
@@ -59,14 +59,14 @@ func Fetch(ctx context.Context, tr transport.Transport, t target.Target, b Bound
 		if ctx.Err() != nil {
 			p.Note = fmt.Sprintf("not read within %s", b.Timeout)
 		} else {
-			p.Note = "not read: " + clean(body.err.Error(), token)
+			p.Note = "not read: " + redact.ExcerptWithout(body.err.Error(), token)
 		}
 		return p
 	}
 	if d == nil || d.Total == 0 {
 		p.Note = "the answer is not a goroutine dump"
 		if err != nil {
-			p.Note += ": " + clean(err.Error(), token)
+			p.Note += ": " + redact.ExcerptWithout(err.Error(), token)
 		}
 		return p
 	}
@@ -126,12 +126,4 @@ func statusNote(code int, t target.Target, withToken bool) string {
 func endpointName(t target.Target) string {
 	path, _, _ := strings.Cut(t.Path, "?")
 	return t.ID() + path
-}
-
-// clean takes the token out of a message and bounds it.
-func clean(msg, token string) string {
-	if token != "" {
-		msg = strings.ReplaceAll(msg, token, "xxxxx")
-	}
-	return redact.ExcerptString(msg)
 }

@@ -43,3 +43,12 @@ func ExcerptString(s string) string {
 	}
 	return b.String()
 }
+
+// ExcerptWithout is ExcerptString of s with secret (a token sent with the request that s
+// speaks of) replaced first; "" takes nothing out.
+func ExcerptWithout(s, secret string) string {
+	if secret != "" {
+		s = strings.ReplaceAll(s, secret, "xxxxx")
+	}
+	return ExcerptString(s)
+}

@@ -129,14 +129,12 @@ func TestFluxSourceController(t *testing.T) {
 			return nil
 		})
 		fs, r := fluxReport(t, ns, "12s")
-		read := false
 		for _, f := range fs {
 			if f.Severity != "info" {
 				t.Errorf("a healthy source-controller: %s %s %s: %s", f.Severity, f.Check, f.Queue, f.Summary)
 			}
 		}
-		read = strings.Contains(r.Stdout, ns+"/source-controller:8080")
-		if !read || r.Code != 0 {
+		if !strings.Contains(r.Stdout, ns+"/source-controller:8080") || r.Code != 0 {
 			t.Errorf("the source-controller was not read, or the report did not pass:\n%s", r)
 		}
 	})
