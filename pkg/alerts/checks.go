@@ -232,7 +232,32 @@ func (b *builder) alerts() []alertDef {
 			expr:    "sum by (namespace, name) (" + b.sel("leader_election_master_status") + ") > 1",
 			summary: "{{ $value }} replicas lead {{ $labels.name }} in {{ $labels.namespace }}",
 			desc:    "{{ $value }} replicas claim to lead lease {{ $labels.name }} in namespace {{ $labels.namespace }}: two controllers write the same objects."},
+		b.notSyncing(),
 	}
+}
+
+// notSyncing is the twin of not-syncing: the last successful sync of external-dns (its start,
+// when none succeeded) is missedSyncs periods old. The period is its --interval, which no
+// series carries: the spacing of its attempts stands for it, the time they were counted over
+// (its life, at most since) by how many times the attempt timestamp changed. A scrape interval
+// longer than the period makes the spacing longer, so the alert may come later than the
+// report, never sooner.
+func (b *builder) notSyncing() alertDef {
+	th := b.o.Thresholds
+	since := time.Duration(th.Since)
+	lastSync, lastAttempt := b.sel("external_dns_controller_last_sync_timestamp_seconds"), b.sel("external_dns_controller_last_reconcile_timestamp_seconds")
+	start := b.sel("process_start_time_seconds")
+	return alertDef{name: "NotSyncing", check: "not-syncing", forDur: 5 * time.Minute,
+		logic: fmt.Sprintf("the last successful sync (the process's start when none succeeded) is at least missedSyncs (%s) times the spacing of the attempts old: "+
+			"the process's life, at most since (%s), by the changes of the attempt timestamp in it", num(th.MissedSyncs), promDuration(since)),
+		differs: "the report reads the period from the pod's --interval; the alert from the spacing of the attempts (no series has the flag), at least the scrape interval. " +
+			"A process that never attempts a sync (its sources never ready) has no spacing: external-dns exits after a minute, and Restarts alerts on it",
+		expr: "time() - (" + lastSync + " > 0 or " + onTarget + " (" + start + " and " + onTarget + " " + lastSync + " == 0))" +
+			"\n  >= " + onTarget + "\n" + num(th.MissedSyncs) + " * clamp_max(time() - " + start + ", " + secs(since) + ")\n  / " + onTarget +
+			"\nchanges(" + lastAttempt + "[" + promDuration(since) + "])",
+		summary: "external-dns " + who + " has not synced for {{ $value | humanizeDuration }}",
+		desc: "The last successful sync of " + who + " was {{ $value | humanizeDuration }} ago, " + num(th.MissedSyncs) +
+			" or more of its periods: changes of its sources no longer reach the DNS provider. Read its log from then, and the RBAC of its sources. Evidence: kubectl ctrldiag report -n {{ $labels.namespace }}."}
 }
 
 // burn is a multiwindow burn-rate alert of the queue-wait objective (the SRE workbook): the

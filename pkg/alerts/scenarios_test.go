@@ -204,6 +204,22 @@ func scenarios() []scenario {
 			in: rest.with(spike())},
 		{name: "start-up", about: "a process started at minute 25 with 300 objects that waited 5s each for the initial list, then 120 waits of 10ms a minute: the windows hold its start, silent",
 			in: rest.with(startUp())},
+		{name: "external-dns-failing", about: "external-dns, every minute: its attempts go on, none succeeds since minute 20", fire: []string{"NotSyncing"},
+			in: rest.with(inputs{
+				series("external_dns_controller_last_sync_timestamp_seconds", edns):      "0+60x20 1200x110",
+				series("external_dns_controller_last_reconcile_timestamp_seconds", edns): "0+60x130",
+			})},
+		{name: "external-dns-hung", about: "external-dns, every minute until minute 20, then no attempt", at: "35m", fire: []string{"NotSyncing"},
+			in: rest.with(inputs{
+				series("external_dns_controller_last_sync_timestamp_seconds", edns):      "0+60x20 1200x110",
+				series("external_dns_controller_last_reconcile_timestamp_seconds", edns): "0+60x20 1200x110",
+			})},
+		{name: "external-dns-never-ready", about: "external-dns whose sources never become ready: no attempt, no sync (it exits after a minute; Restarts tells)",
+			in: rest.with(inputs{
+				series("external_dns_controller_last_sync_timestamp_seconds", edns):      gauge(0),
+				series("external_dns_controller_last_reconcile_timestamp_seconds", edns): gauge(0),
+				series("process_start_time_seconds", edns):                               gauge(1500),
+			})},
 		{name: "kcm-saturated", about: "a kube-controller-manager queue (no worker metrics): items wait 5s for work of 10ms", fire: []string{"WorkersSaturated", "QueueWaitBudgetBurnFast", "QueueWaitBudgetBurnSlow"},
 			in: rest.with(inputs{series("workqueue_depth", kcmQ): gauge(50)},
 				histogram("workqueue_queue_duration_seconds", kcmQ, obs{5, 180}))},

@@ -16,7 +16,18 @@ const (
 	kcm     = `job="kcm",instance="198.18.0.1:10257",namespace="kube-system",pod="kube-controller-manager-node",container="kube-controller-manager"`
 	apisrv  = `job="apiserver",instance="198.18.0.1:6443"`
 	ksm     = `job="kube-state-metrics",instance="10.0.0.50:8080"`
+	edns    = `job="external-dns",instance="10.0.0.7:7979",namespace="dns",pod="external-dns-0",container="external-dns"`
 )
+
+// everyFiveMinutes is a timestamp gauge of something done every 5 minutes since time 0: at
+// minute m, the start of the last 5-minute mark, in seconds.
+func everyFiveMinutes() string {
+	v := make([]string, samples+1)
+	for m := range v {
+		v[m] = fmt.Sprint(m / 5 * 300)
+	}
+	return strings.Join(v, " ")
+}
 
 // inputs are series (name{labels}) and their values in promtool's notation.
 type inputs map[string]string
@@ -134,6 +145,10 @@ func atRest() inputs {
 		series("workqueue_longest_running_processor_seconds", kcmQ): gauge(0),
 		series("up", apisrv):                                        gauge(1),
 		series("up", `job="db",instance="10.0.0.9:5432"`):           gauge(0),
+		// external-dns syncing every 5 minutes, scraped every minute.
+		series("external_dns_controller_last_sync_timestamp_seconds", edns):      everyFiveMinutes(),
+		series("external_dns_controller_last_reconcile_timestamp_seconds", edns): everyFiveMinutes(),
+		series("process_start_time_seconds", edns):                               gauge(0),
 	},
 		histogram("workqueue_queue_duration_seconds", kcmQ, obs{0.00001, 180}),
 		histogram("workqueue_work_duration_seconds", kcmQ, obs{0.002, 180}),

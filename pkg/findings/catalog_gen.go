@@ -473,4 +473,19 @@ var catalogDefinitions = []Definition{
 			"default": "Nothing while they are few; when they rise, read the cache sync section and the API server's findings (watch delivery, request latency, API Priority and Fairness).",
 		},
 	},
+	{
+		Code:        "CD226",
+		Check:       "not-syncing",
+		Severity:    Severity("warning"),
+		Rank:        16,
+		Title:       "A periodic controller stopped syncing",
+		Explanation: "A controller that syncs everything it manages on a period instead of working a queue (external-dns: every --interval it lists its sources, reads its registry and applies the changes) says when its last sync succeeded (external_dns_controller_last_sync_timestamp_seconds) and when it last tried (..._last_reconcile_timestamp_seconds). When the last success, or the process's start when none succeeded, is missedSyncs periods old or more, changes no longer reach the provider. No attempt at all says its sources never became ready (their informers wait for lists its RBAC may refuse, and the process exits after a minute); recent attempts say they fail; an old attempt says a sync hangs.",
+		Recommendation: map[string]string{
+			"default": "Read its log from when the syncs stopped (source, registry and provider errors), and its RBAC for the sources it reads.",
+			"knob":    "Read its log from when the syncs stopped (source, registry and provider errors), and its RBAC for the sources it reads. It syncs every {knob}.",
+		},
+		Thresholds: []string{
+			"missedSyncs",
+		},
+	},
 }

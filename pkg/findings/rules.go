@@ -43,9 +43,11 @@ func targetFindings(t Target, th Thresholds, leaders map[string]*replicas.Electi
 	}
 	var out []Finding
 	out = append(out, podFindings(t, th)...)
-	if len(t.Cur.Queues) == 0 {
+	if len(t.Cur.Queues) == 0 && t.Cur.Periodic == nil {
+		// A controller that syncs on a period has no queue by design.
 		out = append(out, noQueues(t, leaders))
 	}
+	out = append(out, notSyncing(t, th)...)
 	out = append(out, clientFindings(t, th)...)
 	out = append(out, serverThrottling(t, th)...)
 	out = append(out, webhookLatency(t, th)...)

@@ -98,6 +98,10 @@ type Thresholds struct {
 	TargetSpecLatency Duration `json:"targetSpecLatency"`
 	// MemoryRatio: resident memory / container memory limit at or above this is memory pressure.
 	MemoryRatio float64 `json:"memoryRatio"`
+	// MissedSyncs: a controller that syncs on a period (external-dns --interval) whose last
+	// successful sync, or its start when none succeeded, is this many periods old or more has
+	// stopped syncing. A sync may run past its period on a large zone, so one late is not it.
+	MissedSyncs float64 `json:"missedSyncs"`
 }
 
 // DefaultThresholds are the thresholds report starts from.
@@ -132,6 +136,7 @@ func DefaultThresholds() Thresholds {
 		TargetQueueWait:            Duration(time.Second),
 		TargetSpecLatency:          Duration(30 * time.Second),
 		Since:                      Duration(time.Hour),
+		MissedSyncs:                3,
 	}
 }
 
@@ -211,6 +216,7 @@ var thresholdDocs = map[string]struct{ unit, meaning string }{
 	"targetQueueWait":            {"duration", "the p99 queue wait the capacity model sizes the workers for, and the queue-wait objective (--slo queue-wait-p99); report --target-queue-wait"},
 	"targetSpecLatency":          {"duration", "the p99 time from a spec change to the controller having acted on it (observedGeneration), the spec-latency objective (--slo spec-p99)"},
 	"memoryRatio":                {"ratio", "resident memory / the container's memory limit at or above this is memory pressure"},
+	"missedSyncs":                {"periods", "a controller that syncs on a period (external-dns --interval) whose last successful sync is this many periods old has stopped syncing"},
 }
 
 // ThresholdDocs describes every threshold, in the order of ThresholdNames.

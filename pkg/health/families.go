@@ -193,7 +193,7 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 	case heapInuse:
 		s.Process.HeapBytes = v
 	default:
-		if s.addStaleSkips(name, v) {
+		if s.addStaleSkips(name, v) || s.addPeriodic(name, v) {
 			return
 		}
 		all := labels(m)

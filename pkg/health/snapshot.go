@@ -22,6 +22,9 @@ type Snapshot struct {
 	// because their cache was behind their own last write (staleskips.go); nil when the page
 	// has none.
 	StaleSyncSkips map[string]float64
+	// Periodic is what a controller that syncs on a period says of its syncs (syncs.go); nil
+	// when the page has none of its families.
+	Periodic *Periodic
 	// Leader is leader_election_master_status by lease name, as the page has it: 1 leader, 0
 	// backup. Read it through Leadership, the one rule for a process with several leases.
 	Leader  map[string]float64

@@ -20,6 +20,12 @@ var knownTable = Table{
 				"client-throttling",
 			},
 		},
+		{
+			Name: "period",
+			Checks: []string{
+				"not-syncing",
+			},
+		},
 	},
 	Controllers: []Controller{
 		{
@@ -586,6 +592,39 @@ var knownTable = Table{
 							Default: "50",
 						},
 					},
+				},
+			},
+			AllNamespaces: &Scope{
+				Unless: []Restriction{
+					{
+						Flag: "--namespace",
+					},
+				},
+			},
+		},
+		{
+			Title: "external-dns",
+			Signs: Signs{
+				Images: []string{
+					"external-dns/external-dns",
+				},
+				Binaries: []string{
+					"external-dns",
+				},
+				Metrics: []string{
+					"external_dns_controller_last_sync_timestamp_seconds",
+				},
+			},
+			Knobs: []Knob{
+				{
+					Sizes: "period",
+					Flags: []Flag{
+						{
+							Flag:    "--interval",
+							Default: "1m",
+						},
+					},
+					Note: "With --events it also syncs on changes of its sources, at most every --min-event-sync-interval (default 5s).",
 				},
 			},
 			AllNamespaces: &Scope{

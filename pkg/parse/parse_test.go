@@ -53,7 +53,8 @@ func keepModel(name string) bool {
 	return strings.HasPrefix(name, "workqueue_") || strings.HasPrefix(name, "controller_runtime_") ||
 		strings.HasPrefix(name, "rest_client_") || strings.HasPrefix(name, "informer_") ||
 		name == "apiserver_watch_cache_resource_version" || name == "process_resident_memory_bytes" ||
-		name == "go_memstats_heap_inuse_bytes" || strings.Contains(name, "cache_sync_lag")
+		name == "go_memstats_heap_inuse_bytes" || strings.Contains(name, "cache_sync_lag") ||
+		strings.HasPrefix(name, "external_dns_controller_")
 }
 
 // fixturesAndSynthetic returns the fixtures and an 8 MB page test/pagegen grows from a
