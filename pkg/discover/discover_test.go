@@ -34,7 +34,10 @@ func port(name string, n int32) podOpt {
 		p.Spec.Containers[0].Ports = append(p.Spec.Containers[0].Ports, corev1.ContainerPort{Name: name, ContainerPort: n})
 	}
 }
-func label(k, v string) podOpt      { return func(p *corev1.Pod) { p.Labels[k] = v } }
+func label(k, v string) podOpt { return func(p *corev1.Pod) { p.Labels[k] = v } }
+func image(img string, args ...string) podOpt {
+	return func(p *corev1.Pod) { p.Spec.Containers[0].Image, p.Spec.Containers[0].Args = img, args }
+}
 func annotation(k, v string) podOpt { return func(p *corev1.Pod) { p.Annotations[k] = v } }
 func notReady(p *corev1.Pod)        { p.Status.Conditions[0].Status = corev1.ConditionFalse }
 func ownedBy(kind, name string) podOpt {
@@ -59,6 +62,9 @@ func TestScanHeuristics(t *testing.T) {
 		pod("ops", "secure", port("https", 8443)),
 		pod("ops", "source-controller-5f4-x", port("http-prom", 8080), port("healthz", 9440), port("http", 9090)),
 		pod("ops", "plain", port("http", 80)),
+		// external-dns: its chart names its port "http", its own manifests declare none.
+		pod("ops", "external-dns-6c5-x", image("registry.k8s.io/external-dns/external-dns:v0.22.0", "--source=service"), port("http", 7979)),
+		pod("ops", "external-dns-moved", image("registry.k8s.io/external-dns/external-dns@sha256:00", "--metrics-address", "127.0.0.1:9099")),
 		pod("ops", "unready", port("metrics", 8080), notReady),
 		pod("kube-system", "kube-controller-manager-n1", label("component", "kube-controller-manager"), annotation("kubernetes.io/config.source", "file")),
 		pod("ops", "mgr-7d9-x", label("control-plane", "controller-manager"), label("pod-template-hash", "7d9"),
@@ -72,7 +78,8 @@ func TestScanHeuristics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "ops/annotated:9090 http/m, ops/mgr-7d9-x:8443 https/metrics, ops/named:8080 http/metrics, ops/secure:8443 https/metrics, ops/source-controller-5f4-x:8080 http/metrics"
+	want := "ops/annotated:9090 http/m, ops/external-dns-6c5-x:7979 http/metrics, ops/external-dns-moved:9099 http/metrics, ops/mgr-7d9-x:8443 https/metrics, " +
+		"ops/named:8080 http/metrics, ops/secure:8443 https/metrics, ops/source-controller-5f4-x:8080 http/metrics"
 	if got := ids(res); got != want {
 		t.Errorf("targets:\n got %s\nwant %s", got, want)
 	}

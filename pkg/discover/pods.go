@@ -49,6 +49,9 @@ func podTargets(pod *corev1.Pod, opts Options) ([]target.Target, string) {
 	default:
 		ts = namedPortTargets(pod, base)
 		if len(ts) == 0 {
+			ts = knownImageTargets(pod, base)
+		}
+		if len(ts) == 0 {
 			if port, ok := controlPlane[pod.Labels["component"]]; ok {
 				t := base
 				t.Port, t.Scheme = port, "https"

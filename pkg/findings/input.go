@@ -130,6 +130,8 @@ func KindOf(s *health.Snapshot, podLabels map[string]string) Kind {
 		return ClientGo
 	case len(s.WatchCache) > 0:
 		return KubeAPIServer
+	case s.SyncsOnly != "":
+		return ClientGo // cert-manager's controllers work client-go queues
 	case len(s.Controllers) > 0:
 		return ControllerRuntime
 	}

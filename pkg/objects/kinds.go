@@ -39,8 +39,8 @@ type Controller struct {
 	// Target is the ID of the target that runs it; Name its controller or queue name.
 	Target, Name string
 	// Runtime is the kind of controller the target runs ("controller-runtime",
-	// "kube-controller-manager", "kube-apiserver", "client-go"): it decides how a name maps
-	// to a kind.
+	// "kube-controller-manager", "kube-apiserver", "client-go", "cert-manager"): it decides how
+	// a name maps to a kind.
 	Runtime string
 	// Unsure, with ServiceAccount, says why the controller is kept in its namespace although it
 	// may not be: a WATCH_NAMESPACE whose value could not be had (a Secret, a ConfigMap that
@@ -76,6 +76,22 @@ var kubeControllerManager = map[string]schema.GroupKind{
 	"namespace":          {Kind: "Namespace"},
 }
 
+// certManager maps cert-manager's controller names to the kinds whose status they set. Several
+// of its controllers work each Certificate; certificates-readiness sets its Ready condition.
+var certManager = map[string]schema.GroupKind{
+	"issuers":                {Group: "cert-manager.io", Kind: "Issuer"},
+	"clusterissuers":         {Group: "cert-manager.io", Kind: "ClusterIssuer"},
+	"certificates-readiness": {Group: "cert-manager.io", Kind: "Certificate"},
+	"orders":                 {Group: "acme.cert-manager.io", Kind: "Order"},
+	"challenges":             {Group: "acme.cert-manager.io", Kind: "Challenge"},
+}
+
+// tables are the controllers whose names map to kinds by a table, by Controller.Runtime.
+var tables = map[string]map[string]schema.GroupKind{
+	"kube-controller-manager": kubeControllerManager,
+	"cert-manager":            certManager,
+}
+
 // ParseOverride reads NAME=GROUP/KIND (NAME=KIND, or NAME=/KIND, for the core group): the
 // controller called NAME reconciles that kind.
 func ParseOverride(s string) (name string, gk schema.GroupKind, err error) {
@@ -96,7 +112,7 @@ func ParseOverride(s string) (name string, gk schema.GroupKind, err error) {
 }
 
 // Resolve binds each controller to the kind it reconciles: an override by its name first;
-// then, for kube-controller-manager, the built-in table of its queues; then, for other
+// then, for kube-controller-manager and cert-manager, the built-in table of their controllers; then, for other
 // controllers but the API server's, the kind whose lowercase name is the controller's name
 // (controller-runtime names a controller after the lowercase kind of For()), ignoring "-", "_"
 // and ".". resources is API discovery's preferred resources. A name that matches kinds of
@@ -144,8 +160,8 @@ func Resolve(controllers []Controller, resources []*metav1.APIResourceList, over
 		switch c.Runtime {
 		case "kube-apiserver":
 			continue
-		case "kube-controller-manager":
-			if gk, ok := kubeControllerManager[c.Name]; ok {
+		case "kube-controller-manager", "cert-manager":
+			if gk, ok := tables[c.Runtime][c.Name]; ok {
 				if k, ok := byGK[gk]; ok {
 					out = append(out, Binding{Controller: c, Kind: k})
 				}

@@ -54,7 +54,7 @@ func keepModel(name string) bool {
 		strings.HasPrefix(name, "rest_client_") || strings.HasPrefix(name, "informer_") ||
 		name == "apiserver_watch_cache_resource_version" || name == "process_resident_memory_bytes" ||
 		name == "go_memstats_heap_inuse_bytes" || strings.Contains(name, "cache_sync_lag") ||
-		strings.HasPrefix(name, "external_dns_controller_")
+		strings.HasPrefix(name, "external_dns_controller_") || strings.HasPrefix(name, "certmanager_controller_sync_")
 }
 
 // fixturesAndSynthetic returns the fixtures and an 8 MB page test/pagegen grows from a

@@ -26,6 +26,9 @@ func Controllers(targets []model.Target) []objects.Controller {
 			continue
 		}
 		runtime := string(findings.KindOf(cur, m.PodLabels()))
+		if cur.SyncsOnly != "" {
+			runtime = cur.SyncsOnly // its controllers' names map to kinds by its own table
+		}
 		wide, account, unsure := allNamespaces(m, cur, runtime)
 		names := map[string]bool{}
 		for name := range cur.Controllers {

@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,23 +16,6 @@ import (
 // sourceControllerImage is the image the pods of Flux's source-controller show: the pinned
 // version hack/thirdparty/build.sh builds.
 const sourceControllerImage = "ghcr.io/fluxcd/source-controller:v1.9.6"
-
-// thirdpartyBin is the folder of the pinned third-party controllers named (hack/thirdparty/
-// build.sh; hack/e2e.sh builds them first, so this only finds them in the cache).
-func thirdpartyBin(t *testing.T, names string) string {
-	t.Helper()
-	cmd := exec.Command(filepath.Join(env.root, "hack/thirdparty/build.sh"))
-	cmd.Env = append(os.Environ(), "THIRDPARTY="+names)
-	out, err := cmd.Output()
-	if err != nil {
-		var stderr string
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = string(ee.Stderr)
-		}
-		t.Fatalf("hack/thirdparty/build.sh (the controllers these tests run): %v\n%s", err, stderr)
-	}
-	return strings.TrimSpace(string(out))
-}
 
 var fluxCRDs sync.Once
 
@@ -76,25 +58,6 @@ func gitRepositories(t *testing.T, ns, prefix, url string, n int, timeout string
 	apply(t, b.String())
 }
 
-type fluxFinding struct {
-	Check, Severity, Target, Queue, Summary string
-	Evidence                                []struct{ Name, Value string }
-	Knob                                    *struct {
-		Controller string
-		Flags      []struct{ Flag, Default string }
-	} `json:"knob"`
-}
-
-func fluxReport(t *testing.T, ns, interval string) ([]fluxFinding, Result) {
-	t.Helper()
-	r := ctrldiag(t, "report", "-n", ns, "--interval", interval, "-o", "json")
-	var d struct{ Findings []fluxFinding }
-	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
-		t.Fatalf("report -o json: %v\n%s", err, r)
-	}
-	return d.Findings, r
-}
-
 // Flux's source-controller, real, on the local control plane: a HelmRepository it serves
 // raises nothing above info (Flux requeues every object on purpose); GitRepositories whose
 // server refuses are named, with Flux's reason, by a report of a 10 s window started as they
@@ -129,7 +92,7 @@ func TestFluxSourceController(t *testing.T) {
 			}
 			return nil
 		})
-		fs, r := fluxReport(t, ns, "12s")
+		fs, r := thirdPartyReport(t, ns, "12s")
 		for _, f := range fs {
 			if f.Severity != "info" {
 				t.Errorf("a healthy source-controller: %s %s %s: %s", f.Severity, f.Check, f.Queue, f.Summary)
@@ -146,7 +109,7 @@ func TestFluxSourceController(t *testing.T) {
 		startSourceController(t, ns)
 		created := time.Now()
 		gitRepositories(t, ns, "refused", "http://127.0.0.1:1/x.git", 3, "20s")
-		fs, r := fluxReport(t, ns, "10s")
+		fs, r := thirdPartyReport(t, ns, "10s")
 		t.Logf("the report ended %s after the objects were created", time.Since(created).Round(time.Second))
 		named := map[string]bool{}
 		for _, f := range fs {
@@ -193,7 +156,7 @@ func TestFluxSourceController(t *testing.T) {
 			return nil
 		})
 		inWorkers := time.Since(created)
-		fs, r := fluxReport(t, ns, "10s")
+		fs, r := thirdPartyReport(t, ns, "10s")
 		t.Logf("two clones in the workers %s after the objects were created; the report ended %s after that",
 			inWorkers.Round(time.Second), (time.Since(created) - inWorkers).Round(time.Second))
 		advised := false

@@ -26,8 +26,9 @@ without scraping anything.
 
 Where it looks, in a namespace (-n) or all of them (-A): the pods you name (pod/NAME, NAME,
 deploy/NAME, svc/NAME); otherwise pods annotated prometheus.io/scrape=true, container ports
-named metrics, http-metrics, https, https-metrics or http-prom (Flux's), the
-kube-controller-manager and kube-scheduler pods of kubeadm clusters, pods behind a kubebuilder *-metrics-service, and
+named metrics, http-metrics, https, https-metrics or http-prom (Flux's), external-dns
+pods (its --metrics-address, default 7979), the kube-controller-manager and kube-scheduler
+pods of kubeadm clusters, pods behind a kubebuilder *-metrics-service, and
 what the Prometheus Operator's ServiceMonitors and PodMonitors select (what they configure
 wins). --include-apiserver adds the API server's own /metrics (on with -A and no -l). Pods
 that are not running and ready are listed as skipped. Details: docs/guide/targets.md.

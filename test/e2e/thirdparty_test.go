@@ -1,0 +1,50 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// thirdpartyBin is the folder of the pinned third-party controllers named (hack/thirdparty/
+// build.sh; hack/e2e.sh builds them first, so this only finds them in the cache).
+func thirdpartyBin(t *testing.T, names string) string {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(env.root, "hack/thirdparty/build.sh"))
+	cmd.Env = append(os.Environ(), "THIRDPARTY="+names)
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr string
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("hack/thirdparty/build.sh (the controllers these tests run): %v\n%s", err, stderr)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// thirdPartyFinding is what the third-party tests read of a finding.
+type thirdPartyFinding struct {
+	Check, Severity, Target, Queue, Summary string
+	Evidence                                []struct{ Name, Value string }
+	Knob                                    *struct {
+		Controller string
+		Flags      []struct{ Flag, Default, Current string }
+	} `json:"knob"`
+}
+
+// thirdPartyReport runs report -o json on ns over interval and returns its findings.
+func thirdPartyReport(t *testing.T, ns, interval string) ([]thirdPartyFinding, Result) {
+	t.Helper()
+	r := ctrldiag(t, "report", "-n", ns, "--interval", interval, "-o", "json")
+	var d struct{ Findings []thirdPartyFinding }
+	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
+		t.Fatalf("report -o json: %v\n%s", err, r)
+	}
+	return d.Findings, r
+}
