@@ -5,7 +5,7 @@
 # the same pins, from any checkout, does nothing. Prints the bin folder on stdout; it holds
 #   source-controller        Flux source-controller (github.com/fluxcd/source-controller)
 #   cert-manager-controller  cert-manager's controllers (hack/thirdparty/cert-manager/main.go)
-#   external-dns             external-dns (sigs.k8s.io/external-dns)
+#   external-dns             external-dns with only the inmemory provider (hack/thirdparty/external-dns/main.go)
 # Each is built from its own small module, not with `go install ...@version`, which refuses
 # replace directives and cannot build cert-manager's controller command (see NOTES.md). Only Go
 # modules are downloaded (from the Go proxy); the builds run with `nice`, as they take minutes
@@ -50,7 +50,7 @@ for d in "${want[@]}"; do
       pkg=. v=$(version github.com/cert-manager/cert-manager "$d")
       ldflags="-s -w -X github.com/cert-manager/cert-manager/pkg/util.AppVersion=$v" ;;
     external-dns)
-      pkg=sigs.k8s.io/external-dns v=$(version $pkg "$d")
+      pkg=. v=$(version sigs.k8s.io/external-dns "$d")
       ldflags="-s -w -X sigs.k8s.io/external-dns/pkg/apis/externaldns.Version=$v" ;;
     *) echo "thirdparty build: unknown controller $d (known: ${all[*]})" >&2; exit 2 ;;
   esac
