@@ -121,10 +121,12 @@ func (b *builder) records() []Rule {
 		{Record: recRetries, Expr: rate("workqueue_retries_total")},
 		{Record: recRetriesPerAdd, Expr: inc("workqueue_retries_total") + "\n  /\n(" + inc("workqueue_adds_total") + " > 0)"},
 		{Record: recSaturation, Expr: named(b.sel("controller_runtime_active_workers") + " / (" + b.sel("controller_runtime_max_concurrent_reconciles") + " > 0)")},
-		{Record: recReconciles, Expr: named("sum without (result) (" + inc("controller_runtime_reconcile_total") + ")")},
-		{Record: recReconcileRate, Expr: named("sum without (result) (" + rate("controller_runtime_reconcile_total") + ")")},
-		{Record: recErrors, Expr: named(inc("controller_runtime_reconcile_errors_total"))},
-		{Record: recErrorRate, Expr: named(rate("controller_runtime_reconcile_errors_total"))},
+		// cert-manager counts its controllers' syncs and failed syncs instead (no queue figures):
+		// the same reconciles to the failure checks.
+		{Record: recReconciles, Expr: named("sum without (result) (" + inc("controller_runtime_reconcile_total") + ")\n  or\n" + inc(cmSyncCalls))},
+		{Record: recReconcileRate, Expr: named("sum without (result) (" + rate("controller_runtime_reconcile_total") + ")\n  or\n" + rate(cmSyncCalls))},
+		{Record: recErrors, Expr: named(inc("controller_runtime_reconcile_errors_total") + "\n  or\n" + inc(cmSyncErrors))},
+		{Record: recErrorRate, Expr: named(rate("controller_runtime_reconcile_errors_total") + "\n  or\n" + rate(cmSyncErrors))},
 		{Record: recErrorRatio, Expr: b.r(recErrors) + "\n  /\n(" + b.r(recReconciles) + " > 0)"},
 		{Record: recRequeueRatio, Expr: named("sum without (result) ("+inc("controller_runtime_reconcile_total", `result=~"requeue|requeue_after"`)+")") +
 			"\n  /\n(" + b.r(recReconciles) + " > 0)"},
@@ -224,3 +226,9 @@ func bucketAtOrAbove(v float64) string {
 	}
 	return re
 }
+
+// cert-manager's sync counters (github.com/cert-manager/cert-manager/pkg/metrics).
+const (
+	cmSyncCalls  = "certmanager_controller_sync_call_count"
+	cmSyncErrors = "certmanager_controller_sync_error_count"
+)

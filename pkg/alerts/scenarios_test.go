@@ -204,6 +204,11 @@ func scenarios() []scenario {
 			in: rest.with(spike())},
 		{name: "start-up", about: "a process started at minute 25 with 300 objects that waited 5s each for the initial list, then 120 waits of 10ms a minute: the windows hold its start, silent",
 			in: rest.with(startUp())},
+		{name: "cert-manager-failing", about: "cert-manager's issuers controller: 3 syncs a minute, all failing (a CA Issuer without its Secret, backing off)", fire: []string{"PersistentFailures"},
+			in: rest.with(inputs{
+				series("certmanager_controller_sync_call_count", cm, `controller="issuers"`):  counter(3),
+				series("certmanager_controller_sync_error_count", cm, `controller="issuers"`): counter(3),
+			})},
 		{name: "external-dns-failing", about: "external-dns, every minute: its attempts go on, none succeeds since minute 20", fire: []string{"NotSyncing"},
 			in: rest.with(inputs{
 				series("external_dns_controller_last_sync_timestamp_seconds", edns):      "0+60x20 1200x110",

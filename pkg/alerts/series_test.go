@@ -16,6 +16,7 @@ const (
 	kcm     = `job="kcm",instance="198.18.0.1:10257",namespace="kube-system",pod="kube-controller-manager-node",container="kube-controller-manager"`
 	apisrv  = `job="apiserver",instance="198.18.0.1:6443"`
 	ksm     = `job="kube-state-metrics",instance="10.0.0.50:8080"`
+	cm      = `job="cert-manager",instance="10.0.0.8:9402",namespace="cert-manager",pod="cert-manager-0",container="cert-manager-controller"`
 	edns    = `job="external-dns",instance="10.0.0.7:7979",namespace="dns",pod="external-dns-0",container="external-dns"`
 )
 
@@ -145,6 +146,9 @@ func atRest() inputs {
 		series("workqueue_longest_running_processor_seconds", kcmQ): gauge(0),
 		series("up", apisrv):                                        gauge(1),
 		series("up", `job="db",instance="10.0.0.9:5432"`):           gauge(0),
+		// cert-manager's controllers syncing without a failure (no error series yet).
+		series("certmanager_controller_sync_call_count", cm, `controller="issuers"`):                counter(2),
+		series("certmanager_controller_sync_call_count", cm, `controller="certificates-readiness"`): counter(6),
 		// external-dns syncing every 5 minutes, scraped every minute.
 		series("external_dns_controller_last_sync_timestamp_seconds", edns):      everyFiveMinutes(),
 		series("external_dns_controller_last_reconcile_timestamp_seconds", edns): everyFiveMinutes(),
