@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Records the snapshots behind the first-screen goldens: each fault scenario of the reference
-# operator, Flux's source-controller in two faults, and kube-controller-manager with a
+# operator, Flux's source-controller in two faults, cert-manager with an Issuer that fails,
+# external-dns that cannot sync, and kube-controller-manager with a
 # ReplicaSet a ResourceQuota blocks, each read by
 # `kubectl ctrldiag snapshot` from the local control plane into testdata/snapshots/NAME.tar.gz.
 #   make cluster && make build && hack/record-snapshots.sh [NAME...]
@@ -98,6 +99,54 @@ if picked flux-hang; then
   : >"$run/empty.prom"
   hack/cluster/behind-pod.sh "$ns" git 8080/web -- "$run/bin/servepage" --listen "{IP}:8080" --file "$run/empty.prom" --hang >/dev/null
   flux flux-hang "http://$(kubectl -n "$ns" get pod git -o jsonpath='{.status.podIP}'):8080/x.git" 8 60s
+fi
+
+if picked cert-manager-issuer; then # a CA Issuer whose Secret does not exist, beside one that works
+  ns=snap-cert-manager-$stamp
+  bin=$(THIRDPARTY=cert-manager hack/thirdparty/build.sh)
+  kubectl apply --server-side -f "$(cd hack/thirdparty/cert-manager && go list -m -f '{{.Dir}}' github.com/cert-manager/cert-manager)/deploy/crds" >/dev/null
+  flags=(--namespace="$ns" --cluster-resource-namespace="$ns" --leader-elect=false)
+  IMAGE=quay.io/jetstack/cert-manager-controller:v1.21.2 ARGS=$(jq -nc '$ARGS.positional' --args -- "${flags[@]}" --metrics-listen-address=:9402) \
+    hack/cluster/behind-pod.sh "$ns" cert-manager 9402/http-metrics -- \
+    "$bin/cert-manager-controller" --kubeconfig="$KUBECONFIG" "${flags[@]}" --metrics-listen-address={IP}:9402 >/dev/null
+  kubectl apply -f - >/dev/null <<YAML
+apiVersion: cert-manager.io/v1
+kind: Issuer
+metadata: {name: selfsigned, namespace: $ns}
+spec: {selfSigned: {}}
+---
+apiVersion: cert-manager.io/v1
+kind: Issuer
+metadata: {name: ca-nosecret, namespace: $ns}
+spec: {ca: {secretName: does-not-exist}}
+YAML
+  sleep 3
+  kubectl ctrldiag snapshot -n "$ns" --include-apiserver=false --interval 10s -f "$out/cert-manager-issuer.tar.gz" 2>/dev/null
+  kill "$(cat "$run/pids/pod-$ns-cert-manager")" 2>/dev/null || true
+  rm -f "$run/pids/pod-$ns-cert-manager"
+  kubectl delete namespace "$ns" --wait=false >/dev/null
+  echo "record-snapshots: $out/cert-manager-issuer.tar.gz" >&2
+fi
+if picked external-dns-unsynced; then # a ServiceAccount that may read Services only: its sources never get ready
+  ns=snap-external-dns-$stamp
+  bin=$(THIRDPARTY=external-dns hack/thirdparty/build.sh)
+  kubectl create namespace "$ns" >/dev/null
+  kubectl -n "$ns" create serviceaccount external-dns >/dev/null
+  kubectl -n "$ns" create role services-only --verb=get,list,watch --resource=services >/dev/null
+  kubectl -n "$ns" create rolebinding services-only --role=services-only --serviceaccount="$ns:external-dns" >/dev/null
+  kc=$(mktemp)
+  kubectl config view --raw --minify --flatten >"$kc"
+  kubectl --kubeconfig "$kc" config set-credentials external-dns --token="$(kubectl -n "$ns" create token external-dns)" >/dev/null
+  kubectl --kubeconfig "$kc" config set-context --current --user external-dns >/dev/null
+  flags=(--provider=inmemory --source=service --namespace="$ns" --policy=sync --registry=txt --txt-owner-id=snap --interval=3s)
+  IMAGE=registry.k8s.io/external-dns/external-dns:v0.22.0 ARGS=$(jq -nc '$ARGS.positional' --args -- "${flags[@]}" --metrics-address=:7979) \
+    hack/cluster/behind-pod.sh "$ns" external-dns 7979/http -- \
+    "$bin/external-dns" --kubeconfig="$kc" "${flags[@]}" --metrics-address={IP}:7979 >/dev/null
+  kubectl ctrldiag snapshot -n "$ns" --include-apiserver=false --interval 10s -f "$out/external-dns-unsynced.tar.gz" 2>/dev/null
+  kill "$(cat "$run/pids/pod-$ns-external-dns")" 2>/dev/null || true
+  rm -f "$run/pids/pod-$ns-external-dns" "$kc"
+  kubectl delete namespace "$ns" --wait=false >/dev/null
+  echo "record-snapshots: $out/external-dns-unsynced.tar.gz" >&2
 fi
 
 if picked kcm; then

@@ -40,7 +40,24 @@ func causeOf(fs []findings.Finding, what findings.Finding) string {
 			return c
 		}
 	}
+	if what.Check == "not-syncing" {
+		return lastSync(what)
+	}
 	return ""
+}
+
+// lastSync says when a not-syncing finding's controller last synced, and its period: "last
+// sync: none since the process started 20s ago, period 4s".
+func lastSync(f findings.Finding) string {
+	last, ok := evidenceValue(f, "last successful sync")
+	if !ok {
+		return ""
+	}
+	if period, ok := evidenceValue(f, "period"); ok {
+		period, _, _ = strings.Cut(period, " (")
+		return "last sync: " + last + ", period " + period
+	}
+	return "last sync: " + last
 }
 
 // contextOnly are the checks whose failing objects are context, not a cause: a stuck or

@@ -269,3 +269,15 @@ func TestSummaryGivesTheLogOfAStuckQueueAsContext(t *testing.T) {
 		t.Errorf("cause %q, context %q", got.Cause, got.Context)
 	}
 }
+
+// A controller that syncs on a period and stopped: when it last synced, and its period.
+func TestSummaryOfAControllerThatStoppedSyncing(t *testing.T) {
+	f := finding(t, "not-syncing", "dns/external-dns-5c7:7979", "",
+		findings.Evidence{Name: "last successful sync", Value: "none since the process started 19s ago", Threshold: ">= 3 periods: 9s"},
+		findings.Evidence{Name: "period", Value: "3s (--interval in the container's arguments)"},
+		findings.Evidence{Name: "last sync attempted", Value: "none since the process started"})
+	got := only(t, report(f))
+	if got.What != "stopped syncing" || got.Cause != "last sync: none since the process started 19s ago, period 3s" {
+		t.Errorf("%+v", got)
+	}
+}

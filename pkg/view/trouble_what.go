@@ -44,6 +44,7 @@ var symptoms = map[string]symptom{
 	"webhook-slows-writes": {bare: "writes wait in an admission webhook", queue: true},
 	"server-throttling":    {words: "%s answers 429 from the API server", bare: "the API server throttles it", names: []string{"429 answers", "rejected (429)"}},
 	"flowschema-waits":     {bare: "requests wait in API Priority and Fairness"},
+	"not-syncing":          {bare: "stopped syncing"},
 }
 
 // whatOf says what f found, with its key figure; m is its queue's harm.

@@ -20,8 +20,8 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 const firstScreen = 10
 
 // The snapshots hack/record-snapshots.sh took of the reference operator's scenarios, of Flux's
-// source-controller in two faults and of kube-controller-manager with a quota-blocked
-// ReplicaSet, and the check each must lead with
+// source-controller in two faults, of cert-manager and external-dns in a fault each, and of
+// kube-controller-manager with a quota-blocked ReplicaSet, and the check each must lead with
 // ("" for none above info).
 var snapshots = map[string]string{
 	"healthy": "", "slow": "slow-reconcile", "saturated": "workers-saturated", "stuck": "stuck-worker",
@@ -29,6 +29,7 @@ var snapshots = map[string]string{
 	"memory": "memory-pressure", "failing": "persistent-failures", "polling": "", "starved": "priority-starvation",
 	"past-incident": "", "long-reconcile": "", "kcm": "persistent-failures",
 	"flux-refused": "persistent-failures", "flux-hang": "workers-saturated",
+	"cert-manager-issuer": "persistent-failures", "external-dns-unsynced": "not-syncing",
 }
 
 // The first lines of the text report of each recorded run name the controller in trouble,
