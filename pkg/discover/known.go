@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -22,12 +23,13 @@ type knownImage struct {
 var knownImages = []knownImage{{repo: "external-dns/external-dns", flag: "--metrics-address", port: 7979}}
 
 // knownImageTargets are the targets of the containers of pod that run a knownImage, on the
-// port their flag sets (the last one, as the flag parsers take it) or its default.
+// port their flag sets (the last one, as the flag parsers take it) or its default. Images and
+// flags are read as pkg/knobs reads them to recognise the controller.
 func knownImageTargets(pod *corev1.Pod, base target.Target) []target.Target {
 	var ts []target.Target
 	for _, c := range pod.Spec.Containers {
 		for _, k := range knownImages {
-			if !strings.HasSuffix(imageRepository(c.Image), k.repo) {
+			if !strings.HasSuffix(knobs.Repository(c.Image), k.repo) {
 				continue
 			}
 			port, from := k.port, "its default"
@@ -43,30 +45,9 @@ func knownImageTargets(pod *corev1.Pod, base target.Target) []target.Target {
 	return ts
 }
 
-// imageRepository is image without its tag or digest.
-func imageRepository(image string) string {
-	image, _, _ = strings.Cut(image, "@")
-	if i := strings.LastIndexByte(image, ':'); i > strings.LastIndexByte(image, '/') {
-		image = image[:i]
-	}
-	return image
-}
-
-// flagPort is the port of the last "--flag=HOST:PORT" or "--flag HOST:PORT" in args.
+// flagPort is the port of the address the last flag in args gives ("HOST:PORT", ":PORT").
 func flagPort(args []string, flag string) (int32, bool) {
-	var addr string
-	for i, a := range args {
-		switch {
-		case strings.HasPrefix(a, flag+"="):
-			addr = strings.TrimPrefix(a, flag+"=")
-		case a == flag && i+1 < len(args):
-			addr = args[i+1]
-		}
-	}
-	if addr == "" {
-		return 0, false
-	}
-	_, p, err := net.SplitHostPort(addr)
+	_, p, err := net.SplitHostPort(knobs.FlagValue(args, flag))
 	if err != nil {
 		return 0, false
 	}

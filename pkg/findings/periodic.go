@@ -26,22 +26,23 @@ func notSyncing(t Target, th Thresholds) []Finding {
 		return nil
 	}
 	now := float64(t.Cur.Time.UnixNano()) / 1e9
-	since, never := p.LastSync, !(p.LastSync > 0)
+	lastOK, never := p.LastSync, !(p.LastSync > 0)
 	if never {
-		since = t.Cur.Process.StartTime
+		lastOK = t.Cur.Process.StartTime
 	}
-	age := math.Round(now - since)
+	age := math.Round(now - lastOK)
 	if math.IsNaN(age) || age < th.MissedSyncs*period.Seconds() {
 		return nil
 	}
 	who := m.Controller.Title
 	last := Evidence{Name: "last successful sync", Value: format(age, "s") + " ago",
 		Threshold: fmt.Sprintf(">= %g periods: %s", th.MissedSyncs, format(th.MissedSyncs*period.Seconds(), "s"))}
-	summary := fmt.Sprintf("%s has not synced for %s, %.0f periods of %s", who, format(age, "s"), math.Floor(age/period.Seconds()), period)
+	since := "for " + format(age, "s")
 	if never {
 		last.Value = "none since the process started " + format(age, "s") + " ago"
-		summary = fmt.Sprintf("%s has not synced once since it started %s ago, %.0f periods of %s", who, format(age, "s"), math.Floor(age/period.Seconds()), period)
+		since = "once since it started " + format(age, "s") + " ago"
 	}
+	summary := fmt.Sprintf("%s has not synced %s, %.0f periods of %s", who, since, math.Floor(age/period.Seconds()), period)
 	evs := []Evidence{last, {Name: "period", Value: period.String() + " (" + from + ")"}, lastAttempt(p, now)}
 	summary += "; " + whyNotSyncing(p, now, period.Seconds())
 	for _, e := range []struct {

@@ -108,7 +108,7 @@ func FromFamilies(page map[string]*dto.MetricFamily, t time.Time) *Snapshot {
 			s.addSeries(name, m)
 		}
 	}
-	s.fileSyncCounts()
+	s.addSyncCounts(fams[cmSyncCalls], fams[cmSyncErrors])
 	if math.IsNaN(s.Process.HeapBytes) {
 		s.Process.HeapBytes = single(fams[heapAlloc])
 	}
@@ -194,7 +194,7 @@ func (s *Snapshot) addSeries(name string, m *dto.Metric) {
 	case heapInuse:
 		s.Process.HeapBytes = v
 	default:
-		if s.addStaleSkips(name, v) || s.addPeriodic(name, v) || s.addSyncCount(name, l.get("controller"), v) {
+		if s.addStaleSkips(name, v) || s.addPeriodic(name, v) {
 			return
 		}
 		all := labels(m)

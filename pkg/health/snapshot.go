@@ -25,7 +25,6 @@ type Snapshot struct {
 	// SyncsOnly names the framework whose sync counters gave Controllers and their queues
 	// (CertManager: no queue figures, only syncs and errors; syncsonly.go); "" otherwise.
 	SyncsOnly string
-	syncs     *syncCounts
 	// Periodic is what a controller that syncs on a period says of its syncs (syncs.go); nil
 	// when the page has none of its families.
 	Periodic *Periodic

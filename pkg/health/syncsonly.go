@@ -1,5 +1,7 @@
 package health
 
+import dto "github.com/prometheus/client_model/go"
+
 // cert-manager counts the items each of its controllers synced, and those that failed, but
 // registers no workqueue metrics: its page has no depth, waits or workers
 // (github.com/cert-manager/cert-manager/pkg/controller, pkg/metrics). Both counters are by
@@ -17,44 +19,28 @@ func init() {
 	wanted[cmSyncErrors] = true
 }
 
-// syncCounts holds cert-manager's counters by controller while a page is read.
-type syncCounts struct{ calls, errors map[string]float64 }
-
-// addSyncCount files a series of cert-manager's sync counters; false for another family.
-func (s *Snapshot) addSyncCount(name, controller string, v float64) bool {
-	if name != cmSyncCalls && name != cmSyncErrors {
-		return false
+// addSyncCounts makes each controller cert-manager counts syncs of (the families calls and
+// errors) a controller with its reconciles (successes and errors, as controller-runtime counts
+// them) and a queue of its name whose own figures the page does not give, so that the failure
+// checks judge it as they judge a controller-runtime controller. A controller with calls and
+// no error series failed none.
+func (s *Snapshot) addSyncCounts(calls, errors *dto.MetricFamily) {
+	byController := func(f *dto.MetricFamily) map[string]float64 {
+		out := map[string]float64{}
+		for _, m := range f.GetMetric() {
+			if name := seriesLabels(m.GetLabel()).get("controller"); name != "" {
+				out[name] += value(m)
+			}
+		}
+		return out
 	}
-	if controller == "" {
-		return true
-	}
-	if s.syncs == nil {
-		s.syncs = &syncCounts{calls: map[string]float64{}, errors: map[string]float64{}}
-	}
-	if name == cmSyncCalls {
-		s.syncs.calls[controller] += v
-	} else {
-		s.syncs.errors[controller] += v
-	}
-	return true
-}
-
-// fileSyncCounts makes each controller cert-manager counts syncs of a controller with its
-// reconciles (successes and errors, as controller-runtime counts them) and a queue of its name
-// whose own figures the page does not give, so that the failure checks judge it as they judge
-// a controller-runtime controller. A controller with calls and no error series failed none.
-func (s *Snapshot) fileSyncCounts() {
-	if s.syncs == nil {
-		return
-	}
-	s.SyncsOnly = CertManager
-	for name, calls := range s.syncs.calls {
-		errs := s.syncs.errors[name]
+	errs := byController(errors)
+	for name, n := range byController(calls) {
+		s.SyncsOnly = CertManager
 		c := s.controller(name)
-		c.ReconcileTotal["success"] = max(calls-errs, 0)
-		c.ReconcileTotal["error"] = errs
-		c.ReconcileErrors = errs
+		c.ReconcileTotal["success"] = max(n-errs[name], 0)
+		c.ReconcileTotal["error"] = errs[name]
+		c.ReconcileErrors = errs[name]
 		s.queue(name, name)
 	}
-	s.syncs = nil
 }

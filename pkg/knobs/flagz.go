@@ -43,7 +43,7 @@ func (m Match) current(flag string) (v, from string) {
 	if v, ok := m.flagz[flagName(flag)]; ok && v != "" {
 		return v, flag + fromFlagz
 	}
-	if v := flagValue(m.args, flag); v != "" {
+	if v := FlagValue(m.args, flag); v != "" {
 		return v, flag + " in the container's arguments"
 	}
 	return "", ""

@@ -123,7 +123,7 @@ func TestAdvise(t *testing.T) {
 		}
 	}
 	// The pflag spelling with dashes sets the flag the table spells with underscores.
-	if v := flagValue([]string{"--concurrent-rc-syncs=3"}, "--concurrent_rc_syncs"); v != "3" {
+	if v := FlagValue([]string{"--concurrent-rc-syncs=3"}, "--concurrent_rc_syncs"); v != "3" {
 		t.Errorf("--concurrent-rc-syncs=3: got %q", v)
 	}
 	if _, ok := (Match{}).Advise("workers-saturated", "deployment"); ok {

@@ -54,7 +54,7 @@ func Recognise(s Seen) (m Match, ok bool) {
 }
 
 func signOf(sg *Signs, s Seen) string {
-	if repo := repository(s.Image); repo != "" {
+	if repo := Repository(s.Image); repo != "" {
 		for _, want := range sg.Images {
 			if repo == want || strings.HasSuffix(repo, "/"+want) {
 				return "image " + s.Image
@@ -77,8 +77,8 @@ func signOf(sg *Signs, s Seen) string {
 	return ""
 }
 
-// repository is an image reference without its tag and digest.
-func repository(image string) string {
+// Repository is an image reference without its tag and digest.
+func Repository(image string) string {
 	if i := strings.IndexByte(image, '@'); i >= 0 {
 		image = image[:i]
 	}
@@ -108,10 +108,10 @@ func (m Match) Advise(check, queue string) (a Advice, ok bool) {
 	return Advice{}, false
 }
 
-// flagValue is the value args give flag ("--name=value" or "--name value"; the last one counts,
+// FlagValue is the value args give flag ("--name=value" or "--name value"; the last one counts,
 // as with pflag), or "" when they do not set it. Names compare as pflag's word-separator
 // normalisation does: "--concurrent_rc_syncs" is "--concurrent-rc-syncs".
-func flagValue(args []string, flag string) string {
+func FlagValue(args []string, flag string) string {
 	v, _ := flagSet(args, flag)
 	return v
 }

@@ -11,7 +11,7 @@ func (m Match) AllNamespaces() bool {
 		return false
 	}
 	for _, r := range m.Controller.AllNamespaces.Unless {
-		v := flagValue(m.args, r.Flag)
+		v := FlagValue(m.args, r.Flag)
 		if v != "" && (r.Value == "" || v == r.Value) {
 			return false
 		}

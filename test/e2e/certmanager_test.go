@@ -4,10 +4,8 @@ package e2e
 
 import (
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -16,23 +14,13 @@ import (
 // hack/thirdparty/build.sh builds.
 const certManagerImage = "quay.io/jetstack/cert-manager-controller:v1.21.2"
 
-var certManagerCRDs sync.Once
-
 // startCertManager runs the pinned cert-manager controller behind a pod of ns, for ns only, as
 // its chart runs it (its image, its flags in the pod's args, metrics on the port named
 // http-metrics), with its CRDs installed from its module.
 func startCertManager(t *testing.T, ns string) *behindPod {
 	t.Helper()
 	bin := filepath.Join(thirdpartyBin(t, "cert-manager"), "cert-manager-controller")
-	certManagerCRDs.Do(func() {
-		list := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/cert-manager/cert-manager")
-		list.Dir = filepath.Join(env.root, "hack/thirdparty/cert-manager")
-		dir, err := list.Output()
-		if err != nil {
-			t.Fatalf("the cert-manager module: %v", err)
-		}
-		mustKubectl(t, "apply", "--server-side", "-f", filepath.Join(strings.TrimSpace(string(dir)), "deploy/crds"))
-	})
+	applyCRDs(t, "cert-manager", "github.com/cert-manager/cert-manager", "deploy/crds")
 	flags := func(metrics string) []string {
 		return []string{"--kubeconfig=" + env.kubeconfig, "--namespace=" + ns, "--cluster-resource-namespace=" + ns,
 			"--leader-elect=false", "--metrics-listen-address=" + metrics}

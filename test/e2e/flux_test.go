@@ -5,10 +5,8 @@ package e2e
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -17,23 +15,13 @@ import (
 // version hack/thirdparty/build.sh builds.
 const sourceControllerImage = "ghcr.io/fluxcd/source-controller:v1.9.6"
 
-var fluxCRDs sync.Once
-
 // startSourceController runs the pinned Flux source-controller behind a pod of ns, watching ns
 // only, as Flux's own manifests run it (metrics on the port named http-prom, the flags in the
 // pod's args), with its CRDs installed from its module.
 func startSourceController(t *testing.T, ns string) *behindPod {
 	t.Helper()
 	bin := filepath.Join(thirdpartyBin(t, "source-controller"), "source-controller")
-	fluxCRDs.Do(func() {
-		list := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/fluxcd/source-controller")
-		list.Dir = filepath.Join(env.root, "hack/thirdparty/source-controller")
-		dir, err := list.Output()
-		if err != nil {
-			t.Fatalf("the source-controller module: %v", err)
-		}
-		mustKubectl(t, "apply", "--server-side", "-f", filepath.Join(strings.TrimSpace(string(dir)), "config/crd/bases"))
-	})
+	applyCRDs(t, "source-controller", "github.com/fluxcd/source-controller", "config/crd/bases")
 	storage := t.TempDir()
 	flags := func(l map[int32]string) []string {
 		return []string{"--watch-all-namespaces=false", "--metrics-addr=" + l[8080], "--health-addr=" + l[9440],

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -26,6 +27,25 @@ func thirdpartyBin(t *testing.T, names string) string {
 		t.Fatalf("hack/thirdparty/build.sh (the controllers these tests run): %v\n%s", err, stderr)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// crdsApplied holds, by module, the CRDs applyCRDs applied once for the whole suite.
+var crdsApplied sync.Map
+
+// applyCRDs applies, once per suite, the CRDs in folder crds of module, the module pinned by
+// hack/thirdparty/<controller> (from the module cache, where its build put it).
+func applyCRDs(t *testing.T, controller, module, crds string) {
+	t.Helper()
+	once, _ := crdsApplied.LoadOrStore(module, &sync.Once{})
+	once.(*sync.Once).Do(func() {
+		list := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", module)
+		list.Dir = filepath.Join(env.root, "hack/thirdparty", controller)
+		dir, err := list.Output()
+		if err != nil {
+			t.Fatalf("the %s module: %v", controller, err)
+		}
+		mustKubectl(t, "apply", "--server-side", "-f", filepath.Join(strings.TrimSpace(string(dir)), crds))
+	})
 }
 
 // thirdPartyFinding is what the third-party tests read of a finding.
