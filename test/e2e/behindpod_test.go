@@ -170,6 +170,28 @@ func (p *localProcess) waitListening(t *testing.T, addr string) {
 	})
 }
 
+// waitLogged waits until a line of the process's log holds every one of parts: a controller
+// that logs when it is ready to work says so sooner than any status it writes.
+func (p *localProcess) waitLogged(t *testing.T, timeout time.Duration, what string, parts ...string) {
+	t.Helper()
+	eventually(t, timeout, what, func() error {
+		b, err := os.ReadFile(p.logPath)
+		if err != nil {
+			return err
+		}
+	lines:
+		for _, l := range strings.Split(string(b), "\n") {
+			for _, part := range parts {
+				if !strings.Contains(l, part) {
+					continue lines
+				}
+			}
+			return nil
+		}
+		return fmt.Errorf("no line of its log holds %q", parts)
+	})
+}
+
 // Stop ends the process: SIGTERM, then SIGKILL after 10 seconds. It returns the exit error.
 func (p *localProcess) Stop(t *testing.T) error {
 	if p.cmd.Process == nil || p.cmd.ProcessState != nil {

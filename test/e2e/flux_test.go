@@ -17,7 +17,9 @@ const sourceControllerImage = "ghcr.io/fluxcd/source-controller:v1.9.6"
 
 // startSourceController runs the pinned Flux source-controller behind a pod of ns, watching ns
 // only, as Flux's own manifests run it (metrics on the port named http-prom, the flags in the
-// pod's args), with its CRDs installed from its module.
+// pod's args), with its CRDs installed from its module. It returns once the GitRepository
+// controller's workers run: what a test measures starts from a controller at work, not from
+// one still syncing its caches on a busy machine.
 func startSourceController(t *testing.T, ns string) *behindPod {
 	t.Helper()
 	bin := filepath.Join(thirdpartyBin(t, "source-controller"), "source-controller")
@@ -27,12 +29,14 @@ func startSourceController(t *testing.T, ns string) *behindPod {
 		return []string{"--watch-all-namespaces=false", "--metrics-addr=" + l[8080], "--health-addr=" + l[9440],
 			"--storage-addr=" + l[9090], "--storage-path=" + storage, "--log-encoding=json"}
 	}
-	return startBehindPod(t, podSpec{Namespace: ns, Name: "source-controller", Labels: map[string]string{"app": "source-controller"},
+	p := startBehindPod(t, podSpec{Namespace: ns, Name: "source-controller", Labels: map[string]string{"app": "source-controller"},
 		Image: sourceControllerImage, Args: flags(map[int32]string{8080: ":8080", 9440: ":9440", 9090: ":9090"}),
 		Ports: []podPort{{"http-prom", 8080}, {"healthz", 9440}, {"http", 9090}},
 		Command: func(l map[int32]string) []string {
 			return append([]string{"env", "RUNTIME_NAMESPACE=" + ns, bin}, flags(l)...)
 		}})
+	p.waitLogged(t, 90*time.Second, "the GitRepository controller's workers", `"Starting workers"`, `"controller":"gitrepository"`)
+	return p
 }
 
 // gitRepositories creates n GitRepositories named prefix-1.. of url.
@@ -114,7 +118,7 @@ func TestFluxSourceController(t *testing.T) {
 			}
 		}
 		if len(named) != 3 {
-			t.Errorf("the failing GitRepositories named with their reason: %v\n%s", named, r.Stdout)
+			t.Errorf("the failing GitRepositories named with their reason: %v\n%s", named, findingLines(fs, r))
 		}
 	})
 
@@ -155,7 +159,7 @@ func TestFluxSourceController(t *testing.T) {
 			}
 		}
 		if !advised {
-			t.Errorf("no workers-saturated on gitrepository advising Flux's --concurrent:\n%s", r.Stdout)
+			t.Errorf("no workers-saturated on gitrepository advising Flux's --concurrent:\n%s", findingLines(fs, r))
 		}
 	})
 }

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,4 +68,18 @@ func thirdPartyReport(t *testing.T, ns, interval string) ([]thirdPartyFinding, R
 		t.Fatalf("report -o json: %v\n%s", err, r)
 	}
 	return d.Findings, r
+}
+
+// findingLines says a report's findings one to a line, with their evidence indented, and what
+// the report said on stderr: short enough to survive a CI log's cut, unlike the whole JSON.
+func findingLines(fs []thirdPartyFinding, r Result) string {
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "%s %s %s %s: %s\n", f.Severity, f.Check, f.Target, f.Queue, f.Summary)
+		for _, e := range f.Evidence {
+			fmt.Fprintf(&b, "    %s: %s\n", e.Name, e.Value)
+		}
+	}
+	fmt.Fprintf(&b, "exit %d; stderr:\n%s", r.Code, r.Stderr)
+	return b.String()
 }
