@@ -12,7 +12,7 @@ import (
 // Formats are the outputs of `rules` (render.Rules writes them): a plain Prometheus rule file
 // (YAML, the default), a PrometheusRule of the Prometheus Operator, the rule file as JSON, and
 // a table that lists every alert and the checks not exported. The rule file also prints
-// through kubectl's templates (render.TemplateFormats).
+// through kubectl's templates (printer.TemplateFormats).
 var Formats = []string{"yaml", "prometheusrule", "json", "table"}
 
 // Meta is the metadata of a PrometheusRule.

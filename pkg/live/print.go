@@ -12,7 +12,7 @@ import (
 )
 
 // Print is how the stream prints each frame's queue list: Format is an -o of queues as
-// render.Prepare returned it ("" or "table" the table, "wide", "json", "yaml", kubectl's
+// printer.Prepare returned it ("" or "table" the table, "wide", "json", "yaml", kubectl's
 // forms), List its --no-headers and --sort-by.
 type Print struct {
 	Format string

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -20,9 +21,9 @@ func objectList() view.QueueList {
 
 func writeAs(t *testing.T, format string, v any, allowed ...string) string {
 	t.Helper()
-	prepared, err := Prepare(format, allowed...)
+	prepared, err := printer.Prepare(format, allowed...)
 	if err != nil {
-		t.Fatalf("Prepare(%q): %v", format, err)
+		t.Fatalf("printer.Prepare(%q): %v", format, err)
 	}
 	var buf bytes.Buffer
 	if err := Write(&buf, prepared, v); err != nil {
@@ -31,7 +32,7 @@ func writeAs(t *testing.T, format string, v any, allowed ...string) string {
 	return buf.String()
 }
 
-var queueFormats = append(append([]string{"", "wide", "json", "yaml"}, ItemFormats...), TemplateFormats...)
+var queueFormats = append(append([]string{"", "wide", "json", "yaml"}, printer.ItemFormats...), printer.TemplateFormats...)
 
 // kubectl's forms print the data of -o json; strings from outside stay escaped in each.
 func TestObjectForms(t *testing.T) {
@@ -78,12 +79,12 @@ func TestPrepareRefuses(t *testing.T) {
 		{"custom-columns=QUEUE:{.items[", queueFormats, "column QUEUE"},
 		{"jsonpath-file=" + missing, queueFormats, "-o jsonpath-file"},
 		{"name", []string{"", "json"}, `unknown output format "name": use one of json`},
-		{"custom-columns=A:.a", append([]string{"json"}, TemplateFormats...), "use one of json, jsonpath="},
+		{"custom-columns=A:.a", append([]string{"json"}, printer.TemplateFormats...), "use one of json, jsonpath="},
 		{"jsonpathx={.a}", queueFormats, "unknown output format"},
 	} {
-		_, err := Prepare(c.format, c.allowed...)
+		_, err := printer.Prepare(c.format, c.allowed...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Prepare(%q) = %v, want an error with %q", c.format, err, c.want)
+			t.Errorf("printer.Prepare(%q) = %v, want an error with %q", c.format, err, c.want)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	yamlv3 "go.yaml.in/yaml/v3"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/alerts"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 )
 
 // Rules writes the rules of s in one of alerts.Formats (`kubectl ctrldiag rules`): a plain
@@ -19,8 +20,8 @@ import (
 // exported; or the rule file through a template of kubectl's (jsonpath=..., go-template=...,
 // as Prepare returned it), over the data of -o json.
 func Rules(w io.Writer, format string, s alerts.Set, meta alerts.Meta) error {
-	if objectForm(format) {
-		return writeObject(w, format, s.File, false)
+	if printer.KubectlForm(format) {
+		return printer.Write(w, format, s.File, false)
 	}
 	switch format {
 	case "", "yaml", "rules":

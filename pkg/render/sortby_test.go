@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -28,16 +29,16 @@ func TestSortBy(t *testing.T) {
 		{".queue", "a b c d e"},
 		{".nope", "a b c d e"},
 	} {
-		out, err := SortBy(in, c.path, nil)
+		out, err := printer.SortBy(in, c.path, nil)
 		if err != nil {
-			t.Fatalf("SortBy(%s): %v", c.path, err)
+			t.Fatalf("printer.SortBy(%s): %v", c.path, err)
 		}
 		var got []string
 		for _, it := range out.(view.QueueList).Items {
 			got = append(got, it.Queue)
 		}
 		if strings.Join(got, " ") != c.want {
-			t.Errorf("SortBy(%s) = %v, want %s", c.path, got, c.want)
+			t.Errorf("printer.SortBy(%s) = %v, want %s", c.path, got, c.want)
 		}
 	}
 	if in.Items[0].Queue != "a" || in.Items[3].Queue != "d" {
@@ -46,12 +47,12 @@ func TestSortBy(t *testing.T) {
 }
 
 func TestSortByRefuses(t *testing.T) {
-	if _, err := SortBy(view.Report{}, ".x", nil); err == nil || !strings.Contains(err.Error(), "items of a list") {
+	if _, err := printer.SortBy(view.Report{}, ".x", nil); err == nil || !strings.Contains(err.Error(), "items of a list") {
 		t.Errorf("SortBy of a report = %v, want an error about lists", err)
 	}
 	for _, p := range []string{"", "{.items[", "  ", ".nope", "{.depth.x}", ".status[0]", ".Depth"} {
-		if err := CheckSortBy(p, view.QueueItem{}); err == nil || !strings.Contains(err.Error(), "--sort-by") {
-			t.Errorf("CheckSortBy(%q) = %v, want an error naming --sort-by", p, err)
+		if err := printer.CheckSortBy(p, view.QueueItem{}); err == nil || !strings.Contains(err.Error(), "--sort-by") {
+			t.Errorf("printer.CheckSortBy(%q) = %v, want an error naming --sort-by", p, err)
 		}
 	}
 }
@@ -60,12 +61,12 @@ func TestSortByRefuses(t *testing.T) {
 // path with filters or wildcards are not known before the items are).
 func TestCheckSortByKnowsTheItemsFields(t *testing.T) {
 	for _, p := range []string{".depth", "{.status}", " .queue ", ".depthByPriority.0", ".queueWait.verdict", ".items[*].x", "..depth"} {
-		if err := CheckSortBy(p, view.QueueItem{}); err != nil {
-			t.Errorf("CheckSortBy(%q) = %v, want no error", p, err)
+		if err := printer.CheckSortBy(p, view.QueueItem{}); err != nil {
+			t.Errorf("printer.CheckSortBy(%q) = %v, want no error", p, err)
 		}
 	}
-	if err := CheckSortBy(".nope", view.QueueItem{}); err == nil || !strings.Contains(err.Error(), "no such field") {
-		t.Errorf("CheckSortBy(.nope) = %v, want that the items have no such field", err)
+	if err := printer.CheckSortBy(".nope", view.QueueItem{}); err == nil || !strings.Contains(err.Error(), "no such field") {
+		t.Errorf("printer.CheckSortBy(.nope) = %v, want that the items have no such field", err)
 	}
 }
 
@@ -75,7 +76,7 @@ func TestSortByStatusIsBySeverity(t *testing.T) {
 	for i, st := range []string{"OK", "SLOW", "ERROR", "BACKLOG", "STUCK", "OK"} {
 		in.Items = append(in.Items, view.Queue{Target: "t", Queue: string(rune('a' + i)), Status: st})
 	}
-	out, err := SortBy(in, ".status", view.QueueRanks)
+	out, err := printer.SortBy(in, ".status", view.QueueRanks)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,8 +110,12 @@ func TestWriteList(t *testing.T) {
 			t.Fatal(err)
 		}
 		lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-		if f := strings.Fields(lines[0]); len(f) == 0 || f[0] != c.first || len(lines) != 3+boolRank(!c.o.NoHeaders) {
-			t.Errorf("-o %q %+v:\n%s\nwant %d lines, the first starting %q", c.format, c.o, buf.String(), 3+boolRank(!c.o.NoHeaders), c.first)
+		want := 4
+		if c.o.NoHeaders {
+			want = 3
+		}
+		if f := strings.Fields(lines[0]); len(f) == 0 || f[0] != c.first || len(lines) != want {
+			t.Errorf("-o %q %+v:\n%s\nwant %d lines, the first starting %q", c.format, c.o, buf.String(), want, c.first)
 		}
 		if c.o.SortBy == ".depth" && c.format == "wide" && !strings.Contains(lines[0], "   c   ") {
 			t.Errorf("--sort-by .depth: first row %q, want queue c (depth 9)", lines[0])

@@ -1,13 +1,10 @@
 package render
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -38,7 +35,7 @@ type ListOptions struct {
 // with the width of its text.
 func WriteList(w io.Writer, format string, v any, o ListOptions) error {
 	if o.SortBy != "" {
-		sorted, err := SortBy(v, o.SortBy, o.Ranks)
+		sorted, err := printer.SortBy(v, o.SortBy, o.Ranks)
 		if err != nil {
 			return err
 		}
@@ -48,21 +45,8 @@ func WriteList(w io.Writer, format string, v any, o ListOptions) error {
 }
 
 func write(w io.Writer, format string, v any, o ListOptions) error {
-	switch format {
-	case "json":
-		// Encoded compact, then indented in one pass (indentJSON): the encoder's own
-		// indentation reads every byte through its scanner, several times the encoding.
-		var buf bytes.Buffer
-		if err := json.NewEncoder(&buf).Encode(v); err != nil {
-			return err
-		}
-		_, err := w.Write(printable.Quoted(indentJSON(make([]byte, 0, buf.Len()*2), buf.Bytes())))
-		return err
-	case "yaml":
-		return writeYAML(w, v)
-	}
-	if objectForm(format) {
-		return writeObject(w, format, v, o.NoHeaders)
+	if printer.Data(format) {
+		return printer.Write(w, format, v, o.NoHeaders)
 	}
 	switch v := v.(type) {
 	case view.QueueList:
@@ -97,26 +81,4 @@ func write(w io.Writer, format string, v any, o ListOptions) error {
 		}
 	}
 	return fmt.Errorf("render: no %q output for %T", format, v)
-}
-
-// ValidateFormat returns an error naming the allowed values when format is not one of them.
-// Commands that print kubectl's forms (jsonpath=..., custom-columns=..., name) use Prepare.
-func ValidateFormat(format string, allowed ...string) error {
-	for _, a := range allowed {
-		if format == a {
-			return nil
-		}
-	}
-	return unknownFormat(format, allowed)
-}
-
-// unknownFormat is the error of an -o value not among allowed, which it lists.
-func unknownFormat(format string, allowed []string) error {
-	shown := make([]string, 0, len(allowed))
-	for _, a := range allowed {
-		if a != "" { // "" is the default output, not something to type
-			shown = append(shown, a)
-		}
-	}
-	return fmt.Errorf("unknown output format %q: use one of %s", format, strings.Join(shown, ", "))
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 )
@@ -72,7 +73,7 @@ type Options struct {
 }
 
 // formats are the values of -o: "" is text.
-var formats = slices.Concat([]string{"", "text", "json", "yaml", "markdown"}, render.TemplateFormats)
+var formats = slices.Concat([]string{"", "text", "json", "yaml", "markdown"}, printer.TemplateFormats)
 
 // NewCmd returns the diff command.
 func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
@@ -106,7 +107,7 @@ func (o *Options) Validate(args []string) error {
 		return exitcode.UsageError("diff takes two files, BEFORE and AFTER, got %d", len(args))
 	}
 	o.Before, o.After = args[0], args[1]
-	format, err := render.Prepare(o.Output, formats...)
+	format, err := printer.Prepare(o.Output, formats...)
 	if err != nil {
 		return exitcode.UsageError("%v", err)
 	}

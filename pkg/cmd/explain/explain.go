@@ -10,6 +10,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/explain"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
@@ -55,7 +56,7 @@ func NewCmd(streams genericiooptions.IOStreams) *cobra.Command {
 			return completion.Words(explain.Names()...)(cmd, args, toComplete)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := render.ValidateFormat(output, formats...); err != nil {
+			if err := printer.ValidateFormat(output, formats...); err != nil {
 				return exitcode.UsageError("-o: %v", err)
 			}
 			if len(args) == 0 {

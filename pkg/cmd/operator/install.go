@@ -17,7 +17,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/install"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/scenario"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 )
 
 // DefaultNamespace is where install and uninstall work when -n is not given.
@@ -142,7 +142,7 @@ func (o *InstallOptions) Complete() error {
 	if o.DryRun != "none" && o.DryRun != "client" {
 		return exitcode.UsageError("--dry-run must be none or client, got %q", o.DryRun)
 	}
-	if err := render.ValidateFormat(o.Output, installFormats...); err != nil {
+	if err := printer.ValidateFormat(o.Output, installFormats...); err != nil {
 		return exitcode.UsageError("%v", err)
 	}
 	if o.Scenario != "" {
@@ -215,7 +215,7 @@ func printObjects(w io.Writer, format string, objs []*unstructured.Unstructured)
 		for _, u := range objs {
 			items = append(items, u.Object)
 		}
-		return render.Write(w, "json", map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
+		return printer.Write(w, "json", map[string]any{"apiVersion": "v1", "kind": "List", "items": items}, false)
 	}
 	for i, u := range objs {
 		b, err := yaml.Marshal(u.Object)

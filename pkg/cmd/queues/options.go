@@ -14,6 +14,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
@@ -21,7 +22,7 @@ import (
 
 // formats are the values of -o: "" is the table; kubectl's forms print the items or the
 // whole list.
-var formats = slices.Concat([]string{"", "table", "wide", "json", "yaml"}, render.ItemFormats, render.TemplateFormats)
+var formats = slices.Concat([]string{"", "table", "wide", "json", "yaml"}, printer.ItemFormats, printer.TemplateFormats)
 
 // Options holds the flag values of the queues command.
 type Options struct {
@@ -53,13 +54,13 @@ func (o *Options) Complete(args []string) error {
 
 // Validate checks the flag values and opens queues' plan.
 func (o *Options) Validate() error {
-	format, err := render.Prepare(o.Output, formats...)
+	format, err := printer.Prepare(o.Output, formats...)
 	if err != nil {
 		return exitcode.UsageError("%v", err)
 	}
 	o.format = format
 	if o.SortBy != "" {
-		if err := render.CheckSortBy(o.SortBy, view.QueueItem{}); err != nil {
+		if err := printer.CheckSortBy(o.SortBy, view.QueueItem{}); err != nil {
 			return exitcode.UsageError("%v", err)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 )
@@ -62,7 +63,7 @@ func (o *Options) Complete(args []string) error {
 // Validate checks the flags and builds the configuration.
 func (o *Options) Validate() error {
 	args := o.Args
-	format, err := render.Prepare(o.Output, Formats...)
+	format, err := printer.Prepare(o.Output, Formats...)
 	if err != nil {
 		return exitcode.UsageError("%v", err)
 	}

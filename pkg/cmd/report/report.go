@@ -5,14 +5,15 @@
 package report
 
 import (
+	"slices"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"slices"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
 )
 
@@ -82,7 +83,7 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 }
 
 // Formats are the values of report's -o, and snapshot's: "" is text.
-var Formats = slices.Concat([]string{"", "text", "wide", "json", "yaml", "markdown", "html", "junit", "github"}, render.TemplateFormats)
+var Formats = slices.Concat([]string{"", "text", "wide", "json", "yaml", "markdown", "html", "junit", "github"}, printer.TemplateFormats)
 
 // RegisterCompletions offers the values of the flags of AddFlags to shell completion on cmd.
 func (o *Options) RegisterCompletions(cmd *cobra.Command) {

@@ -17,6 +17,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
 
@@ -61,7 +62,7 @@ const example = `  # A rule file for a plain Prometheus (rule_files: in promethe
 
 // formats are the values of -o: the outputs of pkg/alerts, and kubectl's templates over the
 // rule file.
-var formats = slices.Concat(alerts.Formats, render.TemplateFormats)
+var formats = slices.Concat(alerts.Formats, printer.TemplateFormats)
 
 // oldRules is the old name of -o yaml, kept for one release.
 const oldRules = "rules"
@@ -131,7 +132,7 @@ func (o *Options) Complete() error {
 		fmt.Fprintln(o.ErrOut, "rules: -o rules is deprecated and goes in the next release: use -o yaml (the same rule file), the default")
 		o.Output = "yaml"
 	}
-	format, err := render.Prepare(o.Output, formats...)
+	format, err := printer.Prepare(o.Output, formats...)
 	if err != nil {
 		return exitcode.UsageError("%v", err)
 	}

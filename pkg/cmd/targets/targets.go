@@ -15,6 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/progress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/stderrline"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -65,7 +66,7 @@ type Options struct {
 
 // formats are the values of -o: "" is the table; kubectl's forms print the items or the
 // whole list.
-var formats = slices.Concat([]string{"", "table", "wide", "json", "yaml"}, render.ItemFormats, render.TemplateFormats)
+var formats = slices.Concat([]string{"", "table", "wide", "json", "yaml"}, printer.ItemFormats, printer.TemplateFormats)
 
 // NewCmd returns the targets command.
 func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
@@ -98,13 +99,13 @@ func NewCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command
 
 // Validate checks the flags.
 func (o *Options) Validate() error {
-	format, err := render.Prepare(o.Output, formats...)
+	format, err := printer.Prepare(o.Output, formats...)
 	if err != nil {
 		return exitcode.UsageError("%v", err)
 	}
 	o.format = format
 	if o.SortBy != "" {
-		if err := render.CheckSortBy(o.SortBy, target.Target{}); err != nil {
+		if err := printer.CheckSortBy(o.SortBy, target.Target{}); err != nil {
 			return exitcode.UsageError("%v", err)
 		}
 	}

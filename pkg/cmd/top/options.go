@@ -14,13 +14,14 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/sourceflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/thresholdflags"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/live"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
 // formats are the values of -o, those of queues: each refresh prints its queue list so.
-var formats = slices.Concat([]string{"", "table", "wide", "json", "yaml"}, render.ItemFormats, render.TemplateFormats)
+var formats = slices.Concat([]string{"", "table", "wide", "json", "yaml"}, printer.ItemFormats, printer.TemplateFormats)
 
 // Options holds the flag values of the top command.
 type Options struct {
@@ -69,12 +70,12 @@ func (o *Options) Validate() error {
 	case len(o.Sources.Files) > 0:
 		return exitcode.UsageError("top reads live targets again and again; saved pages (--from-file) do not change: use kubectl ctrldiag queues --from-file")
 	}
-	format, err := render.Prepare(o.Output, formats...)
+	format, err := printer.Prepare(o.Output, formats...)
 	if err != nil {
 		return exitcode.UsageError("%v", err)
 	}
 	if o.SortBy != "" {
-		if err := render.CheckSortBy(o.SortBy, view.QueueItem{}); err != nil {
+		if err := printer.CheckSortBy(o.SortBy, view.QueueItem{}); err != nil {
 			return exitcode.UsageError("%v", err)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	buildinfo "github.com/ctrldiag/kubectl-ctrldiag/pkg/version"
 )
 
@@ -41,7 +41,7 @@ func NewCmd(binary string, streams genericiooptions.IOStreams) *cobra.Command {
 		Args:    cobra.NoArgs,
 		Example: strings.ReplaceAll(example, "kubectl ctrldiag", commandOf(binary)),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := render.ValidateFormat(o.Output, formats...); err != nil {
+			if err := printer.ValidateFormat(o.Output, formats...); err != nil {
 				return err
 			}
 			cmd.SilenceUsage = true
@@ -57,7 +57,7 @@ func NewCmd(binary string, streams genericiooptions.IOStreams) *cobra.Command {
 func (o *Options) Run() error {
 	info := buildinfo.Get()
 	if o.Output == "json" || o.Output == "yaml" {
-		return render.Write(o.Out, o.Output, info)
+		return printer.Write(o.Out, o.Output, info, false)
 	}
 	_, err := fmt.Fprintf(o.Out, "%s %s (commit %s, built %s, %s, %s)\n", o.Binary,
 		info.Version, info.Commit, info.BuildDate, info.GoVersion, info.Platform)

@@ -1,4 +1,4 @@
-package render
+package printer
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package render
+package printer
 
 // indentJSON appends to dst the compact JSON src (as encoding/json writes it: no space
 // outside strings but the newline Encode ends with) indented by two spaces, exactly as

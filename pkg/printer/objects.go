@@ -1,4 +1,4 @@
-package render
+package printer
 
 import (
 	"encoding/json"
@@ -41,7 +41,7 @@ func Prepare(format string, allowed ...string) (string, error) {
 	if !slices.Contains(allowed, format) && !(hasArg && slices.Contains(allowed, kind+"=")) {
 		return "", unknownFormat(format, allowed)
 	}
-	if !hasArg || !objectForm(format) {
+	if !hasArg || !KubectlForm(format) {
 		return format, nil
 	}
 	if arg == "" {
@@ -63,8 +63,8 @@ func Prepare(format string, allowed ...string) (string, error) {
 	return format, err
 }
 
-// objectForm reports whether format is one of kubectl's forms, printed by writeObject.
-func objectForm(format string) bool {
+// KubectlForm reports whether format is one of kubectl's forms (jsonpath=..., go-template=..., custom-columns=..., name).
+func KubectlForm(format string) bool {
 	kind, _, hasArg := strings.Cut(format, "=")
 	if !hasArg {
 		return format == "name"

@@ -1,4 +1,4 @@
-package render
+package printer
 
 import (
 	"bytes"
@@ -58,7 +58,7 @@ func checkWriteJSON(t *testing.T, v any) {
 		t.Fatal(err)
 	}
 	var got bytes.Buffer
-	if err := Write(&got, "json", v); err != nil {
+	if err := Write(&got, "json", v, false); err != nil {
 		t.Fatal(err)
 	}
 	if w := printable.Quoted(want.Bytes()); !bytes.Equal(got.Bytes(), w) {
