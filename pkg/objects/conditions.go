@@ -1,6 +1,8 @@
 package objects
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -81,6 +83,9 @@ func (c condition) speaksOf(u *unstructured.Unstructured) spec {
 // failed says whether the object's own status says it cannot be made ready, by the
 // conventions most controllers follow (kstatus and the workload APIs):
 //   - Stalled=True, Degraded=True, ReplicaFailure=True;
+//   - a condition of abnormal-true polarity named for a failure (FetchFailed, BuildFailed,
+//     StorageOperationFailed, a Job's Failed) that is True: Flux keeps it while it retries,
+//     when Ready may be Unknown for the length of a reconcile, so it is read before Ready;
 //   - Ready=False while it is not Reconciling=True (a controller still at work says so), or
 //     whose own observedGeneration is the object's generation: a failure of the current spec
 //     even when the controller retries (Reconciling=True) and leaves status.observedGeneration
@@ -101,6 +106,9 @@ func failed(u *unstructured.Unstructured) (condition, bool) {
 			return c, true
 		}
 	}
+	if c, ok := failedTrue(cs, u); ok {
+		return c, true
+	}
 	if c, ok := is("Ready", "False"); ok {
 		if r, ok := cs["Reconciling"]; !ok || r.Status != "True" || c.speaksOf(u) == specCurrent {
 			return c, true
@@ -115,6 +123,22 @@ func failed(u *unstructured.Unstructured) (condition, bool) {
 		}
 	}
 	return condition{}, false
+}
+
+// failedTrue is the first, by name, of the conditions named for a failure ("...Failed") that
+// are True and do not speak of an older spec.
+func failedTrue(cs map[string]condition, u *unstructured.Unstructured) (condition, bool) {
+	var names []string
+	for typ, c := range cs {
+		if strings.HasSuffix(typ, "Failed") && c.Status == "True" && c.speaksOf(u) != specOlder {
+			names = append(names, typ)
+		}
+	}
+	if len(names) == 0 {
+		return condition{}, false
+	}
+	slices.Sort(names)
+	return cs[names[0]], true
 }
 
 // observedOf is the newest generation the controller says it has acted on: the greater of

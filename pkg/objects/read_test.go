@@ -176,6 +176,15 @@ func TestFailureConditions(t *testing.T) {
 		{withGen(obj("flux", 2, 1, 0, "Ready=False/GitOperationFailed/connection refused/30s", "Reconciling=True/ProgressingWithRetry//30s"), 2, 2), "Ready=False GitOperationFailed"},
 		// The same without the condition's generation: still at work.
 		{obj("working", 2, 1, 0, "Ready=False/GitOperationFailed/connection refused/30s", "Reconciling=True/ProgressingWithRetry//30s"), ""},
+		// Flux in the middle of a retry: Ready Unknown for the length of the reconcile, the
+		// failure still said by FetchFailed, which is read before Ready whenever it is there.
+		{withGen(obj("fluxmid", 2, 1, 0, "Ready=Unknown/Progressing/reconciliation in progress/1s", "Reconciling=True/Progressing//1s",
+			"FetchFailed=True/GitOperationFailed/connection refused/30s"), 2, 2, 2), "FetchFailed=True GitOperationFailed"},
+		{withGen(obj("fluxretry", 2, 1, 0, "Ready=False/GitOperationFailed/connection refused/30s", "Reconciling=True/ProgressingWithRetry//30s",
+			"FetchFailed=True/GitOperationFailed/connection refused/30s"), 2, 2, 2), "FetchFailed=True GitOperationFailed"},
+		{obj("job", 1, 1, 0, "Failed=True/BackoffLimitExceeded/Job has reached the specified backoff limit/1m"), "Failed=True BackoffLimitExceeded"},
+		{obj("fetched", 1, 1, 0, "FetchFailed=False/Succeeded//1m", "Ready=True/Succeeded//1m"), ""},
+		{withGen(obj("oldfetch", 3, 2, 0, "FetchFailed=True/GitOperationFailed/refused/1m"), 2), ""},
 		// Ready=False of an older generation: the new spec is not judged yet.
 		{withGen(obj("old", 3, 2, 0, "Ready=False/InvalidSpec/bad/1m"), 2), ""},
 		{withGen(obj("oldstalled", 3, 2, 0, "Stalled=True/InvalidSpec/bad/1m"), 2), ""},
