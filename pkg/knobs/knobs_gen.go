@@ -592,6 +592,7 @@ var knownTable = Table{
 							Default: "50",
 						},
 					},
+					Note: "cert-manager turns its client-side rate limiter off when the API server has API Priority and Fairness (v1.21.2 does), so these act only where it has not, and only there does its log show waits.",
 				},
 			},
 			AllNamespaces: &Scope{

@@ -17,14 +17,13 @@ const certManagerImage = "quay.io/jetstack/cert-manager-controller:v1.21.2"
 // startCertManager runs the pinned cert-manager controller behind a pod of ns, for ns only, as
 // its chart runs it (its image, its flags in the pod's args, metrics on the port named
 // http-metrics), with its CRDs installed from its module.
-// Extra flags go to the process and the pod's args alike.
-func startCertManager(t *testing.T, ns string, extra ...string) *behindPod {
+func startCertManager(t *testing.T, ns string) *behindPod {
 	t.Helper()
 	bin := filepath.Join(thirdpartyBin(t, "cert-manager"), "cert-manager-controller")
 	applyCRDs(t, "cert-manager", "github.com/cert-manager/cert-manager", "deploy/crds")
 	flags := func(metrics string) []string {
-		return append([]string{"--kubeconfig=" + env.kubeconfig, "--namespace=" + ns, "--cluster-resource-namespace=" + ns,
-			"--leader-elect=false", "--metrics-listen-address=" + metrics}, extra...)
+		return []string{"--kubeconfig=" + env.kubeconfig, "--namespace=" + ns, "--cluster-resource-namespace=" + ns,
+			"--leader-elect=false", "--metrics-listen-address=" + metrics}
 	}
 	return startBehindPod(t, podSpec{Namespace: ns, Name: "cert-manager", Labels: map[string]string{"app.kubernetes.io/name": "cert-manager"},
 		Image: certManagerImage, Args: flags(":9402"), Ports: []podPort{{"http-metrics", 9402}},
@@ -101,32 +100,3 @@ func TestCertManager(t *testing.T) {
 	}
 }
 
-// cert-manager's client held to one request a second (--kube-api-qps=1 --kube-api-burst=1, at
-// its chart's log level 2) while it issues ten certificates: its page has no rate-limiter
-// figures, client-go's "Waited before sending request" lines in its log are the evidence, and
-// the advice names cert-manager's own client flags with the values the pod runs with.
-func TestCertManagerThrottledClient(t *testing.T) {
-	crowd(t)
-	ns := newNamespace(t)
-	startCertManager(t, ns, "--v=2", "--kube-api-qps=1", "--kube-api-burst=1")
-	var b strings.Builder
-	b.WriteString(strings.ReplaceAll(certManagerCA, "NS", ns))
-	for i := 1; i <= 10; i++ {
-		fmt.Fprintf(&b, "---\napiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: leaf-%d, namespace: %s}\n"+
-			"spec: {commonName: leaf-%d.e2e.example.org, secretName: leaf-%d, issuerRef: {name: ca, kind: Issuer}}\n", i, ns, i, i)
-	}
-	apply(t, b.String())
-	fs, r := thirdPartyReport(t, ns, "10s")
-	advised := false
-	for _, f := range fs {
-		if f.Check != "client-throttling" || f.Severity != "warning" || f.Knob == nil || f.Knob.Controller != "cert-manager" || len(f.Knob.Flags) != 2 {
-			continue
-		}
-		qps, burst := f.Knob.Flags[0], f.Knob.Flags[1]
-		advised = qps.Flag == "--kube-api-qps" && qps.Current == "1" && qps.Default == "20" &&
-			burst.Flag == "--kube-api-burst" && burst.Current == "1" && burst.Default == "50"
-	}
-	if !advised {
-		t.Errorf("no client-throttling of cert-manager advising --kube-api-qps (now 1) and --kube-api-burst (now 1):\n%s", findingLines(fs, r))
-	}
-}
