@@ -5,7 +5,7 @@
 # ReplicaSet a ResourceQuota blocks, each read by
 # `kubectl ctrldiag snapshot` from the local control plane into testdata/snapshots/NAME.tar.gz.
 #   make cluster && make build && hack/record-snapshots.sh [NAME...]
-# Then `go test ./pkg/cmd/report -run TestFirstScreen -update` writes the goldens the unit test
+# Then `go test ./pkg/cmd -run TestFirstScreen -update` writes the goldens the unit test
 # holds the report's first lines to. The scenarios run a few at a time, each in its own
 # namespace, warmed up as the e2e test warms them; stale runs alone (beside other operators
 # the API server slows its writes and its cache keeps up).

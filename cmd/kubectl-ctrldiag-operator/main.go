@@ -1,6 +1,6 @@
 // Command kubectl-ctrldiag-operator is the reference operator of kubectl-ctrldiag, run as
 // `kubectl ctrldiag operator run|install|uninstall`. It is a binary of its own so that the
-// plugin does not link controller-runtime: see pkg/cmd/operatorlaunch.
+// plugin does not link controller-runtime: see pkg/cmd/cli (operatorlaunch.go).
 package main
 
 import (
@@ -8,11 +8,11 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/operator"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/rootcmd"
 )
 
 func main() {
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
-	os.Exit(rootcmd.Main(operator.NewRootCmd(streams), os.Stderr))
+	os.Exit(cli.Main(operator.NewRootCmd(streams), os.Stderr))
 }

@@ -8,13 +8,13 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/rootcmd"
 
 	// The first garbage collection waits for a heap of a few MiB: start-up allocates that.
 	_ "github.com/ctrldiag/kubectl-ctrldiag/internal/startheap"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 )
 
 func main() {
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
-	os.Exit(rootcmd.Main(cmd.NewRootCmd(streams), os.Stderr))
+	os.Exit(cli.Main(cmd.NewRootCmd(streams), os.Stderr))
 }

@@ -3,7 +3,7 @@
 // thresholds (findings.Thresholds) and the same logic as the report's rule, and recording
 // rules for the figures the alerts share. Checks that need the cluster (the objects' status,
 // the pods) are exported over kube-state-metrics where its series say the same, and listed as
-// not exported otherwise, with the reason. It knows nothing of cobra: pkg/cmd/rules wires it.
+// not exported otherwise, with the reason. It knows nothing of cobra: pkg/cmd wires it (rules.go).
 package alerts
 
 import (

@@ -4,31 +4,22 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/diff"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/explain"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/operatorlaunch"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/queues"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/report"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/rules"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/snapshot"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/targets"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/top"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 )
 
 // addCommands registers the diagnostic verbs. Each verb lives in its own package under
 // pkg/cmd and gets the shared flags g and the streams.
-func addCommands(root *cobra.Command, g *globals.Flags, streams genericiooptions.IOStreams) {
+func addCommands(root *cobra.Command, g *cli.GlobalFlags, streams genericiooptions.IOStreams) {
 	for _, c := range []*cobra.Command{
-		queues.NewCmd(g, streams),
-		top.NewCmd(g, streams),
-		targets.NewCmd(g, streams),
-		report.NewCmd(g, streams),
-		snapshot.NewCmd(g, streams),
-		diff.NewCmd(streams),
-		rules.NewCmd(g, streams),
-		explain.NewCmd(streams),
-		operatorlaunch.NewCmd(streams),
+		NewQueuesCmd(g, streams),
+		NewTopCmd(g, streams),
+		NewTargetsCmd(g, streams),
+		NewReportCmd(g, streams),
+		NewSnapshotCmd(g, streams),
+		NewDiffCmd(streams),
+		NewRulesCmd(g, streams),
+		NewExplainCmd(streams),
+		cli.NewOperatorLaunchCmd(streams),
 	} {
 		root.AddCommand(c)
 	}

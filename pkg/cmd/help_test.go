@@ -14,7 +14,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/help/*.txt with the help the commands print")
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/: help, queues and firstscreen")
 
 // helpVerbs are the commands whose -h is kept in testdata/help, by file name; "root" is
 // kubectl ctrldiag itself.

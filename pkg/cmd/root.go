@@ -1,15 +1,14 @@
-// Package cmd wires the kubectl-ctrldiag command tree: the root command with the shared
-// kubeconfig flags, and one sub-package per verb. Commands only turn flags into a validated
-// configuration and call the engine packages under pkg/, which know nothing of cobra.
+// Package cmd is the kubectl-ctrldiag command tree: the root command (from pkg/cmd/cli) and
+// each verb in a file of its own (queues.go, report.go, ...) with its options and tests. A verb
+// turns its flags into a Spec and a config, hands them to pkg/run, and prints the
+// result through pkg/render; nothing below this package knows cobra.
 package cmd
 
 import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/rootcmd"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/version"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 )
 
 const rootLong = `kubectl ctrldiag tells whether Kubernetes controllers keep up, and if not, why and what
@@ -33,15 +32,15 @@ const rootExample = `  # Which controllers can be read in a namespace, and how
 
 // NewRootCmd builds the whole command tree writing to streams.
 func NewRootCmd(streams genericiooptions.IOStreams) *cobra.Command {
-	root, g := rootcmd.New(rootcmd.Spec{
+	root, g := cli.NewRoot(cli.RootSpec{
 		Use:         "kubectl-ctrldiag",
 		DisplayName: "kubectl ctrldiag",
 		Short:       "Diagnose whether Kubernetes controllers keep up with their work",
 		Long:        rootLong,
 		Example:     rootExample,
 	}, streams)
-	root.AddCommand(version.NewCmd(root.Name(), streams))
+	root.AddCommand(cli.NewVersionCmd(root.Name(), streams))
 	addCommands(root, g, streams)
-	completion.NoFileArgs(root)
+	cli.NoFileArgs(root)
 	return root
 }

@@ -12,9 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/install"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/scenario"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
@@ -25,7 +23,7 @@ const DefaultNamespace = "ctrldiag-system"
 
 // InstallOptions holds the flag values of `operator install` and `operator uninstall`.
 type InstallOptions struct {
-	g           *globals.Flags
+	g           *cli.GlobalFlags
 	Name        string
 	Image       string
 	Scenario    string
@@ -39,7 +37,7 @@ type InstallOptions struct {
 	genericiooptions.IOStreams
 }
 
-func newInstallCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
+func newInstallCmd(g *cli.GlobalFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &InstallOptions{g: g, IOStreams: streams}
 	cmd := &cobra.Command{
 		Use:   "install",
@@ -65,7 +63,7 @@ With --dry-run=client the manifests are printed (-o yaml|json) instead.`,
 	return cmd
 }
 
-func newUninstallCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
+func newUninstallCmd(g *cli.GlobalFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &InstallOptions{g: g, IOStreams: streams}
 	cmd := &cobra.Command{
 		Use:   "uninstall",
@@ -96,8 +94,8 @@ func (o *InstallOptions) addFlags(cmd *cobra.Command, forInstall bool) {
 	f.StringVar(&o.MemoryLimit, "memory-limit", "256Mi", "Memory limit of the operator container")
 	f.StringVar(&o.DryRun, "dry-run", "none", `"client" prints the manifests instead of applying them`)
 	f.StringVarP(&o.Output, "output", "o", "yaml", "Format of --dry-run=client output: yaml or json")
-	completion.Register(cmd, "output", completion.Formats(installFormats...))
-	completion.Register(cmd, "scenario", completion.Words(installableScenarios()...))
+	cli.CompleteFlag(cmd, "output", cli.CompleteFormats(installFormats...))
+	cli.CompleteFlag(cmd, "scenario", cli.CompleteWords(installableScenarios()...))
 }
 
 // notInstallable says why the installed operator cannot run sc and how to run it instead,
@@ -133,32 +131,32 @@ var installFormats = []string{"yaml", "json"}
 // Complete validates the flags and builds the install options.
 func (o *InstallOptions) Complete() error {
 	if o.g.AllNamespaces {
-		return exitcode.UsageError("the operator is installed in one namespace: use -n NAMESPACE instead of -A")
+		return cli.UsageError("the operator is installed in one namespace: use -n NAMESPACE instead of -A")
 	}
 	ns := DefaultNamespace
 	if o.g.ConfigFlags.Namespace != nil && *o.g.ConfigFlags.Namespace != "" {
 		ns = *o.g.ConfigFlags.Namespace
 	}
 	if o.DryRun != "none" && o.DryRun != "client" {
-		return exitcode.UsageError("--dry-run must be none or client, got %q", o.DryRun)
+		return cli.UsageError("--dry-run must be none or client, got %q", o.DryRun)
 	}
 	if err := printer.ValidateFormat(o.Output, installFormats...); err != nil {
-		return exitcode.UsageError("%v", err)
+		return cli.UsageError("%v", err)
 	}
 	if o.Scenario != "" {
 		sc, err := scenario.Get(o.Scenario)
 		if err != nil {
-			return exitcode.UsageError("%v", err)
+			return cli.UsageError("%v", err)
 		}
 		if why, run := notInstallable(sc); why != "" {
-			return exitcode.UsageError("scenario %s %s, which the installed operator may not: run it with `%s`", sc.Name, why, run)
+			return cli.UsageError("scenario %s %s, which the installed operator may not: run it with `%s`", sc.Name, why, run)
 		}
 	}
 	limit := resource.MustParse("256Mi")
 	if o.MemoryLimit != "" {
 		q, err := resource.ParseQuantity(o.MemoryLimit)
 		if err != nil {
-			return exitcode.UsageError("--memory-limit %q is not a quantity such as 256Mi", o.MemoryLimit)
+			return cli.UsageError("--memory-limit %q is not a quantity such as 256Mi", o.MemoryLimit)
 		}
 		limit = q
 	}

@@ -8,23 +8,20 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/completion"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/operatorlaunch"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/rootcmd"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/version"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 )
 
 // NewRootCmd returns the root command of kubectl-ctrldiag-operator, with the run, install,
 // uninstall and version sub-commands.
 func NewRootCmd(streams genericiooptions.IOStreams) *cobra.Command {
-	root, g := rootcmd.New(rootcmd.Spec{
-		Use:         operatorlaunch.Binary,
+	root, g := cli.NewRoot(cli.RootSpec{
+		Use:         cli.OperatorBinary,
 		DisplayName: "kubectl ctrldiag operator",
-		Short:       operatorlaunch.Short,
-		Long:        operatorlaunch.Long,
+		Short:       cli.OperatorShort,
+		Long:        cli.OperatorLong,
 	}, streams)
 	root.AddCommand(newRunCmd(g, streams), newInstallCmd(g, streams), newUninstallCmd(g, streams),
-		version.NewCmd(operatorlaunch.Binary, streams))
-	completion.NoFileArgs(root)
+		cli.NewVersionCmd(cli.OperatorBinary, streams))
+	cli.NoFileArgs(root)
 	return root
 }

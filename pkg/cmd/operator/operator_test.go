@@ -8,7 +8,7 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 )
 
 func execute(t *testing.T, args ...string) (string, error) {
@@ -64,7 +64,7 @@ func TestBadFlagsAreUsageErrors(t *testing.T) {
 		{"run", "--workers", "0", "-n", "x"},
 	} {
 		_, err := execute(t, args...)
-		if code, _ := exitcode.CodeFor(err); code != exitcode.Usage {
+		if code, _ := cli.CodeFor(err); code != cli.ExitUsage {
 			t.Errorf("%v: exit code %d (%v), want usage error", args, code, err)
 		}
 	}

@@ -14,22 +14,21 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/exitcode"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/globals"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/scenario"
 )
 
 // RunOptions holds the flag values of `operator run`.
 type RunOptions struct {
-	g      *globals.Flags
+	g      *cli.GlobalFlags
 	Config operator.Config
 	// LogFormat is the shape of the operator's log (logFormats).
 	LogFormat string
 	genericiooptions.IOStreams
 }
 
-func newRunCmd(g *globals.Flags, streams genericiooptions.IOStreams) *cobra.Command {
+func newRunCmd(g *cli.GlobalFlags, streams genericiooptions.IOStreams) *cobra.Command {
 	o := &RunOptions{g: g, Config: operator.DefaultConfig(), IOStreams: streams, LogFormat: "klog"}
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -49,10 +48,10 @@ Scenarios:
 				return err
 			}
 			if _, err := newLogger(o.LogFormat, o.ErrOut); err != nil {
-				return exitcode.UsageError("%v", err)
+				return cli.UsageError("%v", err)
 			}
 			if err := o.Config.Validate(); err != nil {
-				return exitcode.UsageError("%v", err)
+				return cli.UsageError("%v", err)
 			}
 			cmd.SilenceUsage = true
 			return o.Run(cmd.Context())
@@ -92,7 +91,7 @@ Scenarios:
 // Complete fills the namespace and notes which client limits the user set.
 func (o *RunOptions) Complete(cmd *cobra.Command) error {
 	if o.g.AllNamespaces {
-		return exitcode.UsageError("operator run works in one namespace: use -n NAMESPACE instead of -A")
+		return cli.UsageError("operator run works in one namespace: use -n NAMESPACE instead of -A")
 	}
 	ns, err := o.g.Namespace()
 	if err != nil {
