@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 )
 
@@ -18,13 +17,13 @@ const FailOnName = "fail-on"
 // FailOnFlag is one command's --fail-on: the value given, in its scale's words.
 type FailOnFlag struct {
 	Value string
-	scale failon.Scale
-	level failon.Level
+	scale findings.FailOnScale
+	level findings.FailOnLevel
 }
 
 // NewFailOn is a --fail-on of the scale, at none until the flag is given.
-func NewFailOn(scale failon.Scale) FailOnFlag {
-	return FailOnFlag{Value: failon.None, scale: scale}
+func NewFailOn(scale findings.FailOnScale) FailOnFlag {
+	return FailOnFlag{Value: findings.FailOnNone, scale: scale}
 }
 
 // AddFlag registers --fail-on, with the scale's values in its help.
@@ -53,10 +52,10 @@ func (fl *FailOnFlag) Validate() error {
 func (fl *FailOnFlag) Fails(fs []findings.Finding) bool { return fl.level.Fails(fs) }
 
 // FailOnFindings is report's and snapshot's --fail-on: the severity a finding reaches.
-func FailOnFindings() FailOnFlag { return NewFailOn(failon.Findings) }
+func FailOnFindings() FailOnFlag { return NewFailOn(findings.FailOnReported) }
 
 // FailOnAppeared is diff's --fail-on: the severity of a finding that appeared.
-func FailOnAppeared() FailOnFlag { return NewFailOn(failon.Appeared) }
+func FailOnAppeared() FailOnFlag { return NewFailOn(findings.FailOnAppeared) }
 
 // Level is the level Validate read, for the run layer, which judges the findings.
-func (fl *FailOnFlag) Level() failon.Level { return fl.level }
+func (fl *FailOnFlag) Level() findings.FailOnLevel { return fl.level }

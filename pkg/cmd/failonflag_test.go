@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 )
 
@@ -14,13 +13,13 @@ import (
 func TestFlag(t *testing.T) {
 	warning := []findings.Finding{{Severity: findings.Warning}}
 	for _, tc := range []struct {
-		scale             failon.Scale
+		scale             findings.FailOnScale
 		help, good, wrong string
 		err               string
 	}{
-		{failon.Findings, "Exit 3 when a finding reaches this severity: none, warning or critical", "warning", "sometimes",
+		{findings.FailOnReported, "Exit 3 when a finding reaches this severity: none, warning or critical", "warning", "sometimes",
 			`--fail-on must be none, warning or critical, got "sometimes"`},
-		{failon.Appeared, "Exit 3 when a finding of this severity appeared: none, new-warning or new-critical", "new-warning", "warning",
+		{findings.FailOnAppeared, "Exit 3 when a finding of this severity appeared: none, new-warning or new-critical", "new-warning", "warning",
 			`--fail-on must be none, new-warning or new-critical, got "warning" (did you mean new-warning?)`},
 	} {
 		fl := NewFailOn(tc.scale)

@@ -8,7 +8,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
@@ -91,7 +91,7 @@ func (o *QueuesOptions) Run(ctx context.Context) error {
 	if n := len(res.List.Errors); n > 0 {
 		// As kubectl get: what could be read is printed, and the run that could not read
 		// everything it was asked for exits 1, the failed targets named above.
-		return cli.Failure(fmt.Errorf("%s could not be read completely (named above); the rest is printed", plural.Count(n, "target")))
+		return cli.Failure(fmt.Errorf("%s could not be read completely (named above); the rest is printed", printable.Plural(n, "target")))
 	}
 	return nil
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/rbacscope"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
 )
 
 // cluster answers what the metrics pages do not hold from the API server: generation lag,
@@ -323,8 +322,8 @@ func (c *cluster) LeaseHolders(ctx context.Context, namespaces []string) []repli
 }
 
 // Usage reads metrics.k8s.io once per namespace.
-func (c *cluster) Usage(ctx context.Context, namespaces []string) (map[string]usage.Pod, string) {
-	used := map[string]usage.Pod{}
+func (c *cluster) Usage(ctx context.Context, namespaces []string) (map[string]source.PodUsage, string) {
+	used := map[string]source.PodUsage{}
 	for _, ns := range namespaces {
 		raw, err := c.kube.Client.CoreV1().RESTClient().Get().AbsPath("/apis/metrics.k8s.io/v1beta1/namespaces", ns, "pods").DoRaw(ctx)
 		if apierrors.IsNotFound(err) {
@@ -345,7 +344,7 @@ func (c *cluster) Usage(ctx context.Context, namespaces []string) (map[string]us
 			return nil, "metrics.k8s.io: " + err.Error()
 		}
 		for _, it := range list.Items {
-			var u usage.Pod
+			var u source.PodUsage
 			for _, c := range it.Containers {
 				if q, err := resource.ParseQuantity(c.Usage["cpu"]); err == nil {
 					u.CPUCores += q.AsApproximateFloat64()

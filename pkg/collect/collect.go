@@ -3,6 +3,9 @@
 // direct) that can reach it and the metrics credentials it needs. It implements source.Source
 // and, for a cluster, source.Cluster; WithCluster adds that cluster to targets read elsewhere
 // (a Prometheus server) when it is the one they were read from.
+//
+// TokenFromServiceAccount mints the metrics token of --token-from-sa (a TokenRequest, the one
+// write the plugin makes).
 package collect
 
 import (

@@ -5,7 +5,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/podlog"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -14,10 +13,10 @@ var _ source.LogReader = (*Pages)(nil)
 
 // Log reads the recent log of the container that serves a pod target's metrics. Saved pages,
 // URLs and the API server have none: nil.
-func (p *Pages) Log(ctx context.Context, t model.Target, req podlog.Request) *logs.Log {
+func (p *Pages) Log(ctx context.Context, t model.Target, req logs.PodLogRequest) *logs.Log {
 	if p.k == nil || t.Target.Kind != target.KindPod || t.Pod == nil {
 		return nil
 	}
 	req.Namespace, req.Pod, req.Container = t.Pod.Namespace, t.Pod.Name, t.Target.Container
-	return podlog.Read(ctx, p.k.Client, req)
+	return logs.ReadPodLog(ctx, p.k.Client, req)
 }

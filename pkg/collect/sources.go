@@ -10,7 +10,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/token"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/transport"
 )
 
@@ -160,11 +159,11 @@ func (c *clusterConn) deniedWays(ctx context.Context, k *Kube, ts []target.Targe
 func resolveToken(ctx context.Context, cfg *Config, k *Kube) error {
 	switch {
 	case cfg.TokenFromSA != "":
-		ns, name, err := token.ParseServiceAccount(cfg.TokenFromSA)
+		ns, name, err := ParseServiceAccount(cfg.TokenFromSA)
 		if err != nil {
 			return err
 		}
-		tok, err := token.FromServiceAccount(ctx, k.Client, ns, name)
+		tok, err := TokenFromServiceAccount(ctx, k.Client, ns, name)
 		if err != nil {
 			return err
 		}

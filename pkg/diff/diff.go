@@ -6,6 +6,8 @@
 // was read: by its workload, not its pod, so that a rollout, which renames the pods, compares
 // the same controller before and after; and a target without a workload (saved pages, a URL)
 // by the queues and controllers it runs, not by its file's name.
+//
+// Agrees checks a snapshot's stored report against the report its pages make.
 package diff
 
 import (

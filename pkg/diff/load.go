@@ -10,7 +10,6 @@ import (
 	"io"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapreport"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
@@ -77,7 +76,7 @@ func fromSnapshot(ctx context.Context, path string, s *snapshot.Snapshot, report
 		return Loaded{}, fmt.Errorf("%s: %w", path, err)
 	}
 	out := Loaded{Report: rep}
-	if s.Report != nil && !snapreport.Agrees(s.Report, rep) {
+	if s.Report != nil && !Agrees(s.Report, rep) {
 		out.Warning = path + ": the report the snapshot stores (" + snapshot.ReportName + ") disagrees with its pages and was not used: " +
 			"compared the report its pages give, as `report --from-snapshot` makes it (the stored one was edited, or made with other flags or by another version)"
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/access"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 )
 
 // mayList answers whether the user may list events in namespace ns ("" for all).
@@ -75,9 +75,9 @@ func eachNamespace(ctx context.Context, req Request, may mayList, head string) (
 		return nil, head + ": " + only
 	}
 	note = fmt.Sprintf("%s: Warning events read namespace by namespace in the %s you may list them in (%s); the other namespaces were not allowed",
-		head, plural.Count(len(nss), "namespace"), strings.Join(nss, ", "))
+		head, printable.Plural(len(nss), "namespace"), strings.Join(nss, ", "))
 	if unchecked > 0 {
-		note += fmt.Sprintf(", and %s beyond those were not checked", plural.Count(unchecked, "namespace"))
+		note += fmt.Sprintf(", and %s beyond those were not checked", printable.Plural(unchecked, "namespace"))
 	}
 	return nss, note
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/textwrap"
 )
 
 // Topic names of the pages that are not a check.
@@ -177,7 +176,9 @@ func writeText(w io.Writer, text string) error {
 }
 
 // wrap breaks text into lines of at most width characters, each starting with indent.
-func wrap(text, indent string, width int) string { return textwrap.Lines(text, indent, indent, width) }
+func wrap(text, indent string, width int) string {
+	return printable.WrapLines(text, indent, indent, width)
+}
 
 // paragraphs wraps each paragraph of text (lines up to a blank one) to width.
 func paragraphs(text string, width int) string {
@@ -190,7 +191,9 @@ func paragraphs(text string, width int) string {
 
 // hanging is text wrapped to width after prefix, its further lines indented under the
 // text's first: a column of a list whose last column may be long.
-func hanging(prefix, text string, width int) string { return textwrap.Hanging(prefix, text, width) }
+func hanging(prefix, text string, width int) string {
+	return printable.WrapHanging(prefix, text, width)
+}
 
 // kindOrder is the order recommendations are printed in; other kinds follow, sorted.
 var kindOrder = []string{"controller-runtime", "kube-controller-manager", "kube-apiserver", "client-go", "knob", "default"}

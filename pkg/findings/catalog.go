@@ -2,6 +2,9 @@
 // with a severity, the evidence (numbers and thresholds) they rest on, and a recommendation that
 // names the knob for the kind of controller seen. The catalog of codes is data (catalog.yaml);
 // the rules that raise them are plain functions over the model.
+//
+// A FailOnLevel is --fail-on: whether findings (FailOnReported) or the findings that
+// appeared in a diff (FailOnAppeared) reach a severity.
 package findings
 
 import (

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 )
 
 // quantile writes a quantile estimate in seconds: ">= 100ms" when the histogram proves only a
@@ -74,5 +74,5 @@ func loneSlowItem(t Target, q health.QueueStats, slow Duration) string {
 	if !(possibly < 2) || !(d.Count > possibly) {
 		return ""
 	}
-	return fmt.Sprintf("%s of %s over %s", format(possibly, ""), plural.Count(int(d.Count), "item"), slow)
+	return fmt.Sprintf("%s of %s over %s", format(possibly, ""), printable.Plural(int(d.Count), "item"), slow)
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 )
 
@@ -528,9 +528,9 @@ func nanZero(v float64) float64 {
 // are busy and 7 items wait", "the 1 worker of q is busy and 1 item waits".
 func workersBusy(q health.QueueStats) string {
 	workers, items := int(q.MaxWorkers), int(q.Depth)
-	all := "all " + plural.Count(workers, "worker")
+	all := "all " + printable.Plural(workers, "worker")
 	if workers == 1 {
 		all = "the 1 worker"
 	}
-	return fmt.Sprintf("%s of %s %s busy and %s %s", all, q.Queue, plural.Verb(workers, "are"), plural.Count(items, "item"), plural.Verb(items, "wait"))
+	return fmt.Sprintf("%s of %s %s busy and %s %s", all, q.Queue, printable.PluralVerb(workers, "are"), printable.Plural(items, "item"), printable.PluralVerb(items, "wait"))
 }

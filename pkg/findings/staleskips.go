@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 )
 
 // staleSkips is info on a queue whose controller skipped syncs because its cache was behind
@@ -30,6 +30,6 @@ func staleSkips(t Target, q health.QueueStats) []Finding {
 		return nil
 	}
 	return []Finding{newFinding("stale-sync-skips", t.Kind, t.ID, q.Queue,
-		fmt.Sprintf("%s skipped %s %s because its cache was behind its own writes", q.Queue, plural.Count(int(n), "sync"), when),
+		fmt.Sprintf("%s skipped %s %s because its cache was behind its own writes", q.Queue, printable.Plural(int(n), "sync"), when),
 		Evidence{Name: "stale_sync_skips_total", Value: format(n, "") + " " + when})}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 )
 
 // Basis values of an Evidence: what a figure was measured over.
@@ -29,7 +29,7 @@ func (f figure) String() string {
 	if math.IsNaN(f.n) || math.IsNaN(f.value) {
 		return s
 	}
-	basis := plural.Count(int(f.n), f.noun)
+	basis := printable.Plural(int(f.n), f.noun)
 	if f.sinceStart {
 		basis += " since start"
 	}
@@ -56,7 +56,7 @@ func (f figure) weak(minEvents float64) string {
 	case f.sinceStart:
 		return "since the process started"
 	case !(f.n >= minEvents):
-		return fmt.Sprintf("from %s, fewer than minEvents (%g)", plural.Count(int(nanZero(f.n)), f.noun), minEvents)
+		return fmt.Sprintf("from %s, fewer than minEvents (%g)", printable.Plural(int(nanZero(f.n)), f.noun), minEvents)
 	}
 	return ""
 }

@@ -8,4 +8,9 @@
 // cache sync timeouts. It parses untrusted text: bounded in line length and in everything it
 // keeps, it never fails on a line it does not know, and no raw line leaves it: messages are
 // redacted and escaped (pkg/redact), names escaped (pkg/printable).
+//
+// ReadPodLog fetches that log (pods/log) from the container that serves a controller's
+// metrics, bounded in time (sinceSeconds), size (limitBytes) and duration, after a
+// SelfSubjectAccessReview; only the facts extracted leave it, and every failure is the log's
+// note, never an error of the report.
 package logs

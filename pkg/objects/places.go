@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 )
 
 // Places says, per kind, the namespace its objects are read in.
@@ -148,9 +148,9 @@ func (p Places) eachNamespace(ctx context.Context, k Kind, controllers string, e
 	}
 	p.Each[k] = nss
 	note := fmt.Sprintf("%s: read namespace by namespace in the %s you may list them in (%s); the other namespaces were not allowed",
-		head, plural.Count(len(nss), "namespace"), strings.Join(nss, ", "))
+		head, printable.Plural(len(nss), "namespace"), strings.Join(nss, ", "))
 	if unchecked > 0 {
-		note += fmt.Sprintf(", and %s beyond the first %d were not checked", plural.Count(unchecked, "namespace"), MaxNamespaces)
+		note += fmt.Sprintf(", and %s beyond the first %d were not checked", printable.Plural(unchecked, "namespace"), MaxNamespaces)
 	}
 	return note
 }

@@ -22,7 +22,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redirect"
 )
 
 // Defaults of the bounds.
@@ -117,7 +116,7 @@ func New(cfg Config) (*Client, error) {
 		Transport: tr,
 		// Credentials (the token, basic auth, the headers, or those a given transport adds)
 		// never follow a redirect to plain HTTP or to another host or port.
-		CheckRedirect: redirect.Check(cfg.Token != "" || cfg.User != "" || len(cfg.Headers) > 0 || cfg.Transport != nil || base.User != nil),
+		CheckRedirect: redact.CheckRedirect(cfg.Token != "" || cfg.User != "" || len(cfg.Headers) > 0 || cfg.Transport != nil || base.User != nil),
 	}
 	return &Client{cfg: cfg, base: base, http: client}, nil
 }

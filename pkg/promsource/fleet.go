@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -52,7 +52,7 @@ func (s *Source) clusterWarnings(ctx context.Context) []string {
 	}
 	if unlabelled > 0 && len(found) > 1 {
 		out = append(out, fmt.Sprintf("%d of %s %s no %s label (--cluster-label): %s listed without a cluster",
-			unlabelled, plural.Count(len(s.targets), "target"), plural.Verb(unlabelled, "have"), s.cfg.ClusterLabel, map[bool]string{true: "it is", false: "they are"}[unlabelled == 1]))
+			unlabelled, printable.Plural(len(s.targets), "target"), printable.PluralVerb(unlabelled, "have"), s.cfg.ClusterLabel, map[bool]string{true: "it is", false: "they are"}[unlabelled == 1]))
 	}
 	return out
 }
@@ -62,7 +62,7 @@ func (s *Source) clusterWarnings(ctx context.Context) []string {
 // are read. It costs the usual queries once per cluster.
 func (s *Source) readByCluster(ctx context.Context, o source.Options, fleetErr error) ([]source.Result, []string) {
 	clusters := clustersOf(s.targets)
-	notes := []string{fmt.Sprintf("the queries over the %s failed (%v): read cluster by cluster", plural.Count(len(clusters), "cluster"), fleetErr)}
+	notes := []string{fmt.Sprintf("the queries over the %s failed (%v): read cluster by cluster", printable.Plural(len(clusters), "cluster"), fleetErr)}
 	var out []source.Result
 	for _, c := range clusters {
 		var ts []target.Target

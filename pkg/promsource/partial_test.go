@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
@@ -242,7 +241,7 @@ func TestReportOverPartialAnswer(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, level := range []string{"none", "critical"} {
-			fail, err := failon.Findings.Parse(level)
+			fail, err := findings.FailOnReported.Parse(level)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -24,7 +24,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -602,7 +602,7 @@ func (s *Source) late(ctx context.Context, err error, targets []target.Target) e
 		return nil
 	}
 	return source.Late(ctx, "before the series were read and converted",
-		plural.Count(len(targets), "target")+" found at "+s.cfg.At.UTC().Format(time.RFC3339)+", none of their series", narrower)
+		printable.Plural(len(targets), "target")+" found at "+s.cfg.At.UTC().Format(time.RFC3339)+", none of their series", narrower)
 }
 
 // strip removes the name and the target labels from a series' labels, keeping its own. It

@@ -6,6 +6,9 @@
 // client-go logs the raw bytes of port-forward streams at high -v, and those carry the metrics
 // token in the HTTP request sent through the forward. URL prints a URL without its password or
 // credential-looking query values; Excerpt is the one way to quote what a server answered.
+//
+// CheckRedirect is the same care for HTTP clients: a redirect is followed only where it keeps
+// the credentials a request carries on the scheme, host and port they were given for.
 package redact
 
 import (

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -85,7 +85,7 @@ func newLatencyRows(r view.Report) ([]latencyRow, string) {
 		return nil, "No queue handled an item " + window + ": no latency distribution to draw."
 	}
 	return out, fmt.Sprintf("Latency distributions %s of the %d busiest of %s that handled items: "+
-		"items per histogram bucket (upper bound labelled), with p50, p90 and p99 marked.", window, len(out), plural.Count(with, "queue"))
+		"items per histogram bucket (upper bound labelled), with p50, p90 and p99 marked.", window, len(out), printable.Plural(with, "queue"))
 }
 
 // newHistChart lays out one distribution; nil when it has no observation.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -42,7 +42,7 @@ func capacitySection(r view.Report) section {
 		if len(r.Capacity) > maxRows {
 			s.Note = fmt.Sprintf("%d queues, busiest first; %d not shown (-o json lists all).", len(r.Capacity), len(r.Capacity)-maxRows)
 		}
-		s.Quiet = fmt.Sprintf("%s modelled, none short of workers for a p99 wait under %s", plural.Count(len(r.Capacity), "queue"), target)
+		s.Quiet = fmt.Sprintf("%s modelled, none short of workers for a p99 wait under %s", printable.Plural(len(r.Capacity), "queue"), target)
 		if len(said) > 0 {
 			s.Quiet = saidQuiet(said, "short of workers", len(r.Capacity)-len(said), "modelled, none short")
 		}

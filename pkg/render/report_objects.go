@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -92,7 +92,7 @@ func objectsSection(r view.Report) section {
 	}
 	if s.Note == "" && len(v.Kinds) > 0 {
 		quiet := []string{fmt.Sprintf("%s of %s, none failed, behind its spec or deleting",
-			plural.Count(total, "object"), plural.Count(len(v.Kinds), "kind"))}
+			printable.Plural(total, "object"), printable.Plural(len(v.Kinds), "kind"))}
 		for _, sub := range s.Sub {
 			quiet = append(quiet, sub.Quiet)
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -153,7 +153,7 @@ func podSection(r view.Report) section {
 		s.Note = "No pods: the targets were read directly (--url, --from-file), from a Prometheus server (--prometheus), or are the API server."
 	}
 	if len(r.Pods) > 0 && s.Note == "" {
-		s.Quiet = plural.Count(len(r.Pods), "pod") + ", running and ready, no restarts"
+		s.Quiet = printable.Plural(len(r.Pods), "pod") + ", running and ready, no restarts"
 	}
 	s.Define = signalsSaid(r.Signals)
 	return s
@@ -215,7 +215,7 @@ func backlogSection(r view.Report) section {
 		}
 		s.Rows = append(s.Rows, []string{b.Target, b.Queue, Count(b.Depth), Count(b.DepthBefore), b.Trend, Seconds(b.DrainSeconds), b.Status})
 	}
-	s.Note = fmt.Sprintf("%s; %d empty or beyond the first %d not shown (-o json lists all).", plural.Count(len(r.Backlog), "queue"), idle, maxRows)
+	s.Note = fmt.Sprintf("%s; %d empty or beyond the first %d not shown (-o json lists all).", printable.Plural(len(r.Backlog), "queue"), idle, maxRows)
 	if len(s.Rows) == 0 {
 		empty := allEmpty(len(r.Backlog))
 		s.Note = empty + "."
@@ -284,7 +284,7 @@ func cacheSection(r view.Report) section {
 			g.Notable = append(g.Notable, x.Lagging > 0 || x.StillLagging > 0 || x.Error != "")
 			checked += x.Checked
 		}
-		g.Quiet = fmt.Sprintf("none of %s lags", plural.Count(checked, "object"))
+		g.Quiet = fmt.Sprintf("none of %s lags", printable.Plural(checked, "object"))
 		if checked == 0 {
 			g.Quiet = "no object to check"
 		}
@@ -299,7 +299,7 @@ func cacheSection(r view.Report) section {
 		s.Sub = append(s.Sub, m)
 	}
 	if len(informers) > 0 {
-		s.Quiet = plural.Count(len(informers), "informer") + ", no events queued, none lagging" + generations
+		s.Quiet = printable.Plural(len(informers), "informer") + ", no events queued, none lagging" + generations
 	}
 	return s
 }
@@ -353,7 +353,7 @@ func resourceSection(r view.Report) section {
 	case r.ResourcesNote != "":
 		s.Note = upperFirst(r.ResourcesNote) + "."
 	}
-	switch targets := plural.Count(len(r.Resources), "target"); {
+	switch targets := printable.Plural(len(r.Resources), "target"); {
 	case highest != nil:
 		s.Quiet = targets + ", none near its memory limit (at most " + percent(highest) + " of it)"
 	case len(r.Resources) > 0:
@@ -519,7 +519,7 @@ func saidBy(r view.Report, target, queue, check string) string {
 // saidQuiet is the line of a section whose notable rows the findings say, codes: "1 queue
 // short of workers: CD217 in the findings", then "; N more RESTWHAT" for the other rows.
 func saidQuiet(codes []string, what string, more int, restWhat string) string {
-	q := fmt.Sprintf("%s %s: %s in the findings", plural.Count(len(codes), "queue"), what, strings.Join(slices.Compact(slices.Sorted(slices.Values(codes))), ", "))
+	q := fmt.Sprintf("%s %s: %s in the findings", printable.Plural(len(codes), "queue"), what, strings.Join(slices.Compact(slices.Sorted(slices.Values(codes))), ", "))
 	if more > 0 {
 		q += fmt.Sprintf("; %d more %s", more, restWhat)
 	}

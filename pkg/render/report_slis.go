@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -64,13 +64,13 @@ func slisSection(r view.Report) section {
 	case len(r.SLIs) == 0:
 		s.Note = "No queue was read."
 	default:
-		s.Quiet = fmt.Sprintf("%s judged, none breaks its objectives", plural.Count(len(s.Rows), "queue"))
+		s.Quiet = fmt.Sprintf("%s judged, none breaks its objectives", printable.Plural(len(s.Rows), "queue"))
 		if len(said) > 0 {
 			s.Quiet = saidQuiet(said, "breaking the queue wait", len(s.Rows)-len(said), "judged, none breaks")
 		}
 		s.Define = fmt.Sprintf("Breaks: more than 1%% of the window's waits surely over %s, at least 3 and beyond chance; holds: 100 waits or more, at most 1%% possibly over (--slo queue-wait-p99). The spec changes of the controller's objects (creations, new generations, timed until status.observedGeneration reaches them; those in flight at the window's start or end count once they had waited past the objective, the others are undecided) are judged alike against %s (--slo spec-p99).", objective, specObjective)
 		if quiet > 0 {
-			s.Define = fmt.Sprintf("%s without waits in the window %s not listed. ", plural.Count(quiet, "queue"), plural.Verb(quiet, "are")) + s.Define
+			s.Define = fmt.Sprintf("%s without waits in the window %s not listed. ", printable.Plural(quiet, "queue"), printable.PluralVerb(quiet, "are")) + s.Define
 		}
 	}
 	return s

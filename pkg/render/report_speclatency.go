@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 )
 
 // specLatencySection is section 6's "Spec to observed" table: per kind watched over the window,
@@ -44,7 +44,7 @@ func specLatencySection(v *objects.View) (section, bool) {
 	if len(s.Rows) == 0 {
 		return s, false
 	}
-	s.Quiet = "spec to observed: " + plural.Count(changes, "change") + " in the window, none pending"
+	s.Quiet = "spec to observed: " + printable.Plural(changes, "change") + " in the window, none pending"
 	if changes == 0 {
 		s.Quiet = "no spec change in the window"
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -29,7 +29,7 @@ func moreTroubles(n int) string {
 	if n == 0 {
 		return ""
 	}
-	return "and " + plural.Count(n, "more controller") + " in trouble: see the findings"
+	return "and " + printable.Plural(n, "more controller") + " in trouble: see the findings"
 }
 
 // troubleHead is "CRITICAL target queue".

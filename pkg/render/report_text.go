@@ -8,7 +8,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/textwrap"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -301,7 +300,7 @@ func evidence(e findings.Evidence) string {
 // wrap breaks text into lines of at most width columns, the first starting with indent and
 // the others two blanks further in.
 func wrap(text, indent string, width int) string {
-	return textwrap.Lines(text, indent, indent+"  ", width)
+	return printable.WrapLines(text, indent, indent+"  ", width)
 }
 
 // errWriter keeps the first write error so that renderers can print freely and report once.

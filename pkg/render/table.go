@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
@@ -137,7 +136,7 @@ func queueDropOf(rows [][]string, fleet bool) []string {
 func StandbyReason(g replicas.Group) string {
 	n := len(g.Folded())
 	return fmt.Sprintf("%s of %s folded into the rows of the leader %s (told by %s): a standby runs no controllers, its queues are empty or absent",
-		plural.Count(n, "standby replica"), g.Workload, g.Leader, g.LeaderFrom)
+		printable.Plural(n, "standby replica"), g.Workload, g.Leader, g.LeaderFrom)
 }
 
 // cellBreaks turns a tab or newline inside a cell, which would break the columns, into a blank.

@@ -20,8 +20,8 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -50,7 +50,7 @@ type Input struct {
 	Leases []replicas.Holder
 	// Usage is metrics.k8s.io's pod usage by "namespace/name"; UsageNote says why it is
 	// missing when it is.
-	Usage     map[string]usage.Pod
+	Usage     map[string]source.PodUsage
 	UsageNote string
 	// ClusterRead says which cluster the pods, objects, Leases and generation lag were read
 	// from and when, for targets read elsewhere (a Prometheus server); ClusterAbsent why they

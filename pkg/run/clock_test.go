@@ -13,7 +13,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
 )
 
 // deadlines records the deadline of the context of every call it is told of.
@@ -91,7 +90,7 @@ func (c *clockCluster) Events(ctx context.Context, _ string, _ []objects.Control
 	return events.View{}
 }
 
-func (c *clockCluster) Usage(ctx context.Context, _ []string) (map[string]usage.Pod, string) {
+func (c *clockCluster) Usage(ctx context.Context, _ []string) (map[string]source.PodUsage, string) {
 	c.d.saw("Usage", ctx)
 	return nil, ""
 }

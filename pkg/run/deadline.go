@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -32,5 +32,5 @@ func nothingRead(ctx context.Context, targets []model.Target) error {
 			break
 		}
 	}
-	return source.Late(ctx, "before any target was read", plural.Count(len(targets), "target")+" found, none read", hint)
+	return source.Late(ctx, "before any target was read", printable.Plural(len(targets), "target")+" found, none read", hint)
 }

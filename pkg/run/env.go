@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -79,7 +79,7 @@ type usageError interface {
 // twice, 5s apart", or "Reading 3 targets" for one sample.
 func reading(n int, interval time.Duration) string {
 	if interval <= 0 {
-		return "Reading " + plural.Count(n, "target")
+		return "Reading " + printable.Plural(n, "target")
 	}
-	return fmt.Sprintf("Reading %s twice, %s apart", plural.Count(n, "target"), interval)
+	return fmt.Sprintf("Reading %s twice, %s apart", printable.Plural(n, "target"), interval)
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
@@ -35,7 +35,7 @@ func readFlagz(ctx context.Context, env Env, timeout time.Duration, in report.In
 	if len(picked) == 0 {
 		return
 	}
-	line := env.progress(fmt.Sprintf("Reading the flags of %s", plural.Count(len(picked), "controller manager")), len(picked))
+	line := env.progress(fmt.Sprintf("Reading the flags of %s", printable.Plural(len(picked), "controller manager")), len(picked))
 	defer line.Stop()
 	for _, i := range picked {
 		if ctx.Err() != nil {

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/podlog"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -36,7 +36,7 @@ func readLogs(ctx context.Context, env Env, cfg LogConfig, timeout time.Duration
 	if len(picked) == 0 {
 		return
 	}
-	line := env.progress(fmt.Sprintf("Reading the log of %s", plural.Count(len(picked), "controller")), len(picked))
+	line := env.progress(fmt.Sprintf("Reading the log of %s", printable.Plural(len(picked), "controller")), len(picked))
 	defer line.Stop()
 	for _, i := range picked {
 		if ctx.Err() != nil {
@@ -45,9 +45,9 @@ func readLogs(ctx context.Context, env Env, cfg LogConfig, timeout time.Duration
 		t := &in.Targets[i]
 		from := t.First().Time
 		if len(t.Snapshots) < 2 {
-			from = t.Last().Time.Add(-podlog.Lookback)
+			from = t.Last().Time.Add(-logs.PodLogLookback)
 		}
-		req := podlog.Request{Since: from.Add(-podlog.Lookback), From: from, LimitBytes: cfg.LimitBytes, Timeout: timeout}
+		req := logs.PodLogRequest{Since: from.Add(-logs.PodLogLookback), From: from, LimitBytes: cfg.LimitBytes, Timeout: timeout}
 		t.Log = lr.Log(ctx, *t, req)
 		line.Step()
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/podlog"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -43,7 +42,7 @@ type countingLogs struct {
 	asked int
 }
 
-func (c *countingLogs) Log(context.Context, model.Target, podlog.Request) *logs.Log {
+func (c *countingLogs) Log(context.Context, model.Target, logs.PodLogRequest) *logs.Log {
 	c.asked++
 	return &logs.Log{}
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
 )
@@ -35,7 +34,7 @@ func TestQueuesAndReportOfOnePlan(t *testing.T) {
 		t.Fatalf("queues: %d items over %q", len(qr.List.Items), qr.List.Window)
 	}
 	for _, level := range []string{"none", "warning"} {
-		l, err := failon.Findings.Parse(level)
+		l, err := findings.FailOnReported.Parse(level)
 		if err != nil {
 			t.Fatal(err)
 		}

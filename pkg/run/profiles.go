@@ -8,7 +8,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/profiling"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -64,7 +64,7 @@ func profileWorkers(ctx context.Context, env Env, cfg ProfileConfig, timeout tim
 			b.Timeout = timeout
 		}
 	}
-	line := env.progress(fmt.Sprintf("Reading the goroutine dump of %s", plural.Count(len(picked), "target")), len(picked))
+	line := env.progress(fmt.Sprintf("Reading the goroutine dump of %s", printable.Plural(len(picked), "target")), len(picked))
 	defer line.Stop()
 	for _, i := range picked {
 		if ctx.Err() != nil {

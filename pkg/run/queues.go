@@ -9,7 +9,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -154,7 +153,7 @@ func nothingFound(s source.Scope, inv *source.Inventory) string {
 		msg += " with selector " + s.Selector
 	}
 	if len(inv.Skipped) > 0 {
-		msg += fmt.Sprintf(" (%s skipped: not ready)", plural.Count(len(inv.Skipped), "pod"))
+		msg += fmt.Sprintf(" (%s skipped: not ready)", printable.Plural(len(inv.Skipped), "pod"))
 	}
 	return msg + ": name a target (pod/NAME, deploy/NAME, svc/NAME) with --port, add --include-apiserver, or look in another namespace (-n, -A); `kubectl ctrldiag targets` shows what discovery sees"
 }

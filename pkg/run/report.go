@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
@@ -42,7 +41,7 @@ type ReportConfig struct {
 	// Workers are the workers of queues whose metrics do not say it (--workers QUEUE=N).
 	Workers map[string]float64
 	// FailOn is the level the findings are judged against for the exit code (--fail-on).
-	FailOn failon.Level
+	FailOn findings.FailOnLevel
 	// Profile says whether and how the goroutine dumps of stuck, slow or saturated workers
 	// are read (--no-profile, --pprof-port).
 	Profile ProfileConfig
@@ -56,7 +55,7 @@ type ReportResult struct {
 	// Warnings are things the user should know (stderr).
 	Warnings []string
 
-	failOn failon.Level
+	failOn findings.FailOnLevel
 	// late is Late's error.
 	late error
 }

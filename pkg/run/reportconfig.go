@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/capacity"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/failon"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
@@ -38,7 +37,7 @@ type ReportOptions struct {
 	// IgnoreFile is --ignore-file ("" for the default file when present, "none" for none).
 	IgnoreFile string
 	// FailOn is the level of --fail-on the report's findings are judged against.
-	FailOn failon.Level
+	FailOn findings.FailOnLevel
 	// NoProfile is --no-profile; PprofPort --pprof-port (0: found from the pod).
 	NoProfile bool
 	PprofPort int32

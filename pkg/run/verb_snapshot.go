@@ -10,7 +10,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/version"
 )
@@ -84,7 +84,7 @@ func (r *Recorded) Save(file string, stdout io.Writer) (string, error) {
 		if err := s.Write(stdout); err != nil {
 			return "", fmt.Errorf("cannot write the snapshot to standard output: %w", err)
 		}
-		return fmt.Sprintf("Snapshot of %s (%s) written to standard output.", plural.Count(len(s.Results), "target"), plural.Count(pages, "page")), nil
+		return fmt.Sprintf("Snapshot of %s (%s) written to standard output.", printable.Plural(len(s.Results), "target"), printable.Plural(pages, "page")), nil
 	}
 	if err := s.Save(file); err != nil {
 		if nr := (*localfile.NotRegularError)(nil); errors.As(err, &nr) {
@@ -93,5 +93,5 @@ func (r *Recorded) Save(file string, stdout io.Writer) (string, error) {
 		return "", fmt.Errorf("cannot write the snapshot: %w", err)
 	}
 	return fmt.Sprintf("Snapshot of %s (%s) written to %s: attach it to the ticket; `kubectl ctrldiag report --from-snapshot %s` reads it anywhere.",
-		plural.Count(len(s.Results), "target"), plural.Count(pages, "page"), file, file), nil
+		printable.Plural(len(s.Results), "target"), printable.Plural(pages, "page"), file, file), nil
 }

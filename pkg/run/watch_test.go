@@ -13,7 +13,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
 )
 
 // watchCluster records the controllers it is asked to watch.
@@ -45,7 +44,7 @@ func (c *watchCluster) Events(context.Context, string, []objects.Controller, map
 	return events.View{}
 }
 
-func (c *watchCluster) Usage(context.Context, []string) (map[string]usage.Pod, string) {
+func (c *watchCluster) Usage(context.Context, []string) (map[string]source.PodUsage, string) {
 	return nil, ""
 }
 

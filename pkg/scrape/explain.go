@@ -11,7 +11,6 @@ import (
 	"syscall"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redirect"
 )
 
 // explainStatus turns a non-200 answer into an error that says what to do.
@@ -63,7 +62,7 @@ func explainTransport(err error) error {
 	var unknown x509.UnknownAuthorityError
 	var hostname x509.HostnameError
 	var invalid x509.CertificateInvalidError
-	var refused *redirect.RefusedError
+	var refused *redact.RedirectRefusedError
 	switch {
 	case errors.As(err, &refused):
 		return refused // it names both URLs, without their credentials

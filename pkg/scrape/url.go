@@ -14,7 +14,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redirect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -51,7 +50,7 @@ func NewHTTPClient(cfg HTTPConfig) (*http.Client, error) {
 	return &http.Client{
 		Transport: tr,
 		// Credentials never follow a redirect to plain HTTP or to another host or port.
-		CheckRedirect: redirect.Check(cfg.Token != ""),
+		CheckRedirect: redact.CheckRedirect(cfg.Token != ""),
 	}, nil
 }
 

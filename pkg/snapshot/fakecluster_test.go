@@ -12,7 +12,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
 // fakeCluster answers like a cluster whose second generation check finds one object still
@@ -43,8 +43,8 @@ func (f *fakeCluster) WorkloadAnnotation(_ context.Context, key string, workload
 func (f *fakeCluster) WatchChanges(context.Context, string, []objects.Controller, map[string]schema.GroupKind, time.Duration) {
 }
 
-func (f *fakeCluster) Usage(context.Context, []string) (map[string]usage.Pod, string) {
-	return map[string]usage.Pod{"ops/widget-7d9f-abcde": {CPUCores: 0.25, MemoryBytes: 100 << 20}, "other/x": {CPUCores: 1}}, ""
+func (f *fakeCluster) Usage(context.Context, []string) (map[string]source.PodUsage, string) {
+	return map[string]source.PodUsage{"ops/widget-7d9f-abcde": {CPUCores: 0.25, MemoryBytes: 100 << 20}, "other/x": {CPUCores: 1}}, ""
 }
 
 func (f *fakeCluster) Admission(context.Context) admission.View { return admission.View{} }

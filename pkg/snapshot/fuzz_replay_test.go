@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/podlog"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/profiling"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
@@ -51,7 +51,7 @@ func FuzzReplay(f *testing.F) {
 			t.Fatalf("%d results replayed of %d stored", len(got), len(s.Results))
 		}
 		for _, tg := range source.Model(got) {
-			_ = p.Log(ctx, tg, podlog.Request{})
+			_ = p.Log(ctx, tg, logs.PodLogRequest{})
 			_ = p.Goroutines(ctx, tg, profiling.Want{}, profiling.Bounds{})
 		}
 	})
@@ -70,7 +70,7 @@ func TestReplayOfTheFuzzSeed(t *testing.T) {
 		t.Fatalf("replayed %+v", got)
 	}
 	pod := source.Model(got)[0]
-	if l := p.Log(ctx, pod, podlog.Request{}); l == nil || len(l.Failures) != 1 {
+	if l := p.Log(ctx, pod, logs.PodLogRequest{}); l == nil || len(l.Failures) != 1 {
 		t.Errorf("the stored log is not replayed: %+v", l)
 	}
 	if g := p.Goroutines(ctx, pod, profiling.Want{}, profiling.Bounds{}); g == nil || g.Workers != 2 {

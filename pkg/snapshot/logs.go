@@ -5,7 +5,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/podlog"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -16,7 +15,7 @@ var (
 
 // Log reads the log through the live source, when it can read one, and keeps what was
 // extracted (never a line of it) with the target's result.
-func (r *Recorder) Log(ctx context.Context, t model.Target, req podlog.Request) *logs.Log {
+func (r *Recorder) Log(ctx context.Context, t model.Target, req logs.PodLogRequest) *logs.Log {
 	live, ok := r.src.(source.LogReader)
 	if !ok {
 		return nil
@@ -36,7 +35,7 @@ func (r *Recorder) Log(ctx context.Context, t model.Target, req podlog.Request) 
 
 // Log gives what the snapshot kept of the target's log; nil when it kept none (it was not
 // read, or the snapshot is older than logs), and when ctx has ended.
-func (p *Replay) Log(ctx context.Context, t model.Target, _ podlog.Request) *logs.Log {
+func (p *Replay) Log(ctx context.Context, t model.Target, _ logs.PodLogRequest) *logs.Log {
 	if ctx.Err() != nil {
 		return nil
 	}

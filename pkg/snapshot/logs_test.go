@@ -10,14 +10,13 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/podlog"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
 // logged is saved pages that also answer for a controller's log, as a cluster would.
 type logged struct{ source.Source }
 
-func (logged) Log(_ context.Context, t model.Target, req podlog.Request) *logs.Log {
+func (logged) Log(_ context.Context, t model.Target, req logs.PodLogRequest) *logs.Log {
 	return &logs.Log{Pod: "ops/op-0", Container: "manager", Since: req.Since, From: req.From, Lines: 12, Bytes: 900,
 		Failures:   []logs.Failure{{Controller: "configmap", Object: "shop/app-config", Error: "backend refused", Count: 3, Last: time.Date(2026, 11, 26, 11, 0, 0, 0, time.UTC)}},
 		Throttling: &logs.Throttling{Count: 4, LongestSeconds: 2.5}}
@@ -36,10 +35,10 @@ func TestSnapshotKeepsAndReplaysTheLog(t *testing.T) {
 		t.Fatalf("%d results", len(results))
 	}
 	target := results[0].Model()
-	req := podlog.Request{Since: time.Date(2026, 11, 26, 10, 58, 0, 0, time.UTC), From: time.Date(2026, 11, 26, 11, 0, 0, 0, time.UTC)}
+	req := logs.PodLogRequest{Since: time.Date(2026, 11, 26, 10, 58, 0, 0, time.UTC), From: time.Date(2026, 11, 26, 11, 0, 0, 0, time.UTC)}
 	want := rec.Log(ctx, target, req)
 	back := readBack(t, ctx, rec)
-	got := NewReplay(back).Log(ctx, target, podlog.Request{})
+	got := NewReplay(back).Log(ctx, target, logs.PodLogRequest{})
 	wj, _ := json.Marshal(want)
 	gj, _ := json.Marshal(got)
 	if got == nil || !bytes.Equal(wj, gj) {

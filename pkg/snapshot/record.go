@@ -21,7 +21,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
 )
 
 // Recorder is a source that reads through another and keeps what it gave: the inventory,
@@ -160,7 +159,7 @@ type recordingCluster struct {
 	mu          sync.Mutex
 	gens        [][]cachesync.GenerationReport
 	view        *objects.View
-	usage       map[string]usage.Pod
+	usage       map[string]source.PodUsage
 	usageNote   string
 	usageAsked  bool
 	leases      map[replicas.Holder]bool
@@ -195,13 +194,13 @@ func (c *recordingCluster) WatchChanges(ctx context.Context, ns string, controll
 	c.live.WatchChanges(ctx, ns, controllers, overrides, objective)
 }
 
-func (c *recordingCluster) Usage(ctx context.Context, namespaces []string) (map[string]usage.Pod, string) {
+func (c *recordingCluster) Usage(ctx context.Context, namespaces []string) (map[string]source.PodUsage, string) {
 	u, note := c.live.Usage(ctx, namespaces)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.usageAsked = true
 	if c.usage == nil {
-		c.usage = map[string]usage.Pod{}
+		c.usage = map[string]source.PodUsage{}
 	}
 	for k, v := range u {
 		c.usage[k] = v

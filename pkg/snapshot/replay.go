@@ -21,7 +21,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
 )
 
 // Replay is a source that gives what a snapshot holds: the inventory, each target's pages
@@ -158,11 +157,11 @@ func (c *replayCluster) WorkloadAnnotation(_ context.Context, key string, worklo
 	return values, c.a.WorkloadWarnings
 }
 
-func (c *replayCluster) Usage(_ context.Context, namespaces []string) (map[string]usage.Pod, string) {
+func (c *replayCluster) Usage(_ context.Context, namespaces []string) (map[string]source.PodUsage, string) {
 	if c.a.Usage == nil {
 		return nil, c.a.UsageNote
 	}
-	out := map[string]usage.Pod{}
+	out := map[string]source.PodUsage{}
 	for k, u := range c.a.Usage {
 		ns, _, _ := strings.Cut(k, "/")
 		if slices.Contains(namespaces, ns) {

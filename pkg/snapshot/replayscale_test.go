@@ -11,7 +11,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/podlog"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/profiling"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -51,14 +50,14 @@ func TestReplayFindsLogsAndDumpsByIndex(t *testing.T) {
 		s := manyTargets(n)
 		p := NewReplay(s)
 		last := modelOf(s.Results[n-1].Target)
-		if l := p.Log(ctx, last, podlog.Request{}); l == nil || l.Lines != n-1 {
+		if l := p.Log(ctx, last, logs.PodLogRequest{}); l == nil || l.Lines != n-1 {
 			t.Fatalf("%d targets: log %+v, want the last target's", n, l)
 		}
 		if g := p.Goroutines(ctx, last, profiling.Want{}, profiling.Bounds{}); g == nil || g.Goroutines != n-1 {
 			t.Fatalf("%d targets: dump %+v, want the last target's", n, g)
 		}
 		return testing.AllocsPerRun(20, func() {
-			p.Log(ctx, last, podlog.Request{})
+			p.Log(ctx, last, logs.PodLogRequest{})
 			p.Goroutines(ctx, last, profiling.Want{}, profiling.Bounds{})
 		})
 	}
@@ -86,7 +85,7 @@ func TestReplayStopsWhenTheContextEnds(t *testing.T) {
 		}
 	}
 	tg := modelOf(s.Results[0].Target)
-	if l := p.Log(ctx, tg, podlog.Request{}); l != nil {
+	if l := p.Log(ctx, tg, logs.PodLogRequest{}); l != nil {
 		t.Errorf("log %+v after the context ended", l)
 	}
 	if g := p.Goroutines(ctx, tg, profiling.Want{}, profiling.Bounds{}); g != nil {
@@ -125,7 +124,7 @@ func BenchmarkReplay(b *testing.B) {
 					b.Fatalf("%d samples replayed, want 2", len(res[n-1].Samples))
 				}
 				for _, t := range ts {
-					p.Log(ctx, t, podlog.Request{})
+					p.Log(ctx, t, logs.PodLogRequest{})
 					p.Goroutines(ctx, t, profiling.Want{}, profiling.Bounds{})
 				}
 			}

@@ -23,8 +23,8 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
 )
 
 // Member names besides the manifest and the pages (pages/NNN-S.prom).
@@ -105,8 +105,8 @@ type ClusterAnswers struct {
 	Generations [][]cachesync.GenerationReport `json:"generations,omitempty"`
 	Objects     *objects.View                  `json:"objects,omitempty"`
 	// Usage is metrics.k8s.io by "namespace/name"; UsageNote why it is missing.
-	Usage     map[string]usage.Pod `json:"usage,omitempty"`
-	UsageNote string               `json:"usageNote,omitempty"`
+	Usage     map[string]source.PodUsage `json:"usage,omitempty"`
+	UsageNote string                     `json:"usageNote,omitempty"`
 	// Leases are the holders of the Leases of the pods' namespaces.
 	Leases []replicas.Holder `json:"leases,omitempty"`
 	// WorkloadAnnotations are the values of the annotations read on workload objects, by key

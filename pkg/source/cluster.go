@@ -12,7 +12,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/usage"
 )
 
 // Cluster is what a source that reads a live cluster offers beyond the metrics pages: the
@@ -34,7 +33,7 @@ type Cluster interface {
 	WatchChanges(ctx context.Context, ns string, controllers []objects.Controller, overrides map[string]schema.GroupKind, objective time.Duration)
 	// Usage reads metrics.k8s.io for the pods of the namespaces, by "namespace/name"; note
 	// says why it is missing when it is.
-	Usage(ctx context.Context, namespaces []string) (pods map[string]usage.Pod, note string)
+	Usage(ctx context.Context, namespaces []string) (pods map[string]PodUsage, note string)
 	// WorkloadAnnotation reads annotation key of the workload objects ("namespace/kind/name",
 	// kind one of deployment, statefulset, daemonset, replicaset; others are skipped) and
 	// returns the values of those that carry it; warnings say which could not be read.

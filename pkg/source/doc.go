@@ -4,4 +4,7 @@
 // the error that stopped it. The stages of the run layer know only this package's types, so a
 // new source (a Prometheus server answering at two instants, saved pages) drops in without a
 // change to the model, the findings or the output.
+//
+// PodUsage is what pods use of CPU and memory, as the metrics API reports it: a fact about the
+// cluster that sources read beside the pages.
 package source

@@ -5,7 +5,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/podlog"
 )
 
 // LogReader is a source that can read the log of a target's controller (a cluster, or a
@@ -16,5 +15,5 @@ type LogReader interface {
 	// Namespace, Pod and Container are the source's to fill). It never fails: a log that
 	// cannot be had is a Log with a note; nil means the source has none (saved pages, a
 	// snapshot made without one).
-	Log(ctx context.Context, t model.Target, req podlog.Request) *logs.Log
+	Log(ctx context.Context, t model.Target, req logs.PodLogRequest) *logs.Log
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/plural"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 )
 
 // Troubles are the controllers in trouble, worst first, from the report's findings (ranked,
@@ -117,18 +117,18 @@ func verdict(s Summary) string {
 	case s.Critical == 0 && s.Warning == 0:
 		v = "healthy: the controllers keep up"
 	default:
-		counts := plural.Count(s.Warning, "warning")
+		counts := printable.Plural(s.Warning, "warning")
 		switch {
 		case s.Critical > 0 && s.Warning == 0:
-			counts = plural.Count(s.Critical, "critical finding")
+			counts = printable.Plural(s.Critical, "critical finding")
 		case s.Critical > 0:
-			counts = plural.Count(s.Critical, "critical finding") + " and " + counts
+			counts = printable.Plural(s.Critical, "critical finding") + " and " + counts
 		}
-		v = fmt.Sprintf("%s in trouble, with %s", plural.Count(len(s.InTrouble), "controller"), counts)
+		v = fmt.Sprintf("%s in trouble, with %s", printable.Plural(len(s.InTrouble), "controller"), counts)
 	}
 	if s.Suppressed > 0 {
 		// What was left out changed the answer: the user must see that it was, and by what.
-		v += fmt.Sprintf(" (%s suppressed by %s)", plural.Count(s.Suppressed, "finding"), strings.Join(s.SuppressedBy, ", "))
+		v += fmt.Sprintf(" (%s suppressed by %s)", printable.Plural(s.Suppressed, "finding"), strings.Join(s.SuppressedBy, ", "))
 	}
 	return v
 }
@@ -142,9 +142,9 @@ func healthy(s Summary, queues int, window string) string {
 	if window == Lifetime || window == "" {
 		over = "since each process started"
 	}
-	line := fmt.Sprintf("%s, %s read %s; no warnings", plural.Count(s.Read, "target"), plural.Count(queues, "queue"), over)
+	line := fmt.Sprintf("%s, %s read %s; no warnings", printable.Plural(s.Read, "target"), printable.Plural(queues, "queue"), over)
 	if s.Info > 0 {
-		line += " (" + plural.Count(s.Info, "info finding") + ")"
+		line += " (" + printable.Plural(s.Info, "info finding") + ")"
 	}
 	return line
 }

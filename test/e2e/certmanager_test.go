@@ -99,4 +99,3 @@ func TestCertManager(t *testing.T) {
 		t.Errorf("no persistent-failures of cert-manager's issuers naming %s/ca-nosecret with ErrGetKeyPair:\n%s", ns, findingLines(fs, r))
 	}
 }
-

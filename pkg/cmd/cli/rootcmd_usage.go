@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/textwrap"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 )
 
 // helpWidth is the width of -h: a terminal's default, so that help reads without reflowing.
@@ -118,9 +118,9 @@ func twoColumns(name, text string, col int) string {
 		return name + "\n"
 	case len(name)+2 > col:
 		indent := strings.Repeat(" ", col)
-		return name + "\n" + textwrap.Lines(text, indent, indent, helpWidth)
+		return name + "\n" + printable.WrapLines(text, indent, indent, helpWidth)
 	}
-	return textwrap.Hanging(name+strings.Repeat(" ", col-len(name)), text, helpWidth)
+	return printable.WrapHanging(name+strings.Repeat(" ", col-len(name)), text, helpWidth)
 }
 
 // reflow wraps each paragraph of text within width. A paragraph is a run of lines up to a
@@ -183,5 +183,5 @@ func hangingLine(line string, width int) string {
 			text = text[len(mark):]
 		}
 	}
-	return textwrap.Hanging(lead, text, width)
+	return printable.WrapHanging(lead, text, width)
 }

@@ -1,13 +1,14 @@
-// Package textwrap breaks running text into lines of a width, for the help, the explanations
+// This file breaks running text into lines of a width, for the help, the explanations
 // and the text report: one rule for where a line breaks, whoever prints it.
-package textwrap
+
+package printable
 
 import "strings"
 
-// Lines breaks text at its blanks into lines of at most width bytes, the first starting with
+// WrapLines breaks text at its blanks into lines of at most width bytes, the first starting with
 // first and the others with rest, each ending in a newline; "" for text without words. A word
 // longer than a line has one of its own.
-func Lines(text, first, rest string, width int) string {
+func WrapLines(text, first, rest string, width int) string {
 	var b strings.Builder
 	prefix := first
 	line := prefix
@@ -28,9 +29,9 @@ func Lines(text, first, rest string, width int) string {
 	return b.String()
 }
 
-// Hanging is text after prefix, wrapped within width, its further lines indented under the
+// WrapHanging is text after prefix, wrapped within width, its further lines indented under the
 // text's first word: an item of a list, a column of two.
-func Hanging(prefix, text string, width int) string {
+func WrapHanging(prefix, text string, width int) string {
 	indent := strings.Repeat(" ", len(prefix))
-	return prefix + strings.TrimPrefix(Lines(text, indent, indent, width), indent)
+	return prefix + strings.TrimPrefix(WrapLines(text, indent, indent, width), indent)
 }

@@ -1,4 +1,4 @@
-package podlog
+package logs
 
 import (
 	"context"
@@ -25,7 +25,7 @@ func reviews(c *fake.Clientset, allowed bool) {
 func TestReadForbidden(t *testing.T) {
 	c := fake.NewClientset(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ops", Name: "op-0"}})
 	reviews(c, false)
-	l := Read(context.Background(), c, Request{Namespace: "ops", Pod: "op-0", Container: "manager", Since: time.Now().Add(-time.Minute)})
+	l := ReadPodLog(context.Background(), c, PodLogRequest{Namespace: "ops", Pod: "op-0", Container: "manager", Since: time.Now().Add(-time.Minute)})
 	if l.Note != "not read: needs RBAC verb get on pods/log in namespace ops" || l.Pod != "ops/op-0" || l.Lines != 0 {
 		t.Errorf("%+v", l)
 	}
@@ -35,7 +35,7 @@ func TestReadAllowed(t *testing.T) {
 	// The fake client's log is "fake logs": read, parsed, no facts.
 	c := fake.NewClientset(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ops", Name: "op-0"}})
 	reviews(c, true)
-	l := Read(context.Background(), c, Request{Namespace: "ops", Pod: "op-0", Container: "manager", Since: time.Now().Add(-time.Minute)})
+	l := ReadPodLog(context.Background(), c, PodLogRequest{Namespace: "ops", Pod: "op-0", Container: "manager", Since: time.Now().Add(-time.Minute)})
 	if l.Note != "" || l.Lines != 1 || l.Failures != nil || l.Container != "manager" {
 		t.Errorf("%+v", l)
 	}
@@ -44,7 +44,7 @@ func TestReadAllowed(t *testing.T) {
 		if a.GetSubresource() == "log" {
 			sawLogs = true
 			opts := a.(k8stesting.GenericAction).GetValue().(*corev1.PodLogOptions)
-			if opts.Container != "manager" || !opts.Timestamps || opts.SinceSeconds == nil || *opts.SinceSeconds < 60 || *opts.LimitBytes != DefaultLimitBytes {
+			if opts.Container != "manager" || !opts.Timestamps || opts.SinceSeconds == nil || *opts.SinceSeconds < 60 || *opts.LimitBytes != PodLogLimitBytes {
 				t.Errorf("options %+v", opts)
 			}
 		}

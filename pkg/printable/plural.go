@@ -1,16 +1,17 @@
-// Package plural writes counts of things in English: "1 queue", "2 queues", "0 queues".
-package plural
+// This file writes counts of things in English: "1 queue", "2 queues", "0 queues".
+
+package printable
 
 import "fmt"
 
-// Count is n and the noun, in the plural unless n is 1. Nouns ending in a consonant and y take
+// Plural is n and the noun, in the plural unless n is 1. Nouns ending in a consonant and y take
 // -ies, nouns ending in s (series) stay as they are, the others take -s.
-func Count(n int, noun string) string {
-	return fmt.Sprintf("%d %s", n, Noun(n, noun))
+func Plural(n int, noun string) string {
+	return fmt.Sprintf("%d %s", n, PluralNoun(n, noun))
 }
 
-// Noun is the noun alone, in the plural unless n is 1.
-func Noun(n int, noun string) string {
+// PluralNoun is the noun alone, in the plural unless n is 1.
+func PluralNoun(n int, noun string) string {
 	if n == 1 || noun == "" {
 		return noun
 	}
@@ -24,9 +25,9 @@ func Noun(n int, noun string) string {
 	return noun + "s"
 }
 
-// Verb is the present tense of a verb after n things: "is" or "are", "has" or "have", "waits" or
+// PluralVerb is the present tense of a verb after n things: "is" or "are", "has" or "have", "waits" or
 // "wait" (the verb given in its plural form, "is" and "has" excepted).
-func Verb(n int, plural string) string {
+func PluralVerb(n int, plural string) string {
 	if n != 1 {
 		return plural
 	}

@@ -1,4 +1,4 @@
-package token
+package collect
 
 import (
 	"context"
@@ -25,8 +25,8 @@ func TestFromServiceAccount(t *testing.T) {
 		tr.Status.Token = "minted"
 		return true, tr, nil
 	})
-	tok, err := FromServiceAccount(context.Background(), client, "ops", "scraper")
-	if err != nil || tok != "minted" || gotExp != Lifetime {
+	tok, err := TokenFromServiceAccount(context.Background(), client, "ops", "scraper")
+	if err != nil || tok != "minted" || gotExp != TokenLifetime {
 		t.Fatalf("token %q, exp %d, err %v", tok, gotExp, err)
 	}
 }

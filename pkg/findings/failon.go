@@ -1,28 +1,27 @@
-// Package failon reads the level of --fail-on, the flag of the commands that exit 3 on
+// This file reads the level of --fail-on, the flag of the commands that exit 3 on
 // findings, and decides whether findings reach it. The report judges all its findings against
 // a severity ("warning"); diff judges the findings that appeared ("new-warning"): one level
 // and one decision, two scales of words. Severities are ranked by pkg/findings.
-package failon
+
+package findings
 
 import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 )
 
-// None is the level nothing reaches, every scale's default.
-const None = "none"
+// FailOnNone is the level nothing reaches, every scale's default.
+const FailOnNone = "none"
 
-// Level is a --fail-on level: findings of Severity or worse fail; none when Severity is "".
-type Level struct {
-	Severity findings.Severity
+// FailOnLevel is a --fail-on level: findings of Severity or worse fail; none when Severity is "".
+type FailOnLevel struct {
+	Severity Severity
 }
 
 // Fails reports whether a finding of fs reaches the level: the findings a report judges, or
 // those that appeared in a diff. A finding of an unknown severity reaches no level.
-func (l Level) Fails(fs []findings.Finding) bool {
+func (l FailOnLevel) Fails(fs []Finding) bool {
 	if l.Severity == "" {
 		return false
 	}
@@ -34,28 +33,28 @@ func (l Level) Fails(fs []findings.Finding) bool {
 	return false
 }
 
-// Scale is the words of one command's --fail-on: none, and a severity that can fail, with
+// FailOnScale is the words of one command's --fail-on: none, and a severity that can fail, with
 // the scale's prefix.
-type Scale struct {
+type FailOnScale struct {
 	prefix string // before a severity's name
 	what   string // what fails, as the flag's help says it
 }
 
 var (
-	// Findings is report's (and snapshot's) scale: none, warning or critical.
-	Findings = Scale{what: "a finding reaches this severity"}
-	// Appeared is diff's scale, of the findings that appeared: none, new-warning or
+	// FailOnReported is report's (and snapshot's) scale: none, warning or critical.
+	FailOnReported = FailOnScale{what: "a finding reaches this severity"}
+	// FailOnAppeared is diff's scale, of the findings that appeared: none, new-warning or
 	// new-critical.
-	Appeared = Scale{prefix: "new-", what: "a finding of this severity appeared"}
+	FailOnAppeared = FailOnScale{prefix: "new-", what: "a finding of this severity appeared"}
 )
 
 // failing are the severities a level can name, least severe first: every severity worse
 // than info.
-func failing() []findings.Severity {
-	var out []findings.Severity
-	all := findings.Severities()
+func failing() []Severity {
+	var out []Severity
+	all := Severities()
 	for i := len(all) - 1; i >= 0; i-- {
-		if all[i].Rank() < findings.Info.Rank() {
+		if all[i].Rank() < Info.Rank() {
 			out = append(out, all[i])
 		}
 	}
@@ -63,8 +62,8 @@ func failing() []findings.Severity {
 }
 
 // Values are the words of the scale, none first, then from the least severe to the worst.
-func (s Scale) Values() []string {
-	out := []string{None}
+func (s FailOnScale) Values() []string {
+	out := []string{FailOnNone}
 	for _, sev := range failing() {
 		out = append(out, s.prefix+string(sev))
 	}
@@ -72,41 +71,41 @@ func (s Scale) Values() []string {
 }
 
 // Words lists the values as the help and the errors say them: "none, warning or critical".
-func (s Scale) Words() string {
+func (s FailOnScale) Words() string {
 	v := s.Values()
 	return strings.Join(v[:len(v)-1], ", ") + " or " + v[len(v)-1]
 }
 
 // Help is the flag's help: what makes the command exit 3, and the values.
-func (s Scale) Help() string {
+func (s FailOnScale) Help() string {
 	return "Exit 3 when " + s.what + ": " + s.Words()
 }
 
 // Parse reads a value of the scale. The error says the values, and the one meant when the
 // value is another scale's word or differs only in case.
-func (s Scale) Parse(v string) (Level, error) {
-	if v == None {
-		return Level{}, nil
+func (s FailOnScale) Parse(v string) (FailOnLevel, error) {
+	if v == FailOnNone {
+		return FailOnLevel{}, nil
 	}
 	for _, sev := range failing() {
 		if v == s.prefix+string(sev) {
-			return Level{Severity: sev}, nil
+			return FailOnLevel{Severity: sev}, nil
 		}
 	}
 	err := fmt.Sprintf("must be %s, got %q", s.Words(), v)
 	if meant := s.meant(v); meant != "" {
 		err += fmt.Sprintf(" (did you mean %s?)", meant)
 	}
-	return Level{}, errors.New(err)
+	return FailOnLevel{}, errors.New(err)
 }
 
 // meant is the value of the scale that v names in another scale's words or case, or "".
-func (s Scale) meant(v string) string {
+func (s FailOnScale) meant(v string) string {
 	w := strings.ToLower(strings.TrimSpace(v))
-	if w == None {
-		return None
+	if w == FailOnNone {
+		return FailOnNone
 	}
-	w = strings.TrimPrefix(w, Appeared.prefix)
+	w = strings.TrimPrefix(w, FailOnAppeared.prefix)
 	for _, sev := range failing() {
 		if w == string(sev) {
 			return s.prefix + w

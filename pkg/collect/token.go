@@ -1,8 +1,9 @@
-// Package token mints a short-lived bearer token for a ServiceAccount with the TokenRequest API
+// This file mints a short-lived bearer token for a ServiceAccount with the TokenRequest API
 // (--token-from-sa NS/NAME), for metrics endpoints that authenticate scrapers the way
 // kubebuilder's scaffold does (TokenReview + SubjectAccessReview). Tokens are only returned,
 // never printed or logged.
-package token
+
+package collect
 
 import (
 	"context"
@@ -15,8 +16,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 )
 
-// Lifetime is the requested expiry: the shortest the API server accepts (10 minutes).
-const Lifetime int64 = 600
+// TokenLifetime is the requested expiry: the shortest the API server accepts (10 minutes).
+const TokenLifetime int64 = 600
 
 // ParseServiceAccount splits "NS/NAME".
 func ParseServiceAccount(s string) (ns, name string, err error) {
@@ -27,9 +28,9 @@ func ParseServiceAccount(s string) (ns, name string, err error) {
 	return ns, name, nil
 }
 
-// FromServiceAccount requests a token for the ServiceAccount ns/name.
-func FromServiceAccount(ctx context.Context, client kubernetes.Interface, ns, name string) (string, error) {
-	exp := Lifetime
+// TokenFromServiceAccount requests a token for the ServiceAccount ns/name.
+func TokenFromServiceAccount(ctx context.Context, client kubernetes.Interface, ns, name string) (string, error) {
+	exp := TokenLifetime
 	tr, err := client.CoreV1().ServiceAccounts(ns).CreateToken(ctx, name,
 		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &exp}},
 		metav1.CreateOptions{})

@@ -1,4 +1,4 @@
-package textwrap
+package printable
 
 import "testing"
 
@@ -13,11 +13,11 @@ func TestLines(t *testing.T) {
 		{"a-word-longer-than-the-line b", "", "", 5, "a-word-longer-than-the-line\nb\n"},
 		{"  ", "", "", 10, ""},
 	} {
-		if got := Lines(tt.text, tt.first, tt.rest, tt.width); got != tt.want {
+		if got := WrapLines(tt.text, tt.first, tt.rest, tt.width); got != tt.want {
 			t.Errorf("Lines(%q, %q, %q, %d) = %q, want %q", tt.text, tt.first, tt.rest, tt.width, got, tt.want)
 		}
 	}
-	if got, want := Hanging("- ", "one two three", 9), "- one two\n  three\n"; got != want {
+	if got, want := WrapHanging("- ", "one two three", 9), "- one two\n  three\n"; got != want {
 		t.Errorf("Hanging = %q, want %q", got, want)
 	}
 }

@@ -1,4 +1,4 @@
-package redirect
+package redact
 
 import (
 	"errors"
@@ -71,10 +71,10 @@ func get(t *testing.T, client *http.Client, url, auth string) (*http.Response, e
 
 func TestCredentialsNeverFollowADowngradeOrAnotherPort(t *testing.T) {
 	base, client, seen, other := redirecting(t)
-	client.CheckRedirect = Check(false)
+	client.CheckRedirect = CheckRedirect(false)
 
 	_, err := get(t, client, base+"/down", "Bearer redirect-token-1")
-	var refused *RefusedError
+	var refused *RedirectRefusedError
 	if !errors.As(err, &refused) || !refused.Downgrade ||
 		!strings.Contains(err.Error(), "refused redirect from "+base+"/down to http://"+strings.TrimPrefix(base, "https://")+"/ok: it would send the credentials") {
 		t.Errorf("downgrade: %v", err)
@@ -93,13 +93,13 @@ func TestCredentialsNeverFollowADowngradeOrAnotherPort(t *testing.T) {
 	}
 
 	// Credentials the request does not show (custom headers, a transport's own) count too.
-	client.CheckRedirect = Check(true)
+	client.CheckRedirect = CheckRedirect(true)
 	if _, err := get(t, client, base+"/down", ""); !errors.As(err, &refused) {
 		t.Errorf("declared credentials: %v", err)
 	}
 
 	// Without credentials: a downgrade is harmless, another host is not followed.
-	client.CheckRedirect = Check(false)
+	client.CheckRedirect = CheckRedirect(false)
 	if resp, err := get(t, client, base+"/away", ""); err != nil || resp.StatusCode != http.StatusFound {
 		t.Errorf("another host without credentials: %v %v (%s)", resp, err, other.URL)
 	}
@@ -107,7 +107,7 @@ func TestCredentialsNeverFollowADowngradeOrAnotherPort(t *testing.T) {
 
 func TestRefusedErrorHidesCredentialsOfTheURLs(t *testing.T) {
 	base, client, _, _ := redirecting(t)
-	client.CheckRedirect = Check(false)
+	client.CheckRedirect = CheckRedirect(false)
 	u := strings.Replace(base, "https://", "https://frank:redirect-pass-2@", 1) + "/down?token=redirect-token-2"
 	_, err := get(t, client, u, "")
 	if err == nil || strings.Contains(err.Error(), "redirect-pass-2") || strings.Contains(err.Error(), "redirect-token-2") {

@@ -1,4 +1,4 @@
-package snapreport
+package diff
 
 import (
 	"encoding/json"

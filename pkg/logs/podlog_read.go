@@ -1,4 +1,4 @@
-package podlog
+package logs
 
 import (
 	"context"
@@ -13,16 +13,15 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/access"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 )
 
-// Lookback is how long before the window's start failures are read: a failing object's
+// PodLogLookback is how long before the window's start failures are read: a failing object's
 // retries back off, and its lines with them.
-const Lookback = 2 * time.Minute
+const PodLogLookback = 2 * time.Minute
 
-// Request is whose log to read and how much.
-type Request struct {
+// PodLogRequest is whose log to read and how much.
+type PodLogRequest struct {
 	Namespace, Pod, Container string
 	// Since is the oldest line asked for; From the start of the window judged (logs.Options).
 	Since, From time.Time
@@ -33,20 +32,20 @@ type Request struct {
 
 // Bounds are the defaults of one reading: 4 MiB within 10s.
 const (
-	DefaultLimitBytes = 4 << 20
-	DefaultTimeout    = 10 * time.Second
+	PodLogLimitBytes = 4 << 20
+	PodLogTimeout    = 10 * time.Second
 )
 
-// Read reads and parses the log req names. It never fails: what went wrong is the log's note.
-func Read(ctx context.Context, client kubernetes.Interface, req Request) *logs.Log {
+// ReadPodLog reads and parses the log req names. It never fails: what went wrong is the log's note.
+func ReadPodLog(ctx context.Context, client kubernetes.Interface, req PodLogRequest) *Log {
 	if req.LimitBytes <= 0 {
-		req.LimitBytes = DefaultLimitBytes
+		req.LimitBytes = PodLogLimitBytes
 	}
 	if req.Timeout <= 0 {
-		req.Timeout = DefaultTimeout
+		req.Timeout = PodLogTimeout
 	}
 	now := time.Now()
-	base := &logs.Log{Pod: req.Namespace + "/" + req.Pod, Container: req.Container, Since: req.Since, From: req.From, Time: now}
+	base := &Log{Pod: req.Namespace + "/" + req.Pod, Container: req.Container, Since: req.Since, From: req.From, Time: now}
 	perm := access.Permission{Verb: "get", Resource: "pods", Subresource: "log", Namespace: req.Namespace, For: "to read the controller's log"}
 	missing, err := access.Missing(ctx, client, []access.Permission{perm})
 	switch {
@@ -70,7 +69,7 @@ func Read(ctx context.Context, client kubernetes.Interface, req Request) *logs.L
 		return base
 	}
 	defer stream.Close()
-	l := logs.Parse(io.LimitReader(stream, req.LimitBytes), logs.Options{Since: req.Since, From: req.From, Now: now})
+	l := Parse(io.LimitReader(stream, req.LimitBytes), Options{Since: req.Since, From: req.From, Now: now})
 	l.Pod, l.Container, l.Time = base.Pod, base.Container, base.Time
 	if l.Bytes >= req.LimitBytes {
 		l.Cut = true
@@ -83,7 +82,7 @@ func Read(ctx context.Context, client kubernetes.Interface, req Request) *logs.L
 }
 
 // why says why the log could not be read.
-func why(ctx context.Context, err error, req Request) string {
+func why(ctx context.Context, err error, req PodLogRequest) string {
 	var status apierrors.APIStatus
 	switch {
 	case ctx.Err() != nil:

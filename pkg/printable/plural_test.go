@@ -1,4 +1,4 @@
-package plural
+package printable
 
 import "testing"
 
@@ -12,7 +12,7 @@ func TestCount(t *testing.T) {
 		{2, "key", "2 keys"}, {1, "series", "1 series"}, {5, "series", "5 series"},
 		{1, "critical finding", "1 critical finding"}, {2, "critical finding", "2 critical findings"},
 	} {
-		if got := Count(c.n, c.noun); got != c.want {
+		if got := Plural(c.n, c.noun); got != c.want {
 			t.Errorf("Count(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
 		}
 	}
@@ -20,7 +20,7 @@ func TestCount(t *testing.T) {
 		n          int
 		verb, want string
 	}{{1, "are", "is"}, {2, "are", "are"}, {1, "have", "has"}, {0, "have", "have"}, {1, "wait", "waits"}, {4, "wait", "wait"}} {
-		if got := Verb(c.n, c.verb); got != c.want {
+		if got := PluralVerb(c.n, c.verb); got != c.want {
 			t.Errorf("Verb(%d, %q) = %q, want %q", c.n, c.verb, got, c.want)
 		}
 	}
