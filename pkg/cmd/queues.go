@@ -63,16 +63,7 @@ func NewQueuesCmd(g *cli.GlobalFlags, streams genericiooptions.IOStreams) *cobra
 		Long:              queuesLong,
 		Example:           queuesExample,
 		ValidArgsFunction: cli.CompletePods(g),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			cmd.SilenceUsage = true
-			return o.Run(cmd.Context())
-		},
+		RunE:              runOptions(o),
 	}
 	o.Sources.AddFlags(cmd.Flags(), true)
 	o.Thresholds.AddFlags(cmd.Flags())

@@ -66,16 +66,7 @@ func NewReportCmd(g *cli.GlobalFlags, streams genericiooptions.IOStreams) *cobra
 		Long:              reportLong,
 		Example:           reportExample,
 		ValidArgsFunction: cli.CompletePods(g),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			cmd.SilenceUsage = true
-			return o.Run(cmd.Context())
-		},
+		RunE:              runOptions(o),
 	}
 	o.AddFlags(cmd.Flags())
 	o.RegisterCompletions(cmd)

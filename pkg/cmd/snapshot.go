@@ -54,14 +54,7 @@ func NewSnapshotCmd(g *cli.GlobalFlags, streams genericiooptions.IOStreams) *cob
 		ValidArgsFunction: cli.CompletePods(g),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.print = cmd.Flags().Changed("output")
-			if err := o.Complete(args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			cmd.SilenceUsage = true
-			return o.Run(cmd.Context())
+			return runOptions(o)(cmd, args)
 		},
 	}
 	o.Report.AddFlags(cmd.Flags())

@@ -73,16 +73,7 @@ func NewTargetsCmd(g *cli.GlobalFlags, streams genericiooptions.IOStreams) *cobr
 		Long:              targetsLong,
 		Example:           targetsExample,
 		ValidArgsFunction: cli.CompletePods(g),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			cmd.SilenceUsage = true
-			return o.Run(cmd.Context())
-		},
+		RunE:              runOptions(o),
 	}
 	o.Sources.AddFlags(cmd.Flags(), false)
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE, go-template=TEMPLATE, custom-columns=SPEC (and their -file= forms, as kubectl) (default: table)")

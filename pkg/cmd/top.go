@@ -57,16 +57,7 @@ func NewTopCmd(g *cli.GlobalFlags, streams genericiooptions.IOStreams) *cobra.Co
 		Long:              topLong,
 		Example:           topExample,
 		ValidArgsFunction: cli.CompletePods(g),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			cmd.SilenceUsage = true
-			return o.Run(cmd.Context())
-		},
+		RunE:              runOptions(o),
 	}
 	o.Sources.AddFlags(cmd.Flags(), false)
 	o.Thresholds.AddFlags(cmd.Flags())
