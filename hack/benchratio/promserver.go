@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/promserver"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/promserver"
 )
 
 // promServer is a real prometheus serving a store built beforehand, on loopback.

@@ -17,7 +17,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/crilog"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/crilog"
 )
 
 func main() {

@@ -10,7 +10,7 @@ import (
 	"os"
 	"sort"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/gentables"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/gen/gentables"
 )
 
 func main() {

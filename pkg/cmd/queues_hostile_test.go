@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/hostiletext"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/hostiletext"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/golden"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/golden"
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"

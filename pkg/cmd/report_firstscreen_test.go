@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/golden"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/golden"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"

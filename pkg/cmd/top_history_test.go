@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/promserver"
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/tmuxterm"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/promserver"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/tmuxterm"
 )
 
 // backfill is five minutes of samples, every 5 s up to now, in the OpenMetrics text format:

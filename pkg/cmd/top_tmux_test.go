@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/tmuxterm"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/tmuxterm"
 )
 
 func contains(subs ...string) func(string) bool {

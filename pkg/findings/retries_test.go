@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/testpages"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/testpages"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 )

@@ -3,7 +3,7 @@ package knobs_test
 import (
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/gentables"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/gen/gentables"
 )
 
 // The Go file a run reads the table from is what the YAML beside it compiles into.

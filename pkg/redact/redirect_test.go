@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/dualserver"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/dualserver"
 )
 
 // plainSeen records the Authorization headers that arrived over plain HTTP.

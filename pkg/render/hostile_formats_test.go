@@ -14,7 +14,7 @@ import (
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 	"sigs.k8s.io/yaml"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/hostiletext"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/hostiletext"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"

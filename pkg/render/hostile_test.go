@@ -12,7 +12,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/hostiletext"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/hostiletext"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"

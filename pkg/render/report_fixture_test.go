@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/testpages"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/testpages"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/golden"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/golden"
 
 	"golang.org/x/net/html"
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/dualserver"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/dualserver"
 )
 
 // An https:// target that redirects to http:// on the same host and port: the redirect is

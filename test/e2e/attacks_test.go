@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/hostiletext"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/hostiletext"
 	"github.com/ctrldiag/kubectl-ctrldiag/test/e2e/hostile"
 )
 

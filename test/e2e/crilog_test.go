@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/crilog"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/crilog"
 )
 
 // criFile is a process's output in the CRI log format, in the file a kwok Logs object names:

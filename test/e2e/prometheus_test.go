@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/promserver"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/promserver"
 )
 
 // A real Prometheus and a real VictoriaMetrics scraping the reference operator: `report

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/promserver"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/promserver"
 )
 
 // History kept only at 1h, as a fleet keeps months of it: backfilled blocks of one

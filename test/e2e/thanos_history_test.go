@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/promserver"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/promserver"
 )
 
 // History 30 days old, as a fleet keeps it: backfilled blocks of one controller's queue (2

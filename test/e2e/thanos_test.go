@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/promserver"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/promserver"
 )
 
 // thanosBin is the pinned Thanos (hack/thanos/build.sh; hack/e2e.sh builds it first, so this

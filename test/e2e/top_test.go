@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/tmuxterm"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/tmuxterm"
 )
 
 // topRow is the screen's line of the row of a target whose name holds pod, and its fields.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/tmuxterm"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/tmuxterm"
 )
 
 // TestTopFollowsARolloutInTmux is the live view's use in a real cluster: one watches the

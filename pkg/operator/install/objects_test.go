@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/golden"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/golden"
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/resource"

@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/internal/goliteral"
+	"github.com/ctrldiag/kubectl-ctrldiag/internal/gen/goliteral"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 )

@@ -19,7 +19,7 @@ import (
 // Dir is the folder of the captured pages.
 func Dir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "pages")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "pages")
 }
 
 // Parse reads the captured page name (gunzipped when it ends in .gz) and parses the families

@@ -32,7 +32,7 @@ func TestFile(t *testing.T) {
 		Ptr:    &inner{Name: "p"},
 		Ptrs:   []*inner{{Count: 1}, nil},
 	}}
-	got, err := File("goliteral", "github.com/ctrldiag/kubectl-ctrldiag/internal/goliteral", "the test", "table is a test.", "table", v)
+	got, err := File("goliteral", "github.com/ctrldiag/kubectl-ctrldiag/internal/gen/goliteral", "the test", "table is a test.", "table", v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestFileRefuses(t *testing.T) {
 		{"unnamed struct", []struct{ A int }{{1}}, "unnamed type"},
 		{"int keys", map[int]string{1: "a"}, "map keys"},
 	} {
-		if _, err := File("goliteral", "github.com/ctrldiag/kubectl-ctrldiag/internal/goliteral", "t", "", "x", c.v); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := File("goliteral", "github.com/ctrldiag/kubectl-ctrldiag/internal/gen/goliteral", "t", "", "x", c.v); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
 		}
 	}
