@@ -6,17 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/cli-runtime/pkg/genericclioptions"
-	"k8s.io/cli-runtime/pkg/genericiooptions"
-
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 )
-
-func diffRunReport(t *testing.T, args ...string) (string, string, int) {
-	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
-	return execute(t, NewReportCmd(&cli.GlobalFlags{ConfigFlags: genericclioptions.NewConfigFlags(false)}, streams), out, errOut, args...)
-}
 
 // A snapshot of a working endpoint whose report.json was edited to the healthy report of a
 // snapshot standing still: report --from-snapshot --fail-on warning exits 3, and so does diff
@@ -39,7 +31,7 @@ func TestDiffAgreesWithReportFromSnapshotOnAnEditedReport(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if _, errOut, code := diffRunReport(t, "--from-snapshot", lying, "--fail-on", "warning", "-o", "json"); code != cli.ExitFindings {
+	if _, errOut, code := runReportCmd(t, "--from-snapshot", lying, "--fail-on", "warning", "-o", "json"); code != cli.ExitFindings {
 		t.Fatalf("report --from-snapshot --fail-on warning: exit %d, want %d\n%s", code, cli.ExitFindings, errOut)
 	}
 	text, errOut, code := runDiff(t, still, lying, "--fail-on", "new-warning")

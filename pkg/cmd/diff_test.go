@@ -11,21 +11,10 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/spf13/cobra"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 )
-
-func execute(t *testing.T, cmd *cobra.Command, out, errOut *bytes.Buffer, args ...string) (string, string, int) {
-	t.Helper()
-	cmd.SetArgs(args)
-	cmd.SetOut(out)
-	cmd.SetErr(errOut)
-	code, msg := cli.CodeFor(cmd.Execute())
-	return out.String(), errOut.String() + msg, code
-}
 
 func runDiff(t *testing.T, args ...string) (string, string, int) {
 	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
@@ -33,8 +22,7 @@ func runDiff(t *testing.T, args ...string) (string, string, int) {
 }
 
 func runSnapshot(t *testing.T, args ...string) (string, string, int) {
-	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
-	return execute(t, NewSnapshotCmd(&cli.GlobalFlags{ConfigFlags: genericclioptions.NewConfigFlags(false)}, streams), out, errOut, args...)
+	return runVerb(t, NewSnapshotCmd, args...)
 }
 
 // diffPages are a controller's two saved diffPages without their sample-time comments: between them

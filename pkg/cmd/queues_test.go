@@ -11,7 +11,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/golden"
 
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
@@ -25,7 +24,7 @@ func runQueues(t *testing.T, stdin string, args ...string) (string, string, erro
 	t.Helper()
 	streams, in, out, errOut := genericiooptions.NewTestIOStreams()
 	in.WriteString(stdin)
-	g := &cli.GlobalFlags{ConfigFlags: genericclioptions.NewConfigFlags(false)}
+	g := testGlobals()
 	cmd := NewQueuesCmd(g, streams)
 	if args == nil {
 		args = []string{} // nil would make cobra read os.Args

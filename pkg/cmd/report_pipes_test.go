@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
@@ -21,12 +20,7 @@ import (
 func runIn(t *testing.T, in *os.File, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	cmd := NewReportCmd(&cli.GlobalFlags{ConfigFlags: genericclioptions.NewConfigFlags(false)}, genericiooptions.IOStreams{In: in, Out: &out, ErrOut: &errOut})
-	cmd.SetArgs(args)
-	cmd.SetOut(&out)
-	cmd.SetErr(&errOut)
-	code, msg := cli.CodeFor(cmd.Execute())
-	return out.String(), errOut.String() + msg, code
+	return execute(t, NewReportCmd(testGlobals(), genericiooptions.IOStreams{In: in, Out: &out, ErrOut: &errOut}), &out, &errOut, args...)
 }
 
 // bounded runs the command and fails the test if it is still reading long after its limits.

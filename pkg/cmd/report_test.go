@@ -9,9 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/cli-runtime/pkg/genericclioptions"
-	"k8s.io/cli-runtime/pkg/genericiooptions"
-
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
@@ -23,13 +20,7 @@ const pair = "../../testdata/pages/controller-runtime-1.prom,../../testdata/page
 // exit code the error maps to.
 func runReportCmd(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
-	cmd := NewReportCmd(&cli.GlobalFlags{ConfigFlags: genericclioptions.NewConfigFlags(false)}, streams)
-	cmd.SetArgs(args)
-	cmd.SetOut(out)
-	cmd.SetErr(errOut)
-	code, msg := cli.CodeFor(cmd.Execute())
-	return out.String(), errOut.String() + msg, code
+	return runVerb(t, NewReportCmd, args...)
 }
 
 // Each -o value picks its own rendering of the same report.

@@ -26,7 +26,7 @@ func TestSnapshotRefusesToReplaceAFIFOOrDevice(t *testing.T) {
 	}
 	url := serve(t)
 	for path, what := range paths {
-		_, errOut, code := snapshotRun(t, NewSnapshotCmd, "--url", url, "--token", token, "--interval", "0", "-f", path)
+		_, errOut, code := runVerb(t, NewSnapshotCmd, "--url", url, "--token", token, "--interval", "0", "-f", path)
 		if code != cli.ExitError || !strings.Contains(errOut, path+" "+what) {
 			t.Errorf("-f %s: exit %d\n%s", path, code, errOut)
 		}

@@ -12,26 +12,10 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/spf13/cobra"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
-	"k8s.io/cli-runtime/pkg/genericiooptions"
-
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 )
 
 const token = "cmd-snapshot-token-9e3b1f"
-
-// snapshotRun executes the command newCmd makes with args and returns stdout, stderr and the exit code.
-func snapshotRun(t *testing.T, newCmd func(*cli.GlobalFlags, genericiooptions.IOStreams) *cobra.Command, args ...string) (string, string, int) {
-	t.Helper()
-	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
-	cmd := newCmd(&cli.GlobalFlags{ConfigFlags: genericclioptions.NewConfigFlags(false)}, streams)
-	cmd.SetArgs(args)
-	cmd.SetOut(out)
-	cmd.SetErr(errOut)
-	code, msg := cli.CodeFor(cmd.Execute())
-	return out.String(), errOut.String() + msg, code
-}
 
 // serve serves the two saved pages of a controller in turn, without their sample-time
 // comments, to callers with the token.
@@ -62,11 +46,11 @@ func serve(t *testing.T) string {
 // are the same JSON; queues reads the file too; the token is nowhere in the file.
 func TestSnapshotThenReportFromSnapshot(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "s.tar.gz")
-	live, errOut, code := snapshotRun(t, NewSnapshotCmd, "--url", serve(t), "--token", token, "--interval", "200ms", "-f", file, "-o", "json")
+	live, errOut, code := runVerb(t, NewSnapshotCmd, "--url", serve(t), "--token", token, "--interval", "200ms", "-f", file, "-o", "json")
 	if code != cli.ExitOK || !strings.Contains(errOut, "written to "+file) {
 		t.Fatalf("snapshot: exit %d\n%s", code, errOut)
 	}
-	offline, errOut, code := snapshotRun(t, NewReportCmd, "--from-snapshot", file, "-o", "json")
+	offline, errOut, code := runVerb(t, NewReportCmd, "--from-snapshot", file, "-o", "json")
 	if code != cli.ExitOK {
 		t.Fatalf("report --from-snapshot: exit %d\n%s", code, errOut)
 	}
@@ -76,7 +60,7 @@ func TestSnapshotThenReportFromSnapshot(t *testing.T) {
 	if !strings.Contains(live, `"completionsPerSecond": `) {
 		t.Errorf("the live report read no rates:\n%.1000s", live)
 	}
-	q, errOut, code := snapshotRun(t, NewQueuesCmd, "--from-snapshot", file)
+	q, errOut, code := runVerb(t, NewQueuesCmd, "--from-snapshot", file)
 	if code != cli.ExitOK || !strings.Contains(q, "widget") {
 		t.Errorf("queues --from-snapshot: exit %d\n%s\n%s", code, q, errOut)
 	}
@@ -102,16 +86,16 @@ func TestSnapshotThenReportFromSnapshot(t *testing.T) {
 
 // Wrong use is a usage error; a file that is no snapshot is one clear error.
 func TestSnapshotErrors(t *testing.T) {
-	if _, errOut, code := snapshotRun(t, NewSnapshotCmd, "--url", "http://localhost:1/metrics"); code != cli.ExitUsage || !strings.Contains(errOut, "-f FILE is required") {
+	if _, errOut, code := runVerb(t, NewSnapshotCmd, "--url", "http://localhost:1/metrics"); code != cli.ExitUsage || !strings.Contains(errOut, "-f FILE is required") {
 		t.Errorf("no -f: exit %d %s", code, errOut)
 	}
 	dir := t.TempDir()
-	if _, errOut, code := snapshotRun(t, NewReportCmd, "--from-snapshot", filepath.Join(dir, "x"), "--url", "http://localhost:1/metrics"); code != cli.ExitUsage || !strings.Contains(errOut, "give no TARGET") {
+	if _, errOut, code := runVerb(t, NewReportCmd, "--from-snapshot", filepath.Join(dir, "x"), "--url", "http://localhost:1/metrics"); code != cli.ExitUsage || !strings.Contains(errOut, "give no TARGET") {
 		t.Errorf("--from-snapshot with --url: exit %d %s", code, errOut)
 	}
 	page := filepath.Join(dir, "page.prom")
 	os.WriteFile(page, []byte("workqueue_depth 1\n"), 0o600)
-	if _, errOut, code := snapshotRun(t, NewReportCmd, "--from-snapshot", page); code != cli.ExitError || !strings.Contains(errOut, "not a snapshot") {
+	if _, errOut, code := runVerb(t, NewReportCmd, "--from-snapshot", page); code != cli.ExitError || !strings.Contains(errOut, "not a snapshot") {
 		t.Errorf("a page as snapshot: exit %d %s", code, errOut)
 	}
 	entries, _ := os.ReadDir(dir)
@@ -124,14 +108,14 @@ func TestSnapshotErrors(t *testing.T) {
 func TestSnapshotOfASnapshot(t *testing.T) {
 	dir := t.TempDir()
 	first, second := filepath.Join(dir, "1.tar.gz"), filepath.Join(dir, "2.tar.gz")
-	a, errOut, code := snapshotRun(t, NewSnapshotCmd, "--url", serve(t), "--token", token, "--interval", "200ms", "-f", first, "-o", "json")
+	a, errOut, code := runVerb(t, NewSnapshotCmd, "--url", serve(t), "--token", token, "--interval", "200ms", "-f", first, "-o", "json")
 	if code != cli.ExitOK {
 		t.Fatalf("snapshot: %d %s", code, errOut)
 	}
-	if _, errOut, code := snapshotRun(t, NewSnapshotCmd, "--from-snapshot", first, "-f", second); code != cli.ExitOK {
+	if _, errOut, code := runVerb(t, NewSnapshotCmd, "--from-snapshot", first, "-f", second); code != cli.ExitOK {
 		t.Fatalf("snapshot --from-snapshot: %d %s", code, errOut)
 	}
-	b, errOut, code := snapshotRun(t, NewReportCmd, "--from-snapshot", second, "-o", "json")
+	b, errOut, code := runVerb(t, NewReportCmd, "--from-snapshot", second, "-o", "json")
 	if code != cli.ExitOK || a != b {
 		t.Errorf("the snapshot of the snapshot gives another report: exit %d %s\n%.1500s", code, errOut, b)
 	}

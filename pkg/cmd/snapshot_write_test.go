@@ -24,7 +24,7 @@ func TestSnapshotRefusesToReplaceALink(t *testing.T) {
 	}
 	url := serve(t)
 	for path, what := range map[string]string{link: "is a symbolic link (to " + target + ")", dir: "is a directory"} {
-		_, errOut, code := snapshotRun(t, NewSnapshotCmd, "--url", url, "--token", token, "--interval", "0", "-f", path)
+		_, errOut, code := runVerb(t, NewSnapshotCmd, "--url", url, "--token", token, "--interval", "0", "-f", path)
 		if code != cli.ExitError || !strings.Contains(errOut, path+" "+what) || !strings.Contains(errOut, "-f - for standard output") {
 			t.Errorf("-f %s: exit %d\n%s", path, code, errOut)
 		}
@@ -46,7 +46,7 @@ func TestSnapshotToStandardOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.Chdir(wd)
-	out, errOut, code := snapshotRun(t, NewSnapshotCmd, "--url", url, "--token", token, "--interval", "0", "-f", "-")
+	out, errOut, code := runVerb(t, NewSnapshotCmd, "--url", url, "--token", token, "--interval", "0", "-f", "-")
 	if code != cli.ExitOK || !strings.Contains(errOut, "written to standard output") {
 		t.Fatalf("-f -: exit %d\n%s", code, errOut)
 	}
@@ -56,7 +56,7 @@ func TestSnapshotToStandardOutput(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("-f - wrote %d files", len(entries))
 	}
-	if _, errOut, code := snapshotRun(t, NewSnapshotCmd, "--url", url, "--interval", "0", "-f", "-", "-o", "json"); code != cli.ExitUsage || !strings.Contains(errOut, "-o cannot print the report there too") {
+	if _, errOut, code := runVerb(t, NewSnapshotCmd, "--url", url, "--interval", "0", "-f", "-", "-o", "json"); code != cli.ExitUsage || !strings.Contains(errOut, "-o cannot print the report there too") {
 		t.Errorf("-f - -o json: exit %d\n%s", code, errOut)
 	}
 }

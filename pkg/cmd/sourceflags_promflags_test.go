@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/cli-runtime/pkg/genericclioptions"
-
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 )
 
@@ -21,7 +19,7 @@ func promFlags(url string) SourceFlags {
 // --prometheus svc/NS/NAME:PORT must name a service, and takes none of the server's own
 // credentials or TLS.
 func TestPrometheusServiceRefs(t *testing.T) {
-	g := &cli.GlobalFlags{ConfigFlags: genericclioptions.NewConfigFlags(false)}
+	g := testGlobals()
 	for _, ref := range []string{"svc/monitoring/prometheus-k8s:9090", "svc/monitoring/https:prometheus-k8s:web"} {
 		f := promFlags(ref)
 		if _, err := f.Spec(g, nil); err != nil {

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/cli-runtime/pkg/genericclioptions"
-
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 )
 
@@ -39,7 +37,7 @@ func TestConflictingOrIgnoredFlagsAreUsageErrors(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := SourceDefaults()
-			g := &cli.GlobalFlags{ConfigFlags: genericclioptions.NewConfigFlags(false)}
+			g := testGlobals()
 			c.set(&f, g)
 			_, err := f.Spec(g, nil)
 			code, msg := cli.CodeFor(err)
@@ -51,7 +49,7 @@ func TestConflictingOrIgnoredFlagsAreUsageErrors(t *testing.T) {
 	// The same flags that can act are taken: a page that is there, a token with a URL.
 	f := SourceDefaults()
 	f.Files, f.URLs, f.Token = []string{page}, []string{"http://127.0.0.1:1/metrics"}, "abc"
-	g := &cli.GlobalFlags{ConfigFlags: genericclioptions.NewConfigFlags(false)}
+	g := testGlobals()
 	if _, err := f.Spec(g, nil); err != nil {
 		t.Errorf("a page that is there and a token with a URL: %v", err)
 	}

@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
@@ -23,7 +22,7 @@ import (
 func runTop(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	streams, _, out, errOut := genericiooptions.NewTestIOStreams()
-	g := &cli.GlobalFlags{ConfigFlags: genericclioptions.NewConfigFlags(false)}
+	g := testGlobals()
 	cmd := NewTopCmd(g, streams)
 	cmd.SetArgs(args)
 	cmd.SetOut(out)
