@@ -1,5 +1,5 @@
 // This file registers --fail-on on the commands that exit 3 on findings (report,
-// snapshot, diff) and reads it with pkg/failon: one flag, one parser, one decision.
+// snapshot, diff) and reads it with pkg/findings (FailOnLevel): one flag, one parser, one decision.
 
 package cmd
 

@@ -36,10 +36,10 @@ func runQueues(t *testing.T, stdin string, args ...string) (string, string, erro
 	return out.String(), errOut.String(), err
 }
 
-// goldenDir is testdata/queues/ of this package as an absolute path (TestGolden changes directory).
+// goldenDir is testdata/queues/ of this package as an absolute path (TestQueuesGolden changes directory).
 var goldenDir, _ = filepath.Abs("testdata/queues")
 
-// TestGolden renders real captured pages in every output format. It runs in the pages'
+// TestQueuesGolden renders real captured pages in every output format. It runs in the pages'
 // directory so that target names are the bare file names.
 func TestQueuesGolden(t *testing.T) {
 	t.Chdir(queuesPages)

@@ -18,13 +18,13 @@ import (
 type LogConfig struct {
 	// Off is --no-logs: no log is read.
 	Off bool
-	// LimitBytes bounds each log read (0: podlog.DefaultLimitBytes).
+	// LimitBytes bounds each log read (0: logs.PodLogLimitBytes).
 	LimitBytes int64
 }
 
 // readLogs reads, once per target, the recent log of the container behind each pod target
 // read that is not a standby (the leader's pod only: a standby's log says nothing of the
-// reconciles), from the window's start less podlog.Lookback, and makes what it says a fact
+// reconciles), from the window's start less logs.PodLogLookback, and makes what it says a fact
 // of the target. It stops when ctx ends (the overall deadline): the logs not read by then are
 // not facts of their targets.
 func readLogs(ctx context.Context, env Env, cfg LogConfig, timeout time.Duration, in report.Input) {
