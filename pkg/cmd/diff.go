@@ -13,7 +13,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
@@ -63,9 +63,9 @@ type DiffOptions struct {
 	// Deadline bounds the reading of both files when they are FIFOs or pipes.
 	Deadline time.Duration
 
-	// run reads both sides; set by Validate.
-	run    *run.Diff
-	format string // -o ready to print; set by Validate
+	// bounds bound the reading of both; set by Validate, with format, -o ready to print.
+	bounds open.Spec
+	format string
 	genericiooptions.IOStreams
 }
 
@@ -117,8 +117,8 @@ func (o *DiffOptions) Validate(args []string) error {
 	}
 	bounds := SourceDefaults()
 	bounds.Deadline = o.Deadline
-	o.run, err = run.NewDiff(bounds.Bounds(), nil)
-	return err
+	o.bounds = bounds.Bounds()
+	return nil
 }
 
 // Run reads both, prints the comparison and sets the exit code --fail-on asks for.
@@ -126,16 +126,16 @@ func (o *DiffOptions) Run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	sides, err := o.run.Load(ctx, o.Before, o.After)
-	for _, l := range sides {
-		if l.Warning != "" {
-			cli.Say(o.ErrOut, "warning", l.Warning)
+	res, err := run.Diff(ctx, o.bounds, o.Before, o.After)
+	if res != nil {
+		for _, w := range res.Warnings {
+			cli.Say(o.ErrOut, "warning", w)
 		}
 	}
 	if err != nil {
 		return err
 	}
-	d := diff.Compare(sides[0].Report, sides[1].Report, o.Before, o.After)
+	d := res.Diff
 	if err := render.Write(o.Out, o.format, d); err != nil {
 		return err
 	}

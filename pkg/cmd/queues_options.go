@@ -8,6 +8,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
@@ -28,8 +29,10 @@ type QueuesOptions struct {
 	SortBy     string
 	Args       []string
 
-	// run is the plan opened and format the output format ready to print; set by Validate.
-	run    *run.Queues
+	// plan is what to read, th the thresholds and format the output format ready to print;
+	// set by Validate.
+	plan   run.Plan
+	th     findings.Thresholds
 	format string
 
 	globals *cli.GlobalFlags
@@ -67,15 +70,14 @@ func (o *QueuesOptions) Validate() error {
 	if err != nil {
 		return err
 	}
-	o.run, err = run.NewQueues(run.Plan{Spec: spec, Inputs: Inputs(o.globals, o.In, o.ErrOut),
-		Progress: ProgressTo(o.ErrOut)}, th)
-	return err
+	o.plan, o.th = run.Plan{Spec: spec, Inputs: Inputs(o.globals, o.In, o.ErrOut), Progress: ProgressTo(o.ErrOut)}, th
+	return nil
 }
 
 // Run reads the targets, and prints the queue table and, on stderr, the warnings and the
 // targets that could not be read.
 func (o *QueuesOptions) Run(ctx context.Context) error {
-	res, err := o.run.Run(ctx)
+	res, err := run.Queues(ctx, o.plan, o.th)
 	if err != nil {
 		return err
 	}

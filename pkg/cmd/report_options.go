@@ -31,8 +31,9 @@ type ReportOptions struct {
 	PprofPort           int32
 	Args                []string
 
-	// run is the plan opened; set by Validate.
-	run     *run.Report
+	// plan is what to read and report report's options; set by Validate.
+	plan    run.Plan
+	report  run.ReportOptions
 	format  string // -o ready to print; set by Validate
 	globals *cli.GlobalFlags
 	genericiooptions.IOStreams
@@ -69,12 +70,9 @@ func (o *ReportOptions) Validate() error {
 	if err != nil {
 		return err
 	}
-	cfg, err := run.NewReportConfig(run.ReportOptions{Thresholds: th, Since: o.Since, TargetQueueWait: o.TargetQueueWait, SLOQueueWait: o.Thresholds.SLOQueueWait(),
+	o.report = run.ReportOptions{Thresholds: th, Since: o.Since, TargetQueueWait: o.TargetQueueWait, SLOQueueWait: o.Thresholds.SLOQueueWait(),
 		Workers: o.Workers, Generations: o.GenerationResources, ControllerKinds: o.ControllerKinds,
-		MemoryLimit: o.MemoryLimit, IgnoreFile: o.IgnoreFile, FailOn: o.FailOn.Level(), NoProfile: o.NoProfile, PprofPort: o.PprofPort, NoLogs: o.NoLogs})
-	if err != nil {
-		return err
-	}
+		MemoryLimit: o.MemoryLimit, IgnoreFile: o.IgnoreFile, FailOn: o.FailOn.Level(), NoProfile: o.NoProfile, PprofPort: o.PprofPort, NoLogs: o.NoLogs}
 	spec, err := o.Sources.Spec(o.globals, args)
 	if err != nil {
 		return err
@@ -85,14 +83,13 @@ func (o *ReportOptions) Validate() error {
 	}
 	// The kubeconfig's cluster adds pods, objects and Leases to the series of --prometheus.
 	spec.Prometheus.WithCluster = true
-	o.run, err = run.NewReport(run.Plan{Spec: spec, Inputs: Inputs(o.globals, o.In, o.ErrOut),
-		Progress: ProgressTo(o.ErrOut)}, cfg)
-	return err
+	o.plan = run.Plan{Spec: spec, Inputs: Inputs(o.globals, o.In, o.ErrOut), Progress: ProgressTo(o.ErrOut)}
+	return nil
 }
 
 // Run makes and prints the report, and sets the exit code --fail-on asks for.
 func (o *ReportOptions) Run(ctx context.Context) error {
-	res, err := o.run.Run(ctx)
+	res, err := run.Report(ctx, o.plan, o.report)
 	if err != nil {
 		return err
 	}
@@ -120,5 +117,6 @@ func (o *ReportOptions) Run(ctx context.Context) error {
 	return nil
 }
 
-// Opened is the plan Validate opened, for a command that runs it its own way (snapshot).
-func (o *ReportOptions) Opened() *run.Report { return o.run }
+// Planned is the plan and report's options Validate made, for a command that runs them its
+// own way (snapshot).
+func (o *ReportOptions) Planned() (run.Plan, run.ReportOptions) { return o.plan, o.report }

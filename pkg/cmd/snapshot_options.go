@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 )
 
 // SnapshotOptions holds the flag values of the snapshot command: report's, and the file.
@@ -47,7 +48,8 @@ func (o *SnapshotOptions) Validate() error {
 // Run reads through a recorder, makes the report, and writes the snapshot; the report is
 // printed too when -o asks. --fail-on sets the exit code as in report.
 func (o *SnapshotOptions) Run(ctx context.Context) error {
-	res, err := o.Report.Opened().Record(ctx)
+	plan, report := o.Report.Planned()
+	res, err := run.Snapshot(ctx, plan, report)
 	if err != nil {
 		return err
 	}

@@ -50,8 +50,8 @@ type TargetsOptions struct {
 	Output  string
 	Args    []string
 
-	// run is the plan opened; set by Validate.
-	run    *run.Targets
+	// plan is what to read; set by Validate.
+	plan   run.Plan
 	format string // -o ready to print; set by Validate
 	// NoHeaders and SortBy are kubectl's --no-headers and --sort-by.
 	NoHeaders bool
@@ -103,9 +103,8 @@ func (o *TargetsOptions) Validate() error {
 	if err != nil {
 		return err
 	}
-	o.run, err = run.NewTargets(run.Plan{Spec: spec, Inputs: Inputs(o.globals, o.In, o.ErrOut),
-		Progress: ProgressTo(o.ErrOut)})
-	return err
+	o.plan = run.Plan{Spec: spec, Inputs: Inputs(o.globals, o.In, o.ErrOut), Progress: ProgressTo(o.ErrOut)}
+	return nil
 }
 
 // Complete takes the TARGET arguments.
@@ -116,7 +115,7 @@ func (o *TargetsOptions) Complete(args []string) error {
 
 // Run discovers and prints.
 func (o *TargetsOptions) Run(ctx context.Context) error {
-	res, err := o.run.Run(ctx)
+	res, err := run.Targets(ctx, o.plan)
 	if err != nil {
 		return err
 	}

@@ -32,8 +32,10 @@ type TopOptions struct {
 	SortBy     string
 	Args       []string
 
-	// run is the plan opened and print how each refresh is printed; set by Validate.
-	run   *run.Top
+	// plan is what to read, top top's configuration and print how each refresh is printed;
+	// set by Validate.
+	plan  run.Plan
+	top   run.TopConfig
 	print live.Print
 	// printing is whether a printing flag (-o, --no-headers, --sort-by) was given: the
 	// refreshes are then printed, on a terminal too.
@@ -86,22 +88,26 @@ func (o *TopOptions) Validate() error {
 	if err != nil {
 		return err
 	}
-	o.run, err = run.NewTop(run.Plan{Spec: spec, Inputs: Inputs(o.globals, o.In, o.ErrOut)},
-		run.TopConfig{Thresholds: th, Refresh: o.Refresh, Rediscover: o.Rediscover, HistoryPoints: live.HistoryPoints})
-	return err
+	o.plan = run.Plan{Spec: spec, Inputs: Inputs(o.globals, o.In, o.ErrOut)}
+	o.top = run.TopConfig{Thresholds: th, Refresh: o.Refresh, Rediscover: o.Rediscover, HistoryPoints: live.HistoryPoints}
+	return nil
 }
 
 // Run refreshes until interrupted (or --count frames): full screen on a terminal unless a
 // printing flag was given, else each refresh printed (one table by default).
 func (o *TopOptions) Run(ctx context.Context) error {
 	loop := live.Loop{Every: o.Refresh, Count: o.Count}
-	if !o.printing && terminal(o.Out) && terminal(o.In) {
-		top := o.run.Start(true)
-		defer top.Close()
+	cfg := o.top
+	// Only the full-screen view's sparklines show the history.
+	cfg.History = !o.printing && terminal(o.Out) && terminal(o.In)
+	top, err := run.Top(o.plan, cfg)
+	if err != nil {
+		return err
+	}
+	defer top.Close()
+	if cfg.History {
 		return live.Screen(ctx, o.In, o.Out, top.Next, loop)
 	}
-	top := o.run.Start(false)
-	defer top.Close()
 	return live.Stream(ctx, o.Out, o.ErrOut, top.Next, loop, o.print)
 }
 

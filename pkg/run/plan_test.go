@@ -22,11 +22,7 @@ func pagesPlan() Plan {
 func TestQueuesAndReportOfOnePlan(t *testing.T) {
 	ctx := context.Background()
 	th := findings.DefaultThresholds()
-	q, err := NewQueues(pagesPlan(), th)
-	if err != nil {
-		t.Fatal(err)
-	}
-	qr, err := q.Run(ctx)
+	qr, err := Queues(ctx, pagesPlan(), th)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,15 +34,7 @@ func TestQueuesAndReportOfOnePlan(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := NewReportConfig(ReportOptions{Thresholds: th, IgnoreFile: "none", FailOn: l})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := NewReport(pagesPlan(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rr, err := r.Run(ctx)
+		rr, err := Report(ctx, pagesPlan(), ReportOptions{Thresholds: th, IgnoreFile: "none", FailOn: l})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,9 +55,11 @@ func TestTopDoesNotWriteBack(t *testing.T) {
 	p := pagesPlan()
 	p.Spec.Files, p.Spec.URLs = nil, []string{"http://127.0.0.1:1/metrics"}
 	p.Progress = func(string, int) Progress { return nil }
-	if _, err := NewTop(p, TopConfig{Thresholds: findings.DefaultThresholds(), Refresh: time.Minute, HistoryPoints: 30}); err != nil {
+	top, err := Top(p, TopConfig{Thresholds: findings.DefaultThresholds(), Refresh: time.Minute, HistoryPoints: 30})
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer top.Close()
 	if p.Spec.KeepForwards || p.Spec.Prometheus.HistoryStep != 0 || p.Progress == nil {
 		t.Errorf("the plan was written to: %+v", p.Spec)
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 // ReportOptions are report's own options as the user gave them, in plain values;
-// NewReportConfig checks them and makes the ReportConfig. An error names the flag, the value
+// newReportConfig checks them and makes the ReportConfig. An error names the flag, the value
 // and what is allowed: it is an error in the command line.
 type ReportOptions struct {
 	// Thresholds are the thresholds given (--threshold, --thresholds); Since and
@@ -45,10 +45,10 @@ type ReportOptions struct {
 	NoLogs bool
 }
 
-// NewReportConfig checks o and makes report's configuration (without the reading, which the
+// newReportConfig checks o and makes report's configuration (without the reading, which the
 // opened source says). Its error is one in the command line (exit 2).
-func NewReportConfig(o ReportOptions) (ReportConfig, error) {
-	cfg, err := newReportConfig(o)
+func newReportConfig(o ReportOptions) (ReportConfig, error) {
+	cfg, err := checkReportOptions(o)
 	if err != nil {
 		return ReportConfig{}, optionError{err}
 	}
@@ -62,7 +62,8 @@ func (optionError) Usage() bool { return true }
 
 func (e optionError) Unwrap() error { return e.error }
 
-func newReportConfig(o ReportOptions) (ReportConfig, error) {
+// checkReportOptions is newReportConfig without the marking of its error.
+func checkReportOptions(o ReportOptions) (ReportConfig, error) {
 	th := o.Thresholds
 	if o.Since < 0 {
 		return ReportConfig{}, fmt.Errorf("--since must be positive, got %s", o.Since)

@@ -11,8 +11,8 @@ import (
 
 // report's options become plain values, and a wrong one is an error in the command line
 // that names the flag.
-func TestNewReportConfig(t *testing.T) {
-	cfg, err := NewReportConfig(ReportOptions{Thresholds: findings.DefaultThresholds(), Since: 2 * time.Hour, TargetQueueWait: 250 * time.Millisecond,
+func TestReportConfig(t *testing.T) {
+	cfg, err := newReportConfig(ReportOptions{Thresholds: findings.DefaultThresholds(), Since: 2 * time.Hour, TargetQueueWait: 250 * time.Millisecond,
 		Workers: []string{"deployment=5"}, Generations: []string{"widgets.example.com/v1"}, ControllerKinds: []string{"reconciler=example.com/Widget"},
 		MemoryLimit: "256Mi", IgnoreFile: "none"})
 	if err != nil {
@@ -34,7 +34,7 @@ func TestNewReportConfig(t *testing.T) {
 		{ReportOptions{MemoryLimit: "-1Mi"}, "--memory-limit"},
 		{ReportOptions{TargetQueueWait: time.Second, SLOQueueWait: 2 * time.Second}, "--target-queue-wait 1s and --slo queue-wait-p99=2s disagree"},
 	} {
-		_, err := NewReportConfig(tc.o)
+		_, err := newReportConfig(tc.o)
 		var u interface{ Usage() bool }
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &u) || !u.Usage() {
 			t.Errorf("%+v: %v, want a usage error with %q", tc.o, err, tc.want)
@@ -47,7 +47,7 @@ func TestNewReportConfig(t *testing.T) {
 func TestSLOAndTargetQueueWaitAgree(t *testing.T) {
 	th := findings.DefaultThresholds()
 	th.TargetQueueWait = findings.Duration(2 * time.Second)
-	cfg, err := NewReportConfig(ReportOptions{Thresholds: th, TargetQueueWait: 2 * time.Second, SLOQueueWait: 2 * time.Second, IgnoreFile: "none"})
+	cfg, err := newReportConfig(ReportOptions{Thresholds: th, TargetQueueWait: 2 * time.Second, SLOQueueWait: 2 * time.Second, IgnoreFile: "none"})
 	if err != nil || cfg.Thresholds.TargetQueueWait != findings.Duration(2*time.Second) {
 		t.Errorf("%v, %v", err, cfg.Thresholds.TargetQueueWait)
 	}

@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
@@ -14,32 +13,50 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
-// Diff reads the two sides of `diff`: a snapshot's report is made from its pages as
-// `report --from-snapshot` makes it with no flag (default thresholds, the ignore file of the
-// current folder when present), so that the two commands agree on a file. Both sides are
-// read on one clock, started when the Diff is made: --deadline bounds the two together.
-type Diff struct {
+// DiffResult is what `diff` prints: the comparison, and the warnings of the two sides.
+type DiffResult struct {
+	Diff     view.Diff
+	Warnings []string
+}
+
+// Diff reads the two sides of `diff` and compares them (diff.Compare). A snapshot's report is
+// made from its pages as `report --from-snapshot` makes it with no flag (default thresholds,
+// the ignore file of the current folder when present), so that the two commands agree on a
+// file. Both sides are read on one clock, started here: bounds.Deadline bounds the two
+// together. On an error the result holds the warnings of the sides read before it; an error
+// of the ignore file is one in the command line.
+func Diff(ctx context.Context, bounds open.Spec, before, after string) (*DiffResult, error) {
+	cfg, err := newReportConfig(ReportOptions{Thresholds: findings.DefaultThresholds()})
+	if err != nil {
+		return nil, err
+	}
+	cfg.Read = source.Options{Interval: bounds.Interval, Timeout: bounds.Timeout, Concurrency: bounds.Concurrency}
+	d := differ{cfg: cfg, bounds: bounds, clock: source.StartClock(nil, bounds.Deadline)}
+	sides, err := d.load(ctx, before, after)
+	res := &DiffResult{}
+	for _, l := range sides {
+		if l.Warning != "" {
+			res.Warnings = append(res.Warnings, l.Warning)
+		}
+	}
+	if err != nil {
+		return res, err
+	}
+	res.Diff = diff.Compare(sides[0].Report, sides[1].Report, before, after)
+	return res, nil
+}
+
+// differ reads the sides of one diff on one clock.
+type differ struct {
 	cfg    ReportConfig
 	bounds open.Spec
 	clock  source.Clock
 }
 
-// NewDiff makes the report's configuration, the reading of a snapshot bounded as bounds
-// says, and starts the run's clock (now: the wall clock, nil for time.Now); its error is the
-// ignore file's (an error in the command line).
-func NewDiff(bounds open.Spec, now func() time.Time) (*Diff, error) {
-	cfg, err := NewReportConfig(ReportOptions{Thresholds: findings.DefaultThresholds()})
-	if err != nil {
-		return nil, err
-	}
-	cfg.Read = source.Options{Interval: bounds.Interval, Timeout: bounds.Timeout, Concurrency: bounds.Concurrency}
-	return &Diff{cfg: cfg, bounds: bounds, clock: source.StartClock(now, bounds.Deadline)}, nil
-}
-
-// Load reads both sides (diff.Load), within the run's deadline; it returns the sides read
+// load reads both sides (diff.Load), within the run's deadline; it returns the sides read
 // before an error too. A FIFO or pipe that gave nothing in time says so as the run's
 // deadline error.
-func (d *Diff) Load(ctx context.Context, before, after string) ([]diff.Loaded, error) {
+func (d differ) load(ctx context.Context, before, after string) ([]diff.Loaded, error) {
 	ctx, cancel := d.clock.Bound(ctx)
 	defer cancel()
 	var out []diff.Loaded
@@ -59,8 +76,9 @@ func (d *Diff) Load(ctx context.Context, before, after string) ([]diff.Loaded, e
 // reportOf makes the report of a snapshot already read as `report --from-snapshot` makes it:
 // the same plan, opened from the snapshot (open.Snapshot), run through the same stages on
 // the same clock.
-func (d *Diff) reportOf(ctx context.Context, s *snapshot.Snapshot) (view.Report, error) {
-	res, err := newReport(openedOf(open.Snapshot(s, d.bounds), nil, d.clock), d.cfg).Run(ctx)
+func (d differ) reportOf(ctx context.Context, s *snapshot.Snapshot) (view.Report, error) {
+	r := openedOf(open.Snapshot(s, d.bounds), nil, d.clock)
+	res, err := ReportWith(ctx, withSource(d.cfg, r), r.env)
 	if err != nil {
 		return view.Report{}, err
 	}

@@ -28,9 +28,18 @@ type Recorded struct {
 	Notes []string
 }
 
-// Record runs the report's plan through a recorder, so that the snapshot replays what the
-// report read (open: --from-snapshot).
-func (r *Report) Record(ctx context.Context) (*Recorded, error) {
+// Snapshot makes report's run (Report) through a recorder, so that the snapshot replays what
+// the report read (open: --from-snapshot); Recorded.Save writes it.
+func Snapshot(ctx context.Context, p Plan, o ReportOptions) (*Recorded, error) {
+	cfg, err := newReportConfig(o)
+	if err != nil {
+		return nil, err
+	}
+	r, err := p.open()
+	if err != nil {
+		return nil, err
+	}
+	cfg = withSource(cfg, r)
 	// The cluster's facts after the report are read on the run's clock too.
 	ctx, cancel := r.env.Clock.Bound(ctx)
 	defer cancel()
@@ -43,7 +52,7 @@ func (r *Report) Record(ctx context.Context) (*Recorded, error) {
 	}
 	var taken time.Time
 	env.Now = func() time.Time { taken = clock(); return taken }
-	res, err := ReportWith(ctx, r.cfg, env)
+	res, err := ReportWith(ctx, cfg, env)
 	if err != nil {
 		return nil, err
 	}
@@ -51,21 +60,21 @@ func (r *Report) Record(ctx context.Context) (*Recorded, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc := r.cfg.Scope
-	s := rec.Snapshot(ctx, snapshot.Manifest{Taken: taken, Plugin: version.Get(), Interval: r.cfg.Read.Interval.String(),
+	sc := cfg.Scope
+	s := rec.Snapshot(ctx, snapshot.Manifest{Taken: taken, Plugin: version.Get(), Interval: cfg.Read.Interval.String(),
 		Scope: snapshot.Scope{Cluster: sc.Cluster, Namespace: sc.Namespace, Selector: sc.Selector}})
 	s.Report = append(doc, '\n')
 	out := &Recorded{ReportResult: res, Snapshot: s}
-	if sc.Cluster && r.plan.Spec.FromSnapshot == "" {
-		out.Notes = r.clusterFacts(ctx, s, taken)
+	if sc.Cluster && p.Spec.FromSnapshot == "" {
+		out.Notes = snapshotFacts(ctx, p, s, taken)
 	}
 	return out, nil
 }
 
-// clusterFacts adds the API server's version and the pods' recent Warning events; it returns
+// snapshotFacts adds the API server's version and the pods' recent Warning events; it returns
 // what could not be read, as warnings.
-func (r *Report) clusterFacts(ctx context.Context, s *snapshot.Snapshot, now time.Time) []string {
-	kube, err := open.Connect(r.plan.Inputs.Kubeconfig, r.plan.Spec.Timeout)
+func snapshotFacts(ctx context.Context, p Plan, s *snapshot.Snapshot, now time.Time) []string {
+	kube, err := open.Connect(p.Inputs.Kubeconfig, p.Spec.Timeout)
 	if err != nil {
 		return []string{err.Error()}
 	}

@@ -19,26 +19,20 @@ type TopConfig struct {
 	Refresh    time.Duration
 	Rediscover time.Duration
 	// HistoryPoints are the points of history a queue's sparklines hold before the session
-	// (with --prometheus).
+	// (with --prometheus); History makes the first frame carry it when the plan has a server
+	// for it (only the full-screen view's sparklines show it).
 	HistoryPoints int
+	History       bool
 }
 
 // historyDeadline bounds the wait for the history: the view starts without it rather than
 // late.
 const historyDeadline = 10 * time.Second
 
-// Top is a run of `top`, opened: the same targets read again and again.
-type Top struct {
-	cfg     TopConfig
-	qcfg    QueuesConfig
-	env     Env
-	history *promsource.History
-}
-
-// NewTop opens the plan for frames every cfg.Refresh: each pod's port-forward stays open
-// across refreshes, and the history (--prometheus) is asked in steps of the refresh, at least
-// the usual scrape interval.
-func NewTop(p Plan, cfg TopConfig) (*Top, error) {
+// Top opens the plan for frames every cfg.Refresh and returns them (Frames): each pod's
+// port-forward stays open across refreshes, and the history (--prometheus) is asked in steps
+// of the refresh, at least the usual scrape interval. Close the frames when done.
+func Top(p Plan, cfg TopConfig) (*Frames, error) {
 	p.Spec.KeepForwards = true
 	p.Spec.Prometheus.HistoryStep = historyStep(cfg.Refresh)
 	p.Spec.Prometheus.HistoryPoints = cfg.HistoryPoints
@@ -48,24 +42,16 @@ func NewTop(p Plan, cfg TopConfig) (*Top, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Top{cfg: cfg, qcfg: QueuesConfig{Read: r.Read, Thresholds: cfg.Thresholds, Scope: r.Scope}, env: r.env,
-		history: r.History}, nil
-}
-
-// Start returns the frames (Frames); withHistory makes its first frame carry the
-// queues' recent history when the plan has a server for it (only the sparklines show it).
-// Close it when done.
-func (t *Top) Start(withHistory bool) *Frames {
-	top := newFrames(t.qcfg, t.env)
-	top.SetRediscover(t.cfg.Rediscover)
-	if h := t.history; withHistory && h != nil {
+	top := newFrames(QueuesConfig{Read: r.Read, Thresholds: cfg.Thresholds, Scope: r.Scope}, r.env)
+	top.SetRediscover(cfg.Rediscover)
+	if h := r.History; cfg.History && h != nil {
 		top.SetHistory(func(ctx context.Context, targets []target.Target, end time.Time) ([]health.QueueHistory, []string, error) {
 			ctx, cancel := context.WithTimeout(ctx, historyDeadline)
 			defer cancel()
 			return h.Read(ctx, targets, end)
 		})
 	}
-	return top
+	return top, nil
 }
 
 // historyStep is the time between two points of the history before the session: the
