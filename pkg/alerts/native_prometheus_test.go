@@ -86,7 +86,7 @@ scrape_configs:
   - job_name: classic
     static_configs: [{targets: [%q]}]
 `, rulesFile, strings.TrimPrefix(nsrv.URL, "http://"), strings.TrimPrefix(csrv.URL, "http://")))
-	client, err := promapi.New(promapi.Config{URL: url, Timeout: 10 * time.Second})
+	client, err := promapi.NewClient(promapi.ClientConfig{URL: url, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,11 +16,9 @@ import (
 	"k8s.io/client-go/metadata"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/access"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/rbacscope"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
@@ -45,7 +43,7 @@ type cluster struct {
 	mayListAll map[objects.Kind]bool
 	// rbac reads the ClusterRoleBindings once, for the controllers left to their
 	// ServiceAccount's RBAC.
-	rbac *rbacscope.Reader
+	rbac *apiserver.GrantReader
 	// nsList is the namespaces listed once for the kinds read namespace by namespace.
 	nsList *namespaceList
 	// each are mayListEach's answers by kind: the namespaces the user may list it in.
@@ -208,7 +206,7 @@ func (c *cluster) mayList(ctx context.Context, k objects.Kind) (bool, error) {
 func (c *cluster) byRBAC(ctx context.Context, account string, k objects.Kind) (string, error) {
 	c.mu.Lock()
 	if c.rbac == nil {
-		c.rbac = rbacscope.NewReader(c.kube.Client)
+		c.rbac = apiserver.NewGrantReader(c.kube.Client)
 	}
 	r := c.rbac
 	c.mu.Unlock()
@@ -271,43 +269,43 @@ func (c *cluster) WorkloadAnnotation(ctx context.Context, key string, workloads 
 }
 
 // FlowSchemas reads the API Priority and Fairness FlowSchemas, where they may be listed.
-func (c *cluster) FlowSchemas(ctx context.Context) flowschemas.View {
-	return flowschemas.Read(ctx, c.kube.Client)
+func (c *cluster) FlowSchemas(ctx context.Context) apiserver.FlowControl {
+	return apiserver.ReadFlowSchemas(ctx, c.kube.Client)
 }
 
 // Admission reads the admission webhook configurations, where they may be listed.
-func (c *cluster) Admission(ctx context.Context) admission.View {
-	return admission.Read(ctx, c.kube.Client)
+func (c *cluster) Admission(ctx context.Context) apiserver.Admission {
+	return apiserver.ReadWebhooks(ctx, c.kube.Client)
 }
 
 // OwnedKinds resolves the kinds the webhooks intercept through API discovery and lists one
 // page of each one's metadata where the owners' objects were read, each list access-reviewed
 // first.
-func (c *cluster) OwnedKinds(ctx context.Context, hooks []admission.Webhook, owners []admission.Owner) admission.Ownership {
+func (c *cluster) OwnedKinds(ctx context.Context, hooks []apiserver.Webhook, owners []apiserver.Owner) apiserver.Ownership {
 	if len(hooks) == 0 || len(owners) == 0 {
-		return admission.Ownership{}
+		return apiserver.Ownership{}
 	}
 	resources, err := c.discovery()
 	var notes []string
 	if err != nil {
 		if len(resources) == 0 {
-			return admission.Ownership{Notes: []string{"API discovery failed, so the kinds slow webhooks intercept were not probed for owners: " + err.Error()}}
+			return apiserver.Ownership{Notes: []string{"API discovery failed, so the kinds slow webhooks intercept were not probed for owners: " + err.Error()}}
 		}
 		notes = append(notes, "API discovery was partial: "+err.Error())
 	}
-	kinds, more := admission.ProbeKinds(hooks, resources, admission.MaxProbeKinds)
+	kinds, more := apiserver.ProbeKinds(hooks, resources, apiserver.MaxProbeKinds)
 	notes = append(notes, more...)
 	meta, err := metadata.NewForConfig(c.kube.Config)
 	if err != nil {
-		return admission.Ownership{Notes: append(notes, fmt.Sprintf("kubeconfig: %v", err))}
+		return apiserver.Ownership{Notes: append(notes, fmt.Sprintf("kubeconfig: %v", err))}
 	}
-	o := admission.Probe(ctx, meta, kinds, owners, c.mayListIn)
+	o := apiserver.Probe(ctx, meta, kinds, owners, c.mayListIn)
 	o.Notes = append(notes, o.Notes...)
 	return o
 }
 
 // mayListIn asks whether the user may list a kind's objects in namespace ns ("" for all).
-func (c *cluster) mayListIn(ctx context.Context, k admission.ProbeKind, ns string) (bool, error) {
+func (c *cluster) mayListIn(ctx context.Context, k apiserver.ProbeKind, ns string) (bool, error) {
 	missing, err := access.Missing(ctx, c.kube.Client, []access.Permission{{Verb: "list", Group: k.Group, Resource: k.Resource, Namespace: ns,
 		For: "to find the kinds controllers own, that a slow webhook intercepts"}})
 	if err != nil {

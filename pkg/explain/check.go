@@ -63,7 +63,7 @@ func checkText(c Check) string {
 	var b strings.Builder
 	b.WriteString(hanging(c.Code+" "+c.Check+": ", c.Title, 80))
 	fmt.Fprintf(&b, "Severity: %s\n\n", c.Severity)
-	b.WriteString(wrap(c.Explanation, "", 80))
+	b.WriteString(wrapFlush(c.Explanation, "", 80))
 	fmt.Fprintf(&b, "\nEvidence (report -o json: findings[].evidence,\neach {%s}):\n", strings.Join(EvidenceFields(), ", "))
 	b.WriteString("the numbers a finding of this check rests on, with the threshold each was held\n" +
 		"against where there is one; the finding's summary says them in a sentence. A\n" +
@@ -75,7 +75,7 @@ func checkText(c Check) string {
 	}
 	for _, t := range c.Thresholds {
 		fmt.Fprintf(&b, "  %s=%s  (%s)\n", t.Name, t.Default, t.Unit)
-		b.WriteString(wrap(t.Meaning, "      ", 80))
+		b.WriteString(wrapFlush(t.Meaning, "      ", 80))
 	}
 	b.WriteString("\nWhat to change:\n")
 	for _, r := range c.Recommendations {
@@ -84,14 +84,14 @@ func checkText(c Check) string {
 			label = l
 		}
 		fmt.Fprintf(&b, "  %s:\n", label)
-		b.WriteString(wrap(r.Text, "    ", 80))
+		b.WriteString(wrapFlush(r.Text, "    ", 80))
 	}
 	return b.String()
 }
 
 func thresholdsText(docs []findings.ThresholdDoc) string {
 	var b strings.Builder
-	b.WriteString(wrap("Thresholds decide when a check raises a finding. Override one with --threshold name=value "+
+	b.WriteString(wrapFlush("Thresholds decide when a check raises a finding. Override one with --threshold name=value "+
 		"(repeatable), or several with --thresholds FILE, a YAML file of name: value lines "+
 		"(e.g. stuckAfter: 10m). Durations must be more than 0 (30s, 5m), counts and rates 0 or "+
 		"more, ratios from 0 to 1.", "", 80) + "\n")
@@ -100,7 +100,7 @@ func thresholdsText(docs []findings.ThresholdDoc) string {
 		// Each threshold's meaning under its name and default: a table of four columns
 		// cannot hold the meanings in 80.
 		fmt.Fprintf(&b, "\n%s: %s (%s)\n", d.Name, d.Default, d.Unit)
-		b.WriteString(wrap(d.Meaning, "    ", 80))
+		b.WriteString(wrapFlush(d.Meaning, "    ", 80))
 	}
 	return b.String()
 }

@@ -136,9 +136,9 @@ func WriteTopics(w io.Writer) error {
 		thresholds = append(thresholds, th.Name)
 	}
 	b.WriteString("\nSTATUS values (kubectl ctrldiag explain VALUE shows the status page):\n")
-	b.WriteString(wrap(strings.Join(statuses, ", "), "  ", 78))
+	b.WriteString(wrapFlush(strings.Join(statuses, ", "), "  ", 78))
 	b.WriteString("\nThresholds (kubectl ctrldiag explain NAME shows its line):\n")
-	b.WriteString(wrap(strings.Join(thresholds, ", "), "  ", 78))
+	b.WriteString(wrapFlush(strings.Join(thresholds, ", "), "  ", 78))
 	return writeText(w, b.String())
 }
 
@@ -175,8 +175,8 @@ func writeText(w io.Writer, text string) error {
 	return err
 }
 
-// wrap breaks text into lines of at most width characters, each starting with indent.
-func wrap(text, indent string, width int) string {
+// wrapFlush breaks text into lines of at most width characters, each starting with indent.
+func wrapFlush(text, indent string, width int) string {
 	return printable.WrapLines(text, indent, indent, width)
 }
 
@@ -184,7 +184,7 @@ func wrap(text, indent string, width int) string {
 func paragraphs(text string, width int) string {
 	var out []string
 	for _, p := range strings.Split(strings.TrimSpace(text), "\n\n") {
-		out = append(out, wrap(p, "", width))
+		out = append(out, wrapFlush(p, "", width))
 	}
 	return strings.Join(out, "\n")
 }

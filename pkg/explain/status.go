@@ -40,7 +40,7 @@ func withDefaults(s string) string {
 
 func statusText() string {
 	var b strings.Builder
-	b.WriteString(wrap("STATUS, the column of kubectl ctrldiag queues and top, says whether a queue keeps up. "+
+	b.WriteString(wrapFlush("STATUS, the column of kubectl ctrldiag queues and top, says whether a queue keeps up. "+
 		"It comes from the findings kubectl ctrldiag report raises on that queue, judged with the "+
 		"same thresholds (--threshold, --thresholds; see kubectl ctrldiag explain thresholds), so "+
 		"the table and the report always agree; -o wide's REASON names the finding's code. "+
@@ -49,8 +49,8 @@ func statusText() string {
 		// The value, then its meaning beneath it: the longest value (SATURATED) and 80
 		// columns leave too little beside it.
 		b.WriteString("  " + string(s.Status) + "\n")
-		b.WriteString(wrap(withDefaults(s.Means), "      ", 80))
+		b.WriteString(wrapFlush(withDefaults(s.Means), "      ", 80))
 	}
-	b.WriteString("\n" + wrap("A check's page (kubectl ctrldiag explain CHECK) says what it means and what to change.", "", 80))
+	b.WriteString("\n" + wrapFlush("A check's page (kubectl ctrldiag explain CHECK) says what it means and what to change.", "", 80))
 	return b.String()
 }

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 )
 
@@ -14,7 +14,7 @@ import (
 type slowCall struct {
 	apiserver Target
 	key       health.AdmissionKey
-	hook      admission.Webhook
+	hook      apiserver.Webhook
 	webhookLatencyFigures
 	rejected float64 // calls rejected or failed over the window
 }
@@ -157,16 +157,16 @@ const maxWebhookTies = 3
 // webhookTies are the webhook-slows-writes findings of queue q, one per slow webhook in slow
 // that intercepts its writes, up to maxWebhookTies; first is the webhook of the first.
 func webhookTies(t Target, q health.QueueStats, slow []slowCall, th Thresholds) (ties []Finding, first *slowCall) {
-	var reconciled *admission.Reconciled
+	var reconciled *apiserver.Reconciled
 	name := q.Controller
 	if name == "" {
 		name = q.Queue
 	}
 	if sum := t.Objects.Of(t.ID, name); sum != nil {
-		reconciled = &admission.Reconciled{Group: sum.Kind.Group, Resource: sum.Kind.Resource, Namespaced: sum.Kind.Namespaced}
+		reconciled = &apiserver.Reconciled{Group: sum.Kind.Group, Resource: sum.Kind.Resource, Namespaced: sum.Kind.Namespaced}
 	}
 	owned := t.Admission.Owned(t.ID + " " + name)
-	ws := admission.WritesOf(string(t.Kind), q.Queue, reconciled, reconciledOf(owned))
+	ws := apiserver.WritesOf(string(t.Kind), q.Queue, reconciled, reconciledOf(owned))
 	if len(ws) == 0 {
 		return nil, nil
 	}
@@ -195,8 +195,8 @@ func webhookTies(t Target, q health.QueueStats, slow []slowCall, th Thresholds) 
 // webhookTie is the webhook-slows-writes finding of queue q when s intercepts some of its
 // writes ws (owned are the kinds its controller owns); only whether there is one when build
 // is false.
-func webhookTie(t Target, q health.QueueStats, s slowCall, th Thresholds, ws []admission.Write, owned []admission.Owned, build bool) (Finding, bool) {
-	var hit []admission.Write
+func webhookTie(t Target, q health.QueueStats, s slowCall, th Thresholds, ws []apiserver.Write, owned []apiserver.Owned, build bool) (Finding, bool) {
+	var hit []apiserver.Write
 	for _, w := range ws {
 		if w.Operation == s.key.Operation && s.hook.Intercepts(w) {
 			hit = append(hit, w)
@@ -261,8 +261,8 @@ func webhookTie(t Target, q health.QueueStats, s slowCall, th Thresholds, ws []a
 }
 
 // reconciledOf are the owned kinds as kinds a controller writes.
-func reconciledOf(owned []admission.Owned) []admission.Reconciled {
-	out := make([]admission.Reconciled, 0, len(owned))
+func reconciledOf(owned []apiserver.Owned) []apiserver.Reconciled {
+	out := make([]apiserver.Reconciled, 0, len(owned))
 	for _, o := range owned {
 		out = append(out, o.Reconciled())
 	}
@@ -273,11 +273,11 @@ func reconciledOf(owned []admission.Owned) []admission.Reconciled {
 // the owner-reference probe looks at: those slow over the window as webhook-slows-writes
 // judges them, and those that rejected or failed calls in it. A fast webhook is never probed
 // for, so a controller is never tied to it.
-func WebhooksToProbe(a Target, th Thresholds) []admission.Webhook {
+func WebhooksToProbe(a Target, th Thresholds) []apiserver.Webhook {
 	if a.Cur == nil || a.Prev == nil || a.Admission == nil {
 		return nil
 	}
-	var out []admission.Webhook
+	var out []apiserver.Webhook
 	seen := map[string]bool{}
 	for _, k := range admissionKeys(a.Cur) {
 		h, rejections := admissionWindow(a, k)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 )
 
@@ -26,8 +26,8 @@ func webhookCalls(n, d float64) *health.Histogram {
 
 func TestWebhookSlowsWrites(t *testing.T) {
 	key := health.AdmissionKey{Name: "slow-pods.example.com", Type: "validating", Operation: "CREATE"}
-	view := &admission.View{Webhooks: []admission.Webhook{{Configuration: "ValidatingWebhookConfiguration/slow", Name: key.Name, Type: "validating",
-		Rules:          []admission.Rule{{Operations: []string{"CREATE"}, APIGroups: []string{""}, Resources: []string{"pods"}, Scope: "Namespaced"}},
+	view := &apiserver.Admission{Webhooks: []apiserver.Webhook{{Configuration: "ValidatingWebhookConfiguration/slow", Name: key.Name, Type: "validating",
+		Rules:          []apiserver.Rule{{Operations: []string{"CREATE"}, APIGroups: []string{""}, Resources: []string{"pods"}, Scope: "Namespaced"}},
 		TimeoutSeconds: 10, FailurePolicy: "Fail", NamespaceSelector: "kubernetes.io/metadata.name=team-a"}}}
 	api := func(calls, seconds float64) Target {
 		return Target{ID: "kube-apiserver", Kind: KubeAPIServer, Window: 12 * time.Second, Admission: view,
@@ -98,7 +98,7 @@ func TestWebhookSlowsWrites(t *testing.T) {
 func TestWebhookLatencyOnTheAPIServer(t *testing.T) {
 	slow := health.AdmissionKey{Name: "slow.example.com", Type: "admit", Operation: "UPDATE"}
 	fast := health.AdmissionKey{Name: "fast.example.com", Type: "validating", Operation: "CREATE"}
-	view := &admission.View{Webhooks: []admission.Webhook{{Configuration: "MutatingWebhookConfiguration/m", Name: slow.Name, Type: "admit",
+	view := &apiserver.Admission{Webhooks: []apiserver.Webhook{{Configuration: "MutatingWebhookConfiguration/m", Name: slow.Name, Type: "admit",
 		TimeoutSeconds: 5, FailurePolicy: "Ignore"}}}
 	api := Target{ID: "apiserver", Kind: KubeAPIServer, Window: 10 * time.Second, Admission: view,
 		Prev: &health.Snapshot{Admission: map[health.AdmissionKey]*health.AdmissionWebhook{

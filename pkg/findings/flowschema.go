@@ -7,8 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 )
 
@@ -26,9 +25,9 @@ var kubeControllerManagerAccounts = map[string]string{
 
 // identity is whom the API server sees one or more queues of a target send requests as.
 type identity struct {
-	id     flowschemas.Identity
+	id     apiserver.Identity
 	queues []string // the queues that send as it; nil for the whole process
-	reqs   []flowschemas.Request
+	reqs   []apiserver.Request
 }
 
 // identities are whom t's requests come from: for kube-controller-manager with
@@ -42,12 +41,12 @@ func identities(t Target) []identity {
 		if !slices.ContainsFunc(t.Pod.Args, func(a string) bool {
 			return a == "--use-service-account-credentials" || a == "--use-service-account-credentials=true"
 		}) {
-			return []identity{{id: flowschemas.Identity{User: "system:kube-controller-manager", Groups: []string{"system:authenticated"}}}}
+			return []identity{{id: apiserver.Identity{User: "system:kube-controller-manager", Groups: []string{"system:authenticated"}}}}
 		}
 		var out []identity
 		for _, q := range t.Queues {
 			if sa := kubeControllerManagerAccounts[q.Queue]; sa != "" {
-				out = append(out, identity{id: flowschemas.ServiceAccount("kube-system", sa), queues: []string{q.Queue}, reqs: requestsOf(t, q)})
+				out = append(out, identity{id: apiserver.ServiceAccount("kube-system", sa), queues: []string{q.Queue}, reqs: requestsOf(t, q)})
 			}
 		}
 		return out
@@ -55,30 +54,30 @@ func identities(t Target) []identity {
 	if t.Pod.ServiceAccount == "" {
 		return nil
 	}
-	var reqs []flowschemas.Request
+	var reqs []apiserver.Request
 	for _, q := range t.Queues {
 		reqs = append(reqs, requestsOf(t, q)...)
 	}
-	return []identity{{id: flowschemas.ServiceAccount(t.Pod.Namespace, t.Pod.ServiceAccount), reqs: reqs}}
+	return []identity{{id: apiserver.ServiceAccount(t.Pod.Namespace, t.Pod.ServiceAccount), reqs: reqs}}
 }
 
 // requestsOf are the requests queue q's controller makes, as far as they are known: reads and
 // writes of the kind it reconciles and its status, and the writes of admission.WritesOf.
-func requestsOf(t Target, q health.QueueStats) []flowschemas.Request {
+func requestsOf(t Target, q health.QueueStats) []apiserver.Request {
 	name := q.Controller
 	if name == "" {
 		name = q.Queue
 	}
-	var reconciled *admission.Reconciled
-	var out []flowschemas.Request
+	var reconciled *apiserver.Reconciled
+	var out []apiserver.Request
 	if sum := t.Objects.Of(t.ID, name); sum != nil && sum.Kind.Resource != "" {
-		reconciled = &admission.Reconciled{Group: sum.Kind.Group, Resource: sum.Kind.Resource, Namespaced: sum.Kind.Namespaced}
+		reconciled = &apiserver.Reconciled{Group: sum.Kind.Group, Resource: sum.Kind.Resource, Namespaced: sum.Kind.Namespaced}
 		for _, v := range []string{"list", "watch", "get", "patch"} {
-			out = append(out, flowschemas.Request{Verb: v, Group: sum.Kind.Group, Resource: sum.Kind.Resource})
+			out = append(out, apiserver.Request{Verb: v, Group: sum.Kind.Group, Resource: sum.Kind.Resource})
 		}
 	}
-	for _, w := range admission.WritesOf(string(t.Kind), q.Queue, reconciled, reconciledOf(t.Admission.Owned(t.ID+" "+name))) {
-		out = append(out, flowschemas.Request{Verb: strings.ToLower(w.Operation), Group: w.Group, Resource: w.Resource})
+	for _, w := range apiserver.WritesOf(string(t.Kind), q.Queue, reconciled, reconciledOf(t.Admission.Owned(t.ID+" "+name))) {
+		out = append(out, apiserver.Request{Verb: strings.ToLower(w.Operation), Group: w.Group, Resource: w.Resource})
 	}
 	return out
 }
@@ -154,7 +153,7 @@ func flowSchemaWaits(targets []Target, th Thresholds) []Finding {
 			continue
 		}
 		type classified struct {
-			fs     *flowschemas.FlowSchema
+			fs     *apiserver.FlowSchema
 			who    []string
 			queues []string
 		}
@@ -188,7 +187,7 @@ func flowSchemaWaits(targets []Target, th Thresholds) []Finding {
 	return out
 }
 
-func flowSchemaFinding(t, a Target, fs *flowschemas.FlowSchema, who, queues []string, w flowWaits, th Thresholds) Finding {
+func flowSchemaFinding(t, a Target, fs *apiserver.FlowSchema, who, queues []string, w flowWaits, th Thresholds) Finding {
 	queue, whose := "", "the controller's"
 	if len(queues) == 1 {
 		queue, whose = queues[0], queues[0]+"'s"

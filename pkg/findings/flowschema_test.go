@@ -5,18 +5,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 )
 
 // suggestedFlowSchemas are a cluster's: exempt for system:masters, service-accounts for every
 // ServiceAccount, and a FlowSchema of the operator "quiet"'s own (no request of it waits).
-func suggestedFlowSchemas() *flowschemas.View {
-	all := []flowschemas.ResourceRule{{Verbs: []string{"*"}, APIGroups: []string{"*"}, Resources: []string{"*"}}}
-	return &flowschemas.View{FlowSchemas: []flowschemas.FlowSchema{
-		{Name: "exempt", PriorityLevel: "exempt", MatchingPrecedence: 1, Rules: []flowschemas.Rule{{Subjects: []flowschemas.Subject{{Kind: "Group", Name: "system:masters"}}, Resources: all}}},
-		{Name: "quiet", PriorityLevel: "quiet", MatchingPrecedence: 500, Rules: []flowschemas.Rule{{Subjects: []flowschemas.Subject{{Kind: "ServiceAccount", Namespace: "ops", Name: "quiet"}}, Resources: all}}},
-		{Name: "service-accounts", PriorityLevel: "workload-low", MatchingPrecedence: 9000, Rules: []flowschemas.Rule{{Subjects: []flowschemas.Subject{{Kind: "Group", Name: "system:serviceaccounts"}}, Resources: all}}},
+func suggestedFlowSchemas() *apiserver.FlowControl {
+	all := []apiserver.ResourceRule{{Verbs: []string{"*"}, APIGroups: []string{"*"}, Resources: []string{"*"}}}
+	return &apiserver.FlowControl{FlowSchemas: []apiserver.FlowSchema{
+		{Name: "exempt", PriorityLevel: "exempt", MatchingPrecedence: 1, Rules: []apiserver.FlowRule{{Subjects: []apiserver.Subject{{Kind: "Group", Name: "system:masters"}}, Resources: all}}},
+		{Name: "quiet", PriorityLevel: "quiet", MatchingPrecedence: 500, Rules: []apiserver.FlowRule{{Subjects: []apiserver.Subject{{Kind: "ServiceAccount", Namespace: "ops", Name: "quiet"}}, Resources: all}}},
+		{Name: "service-accounts", PriorityLevel: "workload-low", MatchingPrecedence: 9000, Rules: []apiserver.FlowRule{{Subjects: []apiserver.Subject{{Kind: "Group", Name: "system:serviceaccounts"}}, Resources: all}}},
 	}}
 }
 

@@ -3,9 +3,8 @@ package findings
 import (
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
@@ -43,11 +42,11 @@ type Target struct {
 	Events *events.View
 	// Admission is the cluster's admission webhook configurations, when they were read (a
 	// cluster with an API server target); the API server's page says how slow each webhook is.
-	Admission *admission.View
+	Admission *apiserver.Admission
 	// FlowSchemas are the cluster's API Priority and Fairness FlowSchemas, when they were read
 	// (a cluster with an API server target); the API server's page says how long each one's
 	// requests wait.
-	FlowSchemas *flowschemas.View
+	FlowSchemas *apiserver.FlowControl
 	// Workers are the workers of queues whose metrics do not say it (report --workers
 	// QUEUE=N, as for kube-controller-manager), by queue name; they override
 	// controller_runtime_max_concurrent_reconciles too.

@@ -185,7 +185,7 @@ func TestClientPodLeaderAndCacheRules(t *testing.T) {
 	leaders := func(holders []replicas.Holder, ts ...Target) []Finding {
 		var reps []replicas.Replica
 		for _, t := range ts {
-			reps = append(reps, replicas.Of(t.ID, "", "ns", t.ID, "deployment/op", t.Cur))
+			reps = append(reps, replicas.ReplicaOf(t.ID, "", "ns", t.ID, "deployment/op", t.Cur))
 		}
 		return Evaluate(ts, replicas.Elections(reps, holders), nil, th)
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 )
@@ -14,13 +14,13 @@ import (
 // intercepting every write, and a kube-controller-manager with queues busy queues that
 // reconcile a kind.
 func webhookFleet(queues, hooks int) (api, kcm Target) {
-	view := &admission.View{}
+	view := &apiserver.Admission{}
 	prev := map[health.AdmissionKey]*health.AdmissionWebhook{}
 	cur := map[health.AdmissionKey]*health.AdmissionWebhook{}
 	for i := range hooks {
 		k := health.AdmissionKey{Name: fmt.Sprintf("hook-%02d.example.com", i), Type: "validating", Operation: "UPDATE"}
-		view.Webhooks = append(view.Webhooks, admission.Webhook{Configuration: "ValidatingWebhookConfiguration/all", Name: k.Name, Type: "validating",
-			Rules: []admission.Rule{{Operations: []string{"*"}, APIGroups: []string{"*"}, Resources: []string{"*"}, Scope: "*"}}, TimeoutSeconds: 10, FailurePolicy: "Fail"})
+		view.Webhooks = append(view.Webhooks, apiserver.Webhook{Configuration: "ValidatingWebhookConfiguration/all", Name: k.Name, Type: "validating",
+			Rules: []apiserver.Rule{{Operations: []string{"*"}, APIGroups: []string{"*"}, Resources: []string{"*"}, Scope: "*"}}, TimeoutSeconds: 10, FailurePolicy: "Fail"})
 		prev[k] = &health.AdmissionWebhook{Latency: webhookCalls(10, 2)}
 		cur[k] = &health.AdmissionWebhook{Latency: webhookCalls(70, 2)}
 	}

@@ -50,12 +50,12 @@ func Open(s Spec, in Inputs, clock source.Clock) (Opened, error) {
 	return openLive(s, in), nil
 }
 
-// usageError is an error in what was asked, not in reaching it.
-type usageError struct{ error }
+// specError is an error in what was asked, not in reaching it.
+type specError struct{ error }
 
-func (usageError) Usage() bool { return true }
+func (specError) Usage() bool { return true }
 
-func (e usageError) Unwrap() error { return e.error }
+func (e specError) Unwrap() error { return e.error }
 
 // failure is an error in reaching what was asked, whatever it wraps.
 type failure struct{ error }

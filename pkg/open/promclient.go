@@ -28,13 +28,13 @@ func promClient(s Spec, k Kubeconfig) (*promapi.Client, error) {
 	for name, value := range p.Headers {
 		registerHeader(name, value)
 	}
-	cfg := promapi.Config{URL: p.URL, Token: p.Token, User: p.User, Password: p.Password, Headers: p.Headers, CAFile: p.CAFile,
+	cfg := promapi.ClientConfig{URL: p.URL, Token: p.Token, User: p.User, Password: p.Password, Headers: p.Headers, CAFile: p.CAFile,
 		Insecure: p.Insecure, Timeout: p.Timeout, MaxBytes: s.MaxBodyBytes, MaxSeries: p.MaxSeries, ReplicaLabels: p.ReplicaLabels, AskDedup: p.AskDedup,
 		NoPartial: p.NoPartial}
 	if !p.History {
 		res, err := maxSourceResolution(p)
 		if err != nil {
-			return nil, usageError{err}
+			return nil, specError{err}
 		}
 		cfg.MaxSourceResolution = promsource.ResolutionParam(res)
 	}
@@ -43,9 +43,9 @@ func promClient(s Spec, k Kubeconfig) (*promapi.Client, error) {
 			return nil, err
 		}
 	}
-	client, err := promapi.New(cfg)
+	client, err := promapi.NewClient(cfg)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, specError{err}
 	}
 	return client, nil
 }

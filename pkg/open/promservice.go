@@ -46,13 +46,13 @@ func (s Service) String() string {
 // throughProxy points cfg at the service ref (NAMESPACE/NAME:PORT) through the API server's
 // service proxy, with the kubeconfig's transport and credentials: the API server does not
 // pass the caller's Authorization on, nor is its TLS the service's.
-func throughProxy(k Kubeconfig, ref string, cfg *promapi.Config) error {
+func throughProxy(k Kubeconfig, ref string, cfg *promapi.ClientConfig) error {
 	svc, err := ParseService(ref)
 	if err != nil {
-		return usageError{err}
+		return specError{err}
 	}
 	if k == nil {
-		return usageError{fmt.Errorf("--prometheus %s needs a kubeconfig", svc)}
+		return specError{fmt.Errorf("--prometheus %s needs a kubeconfig", svc)}
 	}
 	rc, err := restConfig(k)
 	if err != nil {

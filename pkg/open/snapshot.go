@@ -24,7 +24,7 @@ func openSnapshot(s Spec, clock source.Clock) (Opened, error) {
 	if err != nil {
 		return Opened{}, failure{err}
 	}
-	return Snapshot(snap, s), nil
+	return FromSnapshot(snap, s), nil
 }
 
 // LoadSnapshot reads the snapshot at path (snapshot.Load) within ctx, the run's: a FIFO or
@@ -37,10 +37,10 @@ func LoadSnapshot(ctx context.Context, path string, lim snapshot.Limits) (*snaps
 	return snap, err
 }
 
-// Snapshot is the source of a snapshot already read: its pages and cluster answers replayed,
+// FromSnapshot is the source of a snapshot already read: its pages and cluster answers replayed,
 // in the scope it was taken in, its time the time of the run, read as s bounds it. `report
 // --from-snapshot` and `diff` read a snapshot through it, so the two agree on a file.
-func Snapshot(snap *snapshot.Snapshot, s Spec) Opened {
+func FromSnapshot(snap *snapshot.Snapshot, s Spec) Opened {
 	taken, sc := snap.Manifest.Taken, snap.Manifest.Scope
 	return Opened{Source: snapshot.NewReplay(snap), Scope: source.Scope{Cluster: sc.Cluster, Namespace: sc.Namespace, Selector: sc.Selector},
 		Read: readOptions(s), Now: func() time.Time { return taken }}

@@ -31,8 +31,8 @@ const (
 	DefaultMaxSeries = 200000
 )
 
-// Config says how to reach the server.
-type Config struct {
+// ClientConfig says how to reach the server.
+type ClientConfig struct {
 	// URL is the API's base: the part before /api/v1 (e.g. http://prometheus:9090, or
 	// https://mimir.example/prometheus).
 	URL string
@@ -83,7 +83,7 @@ type Stats struct {
 
 // Client queries one server.
 type Client struct {
-	cfg  Config
+	cfg  ClientConfig
 	base *url.URL
 	http *http.Client
 
@@ -91,8 +91,8 @@ type Client struct {
 	stats Stats
 }
 
-// New checks the configuration and returns its client.
-func New(cfg Config) (*Client, error) {
+// NewClient checks the configuration and returns its client.
+func NewClient(cfg ClientConfig) (*Client, error) {
 	base, err := ParseURL(cfg.URL)
 	if err != nil {
 		return nil, err
@@ -122,7 +122,7 @@ func New(cfg Config) (*Client, error) {
 }
 
 // transport is an HTTP transport verifying the server with CAFile, or not at all with Insecure.
-func transport(cfg Config) (http.RoundTripper, error) {
+func transport(cfg ClientConfig) (http.RoundTripper, error) {
 	tlsCfg := &tls.Config{InsecureSkipVerify: cfg.Insecure} //nolint:gosec // explicit user opt-in
 	if cfg.CAFile != "" {
 		pem, err := localfile.ReadSmall(cfg.CAFile)

@@ -14,7 +14,7 @@ func serve(t *testing.T, h http.HandlerFunc) *Client {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	c, err := New(Config{URL: srv.URL + "/prefix/", Token: "s3cret-token", Headers: map[string]string{"X-Scope-OrgID": "tenant-a"},
+	c, err := NewClient(ClientConfig{URL: srv.URL + "/prefix/", Token: "s3cret-token", Headers: map[string]string{"X-Scope-OrgID": "tenant-a"},
 		Timeout: 2 * time.Second, MaxBytes: 4096, MaxSeries: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +117,7 @@ func TestServerDown(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
-	c, err := New(Config{URL: url, Token: "s3cret-token"})
+	c, err := NewClient(ClientConfig{URL: url, Token: "s3cret-token"})
 	if err != nil {
 		t.Fatal(err)
 	}

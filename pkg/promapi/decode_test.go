@@ -78,7 +78,7 @@ func TestSeriesLimitStopsTheReading(t *testing.T) {
 		_, _ = io.WriteString(w, one+`]}}`)
 	}))
 	defer srv.Close()
-	c, err := New(Config{URL: srv.URL, MaxSeries: 100, MaxBytes: 64 << 20})
+	c, err := NewClient(ClientConfig{URL: srv.URL, MaxSeries: 100, MaxBytes: 64 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}

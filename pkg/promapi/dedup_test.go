@@ -20,7 +20,7 @@ func TestAskDedupSendsReplicaLabels(t *testing.T) {
 			form = r.Form
 			_, _ = w.Write([]byte(`{"status":"success","data":{"resultType":"vector","result":[]}}`))
 		}))
-		c, err := New(Config{URL: srv.URL, ReplicaLabels: []string{"replica", "prometheus_replica"}, AskDedup: ask})
+		c, err := NewClient(ClientConfig{URL: srv.URL, ReplicaLabels: []string{"replica", "prometheus_replica"}, AskDedup: ask})
 		if err != nil {
 			t.Fatal(err)
 		}

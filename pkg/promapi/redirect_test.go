@@ -27,13 +27,13 @@ func TestRedirectToPlainHTTPIsRefused(t *testing.T) {
 		}
 		http.Redirect(w, r, "http://"+r.Host+r.URL.Path, http.StatusTemporaryRedirect)
 	}))
-	for name, cfg := range map[string]Config{
+	for name, cfg := range map[string]ClientConfig{
 		"token":      {Token: "redirect-token-3"},
 		"basic auth": {User: "gina", Password: "redirect-pass-3"},
 		"header":     {Headers: map[string]string{"X-Api-Key": "redirect-key-3"}},
 	} {
 		cfg.URL, cfg.Insecure, cfg.Timeout, cfg.GET = base, true, 2*time.Second, true
-		c, err := New(cfg)
+		c, err := NewClient(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

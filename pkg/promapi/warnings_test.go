@@ -29,7 +29,7 @@ func TestPartialAnswers(t *testing.T) {
 		_, _ = fmt.Fprintf(w, `{"status":"success","warnings":%s,"data":{"resultType":"vector","result":[{"metric":{"cluster":"a"},"value":[1700000000,"1"]}]}}`, ws)
 	}))
 	t.Cleanup(srv.Close)
-	c, err := New(Config{URL: srv.URL, Timeout: 2 * time.Second})
+	c, err := NewClient(ClientConfig{URL: srv.URL, Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func TestReadingWithoutTheAtModifier(t *testing.T) {
 			n := &noAtModifier{h: &fakeThanos{start: start, end: end, down: func(int) bool { return false }}}
 			srv := httptest.NewServer(n)
 			defer srv.Close()
-			client, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second})
+			client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

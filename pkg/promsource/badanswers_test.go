@@ -32,7 +32,7 @@ func answering(t *testing.T, answer func(query string) string) *promapi.Client {
 		_, _ = w.Write([]byte(answer(q)))
 	}))
 	t.Cleanup(srv.Close)
-	c, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second})
+	c, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func stalling(t *testing.T, all bool) *promapi.Client {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	c, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 30 * time.Second})
+	c, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@ func TestCoarserWhenNothingAtTheResolutionChosen(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			client, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: promsource.ResolutionParam(res)})
+			client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: promsource.ResolutionParam(res)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,7 +190,7 @@ func TestMissingClusterSaysCoarserDataMayHoldIt(t *testing.T) {
 				held: []string{"0s"}, prometheus: tc.prometheus}
 			srv := httptest.NewServer(d)
 			defer srv.Close()
-			client, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: "0s"})
+			client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: "0s"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -98,7 +98,7 @@ scrape_configs:
     metrics_path: /healthy
     static_configs: [{targets: [%[1]q], labels: {namespace: other, pod: op-0}}]
 `, target))
-	client, err := promapi.New(promapi.Config{URL: promURL, Timeout: 10 * time.Second})
+	client, err := promapi.NewClient(promapi.ClientConfig{URL: promURL, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ scrape_configs:
 			return !strings.HasPrefix(q, "count by") && !strings.Contains(q, `cluster=~"a"`)
 		}))
 		defer front.Close()
-		fc, err := promapi.New(promapi.Config{URL: front.URL, Timeout: 10 * time.Second})
+		fc, err := promapi.NewClient(promapi.ClientConfig{URL: front.URL, Timeout: 10 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -63,7 +63,7 @@ func TestDecodedKeyIsLabelKey(t *testing.T) {
 			`{"metric":{"":"","le":"+Inf","zz":"="},"value":[1700000000,"3"]}]}}`))
 	}))
 	defer srv.Close()
-	c, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second})
+	c, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -115,7 +115,7 @@ scrape_configs:
     metrics_path: /restart
     static_configs: [{targets: [%[1]q], labels: {namespace: ns1, pod: operator-1}}]
 `, target))
-	client, err := promapi.New(promapi.Config{URL: url, Timeout: 10 * time.Second})
+	client, err := promapi.NewClient(promapi.ClientConfig{URL: url, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,7 +79,7 @@ func TestPrefetchSendsTheReadingWithTheTargetsQuery(t *testing.T) {
 			h := &heldTargets{h: f, reading: make(chan struct{}, 3), held: make(chan bool, 1)}
 			srv := httptest.NewServer(h)
 			defer srv.Close()
-			client, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 10 * time.Second})
+			client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,7 +119,7 @@ func TestPrefetchedReadingAskedAgainWhenCoarser(t *testing.T) {
 	d := &downsampledThanos{f: &fakeThanos{start: at.Add(-window), end: at, down: func(int) bool { return false }}, held: []string{"5m"}}
 	srv := httptest.NewServer(d)
 	defer srv.Close()
-	client, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: "0s"})
+	client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: "0s"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestPrefetchedReadingCancelledWhenOpenFails(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	defer close(b.released)
-	client, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: time.Minute})
+	client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,7 +131,7 @@ func TestAgreesWithADirectRead(t *testing.T) {
 			t.Fatalf("this test runs a real %s: install Debian's %s package (hack/test-deps.sh does, as root)", b.name, b.pkg)
 		}
 		url := b.start(t, bin, scrapeConfig(target))
-		if clients[i], err = promapi.New(promapi.Config{URL: url, Timeout: 10 * time.Second}); err != nil {
+		if clients[i], err = promapi.NewClient(promapi.ClientConfig{URL: url, Timeout: 10 * time.Second}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -62,7 +62,7 @@ func TestReplicasReadOnce(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			client, err := promapi.New(promapi.Config{URL: haServer(t, at, tc.onlyBAtStart), ReplicaLabels: tc.labels})
+			client, err := promapi.NewClient(promapi.ClientConfig{URL: haServer(t, at, tc.onlyBAtStart), ReplicaLabels: tc.labels})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -41,7 +41,7 @@ func TestResolutionSaidOnlyWhereDownsampled(t *testing.T) {
 				f.ServeHTTP(w, r)
 			}))
 			defer srv.Close()
-			client, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: "5m"})
+			client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: "5m"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +88,7 @@ func TestShortWindowForCoarseDataSaysItsLoss(t *testing.T) {
 			}
 			f.ServeHTTP(w, r)
 		}))
-		client, err := promapi.New(promapi.Config{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: promsource.ResolutionParam(tc.res)})
+		client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: promsource.ResolutionParam(tc.res)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -231,10 +231,10 @@ func allEmpty(rows []health.QueueStats) bool {
 	return true
 }
 
-// Of is the replica a pod target is (cluster "" unless read from a fleet), its lead read from
+// ReplicaOf is the replica a pod target is (cluster "" unless read from a fleet), its lead read from
 // its snapshot (health.Leadership: the same rule for `queues`, `top` and `report`); cur may be
 // nil (unknown).
-func Of(target, cluster, namespace, pod, workload string, cur *health.Snapshot) Replica {
+func ReplicaOf(target, cluster, namespace, pod, workload string, cur *health.Snapshot) Replica {
 	return Replica{Target: target, Cluster: cluster, Namespace: namespace, Pod: pod, Workload: workload,
 		LeaderStatus: cur.Leadership().Status()}
 }

@@ -9,11 +9,10 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
@@ -41,10 +40,10 @@ type Input struct {
 	WarningEvents *events.View
 	// Admission is the cluster's admission webhook configurations; nil when not read (no
 	// cluster, or no API server page to judge the webhooks by).
-	Admission *admission.View
+	Admission *apiserver.Admission
 	// FlowSchemas are the cluster's API Priority and Fairness FlowSchemas; nil when not read
 	// (no cluster, or no API server page to judge their waits by).
-	FlowSchemas *flowschemas.View
+	FlowSchemas *apiserver.FlowControl
 	// Leases are the holders of the Leases of the namespaces where no replica's metrics say
 	// which of a workload's replicas leads (replicas.Unsure of Replicas); nil when not read.
 	Leases []replicas.Holder
@@ -279,7 +278,7 @@ func replicaOf(t model.Target, cur *health.Snapshot) (replicas.Replica, bool) {
 	if t.Pod == nil || t.Target.Workload == "" {
 		return replicas.Replica{}, false
 	}
-	return replicas.Of(t.Target.ID(), t.Target.Cluster, t.Target.Namespace, t.Target.Name, t.Target.Workload, cur), true
+	return replicas.ReplicaOf(t.Target.ID(), t.Target.Cluster, t.Target.Namespace, t.Target.Name, t.Target.Workload, cur), true
 }
 
 func findingsTarget(rd read, in Input) findings.Target {

@@ -3,7 +3,7 @@ package run
 import (
 	"context"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
@@ -17,7 +17,7 @@ import (
 // controllers' objects were read) for objects a controller owns, and what it finds goes into
 // adm, so that the webhook is tied to the controllers whose children it intercepts.
 // kube-controller-manager's writes are known without it.
-func probeOwnedKinds(ctx context.Context, cluster source.Cluster, targets []model.Target, view *objects.View, adm *admission.View, th findings.Thresholds) {
+func probeOwnedKinds(ctx context.Context, cluster source.Cluster, targets []model.Target, view *objects.View, adm *apiserver.Admission, th findings.Thresholds) {
 	hooks := slowWebhooks(targets, adm, th)
 	if len(hooks) == 0 {
 		return
@@ -32,8 +32,8 @@ func probeOwnedKinds(ctx context.Context, cluster source.Cluster, targets []mode
 
 // slowWebhooks are the webhooks that were slow or rejected calls over the window of the API
 // servers read, each once.
-func slowWebhooks(targets []model.Target, adm *admission.View, th findings.Thresholds) []admission.Webhook {
-	var out []admission.Webhook
+func slowWebhooks(targets []model.Target, adm *apiserver.Admission, th findings.Thresholds) []apiserver.Webhook {
+	var out []apiserver.Webhook
 	seen := map[string]bool{}
 	for _, t := range targets {
 		cur := t.Last()
@@ -52,8 +52,8 @@ func slowWebhooks(targets []model.Target, adm *admission.View, th findings.Thres
 
 // ownersOf are the controllers whose reconciled kind is known, with where its objects were
 // read, but kube-controller-manager's and the API server's.
-func ownersOf(controllers []objects.Controller, view *objects.View) []admission.Owner {
-	var out []admission.Owner
+func ownersOf(controllers []objects.Controller, view *objects.View) []apiserver.Owner {
+	var out []apiserver.Owner
 	for _, c := range controllers {
 		if c.Runtime == string(findings.KubeControllerManager) || c.Runtime == string(findings.KubeAPIServer) {
 			continue
@@ -62,7 +62,7 @@ func ownersOf(controllers []objects.Controller, view *objects.View) []admission.
 		if sum == nil || sum.Kind.Kind == "" {
 			continue
 		}
-		out = append(out, admission.Owner{Controller: c.Target + " " + c.Name, Group: sum.Kind.Group, Kind: sum.Kind.Kind, Namespace: sum.Namespace})
+		out = append(out, apiserver.Owner{Controller: c.Target + " " + c.Name, Group: sum.Kind.Group, Kind: sum.Kind.Kind, Namespace: sum.Namespace})
 	}
 	return out
 }

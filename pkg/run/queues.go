@@ -111,7 +111,7 @@ func replicasOf(read []model.Target, curs map[string]*health.Snapshot) []replica
 		if t.Kind != target.KindPod || !r.Read() {
 			continue
 		}
-		reps = append(reps, replicas.Of(t.ID(), t.Cluster, t.Namespace, t.Name, t.Workload, curs[t.ID()]))
+		reps = append(reps, replicas.ReplicaOf(t.ID(), t.Cluster, t.Namespace, t.Name, t.Workload, curs[t.ID()]))
 	}
 	return reps
 }

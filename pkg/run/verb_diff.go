@@ -77,7 +77,7 @@ func (d differ) load(ctx context.Context, before, after string) ([]diff.Loaded, 
 // the same plan, opened from the snapshot (open.Snapshot), run through the same stages on
 // the same clock.
 func (d differ) reportOf(ctx context.Context, s *snapshot.Snapshot) (view.Report, error) {
-	r := openedOf(open.Snapshot(s, d.bounds), nil, d.clock)
+	r := openedOf(open.FromSnapshot(s, d.bounds), nil, d.clock)
 	res, err := ReportWith(ctx, withSource(d.cfg, r), r.env)
 	if err != nil {
 		return view.Report{}, err

@@ -27,9 +27,9 @@ func TestEmptyPageIsATargetError(t *testing.T) {
 		return target.Target{Kind: target.KindPod, Namespace: "ops", Name: name, Port: 8080, Via: target.ViaProxy}
 	}
 	sources := []scrape.Source{
-		&scrape.ClusterSource{Endpoint: pod("empty"), Transport: answer{200, "text/plain; version=0.0.4", ""}},
+		&scrape.ClusterSource{Endpoint: pod("empty"), Transport: fallbackAnswer{200, "text/plain; version=0.0.4", ""}},
 		&scrape.FileSource{Paths: []string{saved}},
-		&scrape.ClusterSource{Endpoint: pod("good"), Transport: answer{200, "text/plain; version=0.0.4", "workqueue_depth{name=\"q\"} 1\n"}},
+		&scrape.ClusterSource{Endpoint: pod("good"), Transport: fallbackAnswer{200, "text/plain; version=0.0.4", "workqueue_depth{name=\"q\"} 1\n"}},
 	}
 	rs := Collect(context.Background(), sources, source.Options{Timeout: time.Second, Keep: health.WantedQueues})
 	for i, want := range []string{"the page is empty: is this the metrics port?", "the page holds only comments, no samples: is this the metrics port?"} {

@@ -13,14 +13,14 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
-// answer is a transport that always gives the same answer.
-type answer struct {
+// fallbackAnswer is a transport that always gives the same fallbackAnswer.
+type fallbackAnswer struct {
 	status int
 	ctype  string
 	body   string
 }
 
-func (a answer) Get(context.Context, target.Target, http.Header) (*http.Response, error) {
+func (a fallbackAnswer) Get(context.Context, target.Target, http.Header) (*http.Response, error) {
 	h := http.Header{}
 	h.Set("Content-Type", a.ctype)
 	return &http.Response{StatusCode: a.status, Header: h, Body: io.NopCloser(strings.NewReader(a.body))}, nil
@@ -31,8 +31,8 @@ func (a answer) Get(context.Context, target.Target, http.Header) (*http.Response
 func TestResultCarriesTheWayTheTargetWasReached(t *testing.T) {
 	pod := target.Target{Kind: target.KindPod, Namespace: "ops", Name: "op", Port: 8080, Via: target.ViaProxy}
 	src := &scrape.ClusterSource{Endpoint: pod,
-		Transport: answer{503, "application/json", `{"kind":"Status","message":"error trying to reach service: dial tcp 198.18.1.9:8080: connect: connection refused","code":503}`},
-		Fallback:  answer{200, "text/plain; version=0.0.4", "workqueue_depth{name=\"q\"} 1\n"}}
+		Transport: fallbackAnswer{503, "application/json", `{"kind":"Status","message":"error trying to reach service: dial tcp 198.18.1.9:8080: connect: connection refused","code":503}`},
+		Fallback:  fallbackAnswer{200, "text/plain; version=0.0.4", "workqueue_depth{name=\"q\"} 1\n"}}
 	r := Collect(context.Background(), []scrape.Source{src}, source.Options{Interval: 10 * time.Millisecond, Timeout: time.Second})[0]
 	if r.Err != nil || len(r.Samples) != 2 {
 		t.Fatalf("%d samples, %v", len(r.Samples), r.Err)

@@ -27,7 +27,7 @@ func TestPanicIsTheTargetsError(t *testing.T) {
 	pod := func(name string) target.Target {
 		return target.Target{Kind: target.KindPod, Namespace: "ops", Name: name, Port: 8080, Via: target.ViaProxy}
 	}
-	good := &scrape.ClusterSource{Endpoint: pod("good"), Transport: answer{200, "text/plain; version=0.0.4", "workqueue_depth{name=\"q\"} 1\n"}}
+	good := &scrape.ClusterSource{Endpoint: pod("good"), Transport: fallbackAnswer{200, "text/plain; version=0.0.4", "workqueue_depth{name=\"q\"} 1\n"}}
 	sources := []scrape.Source{
 		panicking{&scrape.ClusterSource{Endpoint: pod("bad")}},
 		panicking{&scrape.ClusterSource{Endpoint: pod("worse")}},

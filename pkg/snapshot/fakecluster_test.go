@@ -6,10 +6,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -47,13 +46,13 @@ func (f *fakeCluster) Usage(context.Context, []string) (map[string]source.PodUsa
 	return map[string]source.PodUsage{"ops/widget-7d9f-abcde": {CPUCores: 0.25, MemoryBytes: 100 << 20}, "other/x": {CPUCores: 1}}, ""
 }
 
-func (f *fakeCluster) Admission(context.Context) admission.View { return admission.View{} }
-func (f *fakeCluster) OwnedKinds(context.Context, []admission.Webhook, []admission.Owner) admission.Ownership {
-	return admission.Ownership{}
+func (f *fakeCluster) Admission(context.Context) apiserver.Admission { return apiserver.Admission{} }
+func (f *fakeCluster) OwnedKinds(context.Context, []apiserver.Webhook, []apiserver.Owner) apiserver.Ownership {
+	return apiserver.Ownership{}
 }
 
-func (f *fakeCluster) FlowSchemas(context.Context) flowschemas.View {
-	return flowschemas.View{FlowSchemas: []flowschemas.FlowSchema{{Name: "service-accounts", PriorityLevel: "workload-low", MatchingPrecedence: 9000}}}
+func (f *fakeCluster) FlowSchemas(context.Context) apiserver.FlowControl {
+	return apiserver.FlowControl{FlowSchemas: []apiserver.FlowSchema{{Name: "service-accounts", PriorityLevel: "workload-low", MatchingPrecedence: 9000}}}
 }
 
 func (f *fakeCluster) Events(_ context.Context, _ string, _ []objects.Controller, _ map[string]schema.GroupKind, since time.Time) events.View {

@@ -10,10 +10,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
@@ -165,9 +164,9 @@ type recordingCluster struct {
 	leases      map[replicas.Holder]bool
 	workloads   map[string]map[string]string
 	wwarnings   []string
-	admission   *admission.View
-	ownership   *admission.Ownership
-	flowSchemas *flowschemas.View
+	admission   *apiserver.Admission
+	ownership   *apiserver.Ownership
+	flowSchemas *apiserver.FlowControl
 	events      *events.View
 }
 
@@ -211,7 +210,7 @@ func (c *recordingCluster) Usage(ctx context.Context, namespaces []string) (map[
 	return u, note
 }
 
-func (c *recordingCluster) FlowSchemas(ctx context.Context) flowschemas.View {
+func (c *recordingCluster) FlowSchemas(ctx context.Context) apiserver.FlowControl {
 	v := c.live.FlowSchemas(ctx)
 	cp := copyOf(v)
 	c.mu.Lock()
@@ -220,7 +219,7 @@ func (c *recordingCluster) FlowSchemas(ctx context.Context) flowschemas.View {
 	return v
 }
 
-func (c *recordingCluster) Admission(ctx context.Context) admission.View {
+func (c *recordingCluster) Admission(ctx context.Context) apiserver.Admission {
 	v := c.live.Admission(ctx)
 	cp := copyOf(v)
 	c.mu.Lock()
@@ -229,7 +228,7 @@ func (c *recordingCluster) Admission(ctx context.Context) admission.View {
 	return v
 }
 
-func (c *recordingCluster) OwnedKinds(ctx context.Context, hooks []admission.Webhook, owners []admission.Owner) admission.Ownership {
+func (c *recordingCluster) OwnedKinds(ctx context.Context, hooks []apiserver.Webhook, owners []apiserver.Owner) apiserver.Ownership {
 	o := c.live.OwnedKinds(ctx, hooks, owners)
 	cp := copyOf(o)
 	c.mu.Lock()

@@ -12,10 +12,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
@@ -172,25 +171,25 @@ func (c *replayCluster) Usage(_ context.Context, namespaces []string) (map[strin
 }
 
 // FlowSchemas gives the stored FlowSchemas, or says they were not read.
-func (c *replayCluster) FlowSchemas(context.Context) flowschemas.View {
+func (c *replayCluster) FlowSchemas(context.Context) apiserver.FlowControl {
 	if c.a.FlowSchemas == nil {
-		return flowschemas.View{Notes: []string{"the snapshot holds no FlowSchemas"}}
+		return apiserver.FlowControl{Notes: []string{"the snapshot holds no FlowSchemas"}}
 	}
 	return copyOf(*c.a.FlowSchemas)
 }
 
 // OwnedKinds gives the stored probe's answer; a snapshot that holds none found no owned kind.
-func (c *replayCluster) OwnedKinds(context.Context, []admission.Webhook, []admission.Owner) admission.Ownership {
+func (c *replayCluster) OwnedKinds(context.Context, []apiserver.Webhook, []apiserver.Owner) apiserver.Ownership {
 	if c.a.Ownership == nil {
-		return admission.Ownership{}
+		return apiserver.Ownership{}
 	}
 	return copyOf(*c.a.Ownership)
 }
 
 // Admission gives the stored webhook configurations, or says they were not read.
-func (c *replayCluster) Admission(context.Context) admission.View {
+func (c *replayCluster) Admission(context.Context) apiserver.Admission {
 	if c.a.Admission == nil {
-		return admission.View{Notes: []string{"the snapshot holds no admission webhook configurations"}}
+		return apiserver.Admission{Notes: []string{"the snapshot holds no admission webhook configurations"}}
 	}
 	return copyOf(*c.a.Admission)
 }

@@ -11,11 +11,10 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
@@ -114,12 +113,12 @@ type ClusterAnswers struct {
 	WorkloadAnnotations map[string]map[string]string `json:"workloadAnnotations,omitempty"`
 	WorkloadWarnings    []string                     `json:"workloadWarnings,omitempty"`
 	// Admission is the admission webhook configurations, read when an API server's page was.
-	Admission *admission.View `json:"admission,omitempty"`
+	Admission *apiserver.Admission `json:"admission,omitempty"`
 	// Ownership is what the owner-reference probe found: the kinds controllers own, asked
 	// when a slow or rejecting webhook was (older snapshots hold none).
-	Ownership *admission.Ownership `json:"ownership,omitempty"`
+	Ownership *apiserver.Ownership `json:"ownership,omitempty"`
 	// FlowSchemas are the API Priority and Fairness FlowSchemas, read when an API server's page was.
-	FlowSchemas *flowschemas.View `json:"flowSchemas,omitempty"`
+	FlowSchemas *apiserver.FlowControl `json:"flowSchemas,omitempty"`
 	// WarningEvents are the Warning events that speak of the controllers, grouped by reason
 	// and object (older snapshots hold none).
 	WarningEvents *events.View `json:"warningEvents,omitempty"`

@@ -6,10 +6,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/admission"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/flowschemas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 )
@@ -41,13 +40,13 @@ type Cluster interface {
 	// LeaseHolders lists the holders of the Leases of the namespaces, where they may be listed.
 	LeaseHolders(ctx context.Context, namespaces []string) []replicas.Holder
 	// Admission reads the admission webhook configurations, where they may be listed.
-	Admission(ctx context.Context) admission.View
+	Admission(ctx context.Context) apiserver.Admission
 	// OwnedKinds probes the kinds the webhooks intercept for objects whose controller
 	// ownerReference is of a kind an owner reconciles: one page of each kind's metadata
 	// where the owners' objects were read, bounded, where it may be listed.
-	OwnedKinds(ctx context.Context, hooks []admission.Webhook, owners []admission.Owner) admission.Ownership
+	OwnedKinds(ctx context.Context, hooks []apiserver.Webhook, owners []apiserver.Owner) apiserver.Ownership
 	// FlowSchemas reads the API Priority and Fairness FlowSchemas, where they may be listed.
-	FlowSchemas(ctx context.Context) flowschemas.View
+	FlowSchemas(ctx context.Context) apiserver.FlowControl
 	// Events reads the Warning events that speak of the controllers (reported by them, or on
 	// objects of the kinds they reconcile, overrides by controller name first) and last
 	// happened since since, in namespace ns ("" for all; all too for a cluster-wide

@@ -1,4 +1,4 @@
-package flowschemas
+package apiserver
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 )
 
-func schema(name, level string, precedence int32, rules ...flowcontrolv1.PolicyRulesWithSubjects) *flowcontrolv1.FlowSchema {
+func schemaObject(name, level string, precedence int32, rules ...flowcontrolv1.PolicyRulesWithSubjects) *flowcontrolv1.FlowSchema {
 	return &flowcontrolv1.FlowSchema{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: flowcontrolv1.FlowSchemaSpec{
 		PriorityLevelConfiguration: flowcontrolv1.PriorityLevelConfigurationReference{Name: level},
 		MatchingPrecedence:         precedence, Rules: rules}}
@@ -46,17 +46,17 @@ func TestReadAndClassify(t *testing.T) {
 		Subjects:      []flowcontrolv1.Subject{{Kind: flowcontrolv1.SubjectKindServiceAccount, ServiceAccount: &flowcontrolv1.ServiceAccountSubject{Namespace: "ops", Name: "widget"}}},
 		ResourceRules: []flowcontrolv1.ResourcePolicyRule{{Verbs: []string{"create"}, APIGroups: []string{""}, Resources: []string{"configmaps"}, Namespaces: []string{"ops"}}}}
 	c := fake.NewClientset(
-		schema("global-default", "global-default", 9900, flowcontrolv1.PolicyRulesWithSubjects{Subjects: []flowcontrolv1.Subject{group("system:unauthenticated"), group("system:authenticated")}, ResourceRules: all("*")}),
-		schema("service-accounts", "workload-low", 9000, flowcontrolv1.PolicyRulesWithSubjects{Subjects: []flowcontrolv1.Subject{group("system:serviceaccounts")}, ResourceRules: all("*")}),
-		schema("kube-system-service-accounts", "workload-high", 900, flowcontrolv1.PolicyRulesWithSubjects{Subjects: []flowcontrolv1.Subject{group("system:serviceaccounts:kube-system")}, ResourceRules: all("*")}),
-		schema("system-leader-election", "leader-election", 100, leases),
-		schema("exempt", "exempt", 1, flowcontrolv1.PolicyRulesWithSubjects{Subjects: []flowcontrolv1.Subject{group("system:masters")}, ResourceRules: all("*")}),
-		schema("widget", "widget", 500, own),
-		schema("health", "exempt", 0, flowcontrolv1.PolicyRulesWithSubjects{Subjects: []flowcontrolv1.Subject{group("system:serviceaccounts")},
+		schemaObject("global-default", "global-default", 9900, flowcontrolv1.PolicyRulesWithSubjects{Subjects: []flowcontrolv1.Subject{group("system:unauthenticated"), group("system:authenticated")}, ResourceRules: all("*")}),
+		schemaObject("service-accounts", "workload-low", 9000, flowcontrolv1.PolicyRulesWithSubjects{Subjects: []flowcontrolv1.Subject{group("system:serviceaccounts")}, ResourceRules: all("*")}),
+		schemaObject("kube-system-service-accounts", "workload-high", 900, flowcontrolv1.PolicyRulesWithSubjects{Subjects: []flowcontrolv1.Subject{group("system:serviceaccounts:kube-system")}, ResourceRules: all("*")}),
+		schemaObject("system-leader-election", "leader-election", 100, leases),
+		schemaObject("exempt", "exempt", 1, flowcontrolv1.PolicyRulesWithSubjects{Subjects: []flowcontrolv1.Subject{group("system:masters")}, ResourceRules: all("*")}),
+		schemaObject("widget", "widget", 500, own),
+		schemaObject("health", "exempt", 0, flowcontrolv1.PolicyRulesWithSubjects{Subjects: []flowcontrolv1.Subject{group("system:serviceaccounts")},
 			NonResourceRules: []flowcontrolv1.NonResourcePolicyRule{{Verbs: []string{"get"}, NonResourceURLs: []string{"/healthz"}}}}),
 	)
 	allowAll(c, true)
-	v := Read(context.Background(), c)
+	v := ReadFlowSchemas(context.Background(), c)
 	if len(v.Notes) != 0 || len(v.FlowSchemas) != 7 {
 		t.Fatalf("read %+v", v)
 	}
@@ -97,14 +97,14 @@ func TestReadAndClassify(t *testing.T) {
 	}
 }
 
-func TestReadForbidden(t *testing.T) {
-	c := fake.NewClientset(schema("exempt", "exempt", 1))
+func TestReadFlowSchemasForbidden(t *testing.T) {
+	c := fake.NewClientset(schemaObject("exempt", "exempt", 1))
 	allowAll(c, false)
-	v := Read(context.Background(), c)
+	v := ReadFlowSchemas(context.Background(), c)
 	if len(v.FlowSchemas) != 0 || len(v.Notes) != 1 || v.Notes[0] != "the FlowSchemas were not read: needs RBAC verb list on flowschemas.flowcontrol.apiserver.k8s.io" {
 		t.Errorf("read %+v", v)
 	}
-	var nilView *View
+	var nilView *FlowControl
 	if nilView.Classify(ServiceAccount("a", "b"), nil) != nil {
 		t.Error("a view not read classifies")
 	}

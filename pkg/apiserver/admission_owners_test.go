@@ -1,4 +1,4 @@
-package admission
+package apiserver
 
 import (
 	"context"
@@ -93,7 +93,7 @@ func TestMatch(t *testing.T) {
 		t.Errorf("no object, yet owned: %+v", got)
 	}
 	o := Ownership{Owned: got}
-	if o.Of("ops/op:8080 gadget") != nil || (*Ownership)(nil).Of("x") != nil || (*View)(nil).Owned("x") != nil {
+	if o.Of("ops/op:8080 gadget") != nil || (*Ownership)(nil).Of("x") != nil || (*Admission)(nil).Owned("x") != nil {
 		t.Errorf("Of gives kinds to a controller that owns none")
 	}
 }

@@ -1,4 +1,4 @@
-package rbacscope
+package apiserver
 
 import (
 	"context"
@@ -56,7 +56,7 @@ func TestGrant(t *testing.T) {
 		binding("other", "everything", sa("elsewhere", "op"), sa("ops", "other")),
 		binding("all-sas", "apps-watch", rbacv1.Subject{Kind: rbacv1.GroupKind, Name: "system:serviceaccounts:ops"}),
 	)
-	r := NewReader(c)
+	r := NewGrantReader(c)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		account, group, resource string
@@ -99,7 +99,7 @@ func TestGrant(t *testing.T) {
 func TestGrantUndecided(t *testing.T) {
 	c := clientOf(false, clusterRole("workloads", rbacv1.PolicyRule{APIGroups: []string{demo}, Resources: []string{"workloads"}, Verbs: []string{"list"}}),
 		binding("op", "workloads", sa("ops", "op")))
-	_, ok, err := NewReader(c).Grant(context.Background(), "ops/op", demo, "workloads")
+	_, ok, err := NewGrantReader(c).Grant(context.Background(), "ops/op", demo, "workloads")
 	if ok || err == nil || !strings.Contains(err.Error(), "needs RBAC verb list on clusterrolebindings.rbac.authorization.k8s.io and get on clusterroles.rbac.authorization.k8s.io") {
 		t.Errorf("undecided: %v %v", ok, err)
 	}

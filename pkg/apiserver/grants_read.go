@@ -1,4 +1,4 @@
-package rbacscope
+package apiserver
 
 import (
 	"context"
@@ -17,23 +17,23 @@ import (
 
 // Bounds of the read: ClusterRoleBindings per page and in all.
 var (
-	pageSize    int64 = 500
-	maxBindings       = 5000
+	bindingsPageSize int64 = 500
+	maxBindings            = 5000
 )
 
-// needs is the RBAC that decides; the error of a decision that could not be made says it.
-const needs = "needs RBAC verb list on clusterrolebindings.rbac.authorization.k8s.io and get on clusterroles.rbac.authorization.k8s.io"
+// grantNeeds is the RBAC that decides; the error of a decision that could not be made says it.
+const grantNeeds = "needs RBAC verb list on clusterrolebindings.rbac.authorization.k8s.io and get on clusterroles.rbac.authorization.k8s.io"
 
-// permissions are what Reader reads with, checked first.
-var permissions = []access.Permission{
+// grantPermissions are what Reader reads with, checked first.
+var grantPermissions = []access.Permission{
 	{Verb: "list", Group: rbacv1.GroupName, Resource: "clusterrolebindings", For: "to tell whether an operator's ServiceAccount may reconcile every namespace"},
 	{Verb: "get", Group: rbacv1.GroupName, Resource: "clusterroles", For: "to tell whether an operator's ServiceAccount may reconcile every namespace"},
 }
 
-// Reader answers, for ServiceAccounts, which ClusterRoles let them list or watch in every
+// GrantReader answers, for ServiceAccounts, which ClusterRoles let them list or watch in every
 // namespace. It lists the ClusterRoleBindings once, gets each ClusterRole a ServiceAccount is
 // bound to once, and keeps each ServiceAccount's grants; it is safe for concurrent use.
-type Reader struct {
+type GrantReader struct {
 	client kubernetes.Interface
 
 	mu       sync.Mutex
@@ -46,16 +46,16 @@ type Reader struct {
 	failed map[string]error
 }
 
-// NewReader reads through client.
-func NewReader(client kubernetes.Interface) *Reader {
-	return &Reader{client: client, roles: map[string]*rbacv1.ClusterRole{}, accounts: map[string][]Grant{}, failed: map[string]error{}}
+// NewGrantReader reads through client.
+func NewGrantReader(client kubernetes.Interface) *GrantReader {
+	return &GrantReader{client: client, roles: map[string]*rbacv1.ClusterRole{}, accounts: map[string][]Grant{}, failed: map[string]error{}}
 }
 
 // Grant returns the first grant (by ClusterRoleBinding name) that lets the ServiceAccount
 // account ("namespace/name") list or watch the resource of group in every namespace; ok false
 // when none does. An error says why it could not be decided, with the RBAC that would
 // decide it.
-func (r *Reader) Grant(ctx context.Context, account, group, resource string) (g Grant, ok bool, err error) {
+func (r *GrantReader) Grant(ctx context.Context, account, group, resource string) (g Grant, ok bool, err error) {
 	grants, err := r.grants(ctx, account)
 	if err != nil {
 		return Grant{}, false, err
@@ -69,7 +69,7 @@ func (r *Reader) Grant(ctx context.Context, account, group, resource string) (g 
 }
 
 // grants are the ServiceAccount's grants, read once.
-func (r *Reader) grants(ctx context.Context, account string) ([]Grant, error) {
+func (r *GrantReader) grants(ctx context.Context, account string) ([]Grant, error) {
 	ns, name, found := strings.Cut(account, "/")
 	if !found || ns == "" || name == "" {
 		return nil, fmt.Errorf("ServiceAccount %q is not namespace/name", account)
@@ -103,25 +103,25 @@ func (r *Reader) grants(ctx context.Context, account string) ([]Grant, error) {
 
 // list reads the ClusterRoleBindings once, after checking the user may read them and the
 // ClusterRoles; its error is kept and given again.
-func (r *Reader) list(ctx context.Context) error {
+func (r *GrantReader) list(ctx context.Context) error {
 	if r.listed {
 		return r.err
 	}
 	r.listed = true
-	missing, err := access.Missing(ctx, r.client, permissions)
+	missing, err := access.Missing(ctx, r.client, grantPermissions)
 	switch {
 	case err != nil:
-		r.err = fmt.Errorf("whether you may read them could not be checked (%v); it %s", err, needs)
+		r.err = fmt.Errorf("whether you may read them could not be checked (%v); it %s", err, grantNeeds)
 		return r.err
 	case len(missing) > 0:
-		r.err = errors.New(needs)
+		r.err = errors.New(grantNeeds)
 		return r.err
 	}
-	opts := metav1.ListOptions{Limit: pageSize}
+	opts := metav1.ListOptions{Limit: bindingsPageSize}
 	for {
 		l, err := r.client.RbacV1().ClusterRoleBindings().List(ctx, opts)
 		if err != nil {
-			r.err = fmt.Errorf("listing clusterrolebindings failed: %s", why(err))
+			r.err = fmt.Errorf("listing clusterrolebindings failed: %s", grantWhy(err))
 			return r.err
 		}
 		for i := range l.Items {
@@ -139,7 +139,7 @@ func (r *Reader) list(ctx context.Context) error {
 }
 
 // role gets a ClusterRole once; one that is not there is nil, without error.
-func (r *Reader) role(ctx context.Context, name string) (*rbacv1.ClusterRole, error) {
+func (r *GrantReader) role(ctx context.Context, name string) (*rbacv1.ClusterRole, error) {
 	if cr, ok := r.roles[name]; ok {
 		return cr, nil
 	}
@@ -149,17 +149,17 @@ func (r *Reader) role(ctx context.Context, name string) (*rbacv1.ClusterRole, er
 		r.roles[name] = nil
 		return nil, nil
 	case err != nil:
-		return nil, fmt.Errorf("getting ClusterRole %s failed: %s", name, why(err))
+		return nil, fmt.Errorf("getting ClusterRole %s failed: %s", name, grantWhy(err))
 	}
 	kept := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: cr.Name}, Rules: cr.Rules}
 	r.roles[name] = kept
 	return kept, nil
 }
 
-// why says why a request failed, naming the RBAC when it was refused.
-func why(err error) string {
+// grantWhy says grantWhy a request failed, naming the RBAC when it was refused.
+func grantWhy(err error) string {
 	if apierrors.IsForbidden(err) {
-		return needs
+		return grantNeeds
 	}
 	return err.Error()
 }

@@ -1,4 +1,4 @@
-package flowschemas
+package apiserver
 
 import (
 	"context"
@@ -14,20 +14,20 @@ import (
 
 // Bounds of one read: FlowSchemas per page and in all (a cluster has a dozen or two).
 var (
-	pageSize int64 = 250
-	maxRead        = 1000
+	flowSchemaPageSize int64 = 250
+	maxRead                  = 1000
 )
 
 // listFlowSchemas is the permission Read needs.
 var listFlowSchemas = access.Permission{Verb: "list", Group: "flowcontrol.apiserver.k8s.io", Resource: "flowschemas",
 	For: "to find the FlowSchema that classifies a controller's requests"}
 
-// Read lists the cluster's FlowSchemas (flowcontrol.apiserver.k8s.io/v1), after checking the
+// ReadFlowSchemas lists the cluster's FlowSchemas (flowcontrol.apiserver.k8s.io/v1), after checking the
 // user may, in pages and up to maxRead, and keeps of each what says whose requests it
 // classifies and where it sends them, in the API server's matching order. A permission the
 // user lacks, or a list that fails, is a note, never an error.
-func Read(ctx context.Context, client kubernetes.Interface) View {
-	var v View
+func ReadFlowSchemas(ctx context.Context, client kubernetes.Interface) FlowControl {
+	var v FlowControl
 	missing, err := access.Missing(ctx, client, []access.Permission{listFlowSchemas})
 	switch {
 	case err != nil:
@@ -37,7 +37,7 @@ func Read(ctx context.Context, client kubernetes.Interface) View {
 		v.Notes = append(v.Notes, "the FlowSchemas were not read: needs RBAC verb list on flowschemas.flowcontrol.apiserver.k8s.io")
 		return v
 	}
-	opts := metav1.ListOptions{Limit: pageSize}
+	opts := metav1.ListOptions{Limit: flowSchemaPageSize}
 	for {
 		l, err := client.FlowcontrolV1().FlowSchemas().List(ctx, opts)
 		if err != nil {
@@ -59,13 +59,13 @@ func Read(ctx context.Context, client kubernetes.Interface) View {
 		}
 		opts.Continue = l.Continue
 	}
-	Sort(v.FlowSchemas)
+	SortFlowSchemas(v.FlowSchemas)
 	return v
 }
 
-// Sort puts FlowSchemas in the order the API server matches them: the lowest
+// SortFlowSchemas puts FlowSchemas in the order the API server matches them: the lowest
 // matchingPrecedence first, ties by name.
-func Sort(fs []FlowSchema) {
+func SortFlowSchemas(fs []FlowSchema) {
 	sort.SliceStable(fs, func(i, j int) bool {
 		if fs[i].MatchingPrecedence != fs[j].MatchingPrecedence {
 			return fs[i].MatchingPrecedence < fs[j].MatchingPrecedence
@@ -81,7 +81,7 @@ func flowSchema(in *flowcontrolv1.FlowSchema) FlowSchema {
 		out.MatchingPrecedence = 1000
 	}
 	for _, r := range in.Spec.Rules {
-		rule := Rule{NonResource: len(r.NonResourceRules) > 0}
+		rule := FlowRule{NonResource: len(r.NonResourceRules) > 0}
 		for _, s := range r.Subjects {
 			switch {
 			case s.User != nil:

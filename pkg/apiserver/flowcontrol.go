@@ -1,4 +1,4 @@
-package flowschemas
+package apiserver
 
 import (
 	"slices"
@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// View is the FlowSchemas of the cluster, in the order the API server matches them
+// FlowControl is the FlowSchemas of the cluster, in the order the API server matches them
 // (matchingPrecedence, then name), and what could not be read.
-type View struct {
+type FlowControl struct {
 	FlowSchemas []FlowSchema `json:"flowSchemas,omitempty"`
 	// Notes say what could not be read, and what permission would help.
 	Notes []string `json:"notes,omitempty"`
@@ -17,14 +17,14 @@ type View struct {
 // FlowSchema is one FlowSchema: the priority level it sends its requests to and the rules that
 // say whose requests those are.
 type FlowSchema struct {
-	Name               string `json:"name"`
-	PriorityLevel      string `json:"priorityLevel"`
-	MatchingPrecedence int32  `json:"matchingPrecedence"`
-	Rules              []Rule `json:"rules,omitempty"`
+	Name               string     `json:"name"`
+	PriorityLevel      string     `json:"priorityLevel"`
+	MatchingPrecedence int32      `json:"matchingPrecedence"`
+	Rules              []FlowRule `json:"rules,omitempty"`
 }
 
-// Rule is one of a FlowSchema's rules: its subjects, and the requests it covers.
-type Rule struct {
+// FlowRule is one of a FlowSchema's rules: its subjects, and the requests it covers.
+type FlowRule struct {
 	Subjects  []Subject      `json:"subjects"`
 	Resources []ResourceRule `json:"resources,omitempty"`
 	// NonResource says the rule covers non-resource URLs (/healthz, /metrics ...) too.
@@ -71,7 +71,7 @@ type Request struct {
 // read): the first, in the API server's order, that has a rule whose subjects match id and
 // whose resource rules cover one of reqs (any resource rule when reqs is empty). A rule for
 // non-resource URLs only covers none of a controller's requests.
-func (v *View) Classify(id Identity, reqs []Request) *FlowSchema {
+func (v *FlowControl) Classify(id Identity, reqs []Request) *FlowSchema {
 	if v == nil {
 		return nil
 	}
@@ -85,7 +85,7 @@ func (v *View) Classify(id Identity, reqs []Request) *FlowSchema {
 	return nil
 }
 
-func (r Rule) matches(id Identity) bool {
+func (r FlowRule) matches(id Identity) bool {
 	for _, s := range r.Subjects {
 		switch s.Kind {
 		case "User":
@@ -106,7 +106,7 @@ func (r Rule) matches(id Identity) bool {
 	return false
 }
 
-func (r Rule) covers(reqs []Request) bool {
+func (r FlowRule) covers(reqs []Request) bool {
 	if len(reqs) == 0 {
 		return len(r.Resources) > 0
 	}
@@ -118,10 +118,6 @@ func (r Rule) covers(reqs []Request) bool {
 		}
 	}
 	return false
-}
-
-func anyOf(list []string, v string) bool {
-	return slices.Contains(list, "*") || slices.Contains(list, v)
 }
 
 // String is "FlowSchema NAME (priority level LEVEL, matchingPrecedence N)".

@@ -1,4 +1,4 @@
-package rbacscope
+package apiserver
 
 import (
 	"slices"

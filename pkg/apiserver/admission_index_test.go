@@ -1,4 +1,4 @@
-package admission
+package apiserver
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 
 // An indexed view answers Find and Owned as the scans do.
 func TestIndexAnswersAsTheScans(t *testing.T) {
-	v := &View{Ownership: &Ownership{}}
+	v := &Admission{Ownership: &Ownership{}}
 	for i := range 30 {
 		v.Webhooks = append(v.Webhooks, Webhook{Name: fmt.Sprint("w", i%10), Type: "validating"})
 		v.Ownership.Owned = append(v.Ownership.Owned, Owned{Controller: fmt.Sprint("t q", i%7), Resource: fmt.Sprint("r", i)})

@@ -1,4 +1,4 @@
-package admission
+package apiserver
 
 import (
 	"context"
@@ -28,7 +28,7 @@ func TestRead(t *testing.T) {
 			Webhooks: []admissionregistrationv1.MutatingWebhook{{Name: "defaults.example.com", TimeoutSeconds: &timeout, FailurePolicy: &ignore,
 				NamespaceSelector: &metav1.LabelSelector{}}}},
 	)
-	v := Read(context.Background(), client)
+	v := ReadWebhooks(context.Background(), client)
 	if len(v.Notes) != 0 || len(v.Webhooks) != 2 {
 		t.Fatalf("read %+v", v)
 	}
@@ -46,12 +46,12 @@ func TestRead(t *testing.T) {
 	}
 }
 
-func TestReadForbidden(t *testing.T) {
+func TestReadWebhooksForbidden(t *testing.T) {
 	client := fake.NewClientset()
 	client.PrependReactor("list", "validatingwebhookconfigurations", func(k8stesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "admissionregistration.k8s.io", Resource: "validatingwebhookconfigurations"}, "", nil)
 	})
-	v := Read(context.Background(), client)
+	v := ReadWebhooks(context.Background(), client)
 	if len(v.Notes) != 1 || v.Notes[0] != "the validatingwebhookconfigurations were not read: needs RBAC verb list on validatingwebhookconfigurations.admissionregistration.k8s.io" {
 		t.Errorf("notes %q", v.Notes)
 	}

@@ -1,4 +1,4 @@
-package admission
+package apiserver
 
 import (
 	"context"
@@ -13,11 +13,11 @@ import (
 // maxConfigurations bounds how many configurations of each kind are read (in pages).
 const maxConfigurations = 2000
 
-// Read lists the cluster's Validating- and MutatingWebhookConfigurations, in pages and
+// ReadWebhooks lists the cluster's Validating- and MutatingWebhookConfigurations, in pages and
 // bounded, and keeps of each webhook what says whom it intercepts and how it is bounded (never
 // its client configuration). A kind that may not be listed gives a note naming the permission.
-func Read(ctx context.Context, client kubernetes.Interface) View {
-	var v View
+func ReadWebhooks(ctx context.Context, client kubernetes.Interface) Admission {
+	var v Admission
 	api := client.AdmissionregistrationV1()
 	err := pages(ctx, func(opts metav1.ListOptions) (string, error) {
 		l, err := api.ValidatingWebhookConfigurations().List(ctx, opts)
@@ -64,7 +64,7 @@ func pages(ctx context.Context, list func(metav1.ListOptions) (string, error)) e
 	return nil
 }
 
-func (v *View) note(err error, resource string) {
+func (v *Admission) note(err error, resource string) {
 	switch {
 	case err == nil:
 	case apierrors.IsForbidden(err):

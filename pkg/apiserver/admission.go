@@ -1,10 +1,10 @@
-package admission
+package apiserver
 
 import "fmt"
 
-// View is the admission webhooks of the cluster, as read (with the API's defaults applied),
+// Admission is the admission webhooks of the cluster, as read (with the API's defaults applied),
 // and what could not be read.
-type View struct {
+type Admission struct {
 	Webhooks []Webhook `json:"webhooks,omitempty"`
 	// Notes say what could not be read, and what permission would help.
 	Notes []string `json:"notes,omitempty"`
@@ -17,7 +17,7 @@ type View struct {
 
 // Owned are the kinds controller ("target queue") owns, as the owner-reference probe found
 // them; nil when it found none or did not run.
-func (v *View) Owned(controller string) []Owned {
+func (v *Admission) Owned(controller string) []Owned {
 	if v == nil {
 		return nil
 	}
@@ -54,7 +54,7 @@ type Rule struct {
 
 // Find returns the webhook of type typ named name, or nil. Two configurations may hold
 // webhooks of one name; the first is returned.
-func (v *View) Find(name, typ string) *Webhook {
+func (v *Admission) Find(name, typ string) *Webhook {
 	if v == nil {
 		return nil
 	}

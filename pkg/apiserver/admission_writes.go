@@ -1,4 +1,4 @@
-package admission
+package apiserver
 
 // kubeControllerManagerWrites are the objects kube-controller-manager's controllers create and
 // delete, by queue name, beyond the status of the kind they reconcile: the requests that pass

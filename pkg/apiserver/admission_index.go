@@ -1,9 +1,9 @@
-package admission
+package apiserver
 
 // Index makes Find and Owned look-ups in maps instead of scans of every webhook and every
 // owned kind: a report asks them once per queue and webhook. Call it once the view is complete
 // and before it is shared; a view changed afterwards must be indexed again.
-func (v *View) Index() {
+func (v *Admission) Index() {
 	if v == nil {
 		return
 	}
