@@ -16,7 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/promserver"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 )
 
 // durations are a workqueue's two duration histograms in a registry of their own, native
@@ -86,7 +86,7 @@ scrape_configs:
   - job_name: classic
     static_configs: [{targets: [%q]}]
 `, rulesFile, strings.TrimPrefix(nsrv.URL, "http://"), strings.TrimPrefix(csrv.URL, "http://")))
-	client, err := promapi.NewClient(promapi.ClientConfig{URL: url, Timeout: 10 * time.Second})
+	client, err := promsource.NewClient(promsource.ClientConfig{URL: url, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

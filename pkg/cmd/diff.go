@@ -13,7 +13,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
@@ -64,7 +63,7 @@ type DiffOptions struct {
 	Deadline time.Duration
 
 	// bounds bound the reading of both; set by Validate, with format, -o ready to print.
-	bounds open.Spec
+	bounds run.Spec
 	format string
 	genericiooptions.IOStreams
 }

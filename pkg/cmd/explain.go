@@ -9,7 +9,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/explain"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 )
@@ -53,7 +52,7 @@ func NewExplainCmd(streams genericiooptions.IOStreams) *cobra.Command {
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			return cli.CompleteWords(explain.Names()...)(cmd, args, toComplete)
+			return cli.CompleteWords(render.Names()...)(cmd, args, toComplete)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := printer.ValidateFormat(output, explainFormats...); err != nil {
@@ -64,15 +63,15 @@ func NewExplainCmd(streams genericiooptions.IOStreams) *cobra.Command {
 					return cli.UsageError("-o %s needs a topic: a check, or thresholds", output)
 				}
 				cmd.SilenceUsage = true
-				return explain.WriteTopics(streams.Out)
+				return render.WriteTopics(streams.Out)
 			}
-			page, err := explain.Find(args[0])
+			page, err := render.Find(args[0])
 			if err != nil {
 				return cli.UsageError("%v", err)
 			}
 			cmd.SilenceUsage = true
 			if output == "" {
-				return explain.WritePage(streams.Out, page)
+				return render.WritePage(streams.Out, page)
 			}
 			data, ok := page.Data()
 			if !ok {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -64,7 +64,7 @@ func (f *SourceFlags) RegisterCompletions(cmd *cobra.Command) {
 
 // SourceDefaults for every command; report turns IncludeAPIServer on.
 func SourceDefaults() SourceFlags {
-	return SourceFlags{Interval: 5 * time.Second, Timeout: 10 * time.Second, MaxBodyBytes: open.DefaultMaxBodyBytes,
+	return SourceFlags{Interval: 5 * time.Second, Timeout: 10 * time.Second, MaxBodyBytes: run.DefaultMaxBodyBytes,
 		Concurrency: 8, Via: string(target.ViaAuto), Deadline: DefaultDeadline}
 }
 
@@ -98,23 +98,23 @@ func (f *SourceFlags) AddFlags(fs *pflag.FlagSet, sampling bool) {
 
 // liveSpec checks the flags and says the targets themselves: the cluster, TARGETs, --url,
 // --from-file. args are the TARGET arguments.
-func (f *SourceFlags) liveSpec(g *cli.GlobalFlags, args []string) (open.Spec, error) {
+func (f *SourceFlags) liveSpec(g *cli.GlobalFlags, args []string) (run.Spec, error) {
 	if err := f.validate(args); err != nil {
-		return open.Spec{}, err
+		return run.Spec{}, err
 	}
 	token := f.Token
 	if f.TokenFile != "" {
 		b, err := localfile.ReadSmall(f.TokenFile)
 		if err != nil {
-			return open.Spec{}, cli.UsageError("cannot read --token-file: %v", err)
+			return run.Spec{}, cli.UsageError("cannot read --token-file: %v", err)
 		}
 		if token = strings.TrimSpace(string(b)); token == "" {
-			return open.Spec{}, cli.UsageError("--token-file %s is empty", f.TokenFile)
+			return run.Spec{}, cli.UsageError("--token-file %s is empty", f.TokenFile)
 		}
 	}
 	ns, err := g.Namespace()
 	if err != nil {
-		return open.Spec{}, err
+		return run.Spec{}, err
 	}
 	direct := len(f.URLs) > 0 || len(f.Files) > 0
 	s := f.bounds()
@@ -129,8 +129,8 @@ func (f *SourceFlags) liveSpec(g *cli.GlobalFlags, args []string) (open.Spec, er
 }
 
 // bounds is a Spec with the bounds of the work.
-func (f *SourceFlags) bounds() open.Spec {
-	return open.Spec{Interval: f.Interval, Timeout: f.Timeout, MaxBodyBytes: f.MaxBodyBytes, Concurrency: f.Concurrency, Deadline: f.Deadline}
+func (f *SourceFlags) bounds() run.Spec {
+	return run.Spec{Interval: f.Interval, Timeout: f.Timeout, MaxBodyBytes: f.MaxBodyBytes, Concurrency: f.Concurrency, Deadline: f.Deadline}
 }
 
 func (f *SourceFlags) validate(args []string) error {
@@ -157,19 +157,19 @@ func (f *SourceFlags) validate(args []string) error {
 		last := len(Vias) - 1
 		return cli.UsageError("--via must be %s or %s, got %q", strings.Join(Vias[:last], ", "), Vias[last], f.Via)
 	}
-	if err := open.CheckFiles(f.Files); err != nil {
+	if err := run.CheckFiles(f.Files); err != nil {
 		return cli.UsageError("%v", err)
 	}
 	if len(f.Files) > 0 && len(f.URLs) == 0 && len(args) == 0 && (f.Token != "" || f.TokenFile != "" || f.TokenFromSA != "" || f.UseKubeconfigToken) {
 		return cli.UsageError("--from-file reads saved pages: --token, --token-file, --token-from-sa and --use-kubeconfig-token apply to what is read over HTTP (--url, the cluster's pods)")
 	}
 	for _, u := range f.URLs {
-		if err := open.CheckURL(u); err != nil {
+		if err := run.CheckURL(u); err != nil {
 			return cli.UsageError("%v", err)
 		}
 	}
 	for _, a := range args {
-		if err := open.CheckTarget(a); err != nil {
+		if err := run.CheckTarget(a); err != nil {
 			return cli.UsageError("%v", err)
 		}
 	}
@@ -178,13 +178,13 @@ func (f *SourceFlags) validate(args []string) error {
 
 // Spec checks the flags and says the source they ask for: a snapshot, a Prometheus server,
 // or the targets themselves. args are the TARGET arguments.
-func (f *SourceFlags) Spec(g *cli.GlobalFlags, args []string) (open.Spec, error) {
+func (f *SourceFlags) Spec(g *cli.GlobalFlags, args []string) (run.Spec, error) {
 	if err := CheckDeadline(f.Deadline); err != nil {
-		return open.Spec{}, err
+		return run.Spec{}, err
 	}
 	if f.FromSnapshot != "" {
 		if f.Prom.URL != "" {
-			return open.Spec{}, cli.UsageError("--from-snapshot and --prometheus are two sources: give one")
+			return run.Spec{}, cli.UsageError("--from-snapshot and --prometheus are two sources: give one")
 		}
 		return f.snapshotSpec(args)
 	}
@@ -192,7 +192,7 @@ func (f *SourceFlags) Spec(g *cli.GlobalFlags, args []string) (open.Spec, error)
 		return f.prometheusSpec(g, args, time.Now())
 	}
 	if set := f.promOnlyFlagsSet(); len(set) > 0 {
-		return open.Spec{}, cli.UsageError("%s applies only with --prometheus URL", strings.Join(set, ", "))
+		return run.Spec{}, cli.UsageError("%s applies only with --prometheus URL", strings.Join(set, ", "))
 	}
 	return f.liveSpec(g, args)
 }

@@ -7,13 +7,13 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 )
 
 // Inputs are what a command gives open.Open besides the Spec: the kubeconfig of the global
 // flags, stdin for --from-file -, and, with -v, errOut for what the Prometheus queries cost.
-func Inputs(g *cli.GlobalFlags, stdin io.Reader, errOut io.Writer) open.Inputs {
-	in := open.Inputs{Stdin: stdin, Log: promLog(errOut)}
+func Inputs(g *cli.GlobalFlags, stdin io.Reader, errOut io.Writer) run.Inputs {
+	in := run.Inputs{Stdin: stdin, Log: promLog(errOut)}
 	if g != nil && g.ConfigFlags != nil {
 		in.Kubeconfig = g.ConfigFlags
 	}

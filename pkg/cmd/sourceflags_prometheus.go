@@ -13,8 +13,8 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 )
 
 // PromFlags are the flags of the Prometheus source: a server that speaks the Prometheus HTTP
@@ -56,7 +56,7 @@ func (p *PromFlags) addPromFlags(fs *pflag.FlagSet, sampling bool) {
 	fs.StringVar(&p.Tenant, "tenant", "", "With --prometheus: the tenant whose series are read, sent as X-Scope-OrgID (Mimir, Cortex) and THANOS-TENANT (Thanos Query with tenancy, Thanos Receive)")
 	fs.StringVar(&p.CAFile, "prometheus-ca-file", "", "CA certificate file to verify an https --prometheus")
 	fs.BoolVar(&p.Insecure, "prometheus-insecure-skip-tls-verify", false, "Do not verify the certificate of an https --prometheus")
-	fs.IntVar(&p.MaxSeries, "prometheus-max-series", open.DefaultMaxSeries, "Most series one answer of --prometheus may hold; a larger answer is an error")
+	fs.IntVar(&p.MaxSeries, "prometheus-max-series", run.DefaultMaxSeries, "Most series one answer of --prometheus may hold; a larger answer is an error")
 	fs.StringVar(&p.At, "at", "", "With --prometheus: the end of the window, RFC 3339 (2026-03-02T03:00:00Z) or relative to now (-2h) (default now)")
 	fs.StringSliceVar(&p.Clusters, "clusters", nil, "With --prometheus: read only these clusters (values of --cluster-label; default every cluster in the store)")
 	fs.StringVar(&p.ClusterLabel, "cluster-label", "cluster", "With --prometheus: the label that tells clusters apart")
@@ -64,7 +64,7 @@ func (p *PromFlags) addPromFlags(fs *pflag.FlagSet, sampling bool) {
 	fs.BoolVar(&p.PartialResponse, "partial-response", true, "With --prometheus: accept an answer some of the server's stores did not contribute to (Thanos Query, Mimir), reported as partial; --partial-response=false asks Thanos Query to fail instead (partial_response=false)")
 	fs.StringVar(&p.MaxSourceResolution, "max-source-resolution", "auto", "With --prometheus: the coarsest downsampled data Thanos Query may answer from (max_source_resolution, sent with every query; Prometheus and VictoriaMetrics ignore it): auto (raw for a --window under 25m, 5m from 25m, 1h from 5h; when a Thanos Query finds no targets at that level for a window old enough to be compacted, it asks once more one level coarser and says so), raw, 5m or 1h (never retried)")
 	if sampling {
-		fs.DurationVar(&p.Window, "window", open.DefaultWindow, "With --prometheus: the window judged; rates and increases run over it, between the two samples rebuilt from its ends")
+		fs.DurationVar(&p.Window, "window", run.DefaultWindow, "With --prometheus: the window judged; rates and increases run over it, between the two samples rebuilt from its ends")
 	}
 }
 
@@ -96,30 +96,30 @@ func (f *SourceFlags) promOnlyFlagsSet() []string {
 }
 
 // prometheusSpec checks the Prometheus flags and says the server's source, read as of now.
-func (f *SourceFlags) prometheusSpec(g *cli.GlobalFlags, args []string, now time.Time) (open.Spec, error) {
+func (f *SourceFlags) prometheusSpec(g *cli.GlobalFlags, args []string, now time.Time) (run.Spec, error) {
 	p := f.Prom
 	switch {
 	case len(args) > 0 || len(f.URLs) > 0 || len(f.Files) > 0:
-		return open.Spec{}, cli.UsageError("--prometheus reads series instead of targets: give no TARGET, --url or --from-file with it")
+		return run.Spec{}, cli.UsageError("--prometheus reads series instead of targets: give no TARGET, --url or --from-file with it")
 	case f.flags != nil && f.flags.Lookup("interval") != nil && f.flags.Lookup("interval").Changed:
-		return open.Spec{}, cli.UsageError("--prometheus: the samples are the window's ends: give --window, not --interval")
+		return run.Spec{}, cli.UsageError("--prometheus: the samples are the window's ends: give --window, not --interval")
 	case f.Selector != "":
-		return open.Spec{}, cli.UsageError("--prometheus: -l selects pods in a cluster; narrow the series with -n or --clusters")
+		return run.Spec{}, cli.UsageError("--prometheus: -l selects pods in a cluster; narrow the series with -n or --clusters")
 	case f.Token != "" || f.TokenFile != "" || f.TokenFromSA != "" || f.UseKubeconfigToken:
-		return open.Spec{}, cli.UsageError("--token, --token-file, --token-from-sa and --use-kubeconfig-token are the metrics endpoints' credentials: the server's are --prometheus-bearer-token or --prometheus-token-file")
+		return run.Spec{}, cli.UsageError("--token, --token-file, --token-from-sa and --use-kubeconfig-token are the metrics endpoints' credentials: the server's are --prometheus-bearer-token or --prometheus-token-file")
 	case f.flags != nil && f.flags.Lookup("window") != nil && p.Window <= 0:
-		return open.Spec{}, cli.UsageError("--window must be positive, got %s", p.Window)
+		return run.Spec{}, cli.UsageError("--window must be positive, got %s", p.Window)
 	}
 	if p.MaxSourceResolution != "" && !slices.Contains(promsource.ResolutionChoices, p.MaxSourceResolution) {
-		return open.Spec{}, cli.UsageError("--max-source-resolution %q: give %s", p.MaxSourceResolution, strings.Join(promsource.ResolutionChoices, ", "))
+		return run.Spec{}, cli.UsageError("--max-source-resolution %q: give %s", p.MaxSourceResolution, strings.Join(promsource.ResolutionChoices, ", "))
 	}
 	at, err := ParseAt(p.At, now)
 	if err != nil {
-		return open.Spec{}, cli.UsageError("%v", err)
+		return run.Spec{}, cli.UsageError("%v", err)
 	}
 	server, err := f.promServer(g)
 	if err != nil {
-		return open.Spec{}, err
+		return run.Spec{}, err
 	}
 	server.At, server.Now, server.Window = at, now, p.Window
 	ns := ""
@@ -159,8 +159,8 @@ func (p PromFlags) basicAuth() (string, string, error) {
 
 // checkService checks --prometheus svc/NAMESPACE/NAME:PORT: the server is reached through
 // the API server with the kubeconfig's credentials and TLS, and none of its own.
-func checkService(g *cli.GlobalFlags, ref string, server open.Prometheus) error {
-	svc, err := open.ParseService(ref)
+func checkService(g *cli.GlobalFlags, ref string, server run.Prometheus) error {
+	svc, err := run.ParseService(ref)
 	if err != nil {
 		return cli.UsageError("%v", err)
 	}

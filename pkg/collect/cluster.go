@@ -18,8 +18,8 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/access"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -315,8 +315,8 @@ func (c *cluster) mayListIn(ctx context.Context, k apiserver.ProbeKind, ns strin
 }
 
 // LeaseHolders lists the holders of the namespaces' Leases, where they may be listed.
-func (c *cluster) LeaseHolders(ctx context.Context, namespaces []string) []replicas.Holder {
-	return replicas.LeaseHolders(ctx, c.kube.Client, namespaces)
+func (c *cluster) LeaseHolders(ctx context.Context, namespaces []string) []model.Holder {
+	return model.LeaseHolders(ctx, c.kube.Client, namespaces)
 }
 
 // Usage reads metrics.k8s.io once per namespace.

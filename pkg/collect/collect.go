@@ -23,11 +23,9 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/access"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sample"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/transport"
 )
 
 // Config says what to read.
@@ -69,7 +67,7 @@ type Pages struct {
 	// warnings are gathered while Open works.
 	warnings []string
 	// forward is the port-forward transport of the cluster's targets, once opened.
-	forward *transport.PortForward
+	forward *scrape.PortForward
 	// ndirect is how many of pages are the URL and file ones, which rediscovery leaves be.
 	ndirect int
 	// k, conn and disc are the cluster connection, the transports and the discovery options
@@ -147,7 +145,7 @@ func (p *Pages) Read(ctx context.Context, o source.Options) []source.Result {
 	if p.inv == nil {
 		return nil
 	}
-	results := sample.Collect(ctx, p.pages, o)
+	results := Collect(ctx, p.pages, o)
 	for i := range results {
 		t := results[i].Target
 		if t.Kind == target.KindPod {

@@ -15,9 +15,9 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/transport"
 )
 
 var _ source.FlagzReader = (*Pages)(nil)
@@ -54,7 +54,7 @@ func (p *Pages) Flagz(ctx context.Context, t model.Target, keep []string, timeou
 }
 
 // fetchFlagz reads the Flagz object at t through tr and keeps the flags named keep.
-func fetchFlagz(ctx context.Context, tr transport.Transport, t target.Target, keep []string, timeout time.Duration, token string) *knobs.Flagz {
+func fetchFlagz(ctx context.Context, tr scrape.Transport, t target.Target, keep []string, timeout time.Duration, token string) *knobs.Flagz {
 	f := &knobs.Flagz{Endpoint: t.ID() + t.Path}
 	if timeout > 0 {
 		var cancel context.CancelFunc

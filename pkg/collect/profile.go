@@ -7,10 +7,9 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/profiling"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/transport"
 )
 
 var _ source.Profiler = (*Pages)(nil)
@@ -23,20 +22,20 @@ const noEndpoint = "no pprof endpoint: no port named pprof, profiler or debug, n
 // read (the proxy falling back to a port-forward as for metrics), with the metrics credentials
 // only when the dump is served on the metrics endpoint itself. Saved pages and URLs have none:
 // nil.
-func (p *Pages) Goroutines(ctx context.Context, t model.Target, w profiling.Want, b profiling.Bounds) *goroutines.Profile {
+func (p *Pages) Goroutines(ctx context.Context, t model.Target, w goroutines.Want, b goroutines.Bounds) *goroutines.Profile {
 	c := p.conn
 	if c == nil || (t.Target.Kind != target.KindPod && t.Target.Kind != target.KindAPIServer) {
 		return nil
 	}
-	ep, reason, ok := profiling.Endpoint(t.Target, t.Pod, w)
+	ep, reason, ok := goroutines.Endpoint(t.Target, t.Pod, w)
 	if !ok {
 		return &goroutines.Profile{Note: noEndpoint}
 	}
 	tr, fallback, token := c.profileWays(t.Target, ep)
-	prof := profiling.Fetch(ctx, tr, ep, b, token)
+	prof := goroutines.Fetch(ctx, tr, ep, b, token)
 	if fallback != nil && len(prof.Groups) == 0 && prof.Goroutines == 0 && unreachableNote(prof.Note) && !errors.Is(ctx.Err(), context.Canceled) {
 		ep.Via = target.ViaPortForward
-		prof = profiling.Fetch(ctx, fallback, ep, b, token)
+		prof = goroutines.Fetch(ctx, fallback, ep, b, token)
 	}
 	prof.Reason = reason
 	return prof
@@ -45,10 +44,10 @@ func (p *Pages) Goroutines(ctx context.Context, t model.Target, w profiling.Want
 // profileWays are the transport that reads the dump at ep, the one to try when the API
 // server's proxy cannot reach the pod (nil for none), and the token they send ("" for none):
 // the metrics token goes only to the metrics endpoint, where the user pointed it.
-func (c *clusterConn) profileWays(metrics, ep target.Target) (tr, fallback transport.Transport, token string) {
+func (c *clusterConn) profileWays(metrics, ep target.Target) (tr, fallback scrape.Transport, token string) {
 	forward := c.forward
 	token = c.cfg.HTTP.Token
-	if !profiling.MetricsEndpoint(metrics, ep) {
+	if !goroutines.MetricsEndpoint(metrics, ep) {
 		forward, token = c.bare, ""
 	}
 	switch ep.Via {

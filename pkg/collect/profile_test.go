@@ -3,21 +3,20 @@ package collect
 import (
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/profiling"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/transport"
 )
 
 // The metrics token goes to the metrics endpoint only: a pprof port found in the pod is read
 // through a port-forward that sends none.
 func TestTheMetricsTokenGoesToTheMetricsEndpointOnly(t *testing.T) {
 	c := &clusterConn{cfg: Config{HTTP: scrape.HTTPConfig{Token: "s3cret"}},
-		proxy: &transport.Proxy{}, forward: &transport.PortForward{Token: "s3cret"}, bare: &transport.PortForward{}, direct: &transport.APIServer{}}
+		proxy: &scrape.Proxy{}, forward: &scrape.PortForward{Token: "s3cret"}, bare: &scrape.PortForward{}, direct: &scrape.APIServer{}}
 	metrics := target.Target{Kind: target.KindPod, Namespace: "ns", Name: "p", Port: 8443, Scheme: "https", Path: "/metrics", Via: target.ViaPortForward}
 
 	pprof := metrics
-	pprof.Port, pprof.Scheme, pprof.Path = 6060, "http", profiling.GoroutinePath
+	pprof.Port, pprof.Scheme, pprof.Path = 6060, "http", goroutines.GoroutinePath
 	tr, _, token := c.profileWays(metrics, pprof)
 	if tr != c.bare || token != "" {
 		t.Errorf("a pprof port of its own: %T %v, token %q; want the port-forward without credentials", tr, tr == c.forward, token)
@@ -28,7 +27,7 @@ func TestTheMetricsTokenGoesToTheMetricsEndpointOnly(t *testing.T) {
 	}
 
 	beside := metrics
-	beside.Path = profiling.GoroutinePath
+	beside.Path = goroutines.GoroutinePath
 	if tr, _, token := c.profileWays(metrics, beside); tr != c.forward || token != "s3cret" {
 		t.Errorf("beside the metrics: %v, token %q; want the metrics' own way and token", tr == c.forward, token)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/transport"
 )
 
 // clusterConn is what the cluster's page sources share, built once by connect and kept for
@@ -18,12 +17,12 @@ import (
 type clusterConn struct {
 	cfg       Config // with the metrics token resolved
 	withToken bool
-	proxy     *transport.Proxy
-	forward   *transport.PortForward
+	proxy     *scrape.Proxy
+	forward   *scrape.PortForward
 	// bare is a port-forward that sends no credentials, for the endpoints the user did not
 	// point the metrics token at (a pprof port found in the pod).
-	bare   *transport.PortForward
-	direct *transport.APIServer
+	bare   *scrape.PortForward
+	direct *scrape.APIServer
 	// checked are the ways whose permission was asked; denied those refused.
 	checked map[way]bool
 	denied  map[way]access.Permission
@@ -35,7 +34,7 @@ func (p *Pages) connect(ctx context.Context, k *Kube) error {
 	if err := resolveToken(ctx, &cfg, k); err != nil {
 		return err
 	}
-	cluster, err := transport.NewCluster(k.Config)
+	cluster, err := scrape.NewCluster(k.Config)
 	if err != nil {
 		return err
 	}
@@ -44,10 +43,10 @@ func (p *Pages) connect(ctx context.Context, k *Kube) error {
 		return err
 	}
 	p.conn = &clusterConn{cfg: cfg, withToken: cfg.HTTP.Token != "",
-		proxy:   &transport.Proxy{Cluster: cluster},
-		forward: &transport.PortForward{Cluster: cluster, Client: client, Token: cfg.HTTP.Token, Keep: cfg.KeepForwards},
-		bare:    &transport.PortForward{Cluster: cluster, Client: client},
-		direct:  &transport.APIServer{Cluster: cluster},
+		proxy:   &scrape.Proxy{Cluster: cluster},
+		forward: &scrape.PortForward{Cluster: cluster, Client: client, Token: cfg.HTTP.Token, Keep: cfg.KeepForwards},
+		bare:    &scrape.PortForward{Cluster: cluster, Client: client},
+		direct:  &scrape.APIServer{Cluster: cluster},
 		checked: map[way]bool{}, denied: map[way]access.Permission{}}
 	p.forward = p.conn.forward
 	return nil
@@ -60,7 +59,7 @@ func (p *Pages) clusterSources(ctx context.Context, k *Kube, inv *source.Invento
 	c := p.conn
 	cfg := c.cfg
 	for i := range inv.Targets {
-		inv.Targets[i].Via, inv.Targets[i].ViaReason = transport.Choose(inv.Targets[i], cfg.Via, c.withToken)
+		inv.Targets[i].Via, inv.Targets[i].ViaReason = scrape.Choose(inv.Targets[i], cfg.Via, c.withToken)
 	}
 	denied, err := c.deniedWays(ctx, k, inv.Targets)
 	if err != nil {

@@ -8,14 +8,14 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 )
 
 // Evaluate runs every rule over the targets, the workloads their pods belong to (grouped by
 // replicas.Elections, by namespace and workload) and the informer lags and returns the
 // findings, worst first.
-func Evaluate(targets []Target, workloads []replicas.Election, lags []CacheLag, th Thresholds) []Finding {
+func Evaluate(targets []Target, workloads []model.Election, lags []CacheLag, th Thresholds) []Finding {
 	var out []Finding
 	leaders := leadersByTarget(workloads)
 	for _, t := range targets {
@@ -33,7 +33,7 @@ func Evaluate(targets []Target, workloads []replicas.Election, lags []CacheLag, 
 	return out
 }
 
-func targetFindings(t Target, th Thresholds, leaders map[string]*replicas.Election) []Finding {
+func targetFindings(t Target, th Thresholds, leaders map[string]*model.Election) []Finding {
 	if t.ScrapeError != "" {
 		return []Finding{newFinding("scrape-failed", t.Kind, t.ID, "", t.ScrapeError,
 			Evidence{Name: "error", Value: t.ScrapeError})}
@@ -356,7 +356,7 @@ func mistyped(t Target) (Finding, bool) {
 		ev...), true
 }
 
-func noQueues(t Target, leaders map[string]*replicas.Election) Finding {
+func noQueues(t Target, leaders map[string]*model.Election) Finding {
 	if e := leaders[t.ID]; e != nil && e.Leader != t.ID {
 		return newFinding("no-workqueue-metrics", t.Kind, t.ID, "",
 			fmt.Sprintf("no workqueue metrics: this replica is a standby of %s, whose leader is %s, so it runs no controllers", e.Workload, e.Leader),
@@ -374,8 +374,8 @@ func noQueues(t Target, leaders map[string]*replicas.Election) Finding {
 // leadersByTarget maps the target of each replica whose workload has a known leader to that
 // workload. A controller-runtime standby exports no leader series at all, so this is how it
 // is told apart from a target with unnamed queues (as the folding of `queues` does).
-func leadersByTarget(workloads []replicas.Election) map[string]*replicas.Election {
-	out := map[string]*replicas.Election{}
+func leadersByTarget(workloads []model.Election) map[string]*model.Election {
+	out := map[string]*model.Election{}
 	for i := range workloads {
 		e := &workloads[i]
 		if e.Leader == "" {
@@ -392,7 +392,7 @@ func leadersByTarget(workloads []replicas.Election) map[string]*replicas.Electio
 // leader_election_master_status, that exactly one claims the lead. Only the metrics count:
 // a Lease names the leader for the folding of standbys, but a Lease whose holder's metrics
 // say it does not lead may be a stale one of an earlier process of the same pod.
-func leaderFindings(targets []Target, workloads []replicas.Election) []Finding {
+func leaderFindings(targets []Target, workloads []model.Election) []Finding {
 	kinds := make(map[string]Kind, len(targets))
 	for _, t := range targets {
 		kinds[t.ID] = t.Kind

@@ -11,7 +11,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/testpages"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 )
 
 var nan = math.NaN()
@@ -182,12 +182,12 @@ func TestClientPodLeaderAndCacheRules(t *testing.T) {
 	}
 	// leaders evaluates the targets as the replicas of deployment/op in namespace ns, each
 	// with its leadership, as pkg/report groups them.
-	leaders := func(holders []replicas.Holder, ts ...Target) []Finding {
-		var reps []replicas.Replica
+	leaders := func(holders []model.Holder, ts ...Target) []Finding {
+		var reps []model.Replica
 		for _, t := range ts {
-			reps = append(reps, replicas.ReplicaOf(t.ID, "", "ns", t.ID, "deployment/op", t.Cur))
+			reps = append(reps, model.ReplicaOf(t.ID, "", "ns", t.ID, "deployment/op", t.Cur))
 		}
-		return Evaluate(ts, replicas.Elections(reps, holders), nil, th)
+		return Evaluate(ts, model.Elections(reps, holders), nil, th)
 	}
 	if got := checks(leaders(nil, replica("a", 1), replica("b", 0))); got != "" {
 		t.Errorf("one leader: %q", got)
@@ -226,10 +226,10 @@ func TestClientPodLeaderAndCacheRules(t *testing.T) {
 	// Lease of another namespace does not.
 	leader := replica("a", 0)
 	leader.Cur.Leader = nil
-	if got := checks(leaders([]replicas.Holder{{Namespace: "other", Lease: "op-lock", Identity: "a_1"}}, leader, follower)); got != "warning:no-workqueue-metrics" {
+	if got := checks(leaders([]model.Holder{{Namespace: "other", Lease: "op-lock", Identity: "a_1"}}, leader, follower)); got != "warning:no-workqueue-metrics" {
 		t.Errorf("a standby without a known leader: %q", got)
 	}
-	fs = leaders([]replicas.Holder{{Namespace: "ns", Lease: "op-lock", Identity: "a_1"}}, leader, follower)
+	fs = leaders([]model.Holder{{Namespace: "ns", Lease: "op-lock", Identity: "a_1"}}, leader, follower)
 	if got := checks(fs); got != "info:no-workqueue-metrics" || !strings.Contains(fs[0].Summary, "whose leader is a,") {
 		t.Errorf("a standby of the Lease holder: %q %+v", got, fs)
 	}

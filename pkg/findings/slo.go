@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/capacity"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/slo"
 )
 
 // QueueSLI is the queue-wait indicator of one queue over the window, judged against the
@@ -18,11 +18,11 @@ type QueueSLI struct {
 	Objective float64
 	// Counts are the waits the queue's histogram counted in the window: all of them, those
 	// surely over the objective and those possibly over (NaN when unknown).
-	Counts slo.Counts
+	Counts capacity.Counts
 	// P99 is the measured p99 wait; P99AtLeast says it is only known to be P99 or more.
 	P99        float64
 	P99AtLeast bool
-	Verdict    slo.Verdict
+	Verdict    capacity.Verdict
 	// Why says why the verdict is not breaks or holds.
 	Why string
 }
@@ -58,8 +58,8 @@ func perQueue[S any](t Target, indicator func(health.QueueStats) S) []S {
 // a restart between the samples so does the window: neither is judged.
 func queueSLI(t Target, q health.QueueStats, th Thresholds) QueueSLI {
 	s := QueueSLI{Target: t.ID, Queue: q.Queue, Controller: q.Controller, Objective: th.TargetQueueWait.Seconds(),
-		Counts: slo.Counts{N: math.NaN(), Over: math.NaN(), OverAtMost: math.NaN()}, P99: q.QueueP99, P99AtLeast: q.QueueP99AtLeast,
-		Verdict: slo.NotJudged}
+		Counts: capacity.Counts{N: math.NaN(), Over: math.NaN(), OverAtMost: math.NaN()}, P99: q.QueueP99, P99AtLeast: q.QueueP99AtLeast,
+		Verdict: capacity.NotJudged}
 	cur := t.Cur.Queues[q.Queue]
 	switch {
 	case cur == nil || cur.QueueDuration == nil:
@@ -78,12 +78,12 @@ func queueSLI(t Target, q health.QueueStats, th Thresholds) QueueSLI {
 	}
 	waits := cur.QueueDuration.Since(prev)
 	surely, possibly := waits.Above(s.Objective)
-	s.Counts = slo.Counts{N: waits.Count, Over: surely, OverAtMost: possibly}
+	s.Counts = capacity.Counts{N: waits.Count, Over: surely, OverAtMost: possibly}
 	if n, ok := infCount(waits); ok {
 		s.Counts.N = n // the buckets' own count, so that the shares add up
 	}
-	s.Verdict, s.Why = slo.Judge(s.Counts, SLOQuantile)
-	if s.Verdict == slo.NotJudged && s.Counts.N > 0 {
+	s.Verdict, s.Why = capacity.Judge(s.Counts, SLOQuantile)
+	if s.Verdict == capacity.NotJudged && s.Counts.N > 0 {
 		s.Why = fmt.Sprintf("%.0f waits in %s, a p99 needs %.0f: a longer window (--interval)", s.Counts.N, t.Window.Round(100*time.Millisecond), math.Ceil(1/(1-SLOQuantile)-1e-9))
 	}
 	return s
@@ -104,7 +104,7 @@ var sloCauses = map[string]bool{"workers-saturated": true, "priority-starvation"
 // queueWaitSLO raises queue-wait-slo for a queue whose waits break the objective; the findings
 // of the queue's target so far (fs) that cause it are cited. It sets no STATUS: the causes do.
 func queueWaitSLO(t Target, s QueueSLI, fs []Finding, th Thresholds) (Finding, bool) {
-	if s.Verdict != slo.Breaks {
+	if s.Verdict != capacity.Breaks {
 		return Finding{}, false
 	}
 	budget := 1 - SLOQuantile

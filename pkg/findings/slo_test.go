@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/capacity"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/slo"
 )
 
 // sloTarget is a healthy queue of 4 workers that completed n items in 30s, slow of them
@@ -41,13 +41,13 @@ func TestQueueWaitSLO(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		n, slow float64
-		verdict slo.Verdict
+		verdict capacity.Verdict
 	}{
-		{"99 waits, 1 slow", 99, 1, slo.NotJudged},
-		{"1000 waits, 12 slow: within chance", 1000, 12, slo.Unknown},
-		{"1000 waits, 17 slow", 1000, 17, slo.Breaks},
-		{"1000 waits, none slow", 1000, 0, slo.Holds},
-		{"9 waits, all slow", 9, 9, slo.Breaks},
+		{"99 waits, 1 slow", 99, 1, capacity.NotJudged},
+		{"1000 waits, 12 slow: within chance", 1000, 12, capacity.Unknown},
+		{"1000 waits, 17 slow", 1000, 17, capacity.Breaks},
+		{"1000 waits, none slow", 1000, 0, capacity.Holds},
+		{"9 waits, all slow", 9, 9, capacity.Breaks},
 	} {
 		tgt := sloTarget(c.n, c.slow)
 		slis := SLIs(WithCapacity(tgt, th), th)
@@ -56,7 +56,7 @@ func TestQueueWaitSLO(t *testing.T) {
 			continue
 		}
 		f, ok := queueWaitSLOIn(Evaluate([]Target{tgt}, nil, nil, th))
-		if ok != (c.verdict == slo.Breaks) {
+		if ok != (c.verdict == capacity.Breaks) {
 			t.Errorf("%s: finding %v (%+v), verdict %s", c.name, ok, f, c.verdict)
 		}
 		if ok && (f.Severity != Warning || !strings.Contains(f.Summary, "of ctrl waited over 1s in the last 30s (p99 objective 1s: at most 1%)")) {
@@ -72,7 +72,7 @@ func TestQueueWaitSLOOneSample(t *testing.T) {
 	tgt.Prev, tgt.Window = nil, 0
 	tgt.Queues = health.Queues(tgt.ID, nil, tgt.Cur, 0)
 	s := SLIs(tgt, th)
-	if len(s) != 1 || s[0].Verdict != slo.NotJudged || !strings.Contains(s[0].Why, "one sample") || !math.IsNaN(s[0].Counts.N) {
+	if len(s) != 1 || s[0].Verdict != capacity.NotJudged || !strings.Contains(s[0].Why, "one sample") || !math.IsNaN(s[0].Counts.N) {
 		t.Errorf("one sample: %+v", s)
 	}
 	if f, ok := queueWaitSLOIn(Evaluate([]Target{tgt}, nil, nil, th)); ok {

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/capacity"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/slo"
 )
 
 // SpecSLI is the spec-latency indicator of one queue's controller over the window: how long
@@ -24,7 +24,7 @@ type SpecSLI struct {
 	// Counts are the changes judged: those acted on within the watch, and those in flight at
 	// its start or end that had waited possibly over the objective; over counts those surely
 	// (possibly) over it.
-	Counts slo.Counts
+	Counts capacity.Counts
 	// Undecided are the changes in flight at the start or end of the watch that had waited
 	// less than the objective's bound: the watch does not place them (see
 	// objects.SpecLatency.Samples).
@@ -37,7 +37,7 @@ type SpecSLI struct {
 	Seconds float64
 	// Oldest are the objects behind longest at the end.
 	Oldest  []objects.PendingObject
-	Verdict slo.Verdict
+	Verdict capacity.Verdict
 	// Why says why the verdict is not breaks or holds.
 	Why string
 }
@@ -53,7 +53,7 @@ func SpecSLIs(t Target, th Thresholds) []SpecSLI {
 // for a kind that keeps no observedGeneration or has no /status subresource, it is not judged.
 func specSLI(t Target, q health.QueueStats, th Thresholds) SpecSLI {
 	s := SpecSLI{Target: t.ID, Queue: q.Queue, Controller: q.Controller, Objective: th.TargetSpecLatency.Seconds(),
-		Counts: slo.Counts{N: math.NaN(), Over: math.NaN(), OverAtMost: math.NaN()}, P50: math.NaN(), P99: math.NaN(), Verdict: slo.NotJudged}
+		Counts: capacity.Counts{N: math.NaN(), Over: math.NaN(), OverAtMost: math.NaN()}, P50: math.NaN(), P99: math.NaN(), Verdict: capacity.NotJudged}
 	sum := t.Objects.Of(t.ID, q.Controller)
 	switch {
 	case t.Objects == nil:
@@ -90,9 +90,9 @@ func specSLI(t Target, q health.QueueStats, th Thresholds) SpecSLI {
 		s.P99 = *l.P99Seconds
 	}
 	n, surely, possibly, undecided := l.Samples(s.Objective)
-	s.Counts, s.Undecided = slo.Counts{N: n, Over: surely, OverAtMost: possibly}, undecided
-	s.Verdict, s.Why = slo.Judge(s.Counts, SLOQuantile)
-	if s.Verdict == slo.NotJudged {
+	s.Counts, s.Undecided = capacity.Counts{N: n, Over: surely, OverAtMost: possibly}, undecided
+	s.Verdict, s.Why = capacity.Judge(s.Counts, SLOQuantile)
+	if s.Verdict == capacity.NotJudged {
 		watched := (time.Duration(l.Seconds * float64(time.Second))).Round(100 * time.Millisecond)
 		if n == 0 {
 			s.Why = fmt.Sprintf("no spec change of %s in %s", s.Kind, watched)
@@ -107,7 +107,7 @@ func specSLI(t Target, q health.QueueStats, th Thresholds) SpecSLI {
 // objective, naming the objects behind longest. It sets no STATUS: the queue's own findings
 // say what holds it back.
 func specLatencySLO(t Target, s SpecSLI, th Thresholds) (Finding, bool) {
-	if s.Verdict != slo.Breaks {
+	if s.Verdict != capacity.Breaks {
 		return Finding{}, false
 	}
 	budget := 1 - SLOQuantile

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/capacity"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/slo"
 )
 
 // specTarget is a healthy queue whose kind's watch saw fast changes acted on in 0.3s, slow
@@ -43,16 +43,16 @@ func TestSpecLatencySLO(t *testing.T) {
 		name                string
 		fast, slow, pending int
 		noObserved          bool
-		verdict             slo.Verdict
+		verdict             capacity.Verdict
 		why                 string
 	}{
-		{"healthy: 300 fast changes", 300, 0, 0, false, slo.Holds, ""},
-		{"one slow change of 150", 149, 1, 0, false, slo.Holds, ""},
-		{"two changes pending long, few changes", 10, 0, 2, false, slo.NotJudged, "12 spec changes in 45s, a p99 needs 100"},
-		{"no change", 0, 0, 0, false, slo.NotJudged, "no spec change of workloads.demo.ctrldiag.dev in 45s"},
-		{"10 of 200 slow", 190, 10, 0, false, slo.Breaks, ""},
-		{"3 pending of 5, all over", 2, 0, 3, false, slo.Breaks, ""},
-		{"a kind without observedGeneration", 0, 0, 50, true, slo.NotJudged, "keeps no observedGeneration"},
+		{"healthy: 300 fast changes", 300, 0, 0, false, capacity.Holds, ""},
+		{"one slow change of 150", 149, 1, 0, false, capacity.Holds, ""},
+		{"two changes pending long, few changes", 10, 0, 2, false, capacity.NotJudged, "12 spec changes in 45s, a p99 needs 100"},
+		{"no change", 0, 0, 0, false, capacity.NotJudged, "no spec change of workloads.demo.ctrldiag.dev in 45s"},
+		{"10 of 200 slow", 190, 10, 0, false, capacity.Breaks, ""},
+		{"3 pending of 5, all over", 2, 0, 3, false, capacity.Breaks, ""},
+		{"a kind without observedGeneration", 0, 0, 50, true, capacity.NotJudged, "keeps no observedGeneration"},
 	} {
 		tgt := specTarget(c.fast, c.slow, c.pending, c.noObserved)
 		s := SpecSLIs(tgt, th)
@@ -61,7 +61,7 @@ func TestSpecLatencySLO(t *testing.T) {
 			continue
 		}
 		f, ok := specLatencySLOIn(Evaluate([]Target{tgt}, nil, nil, th))
-		if ok != (c.verdict == slo.Breaks) {
+		if ok != (c.verdict == capacity.Breaks) {
 			t.Errorf("%s: finding %v (%+v), verdict %s", c.name, ok, f, c.verdict)
 		}
 		if ok && (f.Severity != Warning || f.Code != "CD224" || !strings.Contains(f.Summary, "spec changes of workloads.demo.ctrldiag.dev took over 30s until ctrl acted on them, in the last 45s (p99 objective 30s: at most 1%)")) {
@@ -77,11 +77,11 @@ func TestSpecLatencySLO(t *testing.T) {
 func TestSpecLatencySLONotRead(t *testing.T) {
 	th := DefaultThresholds()
 	tgt := sloTarget(200, 0)
-	if s := SpecSLIs(tgt, th); len(s) != 1 || s[0].Verdict != slo.NotJudged || !strings.Contains(s[0].Why, "no cluster") {
+	if s := SpecSLIs(tgt, th); len(s) != 1 || s[0].Verdict != capacity.NotJudged || !strings.Contains(s[0].Why, "no cluster") {
 		t.Errorf("no objects read: %+v", s)
 	}
 	tgt.Objects = &objects.View{Kinds: []objects.Summary{{Controllers: []string{"ns/op:8080 ctrl"}, Total: 3}}}
-	if s := SpecSLIs(tgt, th); len(s) != 1 || s[0].Verdict != slo.NotJudged || !strings.Contains(s[0].Why, "not watched") {
+	if s := SpecSLIs(tgt, th); len(s) != 1 || s[0].Verdict != capacity.NotJudged || !strings.Contains(s[0].Why, "not watched") {
 		t.Errorf("no watch: %+v", s)
 	}
 }
@@ -93,7 +93,7 @@ func TestSpecLatencySLONoStatusSubresource(t *testing.T) {
 	th := DefaultThresholds()
 	tgt := specTarget(0, 0, 300, false)
 	tgt.Objects.Kinds[0].SpecLatency.NoStatusSubresource = true
-	if s := SpecSLIs(tgt, th); len(s) != 1 || s[0].Verdict != slo.NotJudged || !strings.Contains(s[0].Why, "has no /status subresource") {
+	if s := SpecSLIs(tgt, th); len(s) != 1 || s[0].Verdict != capacity.NotJudged || !strings.Contains(s[0].Why, "has no /status subresource") {
 		t.Errorf("no /status: %+v", s)
 	}
 	if f, ok := specLatencySLOIn(Evaluate([]Target{tgt}, nil, nil, th)); ok {
@@ -111,14 +111,14 @@ func TestSpecLatencySLOChangesInFlightAtTheEdges(t *testing.T) {
 	l.ObservedSeeded, l.SeededBuckets = 4, []objects.Bucket{{LE: 0.5, Count: 4}, {LE: 30, Count: 4}, {LE: 60, Count: 4}}
 	l.Pending, l.PendingBuckets = 4, []objects.Bucket{{LE: 0.5, Count: 4}, {LE: 30, Count: 4}, {LE: 60, Count: 4}}
 	s := SpecSLIs(tgt, th)
-	if len(s) != 1 || s[0].Verdict != slo.Holds || s[0].Counts.N != 300 || s[0].Undecided != 8 {
+	if len(s) != 1 || s[0].Verdict != capacity.Holds || s[0].Counts.N != 300 || s[0].Undecided != 8 {
 		t.Fatalf("fast changes in flight at the edges: %+v, want holds over 300 changes, 8 undecided", s)
 	}
 	// The same edges having waited over a minute: surely over the 30s objective.
 	l.SeededBuckets = []objects.Bucket{{LE: 0.5, Count: 0}, {LE: 30, Count: 0}, {LE: 60, Count: 0}}
 	l.PendingBuckets = []objects.Bucket{{LE: 0.5, Count: 0}, {LE: 30, Count: 0}, {LE: 60, Count: 0}}
 	s = SpecSLIs(tgt, th)
-	if len(s) != 1 || s[0].Verdict != slo.Breaks || s[0].Counts.N != 308 || s[0].Counts.Over != 8 || s[0].Undecided != 0 {
+	if len(s) != 1 || s[0].Verdict != capacity.Breaks || s[0].Counts.N != 308 || s[0].Counts.Over != 8 || s[0].Undecided != 0 {
 		t.Fatalf("slow changes in flight at the edges: %+v, want breaks with 8 of 308 over, none undecided", s)
 	}
 }

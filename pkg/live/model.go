@@ -22,9 +22,9 @@ const (
 	help
 )
 
-// model is the state of the full-screen view: the latest frame, the history of every queue,
+// screenState is the state of the full-screen view: the latest frame, the history of every queue,
 // and what the keys chose. Frames come in; nothing goes back to the run layer.
-type model struct {
+type screenState struct {
 	ctx    context.Context
 	next   Next
 	loop   Loop
@@ -49,14 +49,14 @@ type model struct {
 	selected string
 }
 
-func newModel(next Next, loop Loop, s styles) *model {
-	return &model{next: next, loop: loop, styles: s, history: map[string]*history{}, width: 80, height: 24}
+func newModel(next Next, loop Loop, s styles) *screenState {
+	return &screenState{next: next, loop: loop, styles: s, history: map[string]*history{}, width: 80, height: 24}
 }
 
 // add takes a frame in: its rows, and a point of every queue's history. What came from
 // outside (queue and target names, errors, warnings) is kept escaped (printable): the screen
 // is a terminal.
-func (m *model) add(f *view.Frame) {
+func (m *screenState) add(f *view.Frame) {
 	f = shown(f)
 	m.frame, m.frames = f, m.frames+1
 	m.rows = rowsOf(f.List)
@@ -91,7 +91,7 @@ func (m *model) add(f *view.Frame) {
 // forgetGone drops the history of the targets no longer in the frame (gone from a
 // rediscovery: a rollout's old pods), so that a long session does not pile them up. A target
 // that fails keeps its error row, and its queues' history for when it answers again.
-func (m *model) forgetGone() {
+func (m *screenState) forgetGone() {
 	present := map[string]bool{}
 	for _, r := range m.rows {
 		present[r.item.Target] = true
@@ -104,14 +104,14 @@ func (m *model) forgetGone() {
 }
 
 // visible are the rows shown: filtered, then sorted.
-func (m *model) visible() []row {
+func (m *screenState) visible() []row {
 	rows := filter(append([]row(nil), m.rows...), m.filter)
 	order(rows, m.sort)
 	return rows
 }
 
 // cursor is the index of the selected row among rows (0 when it is not there).
-func (m *model) cursor(rows []row) int {
+func (m *screenState) cursor(rows []row) int {
 	for i, r := range rows {
 		if r.key == m.selected {
 			return i
@@ -122,7 +122,7 @@ func (m *model) cursor(rows []row) int {
 
 // typed handles text typed or pasted at once as keys pressed one by one ("/widg" is / then a
 // filter); it reports whether to quit.
-func (m *model) typed(text string) bool {
+func (m *screenState) typed(text string) bool {
 	for _, r := range text {
 		if m.key(tea.Key{Code: r, Text: string(r)}) {
 			return true
@@ -132,7 +132,7 @@ func (m *model) typed(text string) bool {
 }
 
 // key handles a key press; it reports whether to quit.
-func (m *model) key(k tea.Key) bool {
+func (m *screenState) key(k tea.Key) bool {
 	if k.String() == "ctrl+c" {
 		return true
 	}
@@ -193,14 +193,14 @@ func (m *model) key(k tea.Key) bool {
 }
 
 // selectAt selects rows[i], kept within the rows.
-func (m *model) selectAt(rows []row, i int) {
+func (m *screenState) selectAt(rows []row, i int) {
 	if len(rows) > 0 {
 		m.selected = rows[max(0, min(i, len(rows)-1))].key
 	}
 }
 
 // selectedRow is the selected row of the latest frame, if it is still there.
-func (m *model) selectedRow() (row, bool) {
+func (m *screenState) selectedRow() (row, bool) {
 	for _, r := range m.rows {
 		if r.key == m.selected {
 			return r, true
@@ -210,7 +210,7 @@ func (m *model) selectedRow() (row, bool) {
 }
 
 // findingsOf are the latest frame's findings on r's queue.
-func (m *model) findingsOf(r row) []findings.Finding {
+func (m *screenState) findingsOf(r row) []findings.Finding {
 	var out []findings.Finding
 	if m.frame == nil {
 		return nil

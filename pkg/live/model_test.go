@@ -13,7 +13,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -39,13 +39,13 @@ func plainStyles() styles {
 	return styles{title: p, header: p, selected: p, dim: p}
 }
 
-func plainModel() *model {
+func plainModel() *screenState {
 	m := newModel(nil, Loop{}, plainStyles())
 	m.width, m.height = 160, 20
 	return m
 }
 
-func press(m *model, keys ...string) {
+func press(m *screenState, keys ...string) {
 	for _, k := range keys {
 		var msg tea.KeyPressMsg
 		switch k {
@@ -201,8 +201,8 @@ func TestHistoryOfGoneTargetsIsDropped(t *testing.T) {
 // A standby folded into its leader's rows keeps a STANDBY row saying so, as in the table.
 func TestFoldedStandbyHasARow(t *testing.T) {
 	f := twoQueues(1, false)
-	f.List.Replicas = []replicas.Group{{Namespace: "ops", Workload: "op", Leader: "a", LeaderFrom: "Lease ops/op-lock",
-		Replicas: []replicas.Member{{Target: "a", Pod: "op-a"}, {Target: "b", Pod: "op-b", Folded: true}}}}
+	f.List.Replicas = []model.ReplicaGroup{{Namespace: "ops", Workload: "op", Leader: "a", LeaderFrom: "Lease ops/op-lock",
+		Replicas: []model.ReplicaMember{{Target: "a", Pod: "op-a"}, {Target: "b", Pod: "op-b", Folded: true}}}}
 	m := plainModel()
 	m.add(f)
 	var standby *row

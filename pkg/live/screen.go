@@ -37,7 +37,7 @@ func Screen(ctx context.Context, in io.Reader, out io.Writer, next Next, loop Lo
 	if err != nil {
 		return err
 	}
-	if fm, ok := final.(*model); ok && fm.err != nil {
+	if fm, ok := final.(*screenState); ok && fm.err != nil {
 		return fm.err
 	}
 	return nil
@@ -54,7 +54,7 @@ type frameMsg struct {
 type tickMsg struct{}
 
 // fetch makes the next frame off the UI's goroutine; one is under way at a time.
-func (m *model) fetch() tea.Cmd {
+func (m *screenState) fetch() tea.Cmd {
 	next, ctx := m.next, m.ctx
 	return func() tea.Msg {
 		start := time.Now()
@@ -64,10 +64,10 @@ func (m *model) fetch() tea.Cmd {
 }
 
 // Init starts the first refresh.
-func (m *model) Init() tea.Cmd { return m.fetch() }
+func (m *screenState) Init() tea.Cmd { return m.fetch() }
 
 // Update handles frames, ticks, keys and resizes.
-func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *screenState) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case frameMsg:
 		if msg.err != nil {

@@ -16,14 +16,14 @@ import (
 const sparkWidth = 12
 
 // View is the screen on the alternate screen buffer, which the terminal leaves as it was.
-func (m *model) View() tea.View {
+func (m *screenState) View() tea.View {
 	v := tea.NewView(m.screen())
 	v.AltScreen = true
 	return v
 }
 
 // screen draws the screen: exactly height lines, none wider than width.
-func (m *model) screen() string {
+func (m *screenState) screen() string {
 	var lines []string
 	switch m.mode {
 	case details:
@@ -47,7 +47,7 @@ func (m *model) screen() string {
 	return strings.Join(lines, "\n")
 }
 
-func (m *model) titleLine() string {
+func (m *screenState) titleLine() string {
 	if m.frame == nil {
 		return m.styles.title.Render("kubectl ctrldiag top") + "  reading the targets…"
 	}
@@ -63,7 +63,7 @@ func (m *model) titleLine() string {
 	return t
 }
 
-func (m *model) footer() string {
+func (m *screenState) footer() string {
 	switch m.mode {
 	case filtering:
 		return "/" + m.filter + "▏  (Enter keeps it, Esc clears it)"
@@ -110,7 +110,7 @@ func pad(s string, w int) string {
 	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
 }
 
-func (m *model) tableView() []string {
+func (m *screenState) tableView() []string {
 	rows := m.visible()
 	tw, qw := len("TARGET"), len("QUEUE")
 	for _, r := range rows {
@@ -154,7 +154,7 @@ func dashed(s string) string {
 	return s
 }
 
-func (m *model) detailsView() []string {
+func (m *screenState) detailsView() []string {
 	lines := []string{m.titleLine()}
 	r, ok := m.selectedRow()
 	if !ok {

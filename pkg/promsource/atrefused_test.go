@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
@@ -49,7 +48,7 @@ func TestReadingWithoutTheAtModifier(t *testing.T) {
 			n := &noAtModifier{h: &fakeThanos{start: start, end: end, down: func(int) bool { return false }}}
 			srv := httptest.NewServer(n)
 			defer srv.Close()
-			client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second})
+			client, err := promsource.NewClient(promsource.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
@@ -20,7 +19,7 @@ const targetAnswer = `{"status":"success","data":{"resultType":"vector","result"
 
 // answering is a server of the Prometheus API on loopback that finds one target and answers
 // every other query with answer(query).
-func answering(t *testing.T, answer func(query string) string) *promapi.Client {
+func answering(t *testing.T, answer func(query string) string) *promsource.Client {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_ = r.ParseForm()
@@ -32,7 +31,7 @@ func answering(t *testing.T, answer func(query string) string) *promapi.Client {
 		_, _ = w.Write([]byte(answer(q)))
 	}))
 	t.Cleanup(srv.Close)
-	c, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second})
+	c, err := promsource.NewClient(promsource.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +105,7 @@ func TestHugeNativeHistogramIsRefused(t *testing.T) {
 
 // stalling answers the targets query at once and stalls on the others (until the client
 // gives up), or stalls on every query with all.
-func stalling(t *testing.T, all bool) *promapi.Client {
+func stalling(t *testing.T, all bool) *promsource.Client {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_ = r.ParseForm()
@@ -120,7 +119,7 @@ func stalling(t *testing.T, all bool) *promapi.Client {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	c, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 30 * time.Second})
+	c, err := promsource.NewClient(promsource.ClientConfig{URL: srv.URL, Timeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

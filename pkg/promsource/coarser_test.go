@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
@@ -109,7 +108,7 @@ func TestCoarserWhenNothingAtTheResolutionChosen(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: promsource.ResolutionParam(res)})
+			client, err := promsource.NewClient(promsource.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: promsource.ResolutionParam(res)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,7 +189,7 @@ func TestMissingClusterSaysCoarserDataMayHoldIt(t *testing.T) {
 				held: []string{"0s"}, prometheus: tc.prometheus}
 			srv := httptest.NewServer(d)
 			defer srv.Close()
-			client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: "0s"})
+			client, err := promsource.NewClient(promsource.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: "0s"})
 			if err != nil {
 				t.Fatal(err)
 			}

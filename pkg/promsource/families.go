@@ -9,8 +9,6 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 	"google.golang.org/protobuf/proto"
-
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 )
 
 // series is one series of a target, its target labels removed: a float value, or a native
@@ -19,7 +17,7 @@ type series struct {
 	name   string
 	labels map[string]string
 	value  float64
-	hist   *promapi.Histogram
+	hist   *Histogram
 	bounds []float64
 }
 

@@ -17,7 +17,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/promserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
@@ -98,7 +97,7 @@ scrape_configs:
     metrics_path: /healthy
     static_configs: [{targets: [%[1]q], labels: {namespace: other, pod: op-0}}]
 `, target))
-	client, err := promapi.NewClient(promapi.ClientConfig{URL: promURL, Timeout: 10 * time.Second})
+	client, err := promsource.NewClient(promsource.ClientConfig{URL: promURL, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +194,7 @@ scrape_configs:
 			return !strings.HasPrefix(q, "count by") && !strings.Contains(q, `cluster=~"a"`)
 		}))
 		defer front.Close()
-		fc, err := promapi.NewClient(promapi.ClientConfig{URL: front.URL, Timeout: 10 * time.Second})
+		fc, err := promsource.NewClient(promsource.ClientConfig{URL: front.URL, Timeout: 10 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

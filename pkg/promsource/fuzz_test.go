@@ -5,17 +5,15 @@ import (
 	"sort"
 	"testing"
 	"time"
-
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 )
 
 // fuzzHistograms reads up to three native histograms from b, three bytes a bucket (lower end,
 // width, count; a width of 255 is an upper end at +Inf), a zero byte closing a histogram.
-func fuzzHistograms(b []byte) []*promapi.Histogram {
-	hs := []*promapi.Histogram{{}}
+func fuzzHistograms(b []byte) []*Histogram {
+	hs := []*Histogram{{}}
 	for len(b) > 0 && len(hs) <= 3 {
 		if b[0] == 0 {
-			hs = append(hs, &promapi.Histogram{})
+			hs = append(hs, &Histogram{})
 			b = b[1:]
 			continue
 		}
@@ -28,7 +26,7 @@ func fuzzHistograms(b []byte) []*promapi.Histogram {
 			up = math.Inf(1)
 		}
 		h := hs[len(hs)-1]
-		h.Buckets = append(h.Buckets, promapi.HistogramBucket{Lower: lo, Upper: up, Count: float64(b[2])})
+		h.Buckets = append(h.Buckets, HistogramBucket{Lower: lo, Upper: up, Count: float64(b[2])})
 		h.Count += float64(b[2])
 		b = b[3:]
 	}
@@ -36,7 +34,7 @@ func fuzzHistograms(b []byte) []*promapi.Histogram {
 }
 
 // slowBounds and slowCumulative are the definitions, bucket against bucket.
-func slowBounds(hs []*promapi.Histogram) []float64 {
+func slowBounds(hs []*Histogram) []float64 {
 	seen := map[float64]bool{}
 	var out []float64
 	for _, h := range hs {
@@ -59,7 +57,7 @@ func slowBounds(hs []*promapi.Histogram) []float64 {
 	return out
 }
 
-func slowCumulative(h *promapi.Histogram, bounds []float64) []float64 {
+func slowCumulative(h *Histogram, bounds []float64) []float64 {
 	out := make([]float64, len(bounds))
 	for j, ub := range bounds {
 		for _, b := range h.Buckets {
@@ -103,9 +101,9 @@ func FuzzNativeConversion(f *testing.F) {
 				t.Fatalf("classic buckets %v for bounds %v", c.Bucket, bounds)
 			}
 		}
-		var points []promapi.Point
+		var points []Point
 		for i, h := range hs {
-			points = append(points, promapi.Point{T: time.Unix(int64(10*i), 0), V: math.NaN(), H: h})
+			points = append(points, Point{T: time.Unix(int64(10*i), 0), V: math.NaN(), H: h})
 		}
 		end := hs[len(hs)-1]
 		if ns, ok := nativeIncrease(points, time.Unix(0, 0), end); ok {

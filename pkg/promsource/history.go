@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
@@ -26,7 +25,7 @@ const minRateRange = time.Minute
 // History asks a server for the recent depth and adds/s of the queues of live targets, so
 // that a live view starts with them. It asks two range queries whatever the number of targets.
 type History struct {
-	Client *promapi.Client
+	Client *Client
 	// ClusterLabel names the label that tells clusters apart; Clusters, when set, narrows to
 	// those values. Namespace narrows to one namespace ("" for all).
 	ClusterLabel string
@@ -142,7 +141,7 @@ type grid struct {
 // fill puts points on the grid (into dst, NaN where none falls); a point belongs to the
 // nearest time of the grid. Several series of one queue (a pod's instances over time) fill
 // each other's gaps, the highest value winning where they overlap.
-func (g grid) fill(dst []float64, points []promapi.Point) []float64 {
+func (g grid) fill(dst []float64, points []Point) []float64 {
 	if dst == nil {
 		dst = make([]float64, g.n)
 		for i := range dst {
@@ -164,7 +163,7 @@ func (g grid) fill(dst []float64, points []promapi.Point) []float64 {
 // matchHistory gives each target's queues their points: a pod's are the series with its
 // namespace and pod labels, a URL's those with its instance. Queues whose series come from
 // several clusters are left out, with a note.
-func matchHistory(targets []target.Target, clusterLabel string, g grid, depth, adds []promapi.Series) ([]health.QueueHistory, []string) {
+func matchHistory(targets []target.Target, clusterLabel string, g grid, depth, adds []Series) ([]health.QueueHistory, []string) {
 	type key struct{ target, queue string }
 	byPod, byInstance := map[[2]string]string{}, map[string]string{}
 	for _, t := range targets {
@@ -185,7 +184,7 @@ func matchHistory(targets []target.Target, clusterLabel string, g grid, depth, a
 	}
 	hist := map[key]*health.QueueHistory{}
 	clusters := map[key]map[string]bool{}
-	add := func(series []promapi.Series, adds bool) {
+	add := func(series []Series, adds bool) {
 		for _, s := range series {
 			id, q := idOf(s.Labels), s.Labels["name"]
 			if id == "" || q == "" {

@@ -6,18 +6,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
 var t0 = time.Date(2026, 3, 2, 3, 0, 0, 0, time.UTC)
 
 // points are values at t0, t0+15s, ...; NaN leaves a time out.
-func points(vs ...float64) []promapi.Point {
-	var out []promapi.Point
+func points(vs ...float64) []Point {
+	var out []Point
 	for i, v := range vs {
 		if !math.IsNaN(v) {
-			out = append(out, promapi.Point{T: t0.Add(time.Duration(i) * 15 * time.Second), V: v})
+			out = append(out, Point{T: t0.Add(time.Duration(i) * 15 * time.Second), V: v})
 		}
 	}
 	return out
@@ -41,7 +40,7 @@ var nan = math.NaN()
 // the grid are dropped; two series of one queue fill each other's gaps.
 func TestGridFill(t *testing.T) {
 	g := grid{start: t0, step: 15 * time.Second, n: 4}
-	off := []promapi.Point{{T: t0.Add(-15 * time.Second), V: 9}, {T: t0.Add(16 * time.Second), V: 2}, {T: t0.Add(60 * time.Second), V: 9}}
+	off := []Point{{T: t0.Add(-15 * time.Second), V: 9}, {T: t0.Add(16 * time.Second), V: 2}, {T: t0.Add(60 * time.Second), V: 9}}
 	got := g.fill(nil, off)
 	if want := []float64{nan, 2, nan, nan}; !same(got, want) {
 		t.Errorf("fill %v, want %v", got, want)
@@ -68,14 +67,14 @@ func TestMatchHistory(t *testing.T) {
 		}
 		return m
 	}
-	depth := []promapi.Series{
+	depth := []Series{
 		{Labels: l("namespace", "ops", "pod", "op-0", "instance", "10.0.0.1:8080", "name", "widgets"), Points: points(1, 2, 3)},
 		{Labels: l("namespace", "other", "pod", "op-0", "instance", "10.0.0.2:8080", "name", "widgets"), Points: points(7, 7, 7)},
 		{Labels: l("instance", "127.0.0.1:9100", "name", "q"), Points: points(5, nan, 6)},
 		{Labels: l("cluster", "a", "namespace", "ops", "pod", "twin", "name", "w"), Points: points(1, 1, 1)},
 		{Labels: l("cluster", "b", "namespace", "ops", "pod", "twin", "name", "w"), Points: points(2, 2, 2)},
 	}
-	adds := []promapi.Series{
+	adds := []Series{
 		{Labels: l("namespace", "ops", "pod", "op-0", "instance", "10.0.0.1:8080", "name", "widgets"), Points: points(nan, 0.5, 1.5)},
 	}
 	got, notes := matchHistory([]target.Target{pod, url, twin, api}, "cluster", g, depth, adds)

@@ -6,8 +6,6 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
-
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 )
 
 // labelKeyBefore is labelKey as it was built before: through the protobuf pairs of a copy
@@ -63,7 +61,7 @@ func TestDecodedKeyIsLabelKey(t *testing.T) {
 			`{"metric":{"":"","le":"+Inf","zz":"="},"value":[1700000000,"3"]}]}}`))
 	}))
 	defer srv.Close()
-	c, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second})
+	c, err := NewClient(ClientConfig{URL: srv.URL, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

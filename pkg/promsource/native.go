@@ -7,8 +7,6 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 	"google.golang.org/protobuf/proto"
-
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 )
 
 // Native histograms (sparse, exponential buckets) reach the model as classic cumulative
@@ -28,9 +26,9 @@ import (
 // the ends of their buckets that fall inside no bucket of any of them, in increasing order.
 // It takes n log n time in the number of buckets: the ends and the buckets are sorted, and
 // one sweep carries the highest upper end of the buckets that start below each end.
-func nativeBounds(hs ...*promapi.Histogram) []float64 {
+func nativeBounds(hs ...*Histogram) []float64 {
 	var bounds []float64
-	var spans []promapi.HistogramBucket
+	var spans []HistogramBucket
 	for _, h := range hs {
 		if h == nil {
 			continue
@@ -63,7 +61,7 @@ func nativeBounds(hs ...*promapi.Histogram) []float64 {
 // all observations. The count at a boundary is that of the buckets that end at or below it (a
 // negative bucket's upper end is outside it: an observation equal to it counts one boundary
 // higher, a difference the model cannot see).
-func classicHistogram(h *promapi.Histogram, bounds []float64) *dto.Histogram {
+func classicHistogram(h *Histogram, bounds []float64) *dto.Histogram {
 	out := &dto.Histogram{SampleCountFloat: proto.Float64(h.Count), SampleSum: proto.Float64(h.Sum)}
 	for j, c := range cumulative(h, bounds) {
 		out.Bucket = append(out.Bucket, &dto.Bucket{UpperBound: proto.Float64(bounds[j]), CumulativeCountFloat: proto.Float64(c)})
@@ -75,7 +73,7 @@ func classicHistogram(h *promapi.Histogram, bounds []float64) *dto.Histogram {
 // nativeStart is the sample a native histogram reset within the window is given at the
 // window's start, and the boundaries both its samples are read at.
 type nativeStart struct {
-	hist   *promapi.Histogram
+	hist   *Histogram
 	bounds []float64
 }
 
@@ -84,8 +82,8 @@ type nativeStart struct {
 // of any boundary's cumulative count) counting as a reset, the histogram after it being what
 // grew since. It returns the start sample that makes end minus it that growth (its counts may
 // be below zero). ok is false when the series has no histogram at or before start.
-func nativeIncrease(points []promapi.Point, start time.Time, end *promapi.Histogram) (nativeStart, bool) {
-	var hs []*promapi.Histogram
+func nativeIncrease(points []Point, start time.Time, end *Histogram) (nativeStart, bool) {
+	var hs []*Histogram
 	found := false
 	for _, p := range points {
 		if p.H == nil {
@@ -125,11 +123,11 @@ func nativeIncrease(points []promapi.Point, start time.Time, end *promapi.Histog
 		prev = cur
 	}
 	endCum := cumulative(end, bounds)
-	first := &promapi.Histogram{Count: end.Count - incCount, Sum: end.Sum - incSum}
+	first := &Histogram{Count: end.Count - incCount, Sum: end.Sum - incSum}
 	below := 0.0
 	for j, ub := range bounds {
 		c := endCum[j] - inc[j]
-		first.Buckets = append(first.Buckets, promapi.HistogramBucket{Lower: ub, Upper: ub, Count: c - below})
+		first.Buckets = append(first.Buckets, HistogramBucket{Lower: ub, Upper: ub, Count: c - below})
 		below = c
 	}
 	return nativeStart{hist: first, bounds: bounds}, true
@@ -137,8 +135,8 @@ func nativeIncrease(points []promapi.Point, start time.Time, end *promapi.Histog
 
 // cumulative is h's cumulative count at each of bounds: the count of the buckets whose upper
 // end is at or below it. It takes n log n time in the number of buckets and bounds.
-func cumulative(h *promapi.Histogram, bounds []float64) []float64 {
-	ends := make([]promapi.HistogramBucket, len(h.Buckets))
+func cumulative(h *Histogram, bounds []float64) []float64 {
+	ends := make([]HistogramBucket, len(h.Buckets))
 	copy(ends, h.Buckets)
 	sort.Slice(ends, func(i, j int) bool { return ends[i].Upper < ends[j].Upper })
 	below := make([]float64, len(ends)+1) // below[k]: the count of the k lowest-ending buckets

@@ -19,7 +19,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -115,7 +114,7 @@ scrape_configs:
     metrics_path: /restart
     static_configs: [{targets: [%[1]q], labels: {namespace: ns1, pod: operator-1}}]
 `, target))
-	client, err := promapi.NewClient(promapi.ClientConfig{URL: url, Timeout: 10 * time.Second})
+	client, err := promsource.NewClient(promsource.ClientConfig{URL: url, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

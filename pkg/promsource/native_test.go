@@ -10,15 +10,14 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 )
 
 // nativeOf is the native histogram of positive observations obs at schema (bucket i spans
 // (2^((i-1)/2^schema), 2^(i/2^schema)]), as a server gives it: populated buckets only.
-func nativeOf(obs []float64, schema int) *promapi.Histogram {
+func nativeOf(obs []float64, schema int) *Histogram {
 	width := math.Pow(2, -float64(schema))
 	counts := map[int]float64{}
-	h := &promapi.Histogram{}
+	h := &Histogram{}
 	for _, v := range obs {
 		i := int(math.Ceil(math.Log2(v) / width))
 		for math.Pow(2, float64(i)*width) < v { // rounding: v must be at or below the upper end
@@ -37,7 +36,7 @@ func nativeOf(obs []float64, schema int) *promapi.Histogram {
 	}
 	sort.Ints(idx)
 	for _, i := range idx {
-		h.Buckets = append(h.Buckets, promapi.HistogramBucket{Rule: 0, Lower: math.Pow(2, float64(i-1)*width), Upper: math.Pow(2, float64(i)*width), Count: counts[i]})
+		h.Buckets = append(h.Buckets, HistogramBucket{Rule: 0, Lower: math.Pow(2, float64(i-1)*width), Upper: math.Pow(2, float64(i)*width), Count: counts[i]})
 	}
 	return h
 }
@@ -139,7 +138,7 @@ func TestNativeBoundsAcrossAResolutionChange(t *testing.T) {
 
 // TestNativeZeroAndNegativeBuckets: the zero bucket and negative buckets count at their ends.
 func TestNativeZeroAndNegativeBuckets(t *testing.T) {
-	h := &promapi.Histogram{Count: 7, Sum: 1, Buckets: []promapi.HistogramBucket{
+	h := &Histogram{Count: 7, Sum: 1, Buckets: []HistogramBucket{
 		{Rule: 1, Lower: -1, Upper: -0.9, Count: 1}, {Rule: 3, Lower: -0.001, Upper: 0.001, Count: 2}, {Rule: 0, Lower: 0.5, Upper: 0.55, Count: 4},
 	}}
 	bounds := nativeBounds(h)
@@ -162,7 +161,7 @@ func TestNativeZeroAndNegativeBuckets(t *testing.T) {
 // TestFamiliesPreferClassicBuckets: a series a server holds both ways is read from its classic
 // buckets; another, native only, from its native histogram.
 func TestFamiliesPreferClassicBuckets(t *testing.T) {
-	native := &promapi.Histogram{Count: 9, Sum: 9, Buckets: []promapi.HistogramBucket{{Lower: 0.5, Upper: 1, Count: 9}}}
+	native := &Histogram{Count: 9, Sum: 9, Buckets: []HistogramBucket{{Lower: 0.5, Upper: 1, Count: 9}}}
 	q := map[string]string{"name": "q"}
 	le := func(v string) map[string]string { return map[string]string{"name": "q", "le": v} }
 	ss := []series{
@@ -207,7 +206,7 @@ func TestNativeIncreaseAcrossAReset(t *testing.T) {
 	}
 	t0 := time.Unix(1000, 0)
 	end := nativeOf(cat(c, d), 3)
-	points := []promapi.Point{
+	points := []Point{
 		{T: t0.Add(-30 * time.Second), H: nativeOf(a[:100], 3)},
 		{T: t0.Add(-10 * time.Second), H: nativeOf(a, 3)}, // the last at or before the start
 		{T: t0.Add(10 * time.Second), H: nativeOf(cat(a, b), 3)},

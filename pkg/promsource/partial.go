@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -31,9 +30,9 @@ type partial struct {
 
 // answered passes on an answer's warnings as the run's notes (see warnings), and keeps those
 // of a partial answer for the report.
-func (s *Source) answered(r *promapi.Response) []string {
+func (s *Source) answered(r *Response) []string {
 	for _, w := range r.Warnings {
-		if !r.Partial || !promapi.PartialWarning(w) {
+		if !r.Partial || !PartialWarning(w) {
 			continue
 		}
 		if s.partial.seen == nil {
@@ -53,10 +52,10 @@ func (s *Source) answered(r *promapi.Response) []string {
 
 // warnings are an answer's warnings as the run's notes: a partial answer's as "Prometheus
 // answered partially: ...", a PromQL annotation as "Prometheus warns: ...".
-func warnings(r *promapi.Response) []string {
+func warnings(r *Response) []string {
 	out := make([]string, 0, len(r.Warnings))
 	for _, w := range r.Warnings {
-		if r.Partial && promapi.PartialWarning(w) {
+		if r.Partial && PartialWarning(w) {
 			out = append(out, "Prometheus answered partially: "+w)
 		} else {
 			out = append(out, "Prometheus warns: "+w)
@@ -88,14 +87,14 @@ func (s *Source) named(w string) []string {
 // names whose series the answer holds all the same had a replica answer for the store that
 // did not (an HA pair with one replica down): it is recorded as replicated, not missing. A
 // warning that names no cluster leaves what is missing untold.
-func (s *Source) lacking(r *promapi.Response, present map[string]bool, expected ...[]string) map[string]string {
+func (s *Source) lacking(r *Response, present map[string]bool, expected ...[]string) map[string]string {
 	if !r.Partial {
 		return nil
 	}
 	why := ""
 	var named []string
 	for _, w := range r.Warnings {
-		if !promapi.PartialWarning(w) {
+		if !PartialWarning(w) {
 			continue
 		}
 		if why == "" {
@@ -138,7 +137,7 @@ func (s *Source) lacking(r *promapi.Response, present map[string]bool, expected 
 }
 
 // clustersIn are the values of the cluster label of the series of an answer.
-func (s *Source) clustersIn(r *promapi.Response) map[string]bool {
+func (s *Source) clustersIn(r *Response) map[string]bool {
 	out := map[string]bool{}
 	for _, sr := range r.Series {
 		out[sr.Labels[s.cfg.ClusterLabel]] = true

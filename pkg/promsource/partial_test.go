@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -161,7 +160,7 @@ func TestPartialAnswers(t *testing.T) {
 			f := &fakeThanos{start: start, end: end, down: tc.down, warning: tc.warning, annotation: tc.annotation, replicated: tc.replicated}
 			srv := httptest.NewServer(f)
 			defer srv.Close()
-			client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second})
+			client, err := promsource.NewClient(promsource.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,7 +235,7 @@ func TestReportOverPartialAnswer(t *testing.T) {
 		}
 		f := &fakeThanos{start: end.Add(-10 * time.Minute), end: end, down: func(int) bool { return down }, warning: warning, replicated: tc.replicated}
 		srv := httptest.NewServer(f)
-		client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second})
+		client, err := promsource.NewClient(promsource.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -275,7 +274,7 @@ func TestPartialWarningSaidOnce(t *testing.T) {
 	end := time.Unix(1700000600, 0)
 	srv := httptest.NewServer(&fakeThanos{start: end.Add(-10 * time.Minute), end: end, down: func(int) bool { return true }, warning: thanosStoreDown})
 	defer srv.Close()
-	client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second})
+	client, err := promsource.NewClient(promsource.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
@@ -79,7 +78,7 @@ func TestPrefetchSendsTheReadingWithTheTargetsQuery(t *testing.T) {
 			h := &heldTargets{h: f, reading: make(chan struct{}, 3), held: make(chan bool, 1)}
 			srv := httptest.NewServer(h)
 			defer srv.Close()
-			client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 10 * time.Second})
+			client, err := promsource.NewClient(promsource.ClientConfig{URL: srv.URL, Timeout: 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,7 +118,7 @@ func TestPrefetchedReadingAskedAgainWhenCoarser(t *testing.T) {
 	d := &downsampledThanos{f: &fakeThanos{start: at.Add(-window), end: at, down: func(int) bool { return false }}, held: []string{"5m"}}
 	srv := httptest.NewServer(d)
 	defer srv.Close()
-	client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: "0s"})
+	client, err := promsource.NewClient(promsource.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: "0s"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +200,7 @@ func TestPrefetchedReadingCancelledWhenOpenFails(t *testing.T) {
 	srv := httptest.NewServer(b)
 	defer srv.Close()
 	defer close(b.released)
-	client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: time.Minute})
+	client, err := promsource.NewClient(promsource.ClientConfig{URL: srv.URL, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

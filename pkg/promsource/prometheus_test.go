@@ -25,7 +25,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -124,14 +123,14 @@ func TestAgreesWithADirectRead(t *testing.T) {
 	target := strings.TrimPrefix(srv.URL, "http://")
 
 	// Every backend scrapes the same pages at once.
-	clients := make([]*promapi.Client, len(backends))
+	clients := make([]*promsource.Client, len(backends))
 	for i, b := range backends {
 		bin, err := exec.LookPath(b.bin)
 		if err != nil {
 			t.Fatalf("this test runs a real %s: install Debian's %s package (hack/test-deps.sh does, as root)", b.name, b.pkg)
 		}
 		url := b.start(t, bin, scrapeConfig(target))
-		if clients[i], err = promapi.NewClient(promapi.ClientConfig{URL: url, Timeout: 10 * time.Second}); err != nil {
+		if clients[i], err = promsource.NewClient(promsource.ClientConfig{URL: url, Timeout: 10 * time.Second}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -155,7 +154,7 @@ func TestAgreesWithADirectRead(t *testing.T) {
 
 // agrees reads the pages through the source from one backend and compares them with a direct
 // read.
-func agrees(t *testing.T, client *promapi.Client, target string, start, end time.Time) {
+func agrees(t *testing.T, client *promsource.Client, target string, start, end time.Time) {
 	ctx := context.Background()
 	queries := client.Stats().Queries
 	src := promsource.New(promsource.Config{Client: client, At: end, Window: end.Sub(start)})
@@ -330,13 +329,13 @@ scrape_configs:
 
 // waitScrapes waits until every one of the 4 jobs has been scraped n more times (its up series
 // has n more samples), at most 30 s.
-func waitScrapes(t *testing.T, c *promapi.Client, n int) {
+func waitScrapes(t *testing.T, c *promsource.Client, n int) {
 	t.Helper()
 	waitJobScrapes(t, c, 4, n)
 }
 
 // waitJobScrapes waits until each of jobs jobs has been scraped n more times, at most 30 s.
-func waitJobScrapes(t *testing.T, c *promapi.Client, jobs, n int) {
+func waitJobScrapes(t *testing.T, c *promsource.Client, jobs, n int) {
 	t.Helper()
 	count := func() map[string]float64 {
 		r, err := c.Query(context.Background(), `count_over_time(up[1h])`, time.Now())

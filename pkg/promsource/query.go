@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 )
 
 // markers are the families whose presence makes a scrape target a controller worth reading:
@@ -86,7 +84,7 @@ func (j jobs) and(s selector) string {
 	if j.byName {
 		return ""
 	}
-	return " and on (job) count by (job) ({" + s.matchers(`__name__=~`+quote(alternation(markers))) + "} @ " + promapi.UnixSeconds(j.end) + ")"
+	return " and on (job) count by (job) ({" + s.matchers(`__name__=~`+quote(alternation(markers))) + "} @ " + UnixSeconds(j.end) + ")"
 }
 
 // familiesQuery selects the families of the controllers' jobs.

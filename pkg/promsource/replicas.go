@@ -3,8 +3,6 @@ package promsource
 import (
 	"sort"
 	"strings"
-
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 )
 
 // replicas deduplicates HA pairs where the server did not: two or more Prometheus replicas
@@ -25,12 +23,12 @@ type replicas struct {
 // replica read: the first (by its labels' values) present at both ends, else the first
 // present at the end, else the first at the start.
 // endKeys and startKeys are the series' target keys (Source.key).
-func (s *Source) chooseReplicas(atEnd, atStart []promapi.Series, endKeys, startKeys []string) *replicas {
+func (s *Source) chooseReplicas(atEnd, atStart []Series, endKeys, startKeys []string) *replicas {
 	r := &replicas{labels: s.cfg.Client.ReplicaLabels(), chosen: map[string]string{}}
 	if len(r.labels) == 0 {
 		return r
 	}
-	seen := func(ss []promapi.Series, keys []string) map[string]map[string]bool {
+	seen := func(ss []Series, keys []string) map[string]map[string]bool {
 		m := map[string]map[string]bool{}
 		for i, sr := range ss {
 			k := keys[i]
@@ -78,7 +76,7 @@ func (r *replicas) replica(l map[string]string) string {
 // keep returns the series of the chosen replicas (every series of a target not chosen for:
 // it has one replica), without their replica labels, and the target keys of those kept;
 // keys are the series' target keys (Source.key), nil to compute them.
-func (r *replicas) keep(s *Source, ss []promapi.Series, keys []string) ([]promapi.Series, []string) {
+func (r *replicas) keep(s *Source, ss []Series, keys []string) ([]Series, []string) {
 	if len(r.labels) == 0 {
 		return ss, keys
 	}

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
@@ -62,7 +61,7 @@ func TestReplicasReadOnce(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			client, err := promapi.NewClient(promapi.ClientConfig{URL: haServer(t, at, tc.onlyBAtStart), ReplicaLabels: tc.labels})
+			client, err := promsource.NewClient(promsource.ClientConfig{URL: haServer(t, at, tc.onlyBAtStart), ReplicaLabels: tc.labels})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 )
 
@@ -41,7 +40,7 @@ func TestResolutionSaidOnlyWhereDownsampled(t *testing.T) {
 				f.ServeHTTP(w, r)
 			}))
 			defer srv.Close()
-			client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: "5m"})
+			client, err := promsource.NewClient(promsource.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: "5m"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +87,7 @@ func TestShortWindowForCoarseDataSaysItsLoss(t *testing.T) {
 			}
 			f.ServeHTTP(w, r)
 		}))
-		client, err := promapi.NewClient(promapi.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: promsource.ResolutionParam(tc.res)})
+		client, err := promsource.NewClient(promsource.ClientConfig{URL: srv.URL, Timeout: 5 * time.Second, MaxSourceResolution: promsource.ResolutionParam(tc.res)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,14 +25,13 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 
 // Config says what to read and when.
 type Config struct {
-	Client *promapi.Client
+	Client *Client
 	// At is the end of the window; Window its length.
 	At     time.Time
 	Window time.Duration
@@ -185,7 +184,7 @@ type found struct {
 }
 
 // findTargets asks for the targets at the window's end.
-func (s *Source) findTargets(ctx context.Context, q string) (*promapi.Response, found, error) {
+func (s *Source) findTargets(ctx context.Context, q string) (*Response, found, error) {
 	resp, err := s.cfg.Client.Query(ctx, q, s.cfg.At)
 	if err != nil {
 		if late := source.Late(ctx, "before Prometheus at "+s.cfg.Client.Name()+" answered the query for the targets", "nothing", narrower); late != nil {
@@ -349,7 +348,7 @@ func (s *Source) readingQueries(nameRe string, sc scope) []instant {
 // refusesAt says whether err is the server refusing PromQL's @ modifier (Prometheus before
 // 2.33 unless enabled, and servers built on it).
 func refusesAt(err error) bool {
-	var api *promapi.APIError
+	var api *APIError
 	return errors.As(err, &api) && strings.Contains(api.Message, "@ modifier")
 }
 
@@ -437,7 +436,7 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 				instances = append(instances, t.Instance)
 			}
 		}
-		endHists := map[string]*promapi.Histogram{}
+		endHists := map[string]*Histogram{}
 		nativeNames := map[string]bool{}
 		for i, sr := range atEnd.Series {
 			if h := sr.Points[0].H; h != nil && reset[keys.endTarget[i]] {
@@ -478,25 +477,25 @@ func (s *Source) read(ctx context.Context, o source.Options, sc scope) ([]source
 
 // samples groups the series by target and builds each target's two samples.
 // It stops, with ctx's error, when ctx ends.
-func (s *Source) samples(ctx context.Context, targets []target.Target, atEnd, atStart *promapi.Response, keys answerKeys, increases map[string]float64,
+func (s *Source) samples(ctx context.Context, targets []target.Target, atEnd, atStart *Response, keys answerKeys, increases map[string]float64,
 	nativeStarts map[string]nativeStart, wanted func(string) bool, start, end time.Time, gone partialGaps) ([]source.Result, error) {
 	endValues := map[string]float64{}
 	// Native histograms are read at the boundaries exact at both ends of the window.
-	ends := map[string][2]*promapi.Histogram{}
+	ends := map[string][2]*Histogram{}
 	for i, sr := range atEnd.Series {
 		sk := keys.end[i]
 		endValues[sk] = sr.Points[0].V
 		if h := sr.Points[0].H; h != nil {
-			ends[sk] = [2]*promapi.Histogram{nil, h}
+			ends[sk] = [2]*Histogram{nil, h}
 		}
 	}
 	for i, sr := range atStart.Series {
 		if h := sr.Points[0].H; h != nil {
 			sk := keys.start[i]
-			ends[sk] = [2]*promapi.Histogram{h, ends[sk][1]}
+			ends[sk] = [2]*Histogram{h, ends[sk][1]}
 		}
 	}
-	strip := func(l map[string]string, sk string, p promapi.Point, v float64, atStart bool) series {
+	strip := func(l map[string]string, sk string, p Point, v float64, atStart bool) series {
 		sr := s.strip(l, v)
 		if p.H == nil {
 			return sr
@@ -619,7 +618,7 @@ func (s *Source) strip(l map[string]string, v float64) series {
 
 // seriesKey is a series' identity: all its labels, name included. The decoder built it when
 // the answer gave the labels in order.
-func seriesKey(s promapi.Series) string {
+func seriesKey(s Series) string {
 	if s.Key != "" {
 		return s.Key
 	}
@@ -632,7 +631,7 @@ type answerKeys struct{ end, start, endTarget, startTarget []string }
 
 // targetKeys are the target keys of series (Source.key), one string per target: its
 // series are many.
-func (s *Source) targetKeys(ss []promapi.Series) []string {
+func (s *Source) targetKeys(ss []Series) []string {
 	out := make([]string, len(ss))
 	seen := map[string]string{}
 	var b []byte
@@ -649,7 +648,7 @@ func (s *Source) targetKeys(ss []promapi.Series) []string {
 	return out
 }
 
-func seriesKeys(ss []promapi.Series) []string {
+func seriesKeys(ss []Series) []string {
 	out := make([]string, len(ss))
 	spread(len(ss), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -663,7 +662,7 @@ func seriesKeys(ss []promapi.Series) []string {
 // a drop counting as a reset (the value after it is what grew since), as PromQL reads resets
 // but without extrapolation: what a scrape at each end would have shown. ok is false when the
 // series has no sample at or before start.
-func increase(points []promapi.Point, start time.Time) (float64, bool) {
+func increase(points []Point, start time.Time) (float64, bool) {
 	first := -1
 	for i, p := range points {
 		if !p.T.After(start) {
@@ -687,7 +686,7 @@ func increase(points []promapi.Point, start time.Time) (float64, bool) {
 // instants keeps the series of an instant vector that have their one sample: the client
 // refuses an answer of another kind, and a series without its sample is left out rather than
 // read.
-func instants(ss []promapi.Series) []promapi.Series {
+func instants(ss []Series) []Series {
 	out := ss[:0]
 	for _, s := range ss {
 		if len(s.Points) == 1 {

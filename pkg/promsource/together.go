@@ -4,8 +4,6 @@ import (
 	"context"
 	"sync"
 	"time"
-
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promapi"
 )
 
 // instant is one instant query: an expression evaluated at a time.
@@ -21,8 +19,8 @@ type instant struct {
 // in the order asked; the error is that of the first query, in that order, that failed (each
 // is sent whatever the others answer: the number of queries a run costs does not depend on
 // the order they finish in).
-func queryTogether(ctx context.Context, c *promapi.Client, sent *ahead, qs ...instant) ([]*promapi.Response, error) {
-	out := make([]*promapi.Response, len(qs))
+func queryTogether(ctx context.Context, c *Client, sent *ahead, qs ...instant) ([]*Response, error) {
+	out := make([]*Response, len(qs))
 	errs := make([]error, len(qs))
 	var wg sync.WaitGroup
 	for i, q := range qs {
@@ -60,12 +58,12 @@ type aheadKey struct {
 // answer is the answer of one query sent ahead, once done is closed.
 type answer struct {
 	done chan struct{}
-	resp *promapi.Response
+	resp *Response
 	err  error
 }
 
 // sendAhead sends the queries now, under ctx, each answer kept until taken or dropped.
-func sendAhead(ctx context.Context, c *promapi.Client, qs ...instant) *ahead {
+func sendAhead(ctx context.Context, c *Client, qs ...instant) *ahead {
 	ctx, cancel := context.WithCancel(ctx)
 	a := &ahead{answers: map[aheadKey]*answer{}, cancel: cancel}
 	for _, q := range qs {
@@ -80,12 +78,12 @@ func sendAhead(ctx context.Context, c *promapi.Client, qs ...instant) *ahead {
 	return a
 }
 
-func keyOf(c *promapi.Client, q instant) aheadKey {
+func keyOf(c *Client, q instant) aheadKey {
 	return aheadKey{expr: q.expr, resolution: c.MaxSourceResolution(), at: q.at.UnixMilli()}
 }
 
 // take removes and returns the answer to q, nil when q was not sent ahead.
-func (a *ahead) take(c *promapi.Client, q instant) *answer {
+func (a *ahead) take(c *Client, q instant) *answer {
 	if a == nil {
 		return nil
 	}
@@ -105,7 +103,7 @@ func (a *ahead) drop() {
 }
 
 // wait returns the answer, or ctx's error when ctx ends first.
-func (an *answer) wait(ctx context.Context) (*promapi.Response, error) {
+func (an *answer) wait(ctx context.Context) (*Response, error) {
 	select {
 	case <-an.done:
 		return an.resp, an.err

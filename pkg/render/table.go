@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -133,7 +133,7 @@ func queueDropOf(rows [][]string, fleet bool) []string {
 }
 
 // StandbyReason says, in the REASON column and on stderr, why a group's standbys have no rows.
-func StandbyReason(g replicas.Group) string {
+func StandbyReason(g model.ReplicaGroup) string {
 	n := len(g.Folded())
 	return fmt.Sprintf("%s of %s folded into the rows of the leader %s (told by %s): a standby runs no controllers, its queues are empty or absent",
 		printable.Plural(n, "standby replica"), g.Workload, g.Leader, g.LeaderFrom)

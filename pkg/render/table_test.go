@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -13,8 +13,8 @@ import (
 func TestQueueTableStandbyRow(t *testing.T) {
 	no, yes := false, true
 	l := view.QueueList{Items: []view.Queue{{Target: "ns/op-a:8080", Queue: "demo", Status: "OK", Leader: &yes}},
-		Replicas: []replicas.Group{{Namespace: "ns", Workload: "app=op", Leader: "ns/op-a:8080", LeaderFrom: "leader_election_master_status",
-			Replicas: []replicas.Member{{Target: "ns/op-a:8080", Leader: &yes, Queues: 1}, {Target: "ns/op-b:8080", Leader: &no, Folded: true}}}}}
+		Replicas: []model.ReplicaGroup{{Namespace: "ns", Workload: "app=op", Leader: "ns/op-a:8080", LeaderFrom: "leader_election_master_status",
+			Replicas: []model.ReplicaMember{{Target: "ns/op-a:8080", Leader: &yes, Queues: 1}, {Target: "ns/op-b:8080", Leader: &no, Folded: true}}}}}
 	var b bytes.Buffer
 	if err := QueueTable(&b, l, true, 0); err != nil {
 		t.Fatal(err)

@@ -18,7 +18,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
@@ -46,7 +45,7 @@ type Input struct {
 	FlowSchemas *apiserver.FlowControl
 	// Leases are the holders of the Leases of the namespaces where no replica's metrics say
 	// which of a workload's replicas leads (replicas.Unsure of Replicas); nil when not read.
-	Leases []replicas.Holder
+	Leases []model.Holder
 	// Usage is metrics.k8s.io's pod usage by "namespace/name"; UsageNote says why it is
 	// missing when it is.
 	Usage     map[string]source.PodUsage
@@ -113,7 +112,7 @@ type Draft struct {
 	judged   []findings.Target
 	judgedOf map[int]int
 	lags     []findings.CacheLag
-	reps     []replicas.Replica
+	reps     []model.Replica
 	readIDs  map[string]bool
 }
 
@@ -226,7 +225,7 @@ func (d *Draft) SetGoroutines(i int, p *goroutines.Profile) {
 // Judge runs every rule over the draft's targets and returns the findings, worst first,
 // none set apart.
 func (d *Draft) Judge() []findings.Finding {
-	return findings.Evaluate(d.judged, replicas.Elections(d.reps, d.in.Leases), d.lags, d.in.Thresholds)
+	return findings.Evaluate(d.judged, model.Elections(d.reps, d.in.Leases), d.lags, d.in.Thresholds)
 }
 
 // Finish is the report with fs, the findings Judge returned: those suppress accepts set
@@ -259,8 +258,8 @@ func readTarget(m model.Target, th findings.Thresholds, objs *objects.View) (rea
 // Replicas are the targets read that are replicas of a workload, with each one's
 // leadership as of the last sample: what replicas.Unsure needs to tell
 // which namespaces' Leases to read for Input.Leases.
-func Replicas(targets []model.Target) []replicas.Replica {
-	var out []replicas.Replica
+func Replicas(targets []model.Target) []model.Replica {
+	var out []model.Replica
 	for _, m := range targets {
 		cur := m.Last()
 		if cur == nil {
@@ -274,11 +273,11 @@ func Replicas(targets []model.Target) []replicas.Replica {
 }
 
 // replicaOf is the replica a target read is, when it is a pod of a workload.
-func replicaOf(t model.Target, cur *health.Snapshot) (replicas.Replica, bool) {
+func replicaOf(t model.Target, cur *health.Snapshot) (model.Replica, bool) {
 	if t.Pod == nil || t.Target.Workload == "" {
-		return replicas.Replica{}, false
+		return model.Replica{}, false
 	}
-	return replicas.ReplicaOf(t.Target.ID(), t.Target.Cluster, t.Target.Namespace, t.Target.Name, t.Target.Workload, cur), true
+	return model.ReplicaOf(t.Target.ID(), t.Target.Cluster, t.Target.Namespace, t.Target.Name, t.Target.Workload, cur), true
 }
 
 func findingsTarget(rd read, in Input) findings.Target {

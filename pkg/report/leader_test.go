@@ -13,7 +13,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
@@ -94,18 +93,18 @@ func TestLeaseHolderTellsTheStandby(t *testing.T) {
 	targets := []model.Target{replicaInput(t, "team-a", "controller-manager-6f7b9-aaaaa", w, true, ""),
 		replicaInput(t, "team-a", "controller-manager-6f7b9-ccccc", w, false, ""),
 		replicaInput(t, "team-b", "controller-manager-6f7b9-bbbbb", w, true, "1")}
-	if ns := replicas.Unsure(Replicas(targets)); len(ns) != 1 || ns[0] != "team-a" {
+	if ns := model.UnsureLeader(Replicas(targets)); len(ns) != 1 || ns[0] != "team-a" {
 		t.Fatalf("namespaces whose Leases are needed: %v, want [team-a]", ns)
 	}
-	build := func(leases ...replicas.Holder) view.Report {
+	build := func(leases ...model.Holder) view.Report {
 		return Build(Input{Scope: "all namespaces", Targets: targets, Leases: leases, Thresholds: findings.DefaultThresholds(),
 			Now: time.Unix(0, 0)})
 	}
 	standby := "team-a/controller-manager-6f7b9-ccccc:8080"
-	if got := leaderChecks(build(replicas.Holder{Namespace: "team-b", Lease: "lock", Identity: "controller-manager-6f7b9-aaaaa_1"})); got != "warning:no-workqueue-metrics@"+standby {
+	if got := leaderChecks(build(model.Holder{Namespace: "team-b", Lease: "lock", Identity: "controller-manager-6f7b9-aaaaa_1"})); got != "warning:no-workqueue-metrics@"+standby {
 		t.Errorf("without the Lease of team-a: %q", got)
 	}
-	r := build(replicas.Holder{Namespace: "team-a", Lease: "lock", Identity: "controller-manager-6f7b9-aaaaa_1"})
+	r := build(model.Holder{Namespace: "team-a", Lease: "lock", Identity: "controller-manager-6f7b9-aaaaa_1"})
 	if got := leaderChecks(r); got != "info:no-workqueue-metrics@"+standby ||
 		!strings.Contains(r.Findings[0].Summary, "whose leader is team-a/controller-manager-6f7b9-aaaaa:8080") {
 		t.Errorf("with the Lease of team-a: %q %+v", got, r.Findings)

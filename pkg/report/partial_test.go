@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/testpages"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sample"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -79,7 +79,7 @@ func TestBuildKeepsTheErrorOfAPartialRead(t *testing.T) {
 			tt.opts.Keep = health.Wanted
 			ctx, cancel := source.StartClock(nil, tt.deadline).Bound(context.Background())
 			defer cancel()
-			res := sample.Collect(ctx, []scrape.Source{tt.src}, tt.opts)[0]
+			res := collect.Collect(ctx, []scrape.Source{tt.src}, tt.opts)[0]
 			if len(res.Samples) != 1 || res.Err == nil || !strings.Contains(res.Err.Error(), tt.wantText) {
 				t.Fatalf("the sampling should give one sample and an error %q: %d samples, %v", tt.wantText, len(res.Samples), res.Err)
 			}

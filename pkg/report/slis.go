@@ -3,8 +3,8 @@ package report
 import (
 	"math"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/capacity"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/slo"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -27,7 +27,7 @@ func sliRows(ft findings.Target, th findings.Thresholds, caps []view.Capacity) [
 			if c.Target != s.Target || c.Queue != s.Queue {
 				continue
 			}
-			if s.Verdict == slo.Breaks {
+			if s.Verdict == capacity.Breaks {
 				c.MeasuredOver = true
 				if c.Headroom != nil && *c.Headroom > 0 {
 					c.HeadroomNote = "already over: the measured waits break the queue-wait objective; the model disagrees (" + c.HeadroomNote + ")"

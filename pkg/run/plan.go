@@ -3,15 +3,14 @@ package run
 import (
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
 // Plan is what a verb asks to read.
 type Plan struct {
 	// Spec says the source and the bounds of the reading; Inputs what opening it needs besides.
-	Spec   open.Spec
-	Inputs open.Inputs
+	Spec   Spec
+	Inputs Inputs
 	// Progress, when set, draws the progress line of the reading.
 	Progress func(what string, total int) Progress
 	// Clock is the wall clock, read once when the plan opens: the run's deadline
@@ -22,7 +21,7 @@ type Plan struct {
 // opened is a plan's source opened: the stages' environment, and the reading and scope of
 // the source.
 type opened struct {
-	open.Opened
+	Opened
 	env Env
 }
 
@@ -30,7 +29,7 @@ type opened struct {
 // snapshot, which it reads within the run's deadline.
 func (p Plan) open() (opened, error) {
 	clock := source.StartClock(p.Clock, p.Spec.Deadline)
-	r, err := open.Open(p.Spec, p.Inputs, clock)
+	r, err := Open(p.Spec, p.Inputs, clock)
 	if err != nil {
 		return opened{}, err
 	}
@@ -39,6 +38,6 @@ func (p Plan) open() (opened, error) {
 
 // openedOf is a source opened with the progress line that draws its reading (nil: none),
 // run on clock.
-func openedOf(r open.Opened, progress func(what string, total int) Progress, clock source.Clock) opened {
+func openedOf(r Opened, progress func(what string, total int) Progress, clock source.Clock) opened {
 	return opened{Opened: r, env: Env{Source: r.Source, Progress: progress, Now: r.Now, Clock: clock}}
 }

@@ -6,15 +6,14 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
 )
 
 const pages = "../../testdata/pages/"
 
 // pagesPlan reads a pair of saved pages of one controller-runtime manager.
 func pagesPlan() Plan {
-	return Plan{Spec: open.Spec{Files: []string{pages + "controller-runtime-1.prom," + pages + "controller-runtime-2.prom"},
-		Interval: 3 * time.Second, Timeout: 5 * time.Second, MaxBodyBytes: open.DefaultMaxBodyBytes, Concurrency: 1, Deadline: time.Minute}}
+	return Plan{Spec: Spec{Files: []string{pages + "controller-runtime-1.prom," + pages + "controller-runtime-2.prom"},
+		Interval: 3 * time.Second, Timeout: 5 * time.Second, MaxBodyBytes: DefaultMaxBodyBytes, Concurrency: 1, Deadline: time.Minute}}
 }
 
 // One plan through queues and report: the same queues, the same STATUS as the report's

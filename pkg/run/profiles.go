@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/profiling"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
@@ -23,7 +23,7 @@ type ProfileConfig struct {
 	// Port is --pprof-port: the pods' port that serves pprof (0: found from the pod).
 	Port int32
 	// Bounds bound each fetch (zero: profiling.DefaultBounds).
-	Bounds profiling.Bounds
+	Bounds goroutines.Bounds
 }
 
 // profiledChecks are the findings whose targets' dumps are read: the workers are blocked,
@@ -59,7 +59,7 @@ func profileWorkers(ctx context.Context, env Env, cfg ProfileConfig, timeout tim
 	// Bounded like a page: the time of one read (--timeout), and a size cap of its own.
 	b := cfg.Bounds
 	if b.Timeout <= 0 || b.MaxBytes <= 0 {
-		b = profiling.DefaultBounds()
+		b = goroutines.DefaultBounds()
 		if timeout > 0 {
 			b.Timeout = timeout
 		}
@@ -85,7 +85,7 @@ func profilable(t model.Target) bool {
 
 // wantOf is how to find t's pprof endpoint: the user's port, or the secure port of the
 // processes that serve /debug/pprof beside their metrics.
-func wantOf(t *model.Target, cfg ProfileConfig) profiling.Want {
+func wantOf(t *model.Target, cfg ProfileConfig) goroutines.Want {
 	k := findings.KindOf(t.Last(), t.PodLabels())
-	return profiling.Want{Port: cfg.Port, BesideMetrics: k == findings.KubeControllerManager || k == findings.KubeAPIServer}
+	return goroutines.Want{Port: cfg.Port, BesideMetrics: k == findings.KubeControllerManager || k == findings.KubeAPIServer}
 }

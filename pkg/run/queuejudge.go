@@ -3,7 +3,6 @@ package run
 import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
@@ -16,20 +15,20 @@ type judgedQueues struct {
 	// targets are what the findings rules judge; reps the pods read as replicas of their
 	// workload, holders the Lease holders asked for those whose metrics do not say who leads.
 	targets []findings.Target
-	reps    []replicas.Replica
-	holders []replicas.Holder
+	reps    []model.Replica
+	holders []model.Holder
 }
 
 // judgeQueues takes the targets read to the queue table; leases gives the Lease holders of
 // the namespaces whose replicas' metrics do not say who leads (nil when it cannot tell).
-func judgeQueues(read []model.Target, th findings.Thresholds, leases func(namespaces []string) []replicas.Holder) judgedQueues {
+func judgeQueues(read []model.Target, th findings.Thresholds, leases func(namespaces []string) []model.Holder) judgedQueues {
 	stats, errs, curs, targets := analyse(read, th)
 	reps := replicasOf(read, curs)
-	var holders []replicas.Holder
-	if ns := replicas.Unsure(reps); len(ns) > 0 {
+	var holders []model.Holder
+	if ns := model.UnsureLeader(reps); len(ns) > 0 {
 		holders = leases(ns)
 	}
-	stats, groups := replicas.Fold(stats, reps, holders)
+	stats, groups := model.FoldReplicas(stats, reps, holders)
 	list := view.NewQueueList(stats, errs)
 	list.Replicas = groups
 	list.SetClusters(report.Clusters(read))

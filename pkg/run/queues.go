@@ -10,7 +10,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
@@ -43,7 +42,7 @@ func QueuesWith(ctx context.Context, cfg QueuesConfig, env Env) (*QueuesResult, 
 	}
 	defer m.cancel()
 	ctx, inv, read := m.ctx, m.inv, m.targets
-	j := judgeQueues(read, cfg.Thresholds, func(ns []string) []replicas.Holder {
+	j := judgeQueues(read, cfg.Thresholds, func(ns []string) []model.Holder {
 		if inv.Cluster == nil {
 			return nil
 		}
@@ -104,14 +103,14 @@ func analyse(read []model.Target, th findings.Thresholds) ([]health.QueueStats, 
 
 // replicasOf are the pods read, with their workload and leadership (from curs, their last
 // snapshots by target).
-func replicasOf(read []model.Target, curs map[string]*health.Snapshot) []replicas.Replica {
-	var reps []replicas.Replica
+func replicasOf(read []model.Target, curs map[string]*health.Snapshot) []model.Replica {
+	var reps []model.Replica
 	for _, r := range read {
 		t := r.Target
 		if t.Kind != target.KindPod || !r.Read() {
 			continue
 		}
-		reps = append(reps, replicas.ReplicaOf(t.ID(), t.Cluster, t.Namespace, t.Name, t.Workload, curs[t.ID()]))
+		reps = append(reps, model.ReplicaOf(t.ID(), t.Cluster, t.Namespace, t.Name, t.Workload, curs[t.ID()]))
 	}
 	return reps
 }

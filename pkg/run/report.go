@@ -13,7 +13,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
@@ -185,7 +184,7 @@ func clusterFacts(ctx context.Context, cfg ReportConfig, inv *source.Inventory, 
 		}
 	}
 	in.Usage, in.UsageNote = inv.Cluster.Usage(ctx, namespaces(inv))
-	if ns := replicas.Unsure(report.Replicas(targets)); len(ns) > 0 {
+	if ns := model.UnsureLeader(report.Replicas(targets)); len(ns) > 0 {
 		in.Leases = inv.Cluster.LeaseHolders(ctx, ns)
 	}
 	return admissionNotes

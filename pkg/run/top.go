@@ -10,7 +10,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
@@ -43,7 +42,7 @@ type Frames struct {
 	warned     map[string]bool
 	// holders are the Lease holders of holdersOf, asked when the targets were found at
 	// holdersAt.
-	holders   []replicas.Holder
+	holders   []model.Holder
 	holdersOf string
 	holdersAt time.Time
 }
@@ -99,11 +98,11 @@ func (t *Frames) Next(ctx context.Context) (*view.Frame, error) {
 		read[i] = t.pair(results[i])
 	}
 	t.noteFailures(read)
-	j := judgeQueues(read, t.cfg.Thresholds, func(ns []string) []replicas.Holder { return t.leaseHolders(ctx, ns) })
+	j := judgeQueues(read, t.cfg.Thresholds, func(ns []string) []model.Holder { return t.leaseHolders(ctx, ns) })
 	f.List = j.list
 	setQueueWait(&f.List, j.targets, t.cfg.Thresholds)
 	// Who leads, as report judges it: a standby is not a stalled controller.
-	f.Findings = findings.Evaluate(j.targets, replicas.Elections(j.reps, j.holders), nil, t.cfg.Thresholds)
+	f.Findings = findings.Evaluate(j.targets, model.Elections(j.reps, j.holders), nil, t.cfg.Thresholds)
 	f.Warnings = append(f.Warnings, notes(read)...)
 	return f, nil
 }
@@ -133,7 +132,7 @@ func (t *Frames) pair(r source.Result) model.Target {
 // leaseHolders are the holders of the Leases of the namespaces ns, for the replicas whose
 // metrics do not say who leads: asked once per discovery of the targets (a failover makes the
 // old leader's row fail, and so a rediscovery), not at every refresh.
-func (t *Frames) leaseHolders(ctx context.Context, ns []string) []replicas.Holder {
+func (t *Frames) leaseHolders(ctx context.Context, ns []string) []model.Holder {
 	if len(ns) == 0 || t.inv == nil || t.inv.Cluster == nil {
 		return nil
 	}

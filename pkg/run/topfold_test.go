@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
@@ -22,7 +22,7 @@ type leaseCluster struct {
 	hang bool
 }
 
-func (c *leaseCluster) LeaseHolders(ctx context.Context, _ []string) []replicas.Holder {
+func (c *leaseCluster) LeaseHolders(ctx context.Context, _ []string) []model.Holder {
 	c.asked++
 	if c.hang {
 		select {
@@ -31,7 +31,7 @@ func (c *leaseCluster) LeaseHolders(ctx context.Context, _ []string) []replicas.
 		case <-time.After(time.Minute):
 		}
 	}
-	return []replicas.Holder{{Namespace: "ops", Lease: "op-lock", Identity: "op-a_0f3c"}}
+	return []model.Holder{{Namespace: "ops", Lease: "op-lock", Identity: "op-a_0f3c"}}
 }
 
 // twoReplicas is a Deployment's two pods: op-a, which leads and has a queue, and op-b, a

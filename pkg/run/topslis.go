@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/capacity"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/slo"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 
@@ -33,7 +33,7 @@ func topObjective(s findings.QueueSLI, window time.Duration) *view.Objective {
 	o := &view.Objective{ObjectiveSeconds: s.Objective, Quantile: findings.SLOQuantile, Samples: view.Num(s.Counts.N),
 		Over: view.Num(s.Counts.Over), OverAtMost: view.Num(s.Counts.OverAtMost), OverShare: view.Num(s.Counts.Over / s.Counts.N),
 		P99Seconds: view.Num(s.P99), P99AtLeast: s.P99AtLeast && !math.IsNaN(s.P99), Verdict: string(s.Verdict), Why: s.Why}
-	if s.Verdict != slo.NotJudged {
+	if s.Verdict != capacity.NotJudged {
 		return o
 	}
 	need := math.Ceil(1/(1-findings.SLOQuantile) - 1e-9)

@@ -7,7 +7,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
@@ -25,7 +24,7 @@ type DiffResult struct {
 // file. Both sides are read on one clock, started here: bounds.Deadline bounds the two
 // together. On an error the result holds the warnings of the sides read before it; an error
 // of the ignore file is one in the command line.
-func Diff(ctx context.Context, bounds open.Spec, before, after string) (*DiffResult, error) {
+func Diff(ctx context.Context, bounds Spec, before, after string) (*DiffResult, error) {
 	cfg, err := newReportConfig(ReportOptions{Thresholds: findings.DefaultThresholds()})
 	if err != nil {
 		return nil, err
@@ -49,7 +48,7 @@ func Diff(ctx context.Context, bounds open.Spec, before, after string) (*DiffRes
 // differ reads the sides of one diff on one clock.
 type differ struct {
 	cfg    ReportConfig
-	bounds open.Spec
+	bounds Spec
 	clock  source.Clock
 }
 
@@ -77,7 +76,7 @@ func (d differ) load(ctx context.Context, before, after string) ([]diff.Loaded, 
 // the same plan, opened from the snapshot (open.Snapshot), run through the same stages on
 // the same clock.
 func (d differ) reportOf(ctx context.Context, s *snapshot.Snapshot) (view.Report, error) {
-	r := openedOf(open.FromSnapshot(s, d.bounds), nil, d.clock)
+	r := openedOf(FromSnapshot(s, d.bounds), nil, d.clock)
 	res, err := ReportWith(ctx, withSource(d.cfg, r), r.env)
 	if err != nil {
 		return view.Report{}, err

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/open"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/version"
@@ -74,7 +73,7 @@ func Snapshot(ctx context.Context, p Plan, o ReportOptions) (*Recorded, error) {
 // snapshotFacts adds the API server's version and the pods' recent Warning events; it returns
 // what could not be read, as warnings.
 func snapshotFacts(ctx context.Context, p Plan, s *snapshot.Snapshot, now time.Time) []string {
-	kube, err := open.Connect(p.Inputs.Kubeconfig, p.Spec.Timeout)
+	kube, err := Connect(p.Inputs.Kubeconfig, p.Spec.Timeout)
 	if err != nil {
 		return []string{err.Error()}
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/transport"
 )
 
 // ClusterSource reads a target in a cluster through a transport (the API server's proxy, a
@@ -21,8 +20,8 @@ import (
 // its Notes. One ClusterSource is read by one goroutine at a time.
 type ClusterSource struct {
 	Endpoint  target.Target
-	Transport transport.Transport
-	Fallback  transport.Transport
+	Transport Transport
+	Fallback  Transport
 	// WithToken says whether a metrics token is configured (it changes the advice on 401).
 	WithToken bool
 	// Token is the metrics token the transport sends, if any: it is only used to take it out of
@@ -62,7 +61,7 @@ func (s *ClusterSource) fetchWithFallback(ctx context.Context) (*Page, error) {
 	return page, err
 }
 
-func (s *ClusterSource) fetch(ctx context.Context, tr transport.Transport, via target.Via) (*Page, error) {
+func (s *ClusterSource) fetch(ctx context.Context, tr Transport, via target.Via) (*Page, error) {
 	h := http.Header{}
 	h.Set("Accept", AcceptHeader)
 	h.Set("Accept-Encoding", "gzip")

@@ -11,10 +11,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sample"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
@@ -59,7 +59,7 @@ func (p *podSource) Open(context.Context) (*source.Inventory, error) {
 }
 
 func (p *podSource) Read(ctx context.Context, o source.Options) []source.Result {
-	rs := sample.Collect(ctx, []scrape.Source{&scrape.FileSource{Paths: []string{
+	rs := collect.Collect(ctx, []scrape.Source{&scrape.FileSource{Paths: []string{
 		"../../testdata/pages/controller-runtime-1.prom", "../../testdata/pages/controller-runtime-2.prom"}}}, o)
 	rs[0].Target, rs[0].Pod = p.tgt, p.pod
 	return rs

@@ -9,8 +9,8 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -61,6 +61,6 @@ func (f *fakeCluster) Events(_ context.Context, _ string, _ []objects.Controller
 		Controllers: []string{"x widget"}}}}
 }
 
-func (f *fakeCluster) LeaseHolders(context.Context, []string) []replicas.Holder {
-	return []replicas.Holder{{Namespace: "ops", Lease: "widget-lock", Identity: "widget-7d9f-abcde_1"}}
+func (f *fakeCluster) LeaseHolders(context.Context, []string) []model.Holder {
+	return []model.Holder{{Namespace: "ops", Lease: "widget-lock", Identity: "widget-7d9f-abcde_1"}}
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/profiling"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -52,7 +52,7 @@ func FuzzReplay(f *testing.F) {
 		}
 		for _, tg := range source.Model(got) {
 			_ = p.Log(ctx, tg, logs.PodLogRequest{})
-			_ = p.Goroutines(ctx, tg, profiling.Want{}, profiling.Bounds{})
+			_ = p.Goroutines(ctx, tg, goroutines.Want{}, goroutines.Bounds{})
 		}
 	})
 }
@@ -73,7 +73,7 @@ func TestReplayOfTheFuzzSeed(t *testing.T) {
 	if l := p.Log(ctx, pod, logs.PodLogRequest{}); l == nil || len(l.Failures) != 1 {
 		t.Errorf("the stored log is not replayed: %+v", l)
 	}
-	if g := p.Goroutines(ctx, pod, profiling.Want{}, profiling.Bounds{}); g == nil || g.Workers != 2 {
+	if g := p.Goroutines(ctx, pod, goroutines.Want{}, goroutines.Bounds{}); g == nil || g.Workers != 2 {
 		t.Errorf("the stored dump is not replayed: %+v", g)
 	}
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/profiling"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -16,7 +15,7 @@ var (
 
 // Goroutines reads the dump through the live source, when it can read one, and keeps it with
 // the target's result.
-func (r *Recorder) Goroutines(ctx context.Context, t model.Target, w profiling.Want, b profiling.Bounds) *goroutines.Profile {
+func (r *Recorder) Goroutines(ctx context.Context, t model.Target, w goroutines.Want, b goroutines.Bounds) *goroutines.Profile {
 	live, ok := r.src.(source.Profiler)
 	if !ok {
 		return nil
@@ -36,7 +35,7 @@ func (r *Recorder) Goroutines(ctx context.Context, t model.Target, w profiling.W
 
 // Goroutines gives the dump the snapshot kept for the target; nil when it kept none (it was
 // not asked for, or the snapshot is older than dumps), and when ctx has ended.
-func (p *Replay) Goroutines(ctx context.Context, t model.Target, _ profiling.Want, _ profiling.Bounds) *goroutines.Profile {
+func (p *Replay) Goroutines(ctx context.Context, t model.Target, _ goroutines.Want, _ goroutines.Bounds) *goroutines.Profile {
 	if ctx.Err() != nil {
 		return nil
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/profiling"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -20,7 +19,7 @@ type profiled struct {
 	asked []string
 }
 
-func (p *profiled) Goroutines(_ context.Context, t model.Target, _ profiling.Want, _ profiling.Bounds) *goroutines.Profile {
+func (p *profiled) Goroutines(_ context.Context, t model.Target, _ goroutines.Want, _ goroutines.Bounds) *goroutines.Profile {
 	p.asked = append(p.asked, t.ID())
 	return &goroutines.Profile{Endpoint: t.ID() + "/debug/pprof/goroutine", Goroutines: 40, Workers: 2, Groups: []goroutines.Group{{
 		Count: 2, State: "select", Longest: 3 * time.Minute, Wait: goroutines.Frame{Func: "net/http.(*Client).Do"},
@@ -41,9 +40,9 @@ func TestSnapshotKeepsAndReplaysTheGoroutineDump(t *testing.T) {
 		t.Fatalf("%d results", len(results))
 	}
 	target := results[0].Model()
-	want := rec.Goroutines(ctx, target, profiling.Want{}, profiling.DefaultBounds())
+	want := rec.Goroutines(ctx, target, goroutines.Want{}, goroutines.DefaultBounds())
 	back := readBack(t, ctx, rec)
-	got := NewReplay(back).Goroutines(ctx, target, profiling.Want{}, profiling.DefaultBounds())
+	got := NewReplay(back).Goroutines(ctx, target, goroutines.Want{}, goroutines.DefaultBounds())
 	wj, _ := json.Marshal(want)
 	gj, _ := json.Marshal(got)
 	if got == nil || !bytes.Equal(wj, gj) {
@@ -51,7 +50,7 @@ func TestSnapshotKeepsAndReplaysTheGoroutineDump(t *testing.T) {
 	}
 
 	back.Results[0].Goroutines = nil // as a snapshot made before dumps were read
-	if p := NewReplay(back).Goroutines(ctx, target, profiling.Want{}, profiling.DefaultBounds()); p != nil {
+	if p := NewReplay(back).Goroutines(ctx, target, goroutines.Want{}, goroutines.DefaultBounds()); p != nil {
 		t.Errorf("a snapshot without a dump replayed %+v", p)
 	}
 	var old Result

@@ -16,8 +16,8 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -161,7 +161,7 @@ type recordingCluster struct {
 	usage       map[string]source.PodUsage
 	usageNote   string
 	usageAsked  bool
-	leases      map[replicas.Holder]bool
+	leases      map[model.Holder]bool
 	workloads   map[string]map[string]string
 	wwarnings   []string
 	admission   *apiserver.Admission
@@ -246,12 +246,12 @@ func (c *recordingCluster) Events(ctx context.Context, ns string, controllers []
 	return v
 }
 
-func (c *recordingCluster) LeaseHolders(ctx context.Context, namespaces []string) []replicas.Holder {
+func (c *recordingCluster) LeaseHolders(ctx context.Context, namespaces []string) []model.Holder {
 	hs := c.live.LeaseHolders(ctx, namespaces)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.leases == nil {
-		c.leases = map[replicas.Holder]bool{}
+		c.leases = map[model.Holder]bool{}
 	}
 	for _, h := range hs {
 		c.leases[h] = true

@@ -16,9 +16,9 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 )
 
@@ -204,8 +204,8 @@ func (c *replayCluster) Events(context.Context, string, []objects.Controller, ma
 }
 
 // LeaseHolders gives the stored holders of the namespaces' Leases.
-func (c *replayCluster) LeaseHolders(_ context.Context, namespaces []string) []replicas.Holder {
-	var out []replicas.Holder
+func (c *replayCluster) LeaseHolders(_ context.Context, namespaces []string) []model.Holder {
+	var out []model.Holder
 	for _, h := range c.a.Leases {
 		if slices.Contains(namespaces, h.Namespace) {
 			out = append(out, h)

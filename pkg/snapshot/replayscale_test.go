@@ -11,7 +11,6 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/profiling"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -53,12 +52,12 @@ func TestReplayFindsLogsAndDumpsByIndex(t *testing.T) {
 		if l := p.Log(ctx, last, logs.PodLogRequest{}); l == nil || l.Lines != n-1 {
 			t.Fatalf("%d targets: log %+v, want the last target's", n, l)
 		}
-		if g := p.Goroutines(ctx, last, profiling.Want{}, profiling.Bounds{}); g == nil || g.Goroutines != n-1 {
+		if g := p.Goroutines(ctx, last, goroutines.Want{}, goroutines.Bounds{}); g == nil || g.Goroutines != n-1 {
 			t.Fatalf("%d targets: dump %+v, want the last target's", n, g)
 		}
 		return testing.AllocsPerRun(20, func() {
 			p.Log(ctx, last, logs.PodLogRequest{})
-			p.Goroutines(ctx, last, profiling.Want{}, profiling.Bounds{})
+			p.Goroutines(ctx, last, goroutines.Want{}, goroutines.Bounds{})
 		})
 	}
 	small, large := allocs(20), allocs(4000)
@@ -88,7 +87,7 @@ func TestReplayStopsWhenTheContextEnds(t *testing.T) {
 	if l := p.Log(ctx, tg, logs.PodLogRequest{}); l != nil {
 		t.Errorf("log %+v after the context ended", l)
 	}
-	if g := p.Goroutines(ctx, tg, profiling.Want{}, profiling.Bounds{}); g != nil {
+	if g := p.Goroutines(ctx, tg, goroutines.Want{}, goroutines.Bounds{}); g != nil {
 		t.Errorf("dump %+v after the context ended", g)
 	}
 }
@@ -125,7 +124,7 @@ func BenchmarkReplay(b *testing.B) {
 				}
 				for _, t := range ts {
 					p.Log(ctx, t, logs.PodLogRequest{})
-					p.Goroutines(ctx, t, profiling.Want{}, profiling.Bounds{})
+					p.Goroutines(ctx, t, goroutines.Want{}, goroutines.Bounds{})
 				}
 			}
 		})

@@ -19,9 +19,9 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
@@ -107,7 +107,7 @@ type ClusterAnswers struct {
 	Usage     map[string]source.PodUsage `json:"usage,omitempty"`
 	UsageNote string                     `json:"usageNote,omitempty"`
 	// Leases are the holders of the Leases of the pods' namespaces.
-	Leases []replicas.Holder `json:"leases,omitempty"`
+	Leases []model.Holder `json:"leases,omitempty"`
 	// WorkloadAnnotations are the values of the annotations read on workload objects, by key
 	// and "namespace/kind/name"; WorkloadWarnings what could not be read.
 	WorkloadAnnotations map[string]map[string]string `json:"workloadAnnotations,omitempty"`

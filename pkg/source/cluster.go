@@ -9,8 +9,8 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/events"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
 )
 
 // Cluster is what a source that reads a live cluster offers beyond the metrics pages: the
@@ -38,7 +38,7 @@ type Cluster interface {
 	// returns the values of those that carry it; warnings say which could not be read.
 	WorkloadAnnotation(ctx context.Context, key string, workloads []string) (values map[string]string, warnings []string)
 	// LeaseHolders lists the holders of the Leases of the namespaces, where they may be listed.
-	LeaseHolders(ctx context.Context, namespaces []string) []replicas.Holder
+	LeaseHolders(ctx context.Context, namespaces []string) []model.Holder
 	// Admission reads the admission webhook configurations, where they may be listed.
 	Admission(ctx context.Context) apiserver.Admission
 	// OwnedKinds probes the kinds the webhooks intercept for objects whose controller

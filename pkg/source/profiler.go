@@ -5,7 +5,6 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/profiling"
 )
 
 // Profiler is a source that can read a target's goroutine dump (a cluster, or a snapshot that
@@ -15,5 +14,5 @@ type Profiler interface {
 	// Goroutines reads the dump of the process behind t once. It never fails: a dump that
 	// cannot be had is a profile with a note; nil means the source has nothing to say (a
 	// snapshot made without one).
-	Goroutines(ctx context.Context, t model.Target, w profiling.Want, b profiling.Bounds) *goroutines.Profile
+	Goroutines(ctx context.Context, t model.Target, w goroutines.Want, b goroutines.Bounds) *goroutines.Profile
 }

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/replicas"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 )
 
 // QueueList is the result of `queues` (and of each frame of `top`) in -o json|yaml. Missing
@@ -24,7 +24,7 @@ type QueueList struct {
 	Errors []TargetError `json:"errors,omitempty"`
 	// Replicas are the workloads of which two or more replicas were read: who leads, and which
 	// standby replicas were folded into the leader's rows (they have no items of their own).
-	Replicas []replicas.Group `json:"replicas,omitempty"`
+	Replicas []model.ReplicaGroup `json:"replicas,omitempty"`
 	// Clusters are the clusters read, when there are several (a fleet read from a Prometheus
 	// server; "" stands for targets without the cluster label). Each item and error then names
 	// its cluster.
