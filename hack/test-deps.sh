@@ -18,9 +18,9 @@ deps=(
   "flock|util-linux|one control-plane build at a time"
   "make|make|the Makefile targets"
   "chromium|chromium|opening the html report in a real browser"
-  "prometheus|prometheus|a real Prometheus server that --prometheus reads (pkg/promsource, pkg/cmd, test/e2e)"
+  "prometheus|prometheus|a real Prometheus server that --prometheus reads (pkg/sources/promsource, pkg/cmd, test/e2e)"
   "promtool|prometheus|checking and unit-testing the rules of kubectl ctrldiag rules, and backfilling the history top starts with (promtool)"
-  "victoria-metrics|victoria-metrics|a second, different server of the Prometheus API (single-node VictoriaMetrics) that --prometheus reads (pkg/promsource, test/e2e)"
+  "victoria-metrics|victoria-metrics|a second, different server of the Prometheus API (single-node VictoriaMetrics) that --prometheus reads (pkg/sources/promsource, test/e2e)"
   "tmux|tmux|driving kubectl ctrldiag top in a real terminal (test)"
 )
 

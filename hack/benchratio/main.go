@@ -26,7 +26,7 @@ import (
 )
 
 // benchPackages hold the Go benchmarks.
-var benchPackages = []string{"./pkg/parse", "./pkg/health", "./pkg/collect", "./pkg/render", "./pkg/run", "./pkg/snapshot", "./pkg/diff", "./pkg/findings"}
+var benchPackages = []string{"./pkg/parse", "./pkg/model/health", "./pkg/sources/collect", "./pkg/print/render", "./pkg/run", "./pkg/sources/snapshot", "./pkg/view/diff", "./pkg/judge/findings"}
 
 type config struct {
 	root, out, clusterRoot, benchInput string

@@ -1,5 +1,5 @@
 // Command gentables compiles a YAML table of the plugin into the Go file beside it: run by
-// `go generate` in pkg/findings (-table findings) and pkg/knobs (-table knobs) after their
+// `go generate` in pkg/judge/findings (-table findings) and pkg/facts/knobs (-table knobs) after their
 // YAML changed. A change to the tables' Go types that the generated file no longer compiles
 // against needs the generated var emptied by hand first (the program builds with it).
 package main

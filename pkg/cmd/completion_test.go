@@ -7,7 +7,7 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 )
 
 // complete runs `kubectl-ctrldiag __complete args...`, what kubectl_complete-ctrldiag runs for

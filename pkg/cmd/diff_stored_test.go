@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/snapshot"
 )
 
 // A snapshot of a working endpoint whose report.json was edited to the healthy report of a

@@ -1,5 +1,5 @@
 // This file implements `kubectl ctrldiag explain [TOPIC]`: what a check, the thresholds,
-// the STATUS values and the capacity model mean, without a cluster. Flags only: pkg/explain
+// the STATUS values and the capacity model mean, without a cluster. Flags only: pkg/print/render
 // builds the pages.
 
 package cmd
@@ -9,8 +9,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/print/printer"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/print/render"
 )
 
 const explainLong = `Explain what the output of the other commands means. Without a topic, list the topics and

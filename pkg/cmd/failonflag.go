@@ -1,5 +1,5 @@
 // This file registers --fail-on on the commands that exit 3 on findings (report,
-// snapshot, diff) and reads it with pkg/findings (FailOnLevel): one flag, one parser, one decision.
+// snapshot, diff) and reads it with pkg/judge/findings (FailOnLevel): one flag, one parser, one decision.
 
 package cmd
 
@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 )
 
 // FailOnName is the flag's name.

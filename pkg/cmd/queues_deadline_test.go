@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/source"
 )
 
 // slowPrometheus answers the queries of a reading of one target, each after delay: the

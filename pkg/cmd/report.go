@@ -13,8 +13,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/suppress"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/print/printer"
 )
 
 const reportLong = `Diagnose the controllers of a namespace (-n) or of the cluster (-A): whether they keep up,

@@ -9,7 +9,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/testkit/golden"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 

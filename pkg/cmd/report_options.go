@@ -8,8 +8,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/print/printer"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/print/render"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 )
 

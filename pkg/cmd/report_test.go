@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 

@@ -1,7 +1,7 @@
 // Package cmd is the kubectl-ctrldiag command tree: the root command (from pkg/cmd/cli) and
 // each verb in a file of its own (queues.go, report.go, ...) with its options and tests. A verb
 // turns its flags into a Spec and a config, hands them to pkg/run, and prints the
-// result through pkg/render; nothing below this package knows cobra.
+// result through pkg/print/render; nothing below this package knows cobra.
 package cmd
 
 import (

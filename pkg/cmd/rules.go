@@ -1,6 +1,6 @@
 // This file implements `kubectl ctrldiag rules`: the checks of report as Prometheus
 // alerting and recording rules, with the same thresholds, so that the alert that wakes
-// someone up and the report they then run agree. Flags only: pkg/alerts makes the rules.
+// someone up and the report they then run agree. Flags only: pkg/judge/alerts makes the rules.
 
 package cmd
 
@@ -13,10 +13,10 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/alerts"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/render"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/alerts"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/print/printer"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/print/render"
 )
 
 const rulesLong = `Print Prometheus rules that raise, as alerts, the findings report raises: for every check
@@ -58,7 +58,7 @@ const rulesExample = `  # A rule file for a plain Prometheus (rule_files: in pro
   kubectl ctrldiag rules \
     -o jsonpath='{range .groups[*].rules[*]}{.alert}{"\n"}{end}' | grep .`
 
-// rulesFormats are the values of -o: the outputs of pkg/alerts, and kubectl's templates over the
+// rulesFormats are the values of -o: the outputs of pkg/judge/alerts, and kubectl's templates over the
 // rule file.
 var rulesFormats = slices.Concat(alerts.Formats, printer.TemplateFormats)
 
@@ -124,7 +124,7 @@ func NewRulesCmd(g *cli.GlobalFlags, streams genericiooptions.IOStreams) *cobra.
 	return cmd
 }
 
-// Complete turns the flags into the options of pkg/alerts, or a usage error.
+// Complete turns the flags into the options of pkg/judge/alerts, or a usage error.
 func (o *RulesOptions) Complete() error {
 	if o.Output == oldRules {
 		fmt.Fprintln(o.ErrOut, "rules: -o rules is deprecated and goes in the next release: use -o yaml (the same rule file), the default")

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/snapshot"
 )
 
 // -f never replaces what is not a regular file: a symbolic link stays a link and its target

@@ -2,7 +2,7 @@
 // and targets: cluster discovery (TARGET arguments, -l, --include-apiserver, --port/--path/
 // --scheme, --via), direct sources (--url, --from-file), metrics credentials and TLS, the
 // bounds of the work, and a Prometheus server to read instead (--prometheus, --window, --at,
-// --clusters). It checks them in the user's words and turns them into an open.Spec.
+// --clusters). It checks them in the user's words and turns them into a run.Spec.
 
 package cmd
 

@@ -10,7 +10,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
 )
 
-// Inputs are what a command gives open.Open besides the Spec: the kubeconfig of the global
+// Inputs are what a command gives run.Open besides the Spec: the kubeconfig of the global
 // flags, stdin for --from-file -, and, with -v, errOut for what the Prometheus queries cost.
 func Inputs(g *cli.GlobalFlags, stdin io.Reader, errOut io.Writer) run.Inputs {
 	in := run.Inputs{Stdin: stdin, Log: promLog(errOut)}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/run"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/promsource"
 )
 
 // PromFlags are the flags of the Prometheus source: a server that speaks the Prometheus HTTP

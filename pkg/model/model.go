@@ -11,10 +11,10 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/goroutines"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/knobs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/logs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 

@@ -11,7 +11,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/health"
 )
 
 // Replica is one scraped pod target.
@@ -42,7 +42,7 @@ type ReplicaGroup struct {
 	// Leader is the target of the leading replica; "" when it is unknown or several claim it.
 	Leader string `json:"leader,omitempty"`
 	// LeaderFrom says how the leader was told: "leader_election_master_status" or "Lease NS/NAME".
-	LeaderFrom string   `json:"leaderFrom,omitempty"`
+	LeaderFrom string          `json:"leaderFrom,omitempty"`
 	Replicas   []ReplicaMember `json:"replicas"`
 }
 

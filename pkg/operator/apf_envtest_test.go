@@ -13,8 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/scenario"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
 )

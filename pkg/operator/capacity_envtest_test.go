@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/scenario"
 )

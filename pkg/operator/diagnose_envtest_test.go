@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/health"
 )
 
 // diagnose runs report's rules, with the default thresholds, over the window of one

@@ -19,7 +19,7 @@ import (
 // they stream by and never held.
 //
 // The reduced family holds what a reader gets by summing the family's series the way
-// pkg/health sums histograms (counts, sums and buckets of equal bounds added, a series
+// pkg/model/health sums histograms (counts, sums and buckets of equal bounds added, a series
 // without a +Inf bucket counted in one of its own), in the page's order, so that its figures
 // are exactly those of the whole family. A reducer that sums otherwise must not use it.
 // Lines a reduced family cannot take (a family not typed histogram by a plain "# TYPE" line

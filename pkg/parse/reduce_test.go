@@ -14,7 +14,7 @@ import (
 	"github.com/prometheus/common/model"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/health"
 )
 
 // healthReduced is what the model reads of the families it reads in part, as the commands

@@ -12,7 +12,7 @@ import (
 )
 
 // family returns the reduced family: for each key (the kept labels' values), one series that
-// sums the key's series as pkg/health's Histogram.add does, in the order of the page. When
+// sums the key's series as pkg/model/health's Histogram.add does, in the order of the page. When
 // that sum's buckets would not read back as they are (bounds not strictly increasing: NaN,
 // or out of order), the key's series are given one by one instead, with the kept labels only,
 // and their reader sums them itself.
@@ -117,10 +117,10 @@ func (rec *record) getSC() uint64 {
 	return 0
 }
 
-// sumBucket is a bucket of a sum, as pkg/health's Bucket.
+// sumBucket is a bucket of a sum, as pkg/model/health's Bucket.
 type sumBucket struct{ ub, count float64 }
 
-// sum adds the records recs the way pkg/health's Histogram.add adds series, and returns the
+// sum adds the records recs the way pkg/model/health's Histogram.add adds series, and returns the
 // histogram that reads back as that sum; ok is false when none does (see result).
 func (r *reducer) sum(recs []int32, alloc *slabs) (h *dto.Histogram, ok bool) {
 	var count, total float64
@@ -172,7 +172,7 @@ func (r *reducer) sum(recs []int32, alloc *slabs) (h *dto.Histogram, ok bool) {
 	return h, true
 }
 
-// addSumBucket is pkg/health's Histogram.addBucket.
+// addSumBucket is pkg/model/health's Histogram.addBucket.
 func addSumBucket(buckets []sumBucket, ub, count float64) []sumBucket {
 	if n := len(buckets); n == 0 || buckets[n-1].ub < ub {
 		return append(buckets, sumBucket{ub, count})

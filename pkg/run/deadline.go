@@ -6,7 +6,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/source"
 )
 
 // deadlineWarning says that the run's deadline cut the cluster reads after the targets short;

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view/report"
 )
 
 // LogConfig says whether report reads the controllers' logs.

@@ -9,12 +9,12 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/logs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view/report"
 )
 
 // The log is read of the leader's pod only: never a standby's, nor of a pod of unknown role

@@ -8,8 +8,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/promsource"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/source"
 )
 
 // Inputs are what Open uses besides the Spec.

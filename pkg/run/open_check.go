@@ -6,11 +6,11 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/scrape"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/collect"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/discover"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/promsource"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/scrape"
 )
 
 // The defaults of a Spec's values that their sources define.

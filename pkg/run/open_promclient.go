@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/redact"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/promsource"
 )
 
 // promClient builds the client of the Prometheus server, its credentials registered with

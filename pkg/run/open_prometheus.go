@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/collect"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/promsource"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"k8s.io/client-go/rest"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/promsource"
 )
 
 // serviceRef is NAMESPACE/[SCHEME:]NAME:PORT, the part of --prometheus svc/... after svc/.

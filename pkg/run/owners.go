@@ -3,13 +3,13 @@ package run
 import (
 	"context"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/apiserver"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/apiserver"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view/report"
 )
 
 // probeOwnedKinds runs the owner-reference probe when an API server's page shows a slow or

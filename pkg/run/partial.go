@@ -1,7 +1,7 @@
 package run
 
 import (
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 

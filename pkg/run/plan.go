@@ -3,7 +3,7 @@ package run
 import (
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/source"
 )
 
 // Plan is what a verb asks to read.

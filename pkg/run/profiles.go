@@ -6,13 +6,13 @@ import (
 	"slices"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/goroutines"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view/report"
 )
 
 // ProfileConfig says whether and how report reads the goroutine dumps of targets whose
@@ -22,7 +22,7 @@ type ProfileConfig struct {
 	Off bool
 	// Port is --pprof-port: the pods' port that serves pprof (0: found from the pod).
 	Port int32
-	// Bounds bound each fetch (zero: profiling.DefaultBounds).
+	// Bounds bound each fetch (zero: goroutines.DefaultBounds).
 	Bounds goroutines.Bounds
 }
 

@@ -1,10 +1,10 @@
 package run
 
 import (
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view/report"
 )
 
 // judgedQueues is the model of the targets read through the stages after it, as `queues` and

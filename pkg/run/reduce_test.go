@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/collect"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/collect"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/source"
 )
 
 // optionsSpy is a source that remembers the options it was read with.

@@ -7,17 +7,17 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cachesync"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/knobs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/suppress"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/cachesync"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/report"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view/report"
 )
 
 // ReportConfig is what `report` needs besides its source.
@@ -193,7 +193,7 @@ func clusterFacts(ctx context.Context, cfg ReportConfig, inv *source.Inventory, 
 // suppressions are the accepted findings: the ignore file's entries and the
 // ctrldiag.io/ignore annotations of the pods and, in a cluster, of their workloads; with what
 // to warn about them.
-func suppressions(ctx context.Context, cfg ReportConfig, inv *source.Inventory, targets []model.Target) (func([]findings.Finding) ([]findings.Finding, *view.Suppressions), []string) {
+func suppressions(ctx context.Context, cfg ReportConfig, inv *source.Inventory, targets []model.Target) (func([]findings.Finding) ([]findings.Finding, *suppress.Accepted), []string) {
 	var workloads map[string]string
 	var warnings []string
 	if inv.Cluster != nil {

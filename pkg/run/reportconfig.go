@@ -9,10 +9,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/capacity"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/objects"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/suppress"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/objects"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/capacity"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/suppress"
 )
 
 // ReportOptions are report's own options as the user gave them, in plain values;

@@ -10,10 +10,10 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/parse"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/capacity"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/capacity"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
 )
 

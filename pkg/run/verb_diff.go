@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/diff"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/source"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/snapshot"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/source"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/view/diff"
 )
 
 // DiffResult is what `diff` prints: the comparison, and the warnings of the two sides.
@@ -73,7 +73,7 @@ func (d differ) load(ctx context.Context, before, after string) ([]diff.Loaded, 
 }
 
 // reportOf makes the report of a snapshot already read as `report --from-snapshot` makes it:
-// the same plan, opened from the snapshot (open.Snapshot), run through the same stages on
+// the same plan, opened from the snapshot (FromSnapshot), run through the same stages on
 // the same clock.
 func (d differ) reportOf(ctx context.Context, s *snapshot.Snapshot) (view.Report, error) {
 	r := openedOf(FromSnapshot(s, d.bounds), nil, d.clock)

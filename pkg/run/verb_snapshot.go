@@ -10,7 +10,7 @@ import (
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/localfile"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printable"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/snapshot"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/snapshot"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/version"
 )
 

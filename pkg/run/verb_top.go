@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/promsource"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/promsource"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 

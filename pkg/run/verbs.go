@@ -3,7 +3,7 @@ package run
 import (
 	"context"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 )
 
 // Queues opens the plan, reads its targets and returns the queue table, its STATUS judged

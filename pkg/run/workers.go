@@ -1,8 +1,8 @@
 package run
 
 import (
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/health"
 )
 
 // implausibleWorkers says, per target, which controllers claim more workers than any process

@@ -3,7 +3,7 @@ package view
 import (
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 )
 
 // DiffKind is the kind of the diff's structured output.

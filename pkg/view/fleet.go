@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 )
 
 // ClusterSummary is one cluster of a fleet (targets read from a Prometheus server that holds

@@ -3,7 +3,7 @@ package view
 import (
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 )
 
 // Recount after some findings were suppressed counts them out of their cluster too: its

@@ -3,8 +3,8 @@ package view
 import (
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/health"
 )
 
 // Frame is one refresh of `top`: every target read once, its rates over the time since the

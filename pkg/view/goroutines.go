@@ -1,6 +1,6 @@
 package view
 
-import "github.com/ctrldiag/kubectl-ctrldiag/pkg/goroutines"
+import "github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/goroutines"
 
 // Goroutines is one target's goroutine dump as the report shows it: the groups of workers by
 // where they wait, or why there is no dump.

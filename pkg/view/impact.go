@@ -3,7 +3,7 @@ package view
 import (
 	"cmp"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 )
 
 // harm is what a queue suffers, as the report's sections measure it: the p99 wait of its

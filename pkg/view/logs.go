@@ -1,6 +1,6 @@
 package view
 
-import "github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
+import "github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/logs"
 
 // Log is the report's Log section for one target: what the recent log of its controller's
 // container says (failing objects with their errors, client-side throttling waits, panics

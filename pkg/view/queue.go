@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/health"
 )
 
 // Queue is one workqueue of one target over the window: every figure any output shows of a

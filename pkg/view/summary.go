@@ -1,6 +1,6 @@
 package view
 
-import "github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+import "github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 
 // Summary counts what a report read and found, and says, controller by controller, what is
 // wrong and what to change.

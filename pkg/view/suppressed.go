@@ -3,7 +3,7 @@ package view
 import (
 	"strings"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 )
 
 // Suppressions are the findings a team has accepted for now (an ignore file entry or a

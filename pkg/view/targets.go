@@ -1,7 +1,7 @@
 package view
 
 import (
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/discover"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/sources/discover"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/target"
 )
 

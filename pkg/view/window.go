@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/health"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model/health"
 )
 
 // APIVersion is the schema version of every structured output (Report, QueueList,

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/knobs"
 )
 
 // kube-controller-manager 1.36 says on /flagz the flags it runs with, its defaults included,

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/alerts"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/alerts"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/scenario"
 )
 

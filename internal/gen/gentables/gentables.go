@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/internal/gen/goliteral"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/findings"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/knobs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings"
 )
 
 // Table is one YAML table and the Go file it is compiled into, both in its package's folder.
@@ -31,7 +31,7 @@ var Tables = map[string]Table{
 		if err != nil {
 			return nil, err
 		}
-		return goliteral.File("findings", "github.com/ctrldiag/kubectl-ctrldiag/pkg/findings", generator,
+		return goliteral.File("findings", "github.com/ctrldiag/kubectl-ctrldiag/pkg/judge/findings", generator,
 			"catalogDefinitions are the definitions of catalog.yaml, in its order.", "catalogDefinitions", defs)
 	}},
 	"knobs": {YAML: "knobs.yaml", Go: "knobs_gen.go", source: func(b []byte) ([]byte, error) {
@@ -39,7 +39,7 @@ var Tables = map[string]Table{
 		if err != nil {
 			return nil, err
 		}
-		return goliteral.File("knobs", "github.com/ctrldiag/kubectl-ctrldiag/pkg/knobs", generator,
+		return goliteral.File("knobs", "github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/knobs", generator,
 			"knownTable is knobs.yaml.", "knownTable", t)
 	}},
 }

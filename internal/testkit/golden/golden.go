@@ -12,7 +12,7 @@ import (
 )
 
 // Check compares got with the file at path, or, with update, writes got there (and the
-// folders it needs). hint says how to rewrite the file ("go test ./pkg/render -update").
+// folders it needs). hint says how to rewrite the file ("go test ./pkg/print/render -update").
 func Check(t testing.TB, path string, got []byte, update bool, hint string) {
 	t.Helper()
 	if update {

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/print/printer"
 	buildinfo "github.com/ctrldiag/kubectl-ctrldiag/pkg/version"
 )
 

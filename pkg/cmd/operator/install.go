@@ -15,7 +15,7 @@ import (
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/cmd/cli"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/install"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/operator/scenario"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/printer"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/print/printer"
 )
 
 // DefaultNamespace is where install and uninstall work when -n is not given.

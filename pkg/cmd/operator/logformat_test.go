@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/logs"
+	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/logs"
 )
 
 // Every --log-format the operator writes is one report reads: a reconcile's error names its
-// object, controller and error. (klog writes to standard error itself: pkg/logs tests its
+// object, controller and error. (klog writes to standard error itself: pkg/facts/logs tests its
 // text.)
 func TestEveryLogFormatIsRead(t *testing.T) {
 	for _, format := range logFormatNames() {
