@@ -27,7 +27,9 @@ type ProfileConfig struct {
 }
 
 // profiledChecks are the findings whose targets' dumps are read: the workers are blocked,
-// slow or all busy, and the dump says where.
+// slow or all busy, and the dump says where. A controller that exports no queue figures and
+// whose workers its dump counts (findings.WorkersInDump) has its dump read too, when its pod
+// names the endpoint.
 var profiledChecks = map[string]bool{"stuck-worker": true, "slow-reconcile": true, "workers-saturated": true}
 
 // profileWorkers reads, once per target, the goroutine dump of the targets read whose queues
@@ -49,7 +51,7 @@ func profileWorkers(ctx context.Context, env Env, cfg ProfileConfig, timeout tim
 	}
 	var picked []int
 	for i, t := range targets {
-		if want[t.ID()] && t.Read() {
+		if t.Read() && (want[t.ID()] || findings.WorkersInDump(t) && named(t, cfg)) {
 			picked = append(picked, i)
 		}
 	}
@@ -75,6 +77,14 @@ func profileWorkers(ctx context.Context, env Env, cfg ProfileConfig, timeout tim
 		line.Step()
 	}
 	return true
+}
+
+// named says whether t's pod names a pprof endpoint (a port or an address in its arguments),
+// or the user did (--pprof-port): a controller whose dump is read without a finding asking for
+// it is asked only there, and one that serves none says nothing.
+func named(t model.Target, cfg ProfileConfig) bool {
+	_, _, ok := goroutines.Endpoint(t.Target, t.Pod, goroutines.Want{Port: cfg.Port})
+	return ok && t.Target.Kind == target.KindPod
 }
 
 // profilable says whether t may have a goroutine dump: a pod or the API server that was read

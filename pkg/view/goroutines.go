@@ -29,4 +29,8 @@ type GoroutineGroup struct {
 	Cause          goroutines.Cause   `json:"cause,omitempty"`
 	Advice         string             `json:"advice,omitempty"`
 	Frames         []goroutines.Frame `json:"frames,omitempty"`
+	// Controller is the controller whose items they run, when their stack names it
+	// (cert-manager's); LongWaits counts those blocked a minute or more.
+	Controller string `json:"controller,omitempty"`
+	LongWaits  int    `json:"longWaits,omitempty"`
 }

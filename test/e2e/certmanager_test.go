@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,18 +17,28 @@ const certManagerImage = "quay.io/jetstack/cert-manager-controller:v1.21.2"
 
 // startCertManager runs the pinned cert-manager controller behind a pod of ns, for ns only, as
 // its chart runs it (its image, its flags in the pod's args, metrics on the port named
-// http-metrics), with its CRDs installed from its module.
-func startCertManager(t *testing.T, ns string) *behindPod {
+// http-metrics), with its CRDs installed from its module. With profiling, it serves pprof on
+// port 6060 (--enable-profiling, --profiler-address, as its chart sets them) and runs 3 workers
+// a controller (--concurrent-workers=3).
+func startCertManager(t *testing.T, ns string, profiling bool) *behindPod {
 	t.Helper()
 	bin := filepath.Join(thirdpartyBin(t, "cert-manager"), "cert-manager-controller")
 	applyCRDs(t, "cert-manager", "github.com/cert-manager/cert-manager", "deploy/crds")
-	flags := func(metrics string) []string {
-		return []string{"--kubeconfig=" + env.kubeconfig, "--namespace=" + ns, "--cluster-resource-namespace=" + ns,
-			"--leader-elect=false", "--metrics-listen-address=" + metrics}
+	ports := []podPort{{"http-metrics", 9402}}
+	if profiling {
+		ports = append(ports, podPort{"http-profiling", 6060})
+	}
+	flags := func(listen map[int32]string) []string {
+		f := []string{"--kubeconfig=" + env.kubeconfig, "--namespace=" + ns, "--cluster-resource-namespace=" + ns,
+			"--leader-elect=false", "--metrics-listen-address=" + listen[9402]}
+		if profiling {
+			f = append(f, "--enable-profiling", "--profiler-address="+listen[6060], "--concurrent-workers=3")
+		}
+		return f
 	}
 	return startBehindPod(t, podSpec{Namespace: ns, Name: "cert-manager", Labels: map[string]string{"app.kubernetes.io/name": "cert-manager"},
-		Image: certManagerImage, Args: flags(":9402"), Ports: []podPort{{"http-metrics", 9402}},
-		Command: func(l map[int32]string) []string { return append([]string{bin}, flags(l[9402])...) }})
+		Image: certManagerImage, Args: flags(map[int32]string{9402: ":9402", 6060: "0.0.0.0:6060"}), Ports: ports,
+		Command: func(l map[int32]string) []string { return append([]string{bin}, flags(l)...) }})
 }
 
 // certManagerCA is a self-signed root, a CA Issuer of it, and a leaf Certificate it signs.
@@ -59,7 +70,7 @@ spec: {commonName: leaf.e2e.example.org, dnsNames: [leaf.e2e.example.org], secre
 func TestCertManager(t *testing.T) {
 	crowd(t)
 	ns := newNamespace(t)
-	startCertManager(t, ns)
+	startCertManager(t, ns, false)
 	apply(t, strings.ReplaceAll(certManagerCA, "NS", ns))
 	eventually(t, 90*time.Second, "the CA chain Ready", func() error {
 		for _, kind := range []string{"issuers", "certificates"} {
@@ -97,5 +108,57 @@ func TestCertManager(t *testing.T) {
 	}
 	if !named {
 		t.Errorf("no persistent-failures of cert-manager's issuers naming %s/ca-nosecret with ErrGetKeyPair:\n%s", ns, findingLines(fs, r))
+	}
+}
+
+// ACME Issuers whose server accepts the request and never answers hold cert-manager's issuers
+// workers in the ACME client's 90 s request. Once they have been blocked a minute, the
+// goroutine dump (read through the pprof port the pod's arguments name) shows all 3 workers of
+// the issuers controller blocked, and the report says so, with the knob the pod's arguments
+// set (--concurrent-workers=3). Before that minute, nothing says they are all blocked.
+func TestCertManagerWorkersBlocked(t *testing.T) {
+	crowd(t)
+	ns := newNamespace(t)
+	page := filepath.Join(t.TempDir(), "empty.prom")
+	if err := os.WriteFile(page, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	acme := startBehindPod(t, podSpec{Namespace: ns, Name: "acme", Ports: []podPort{{"web", 8080}},
+		Command: func(l map[int32]string) []string {
+			return []string{env.servepage, "--listen", l[8080], "--file", page, "--hang"}
+		}})
+	startCertManager(t, ns, true)
+	var issuers strings.Builder
+	for i := range 4 {
+		fmt.Fprintf(&issuers, "---\napiVersion: cert-manager.io/v1\nkind: Issuer\nmetadata: {name: acme-%d, namespace: %s}\n"+
+			"spec: {acme: {server: 'http://%s/directory', privateKeySecretRef: {name: acme-%d}, solvers: [{http01: {ingress: {}}}]}}\n",
+			i, ns, acme.Listen[8080], i)
+	}
+	created := time.Now()
+	apply(t, issuers.String())
+
+	fs, r := thirdPartyReport(t, ns, "2s")
+	for _, f := range fs {
+		if f.Check == "workers-blocked" {
+			t.Errorf("workers-blocked before any worker was blocked a minute:\n%s", findingLines(fs, r))
+		}
+	}
+	var found *thirdPartyFinding
+	eventually(t, 150*time.Second, "workers-blocked on cert-manager's issuers", func() error {
+		fs, r = thirdPartyReport(t, ns, "2s")
+		for i, f := range fs {
+			if f.Check == "workers-blocked" {
+				found = &fs[i]
+				return nil
+			}
+		}
+		return fmt.Errorf("not yet:\n%s", findingLines(fs, r))
+	})
+	t.Logf("workers-blocked %s after the Issuers were created", time.Since(created).Round(time.Second))
+	f := found
+	if f.Queue != "issuers" || f.Severity != "warning" || !strings.Contains(f.Summary, "all 3 workers of issuers") ||
+		f.Knob == nil || f.Knob.Controller != "cert-manager" || len(f.Knob.Flags) != 1 ||
+		f.Knob.Flags[0].Flag != "--concurrent-workers" || f.Knob.Flags[0].Current != "3" {
+		t.Errorf("workers-blocked does not name the issuers controller and --concurrent-workers=3:\n%s", findingLines(fs, r))
 	}
 }

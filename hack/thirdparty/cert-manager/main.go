@@ -9,7 +9,8 @@
 //
 // The flags it has keep the names and defaults of cert-manager's own, so a pod's args read the
 // same: --kubeconfig, --master, --namespace, --cluster-resource-namespace, --controllers,
-// --metrics-listen-address, --leader-elect, --leader-election-namespace,
+// --metrics-listen-address, --enable-profiling, --profiler-address, --leader-elect,
+// --leader-election-namespace,
 // --concurrent-workers, --kube-api-qps, --kube-api-burst, --feature-gates, -v. The others of
 // cert-manager's are not here, nor is the Venafi issuer (see defaultControllers).
 package main
@@ -42,6 +43,7 @@ import (
 	controllerpkg "github.com/cert-manager/cert-manager/pkg/controller"
 	logf "github.com/cert-manager/cert-manager/pkg/logs"
 	utilfeature "github.com/cert-manager/cert-manager/pkg/util/feature"
+	"github.com/cert-manager/cert-manager/pkg/util/profiling"
 
 	// The controllers register themselves with pkg/controller when imported.
 	_ "github.com/cert-manager/cert-manager/pkg/controller/acmechallenges"
@@ -85,6 +87,8 @@ type options struct {
 	master, kubeconfig, namespace, clusterResourceNamespace string
 	controllers                                             []string
 	metricsAddr                                             string
+	enableProfiling                                         bool
+	profilerAddr                                            string
 	leaderElect                                             bool
 	leaderElectionNamespace                                 string
 	workers                                                 int
@@ -104,6 +108,8 @@ func main() {
 	fs.StringVar(&o.clusterResourceNamespace, "cluster-resource-namespace", "kube-system", "namespace of the secrets that ClusterIssuers refer to")
 	fs.StringSliceVar(&o.controllers, "controllers", []string{"*"}, "controllers to run: '*' for the default ones, 'name' to add one, '-name' to remove one")
 	fs.StringVar(&o.metricsAddr, "metrics-listen-address", "0.0.0.0:9402", "host:port of the Prometheus metrics server")
+	fs.BoolVar(&o.enableProfiling, "enable-profiling", false, "serve net/http/pprof's handlers at --profiler-address")
+	fs.StringVar(&o.profilerAddr, "profiler-address", "localhost:6060", "host:port of the profiler's server, with --enable-profiling")
 	fs.BoolVar(&o.leaderElect, "leader-elect", true, "take a Lease before running the controllers")
 	fs.StringVar(&o.leaderElectionNamespace, "leader-election-namespace", "kube-system", "namespace of the leader election Lease cert-manager-controller")
 	fs.IntVar(&o.workers, "concurrent-workers", 5, "workers per controller")
@@ -212,6 +218,23 @@ func run(o options) error {
 		}
 	}()
 	defer func() { _ = srv.Close() }()
+	if o.enableProfiling {
+		// As cert-manager's controller: pprof's handlers on a server of their own.
+		mux := http.NewServeMux()
+		profiling.Install(mux)
+		pln, err := net.Listen("tcp", o.profilerAddr)
+		if err != nil {
+			return fmt.Errorf("listening on %s for the profiler: %w", o.profilerAddr, err)
+		}
+		psrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			log.Info("serving the profiler", "address", pln.Addr().String())
+			if err := psrv.Serve(pln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Error(err, "profiler server failed")
+			}
+		}()
+		defer func() { _ = psrv.Close() }()
+	}
 
 	runControllers := func(ctx context.Context) error {
 		var wg sync.WaitGroup

@@ -7,11 +7,13 @@ import (
 )
 
 // workerMarks are frames that only a goroutine running a workqueue item has:
-// controller-runtime's handler and client-go's worker loops by their usual names.
+// controller-runtime's handler, client-go's worker loops by their usual names, and
+// cert-manager's worker loop.
 var workerMarks = []string{
 	"sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller", // with one of workerCalls
 	".processNextWorkItem",
 	".processNextItem",
+	certManagerWorker,
 }
 
 // workerCalls are controller-runtime controller methods that run an item (its Start and
@@ -63,6 +65,12 @@ type Group struct {
 	// Own is the innermost frame of the controller's own code (not the Go standard library,
 	// k8s.io, sigs.k8s.io or the runtime): who made the call ("" Func when none).
 	Own Frame `json:"own"`
+	// Controller is the controller whose item they run, when the stack names it
+	// (cert-manager's "issuers", "orders", ...; "" when it does not).
+	Controller string `json:"controller,omitempty"`
+	// LongWaits counts those blocked a minute or more: the dump gives waits in whole minutes,
+	// so these have been running their item for at least that long.
+	LongWaits int `json:"longWaits,omitempty"`
 }
 
 // Workers groups the goroutines that run a workqueue item by identical stacks, the largest
@@ -78,7 +86,7 @@ func Workers(d *Dump) []Group {
 		grp := byStack[key]
 		if grp == nil {
 			own := ownIndex(g.Frames)
-			grp = &Group{State: g.State, Frames: g.Frames, Wait: waitFrame(g.Frames, own)}
+			grp = &Group{State: g.State, Frames: g.Frames, Wait: waitFrame(g.Frames, own), Controller: controllerOf(g.Frames)}
 			if own >= 0 {
 				grp.Own = g.Frames[own]
 			}
@@ -91,6 +99,9 @@ func Workers(d *Dump) []Group {
 		}
 		if g.Waiting > grp.Longest {
 			grp.Longest = g.Waiting
+		}
+		if g.Waiting >= time.Minute {
+			grp.LongWaits++
 		}
 	}
 	out := make([]Group, 0, len(order))

@@ -12,6 +12,7 @@ var knownTable = Table{
 				"under-provisioned",
 				"backlog-growing",
 				"backlog-high",
+				"workers-blocked",
 			},
 		},
 		{

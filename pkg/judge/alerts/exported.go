@@ -18,6 +18,8 @@ var notExportedWhy = map[string]string{
 		"no series names the resources a webhook's calls were for",
 	"stale-sync-skips": "info: a skipped sync is the controller waiting for its own write, as designed; " +
 		"a watch that trails is judged by cache-sync-lag and the API server's alerts",
+	"workers-blocked": "where the workers wait is in the process's goroutine dump, which no series carries; " +
+		"cert-manager exports no workqueue series to count busy workers by",
 	"warm-standby": "info: a standby that waits for the lead is no fault; the queue alerts leave its queues out " +
 		"(" + RecordPrefix + recStandby + ")",
 }

@@ -54,6 +54,18 @@ var catalogDefinitions = []Definition{
 		},
 	},
 	{
+		Code:        "CD227",
+		Check:       "workers-blocked",
+		Severity:    Severity("warning"),
+		Rank:        12,
+		Title:       "Every worker of a controller is blocked",
+		Explanation: "The goroutine dump shows every worker of one controller running its item and blocked for a minute or more (a dump counts waits in whole minutes): no other object of that controller is reconciled until one of them returns. It is judged where the workers are known by their loop and the controller by their stack (cert-manager's workers, each controller with --concurrent-workers of them), for a controller that exports no workqueue figures, whose dump is then read when the pod names a pprof endpoint (cert-manager's --enable-profiling with --profiler-address).",
+		Recommendation: map[string]string{
+			"default": "Find the call the workers wait on and bound it with a timeout; more workers let other objects progress meanwhile.",
+			"knob":    "Raise {knob} so that other objects progress beside the blocked ones, and bound or fix the call they wait on (an ACME server that does not answer, a webhook, a lock).",
+		},
+	},
+	{
 		Code:        "CD202",
 		Check:       "reconcile-panics",
 		Severity:    Severity("critical"),

@@ -48,6 +48,7 @@ func targetFindings(t Target, th Thresholds, leaders map[string]*model.Election)
 		out = append(out, noQueues(t, leaders))
 	}
 	out = append(out, notSyncing(t, th)...)
+	out = append(out, workersBlocked(t)...)
 	out = append(out, clientFindings(t, th)...)
 	out = append(out, serverThrottling(t, th)...)
 	out = append(out, webhookLatency(t, th)...)

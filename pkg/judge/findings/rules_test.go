@@ -284,7 +284,7 @@ func TestCatalogIsComplete(t *testing.T) {
 		"stuck-worker", "retry-storm", "hot-loop", "client-throttling", "api-errors", "cache-sync-lag",
 		"memory-pressure", "restarts", "leader-election", "reconcile-panics", "metric-type", "warm-standby", "reconcile-timeouts", "persistent-failures", "lifetime-failures",
 		"server-throttling", "webhook-latency", "webhook-slows-writes", "flowschema-waits", "request-latency",
-		"priority-starvation", "under-provisioned", "queue-wait-slo", "spec-latency-slo", "stale-sync-skips", "not-syncing"}
+		"priority-starvation", "under-provisioned", "queue-wait-slo", "spec-latency-slo", "stale-sync-skips", "not-syncing", "workers-blocked"}
 	codes := map[string]bool{}
 	for _, c := range want {
 		d, ok := Lookup(c)

@@ -205,7 +205,8 @@ func findingText(f findings.Finding) string {
 // --memory-limit); the queue rules need a queue; cache-sync-lag an informer; leader-election
 // judges a workload's replicas together, webhook-slows-writes, flowschema-waits and request-latency join a
 // controller to the API server's page, spec-latency-slo to a watch of its objects, and not-syncing needs a
-// controller that syncs on a period and its pod's arguments, so they only show where they found something.
+// controller that syncs on a period and its pod's arguments, and workers-blocked a goroutine dump and a
+// workers knob, so they only show where they found something.
 var judgedGroups = map[string][]string{
 	"read":     {"scrape-failed", "metric-type", "no-workqueue-metrics", "client-throttling", "server-throttling", "api-errors", "webhook-latency", "reconcile-panics", "reconcile-timeouts"},
 	"pod":      {"restarts"},
@@ -213,7 +214,7 @@ var judgedGroups = map[string][]string{
 	"queue":    {"stuck-worker", "retry-storm", "hot-loop", "workers-saturated", "slow-reconcile", "backlog-growing", "backlog-high", "persistent-failures", "lifetime-failures", "priority-starvation", "warm-standby", "under-provisioned", "queue-wait-slo", "stale-sync-skips"},
 	"informer": {"cache-sync-lag"},
 	"workload": {"leader-election"},
-	"joined":   {"webhook-slows-writes", "flowschema-waits", "request-latency", "spec-latency-slo", "not-syncing"},
+	"joined":   {"webhook-slows-writes", "flowschema-waits", "request-latency", "spec-latency-slo", "not-syncing", "workers-blocked"},
 }
 
 // judgedChecks are the checks whose rule ran for target id (judgedGroups). A target that gave

@@ -16,7 +16,8 @@ func goroutineRows(targets []model.Target) []view.Goroutines {
 		row := view.Goroutines{Target: t.ID(), Endpoint: p.Endpoint, Reason: p.Reason, Goroutines: p.Goroutines, Workers: p.Workers, Note: p.Note}
 		for _, g := range p.Groups {
 			gr := view.GoroutineGroup{Summary: g.Describe(), Count: g.Count, State: g.State, LongestSeconds: g.Longest.Seconds(),
-				Wait: g.Wait, Cause: g.CauseOf(), Advice: g.CauseOf().Advice(), Frames: g.Frames}
+				Wait: g.Wait, Cause: g.CauseOf(), Advice: g.CauseOf().Advice(), Frames: g.Frames,
+				Controller: g.Controller, LongWaits: g.LongWaits}
 			if g.Own.Func != "" {
 				own := g.Own
 				gr.Own = &own
