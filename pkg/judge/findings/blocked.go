@@ -72,7 +72,9 @@ func workersBlocked(t Target) []Finding {
 // finding asks for it.
 func WorkersInDump(m model.Target) bool {
 	cur := m.Last()
-	if cur == nil || len(cur.Queues) > 0 {
+	// cert-manager's queues are its controllers' sync counts (SyncsOnly): no figures of
+	// their depth, waits or workers.
+	if cur == nil || len(cur.Queues) > 0 && cur.SyncsOnly == "" {
 		return false
 	}
 	s := knobs.Seen{Families: cur.Families}

@@ -70,17 +70,20 @@ func TestWorkersInDump(t *testing.T) {
 	pod := func(image string) *corev1.Pod {
 		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p"}, Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: image}}}}
 	}
-	at := func(p *corev1.Pod, queues map[string]*health.Queue) model.Target {
+	at := func(p *corev1.Pod, queues map[string]*health.Queue, syncsOnly string) model.Target {
 		return model.Target{Facts: model.Facts{Target: target.Target{Kind: target.KindPod, Name: "p", Container: "c"}, Pod: p},
-			Snapshots: []*health.Snapshot{{Queues: queues}}}
+			Snapshots: []*health.Snapshot{{Queues: queues, SyncsOnly: syncsOnly}}}
 	}
-	if !WorkersInDump(at(pod(certManagerImage), nil)) {
+	if !WorkersInDump(at(pod(certManagerImage), nil, "")) {
 		t.Error("cert-manager without queues: its dump counts the workers")
 	}
-	if WorkersInDump(at(pod(certManagerImage), map[string]*health.Queue{"q": {}})) {
+	if !WorkersInDump(at(pod(certManagerImage), map[string]*health.Queue{"issuers": {}}, health.CertManager)) {
+		t.Error("cert-manager's queues of sync counts only: its dump counts the workers")
+	}
+	if WorkersInDump(at(pod(certManagerImage), map[string]*health.Queue{"q": {}}, "")) {
 		t.Error("a controller with queue figures: they say it")
 	}
-	if WorkersInDump(at(pod("example.com/op:1"), nil)) {
+	if WorkersInDump(at(pod("example.com/op:1"), nil, "")) {
 		t.Error("a controller the knobs do not know")
 	}
 }
