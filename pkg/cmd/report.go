@@ -96,7 +96,7 @@ func (o *ReportOptions) AddFlags(f *pflag.FlagSet) {
 	f.StringVar(&o.IgnoreFile, "ignore-file", "", "Accepted findings: a YAML file of entries {check, namespace, controller, reason, expires} (default "+suppress.DefaultFile+" in the current folder when present; none reads nothing)")
 	f.DurationVar(&o.TargetQueueWait, "target-queue-wait", 0, "The p99 queue wait the capacity section sizes the workers for (default 1s; the threshold targetQueueWait)")
 	f.StringArrayVar(&o.Workers, "workers", nil, "Workers of a queue whose metrics do not say it (kube-controller-manager), for the capacity model: QUEUE=N (repeatable; overrides controller_runtime_max_concurrent_reconciles)")
-	f.BoolVar(&o.NoProfile, "no-profile", false, "Do not read the goroutine dump (/debug/pprof/goroutine) of targets whose workers are stuck, slow or saturated")
+	f.BoolVar(&o.NoProfile, "no-profile", false, "Do not read the goroutine dump (/debug/pprof/goroutine) of targets whose workers are stuck, slow or saturated, or of controllers whose workers only it counts")
 	f.BoolVar(&o.NoLogs, "no-logs", false, "Do not read the recent log of the controllers' containers (pods/log of the leader's pod: failing objects, client-side throttling waits, panics)")
 	f.Int32Var(&o.PprofPort, "pprof-port", 0, "The pods' port that serves net/http/pprof (default: a container port named pprof, profiler or debug, or the address in the container's arguments)")
 	f.DurationVar(&o.Since, "since", 0, "Restarts and OOMKills that ended longer ago are history (info), not a warning (default 1h; the threshold since)")
