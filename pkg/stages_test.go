@@ -49,11 +49,11 @@ func packages(t *testing.T) map[string][]string {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() || d.Name() == "testdata" {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
+		if !d.IsDir() {
 			return nil
+		}
+		if d.Name() == "testdata" {
+			return filepath.SkipDir
 		}
 		p, err := build.ImportDir(path, 0)
 		if _, none := err.(*build.NoGoError); none || (err == nil && len(p.GoFiles) == 0) {

@@ -71,6 +71,23 @@ func Of(f Facts, pages []Page) Target {
 	return t
 }
 
+// Served is the container of the target's pod that serves the metrics (the target's, else
+// the pod's first); ok is false when the target has no pod.
+func (t Target) Served() (c corev1.Container, ok bool) {
+	if t.Pod == nil {
+		return corev1.Container{}, false
+	}
+	for _, c := range t.Pod.Spec.Containers {
+		if c.Name == t.Target.Container {
+			return c, true
+		}
+	}
+	if len(t.Pod.Spec.Containers) > 0 {
+		return t.Pod.Spec.Containers[0], true
+	}
+	return corev1.Container{}, true
+}
+
 // ID is the target's ID, the name it has in every output.
 func (t Target) ID() string { return t.Target.ID() }
 

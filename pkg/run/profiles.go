@@ -27,16 +27,16 @@ type ProfileConfig struct {
 }
 
 // profiledChecks are the findings whose targets' dumps are read: the workers are blocked,
-// slow or all busy, and the dump says where. A controller that exports no queue figures and
-// whose workers its dump counts (findings.WorkersInDump) has its dump read too, when its pod
-// names the endpoint.
+// slow or all busy, and the dump says where.
 var profiledChecks = map[string]bool{"stuck-worker": true, "slow-reconcile": true, "workers-saturated": true}
 
 // profileWorkers reads, once per target, the goroutine dump of the targets read whose queues
 // show stuck, slow or saturated workers (in fs, d's findings judged without the
 // suppressions), and makes it a fact of the target in d. The targets are those the run read
-// (the ones the user selected), never others. It reports whether it read any: d's findings
-// are then to be judged again, with the dumps.
+// (the ones the user selected), never others. A controller that exports no queue figures and
+// whose workers only its dump counts (findings.WorkersInDump) has its dump read too, when its
+// pod names the endpoint. It reports whether it read any: d's findings are then to be judged
+// again, with the dumps.
 func profileWorkers(ctx context.Context, env Env, cfg ProfileConfig, timeout time.Duration, d *report.Draft, fs []findings.Finding) bool {
 	prof, ok := env.Source.(source.Profiler)
 	targets := d.Targets()

@@ -37,17 +37,14 @@ func controllerOf(fs []Frame) string {
 		if !ok {
 			continue
 		}
-		// "issuers.(*controller).ProcessItem", "certificates/issuing.(*controller).ProcessItem"
-		pkg := rest
-		if slash := strings.LastIndexByte(rest, '/'); slash >= 0 {
-			dot := strings.IndexByte(rest[slash:], '.')
-			if dot < 0 {
-				continue
-			}
-			pkg = rest[:slash+dot]
-		} else if dot := strings.IndexByte(rest, '.'); dot >= 0 {
-			pkg = rest[:dot]
+		// "issuers.(*controller).ProcessItem", "certificates/issuing.(*controller).ProcessItem":
+		// the package ends at the first dot after the last slash.
+		last := strings.LastIndexByte(rest, '/') + 1
+		dot := strings.IndexByte(rest[last:], '.')
+		if dot < 0 {
+			continue
 		}
+		pkg := rest[:last+dot]
 		if name, ok := certManagerNames[pkg]; ok {
 			return name
 		}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/goroutines"
-	"github.com/ctrldiag/kubectl-ctrldiag/pkg/facts/knobs"
 	"github.com/ctrldiag/kubectl-ctrldiag/pkg/model"
 )
 
@@ -77,19 +76,15 @@ func WorkersInDump(m model.Target) bool {
 	if cur == nil || len(cur.Queues) > 0 && cur.SyncsOnly == "" {
 		return false
 	}
-	s := knobs.Seen{Families: cur.Families}
-	if p := m.Pod; p != nil {
-		for _, c := range p.Spec.Containers {
-			if c.Name == m.Target.Container || m.Target.Container == "" {
-				s.Image, s.Args = c.Image, slices.Concat(c.Command, c.Args)
-				break
-			}
-		}
+	// Recognised as the rules recognise it (recognise), from the same facts.
+	t := Target{Cur: cur, Flagz: m.Flagz}
+	if c, ok := m.Served(); ok {
+		t.Pod = &Pod{Image: c.Image, Args: slices.Concat(c.Command, c.Args)}
 	}
-	match, ok := knobs.Recognise(s)
-	if !ok {
+	match := recognise(t)
+	if match == nil {
 		return false
 	}
-	_, ok = match.Advise("workers-blocked", "")
+	_, ok := match.Advise("workers-blocked", "")
 	return ok
 }

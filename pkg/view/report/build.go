@@ -299,7 +299,7 @@ func findingsTarget(rd read, in Input) findings.Target {
 	ft := findings.Target{ID: rd.in.ID(), Kind: rd.kind, Prev: rd.prev, Cur: rd.cur, Window: rd.window, Restart: rd.restart, Queues: rd.queues,
 		Objects: in.Objects, Events: in.WarningEvents, Admission: in.Admission, FlowSchemas: in.FlowSchemas, Workers: in.Workers, Goroutines: rd.in.Goroutines, Log: rd.in.Log, Flagz: rd.in.Flagz}
 	if p := rd.in.Pod; p != nil {
-		served := container(p, rd.in.Target.Container)
+		served, _ := rd.in.Served()
 		ft.Pod = &findings.Pod{Namespace: p.Namespace, Name: p.Name, Container: served.Name, ServiceAccount: p.Spec.ServiceAccountName,
 			Terminations: terminations(p, in.Now), MemoryLimitBytes: quantity(served.Resources.Limits, corev1.ResourceMemory),
 			CPULimitCores: quantity(served.Resources.Limits, corev1.ResourceCPU),
@@ -382,18 +382,6 @@ func terminations(p *corev1.Pod, now time.Time) []findings.Termination {
 	return out
 }
 
-func container(p *corev1.Pod, name string) corev1.Container {
-	for _, c := range p.Spec.Containers {
-		if c.Name == name {
-			return c
-		}
-	}
-	if len(p.Spec.Containers) > 0 {
-		return p.Spec.Containers[0]
-	}
-	return corev1.Container{}
-}
-
 func quantity(l corev1.ResourceList, name corev1.ResourceName) float64 {
 	if q, ok := l[name]; ok {
 		return q.AsApproximateFloat64()
@@ -410,7 +398,7 @@ func resourceRow(rd read, in Input) view.Resources {
 	}
 	limit := in.MemoryLimitBytes
 	if pod := rd.in.Pod; pod != nil {
-		c := container(pod, rd.in.Target.Container)
+		c, _ := rd.in.Served()
 		pos := func(v float64) *float64 {
 			if v > 0 {
 				return &v

@@ -68,7 +68,7 @@ func allNamespaces(m model.Target, cur *health.Snapshot, runtime string) (wide b
 	s := knobs.Seen{Families: cur.Families}
 	var w *knobs.WatchEnv
 	if m.Pod != nil {
-		c := container(m.Pod, m.Target.Container)
+		c, _ := m.Served()
 		w = m.WatchEnv[c.Name]
 		s.Image, s.Args, s.Env = c.Image, slices.Concat(c.Command, c.Args), envOf(c, w)
 	}
